@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gm_mem.c - the memory model behind the GPU's memory master port.
+ *
+ * Each region keeps its bytes in a sparse store: an open-addressing hash
+ * table (linear probing, doubled at half load) from 4 KiB page number to a
+ * page allocated on first write.  Reads of untouched pages return zeros and
+ * allocate nothing.
+ *
+ * Requests take effect when accepted; the response waits in a binary
+ * min-heap keyed by (due cycle, acceptance sequence), so the earliest
+ * completion comes out first and equal completions keep acceptance order.
+ * A region's data bus is a "next free" time in 1/256 cycle units: each beat
+ * occupies it for beat_bytes / bytes_per_cycle cycles, and a response is due
+ * at the later of now + latency_cycles and the end of its bus slot.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gm_mem.h"
+
+#define GM_PAGE_SHIFT 12
+#define GM_PAGE_SIZE (1u << GM_PAGE_SHIFT)   /* bytes */
+#define GM_PT_MIN_CAP 16u                    /* slots of a fresh table */
+#define GM_FP_SHIFT 8                        /* bus time unit: 1/256 cycle */
+#define GM_MAX_OUTSTANDING 4096u
+#define GM_ERR_LATENCY_CYCLES 1u             /* accept to error response */
+
+struct gm_page_slot {
+	uint64_t pfn;      /* page number: byte address >> GM_PAGE_SHIFT */
+	uint8_t *data;     /* GM_PAGE_SIZE bytes; NULL marks an empty slot */
+};
+
+struct gm_page_table {
+	struct gm_page_slot *slot;
+	size_t cap;        /* slots, 0 or a power of two */
+	size_t used;       /* pages allocated */
+};
+
+struct gm_mem_region {
+	struct gm_mem_region_cfg cfg;
+	struct gm_page_table pt;
+	uint64_t beat_cost_fp;   /* bus time of one beat, 1/256 cycles */
+	uint64_t bus_free_fp;    /* first instant the data bus is idle, 1/256 cycles */
+	struct gm_mem_region_stats *st;
+};
+
+struct gm_mem_flight {
+	uint64_t due;      /* cycle from which the response may be popped */
+	uint64_t seq;      /* acceptance order */
+	struct gm_mem_rsp rsp;
+};
+
+enum { GM_REGION_VRAM, GM_REGION_SYS, GM_REGION_COUNT };
+
+struct gm_mem {
+	struct gm_mem_region region[GM_REGION_COUNT];
+	uint32_t beat_bytes;
+	uint32_t max_outstanding;
+	struct gm_mem_flight *heap;   /* max_outstanding entries, min-heap */
+	uint32_t nflight;
+	uint64_t next_seq;
+	struct gm_mem_stats st;       /* pages filled in by gm_mem_get_stats */
+};
+
+/* ---- sparse page store ------------------------------------------------ */
+
+static size_t pt_hash(uint64_t pfn, size_t cap)
+{
+	uint64_t h = pfn * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h ^ (h >> 32)) & (cap - 1);
+}
+
+static uint8_t *pt_find(const struct gm_page_table *pt, uint64_t pfn)
+{
+	size_t i;
+
+	if (!pt->cap)
+		return NULL;
+	for (i = pt_hash(pfn, pt->cap); pt->slot[i].data; i = (i + 1) & (pt->cap - 1))
+		if (pt->slot[i].pfn == pfn)
+			return pt->slot[i].data;
+	return NULL;
+}
+
+/* Put a page known to be absent into @slot (which has a free slot). */
+static void pt_place(struct gm_page_slot *slot, size_t cap, uint64_t pfn, uint8_t *data)
+{
+	size_t i = pt_hash(pfn, cap);
+
+	while (slot[i].data)
+		i = (i + 1) & (cap - 1);
+	slot[i].pfn = pfn;
+	slot[i].data = data;
+}
+
+/* Double the table; on failure it is left as it was. */
+static int pt_grow(struct gm_page_table *pt)
+{
+	size_t cap = pt->cap ? pt->cap * 2 : GM_PT_MIN_CAP;
+	struct gm_page_slot *slot = calloc(cap, sizeof(*slot));
+	size_t i;
+
+	if (!slot)
+		return GM_ERR_NO_MEM;
+	for (i = 0; i < pt->cap; i++)
+		if (pt->slot[i].data)
+			pt_place(slot, cap, pt->slot[i].pfn, pt->slot[i].data);
+	free(pt->slot);
+	pt->slot = slot;
+	pt->cap = cap;
+	return GM_OK;
+}
+
+/* The page @pfn, allocated zeroed if absent; NULL (nothing changed) when out of memory. */
+static uint8_t *pt_get(struct gm_page_table *pt, uint64_t pfn)
+{
+	uint8_t *data = pt_find(pt, pfn);
+
+	if (data)
+		return data;
+	if ((pt->used + 1) * 2 > pt->cap && pt_grow(pt))
+		return NULL;
+	data = calloc(1, GM_PAGE_SIZE);
+	if (!data)
+		return NULL;
+	pt_place(pt->slot, pt->cap, pfn, data);
+	pt->used++;
+	return data;
+}
+
+static void pt_free(struct gm_page_table *pt)
+{
+	size_t i;
+
+	for (i = 0; i < pt->cap; i++)
+		free(pt->slot[i].data);
+	free(pt->slot);
+}
+
+/* ---- regions ----------------------------------------------------------- */
+
+static bool region_contains(const struct gm_mem_region_cfg *c, uint64_t addr, uint64_t len)
+{
+	return c->size && addr >= c->base && addr - c->base < c->size &&
+	       len <= c->size - (addr - c->base);
+}
+
+/* The region holding all of addr..addr+len-1, or -1. */
+static int region_index(const struct gm_mem *m, uint64_t addr, uint64_t len)
+{
+	int i;
+
+	for (i = 0; i < GM_REGION_COUNT; i++)
+		if (region_contains(&m->region[i].cfg, addr, len))
+			return i;
+	return -1;
+}
+
+static size_t page_chunk(uint64_t addr, size_t len)
+{
+	size_t room = GM_PAGE_SIZE - (size_t)(addr & (GM_PAGE_SIZE - 1));
+
+	return len < room ? len : room;
+}
+
+static void region_read(const struct gm_mem_region *r, uint64_t addr, uint8_t *dst, size_t len)
+{
+	while (len) {
+		size_t n = page_chunk(addr, len);
+		const uint8_t *pg = pt_find(&r->pt, addr >> GM_PAGE_SHIFT);
+
+		if (pg)
+			memcpy(dst, pg + (addr & (GM_PAGE_SIZE - 1)), n);
+		else
+			memset(dst, 0, n);
+		addr += n;
+		dst += n;
+		len -= n;
+	}
+}
+
+/*
+ * Allocate every page of the range first so that running out of memory
+ * leaves the contents unchanged (at worst some zero pages exist).
+ */
+static int region_write(struct gm_mem_region *r, uint64_t addr, const uint8_t *src, size_t len)
+{
+	uint64_t pfn;
+
+	for (pfn = addr >> GM_PAGE_SHIFT; pfn <= (addr + len - 1) >> GM_PAGE_SHIFT; pfn++)
+		if (!pt_get(&r->pt, pfn))
+			return GM_ERR_NO_MEM;
+	while (len) {
+		size_t n = page_chunk(addr, len);
+
+		memcpy(pt_find(&r->pt, addr >> GM_PAGE_SHIFT) + (addr & (GM_PAGE_SIZE - 1)), src, n);
+		addr += n;
+		src += n;
+		len -= n;
+	}
+	return GM_OK;
+}
+
+/* ---- configuration ------------------------------------------------------ */
+
+static bool region_cfg_ok(const struct gm_mem_region_cfg *c)
+{
+	if (!c->size)
+		return true;
+	return c->size <= UINT64_MAX - c->base && c->latency_cycles >= 1 &&
+	       c->bytes_per_cycle >= 1;
+}
+
+static bool regions_overlap(const struct gm_mem_region_cfg *a, const struct gm_mem_region_cfg *b)
+{
+	return a->size && b->size && a->base < b->base + b->size && b->base < a->base + a->size;
+}
+
+static bool cfg_ok(const struct gm_mem_cfg *cfg)
+{
+	uint32_t beat = cfg->beat_bytes;
+
+	return beat >= 4 && beat <= GM_MEM_MAX_BEAT && !(beat & (beat - 1)) &&
+	       cfg->max_outstanding >= 1 && cfg->max_outstanding <= GM_MAX_OUTSTANDING &&
+	       region_cfg_ok(&cfg->vram) && region_cfg_ok(&cfg->sys) &&
+	       !regions_overlap(&cfg->vram, &cfg->sys);
+}
+
+static void region_init(struct gm_mem_region *r, const struct gm_mem_region_cfg *c,
+			uint32_t beat_bytes, struct gm_mem_region_stats *st)
+{
+	uint64_t bpc = c->bytes_per_cycle ? c->bytes_per_cycle : 1;
+
+	r->cfg = *c;
+	/* Rounded up so the modelled bandwidth never exceeds the configured one. */
+	r->beat_cost_fp = (((uint64_t)beat_bytes << GM_FP_SHIFT) + bpc - 1) / bpc;
+	r->st = st;
+}
+
+/*
+ * Create a memory model from @cfg (see gm_mem.h for the limits).  Returns
+ * GM_OK and sets *out; GM_ERR_BAD_ARG for a bad config or NULL pointer,
+ * GM_ERR_NO_MEM when allocation fails.  *out is untouched on error.
+ */
+int gm_mem_create(const struct gm_mem_cfg *cfg, struct gm_mem **out)
+{
+	struct gm_mem *m;
+
+	if (!cfg || !out || !cfg_ok(cfg))
+		return GM_ERR_BAD_ARG;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return GM_ERR_NO_MEM;
+	m->heap = calloc(cfg->max_outstanding, sizeof(*m->heap));
+	if (!m->heap)
+		goto err_free_mem;
+	m->beat_bytes = cfg->beat_bytes;
+	m->max_outstanding = cfg->max_outstanding;
+	region_init(&m->region[GM_REGION_VRAM], &cfg->vram, cfg->beat_bytes, &m->st.vram);
+	region_init(&m->region[GM_REGION_SYS], &cfg->sys, cfg->beat_bytes, &m->st.sys);
+	*out = m;
+	return GM_OK;
+
+err_free_mem:
+	free(m);
+	return GM_ERR_NO_MEM;
+}
+
+/* Free @m and every page it holds; NULL is a no-op. */
+void gm_mem_destroy(struct gm_mem *m)
+{
+	int i;
+
+	if (!m)
+		return;
+	for (i = 0; i < GM_REGION_COUNT; i++)
+		pt_free(&m->region[i].pt);
+	free(m->heap);
+	free(m);
+}
+
+/* ---- backdoor ----------------------------------------------------------- */
+
+/*
+ * Copy @len bytes at @addr into @buf, untimed.  GM_ERR_BAD_ARG for a NULL
+ * pointer with len > 0, GM_ERR_ADDR when the range is not inside one
+ * region; @buf is untouched on error.  len 0 succeeds at any address.
+ */
+int gm_mem_read(struct gm_mem *m, uint64_t addr, void *buf, size_t len)
+{
+	int idx;
+
+	if (!len)
+		return GM_OK;
+	if (!m || !buf)
+		return GM_ERR_BAD_ARG;
+	idx = region_index(m, addr, len);
+	if (idx < 0)
+		return GM_ERR_ADDR;
+	region_read(&m->region[idx], addr, buf, len);
+	return GM_OK;
+}
+
+/*
+ * Copy @len bytes from @buf to @addr, untimed.  Errors as gm_mem_read, plus
+ * GM_ERR_NO_MEM when a page cannot be allocated; on any error no byte of
+ * memory changed.
+ */
+int gm_mem_write(struct gm_mem *m, uint64_t addr, const void *buf, size_t len)
+{
+	int idx;
+
+	if (!len)
+		return GM_OK;
+	if (!m || !buf)
+		return GM_ERR_BAD_ARG;
+	idx = region_index(m, addr, len);
+	if (idx < 0)
+		return GM_ERR_ADDR;
+	return region_write(&m->region[idx], addr, buf, len);
+}
+
+/* True when addr..addr+len-1 lies inside one region; an empty range always does. */
+bool gm_mem_valid_range(const struct gm_mem *m, uint64_t addr, uint64_t len)
+{
+	return !len || region_index(m, addr, len) >= 0;
+}
+
+/* ---- port ----------------------------------------------------------------- */
+
+static bool flight_before(const struct gm_mem_flight *a, const struct gm_mem_flight *b)
+{
+	return a->due < b->due || (a->due == b->due && a->seq < b->seq);
+}
+
+/* Insert @f, moving the hole up from the end; the caller has checked there is room. */
+static void heap_push(struct gm_mem *m, const struct gm_mem_flight *f)
+{
+	uint32_t i = m->nflight++;
+
+	for (; i && flight_before(f, &m->heap[(i - 1) / 2]); i = (i - 1) / 2)
+		m->heap[i] = m->heap[(i - 1) / 2];
+	m->heap[i] = *f;
+}
+
+/* Remove the root, sinking the last entry from the top; the heap is not empty. */
+static void heap_pop(struct gm_mem *m)
+{
+	struct gm_mem_flight *h = m->heap;
+	uint32_t n = --m->nflight, i = 0, c;
+
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && flight_before(&h[c + 1], &h[c]))
+			c++;
+		if (!flight_before(&h[c], &h[n]))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = h[n];
+}
+
+static uint32_t popcount64(uint64_t x)
+{
+	uint32_t n = 0;
+
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
+/*
+ * Write the strobed bytes of one beat.  A beat is aligned and no larger
+ * than a page, so it never crosses one; no strobe means no page is made.
+ */
+static int port_write(struct gm_mem *m, struct gm_mem_region *r, const struct gm_mem_req *req)
+{
+	uint64_t strb = req->wstrb;
+	uint8_t *pg;
+	uint32_t i;
+
+	if (m->beat_bytes < 64)
+		strb &= (1ull << m->beat_bytes) - 1;
+	if (strb) {
+		pg = pt_get(&r->pt, req->addr >> GM_PAGE_SHIFT);
+		if (!pg)
+			return GM_ERR_NO_MEM;
+		pg += req->addr & (GM_PAGE_SIZE - 1);
+		for (i = 0; i < m->beat_bytes; i++)
+			if (strb >> i & 1)
+				pg[i] = req->wdata[i];
+	}
+	r->st->wr_reqs++;
+	r->st->wr_bytes += popcount64(strb);
+	return GM_OK;
+}
+
+/* Claim the region's bus for one beat from @now; the cycle the response is due. */
+static uint64_t bus_due(struct gm_mem_region *r, uint64_t now)
+{
+	uint64_t start = now << GM_FP_SHIFT, end_cycle, lat_cycle;
+
+	if (r->bus_free_fp > start)
+		start = r->bus_free_fp;
+	r->bus_free_fp = start + r->beat_cost_fp;
+	end_cycle = (r->bus_free_fp + (1u << GM_FP_SHIFT) - 1) >> GM_FP_SHIFT;
+	lat_cycle = now + r->cfg.latency_cycles;
+	return end_cycle > lat_cycle ? end_cycle : lat_cycle;
+}
+
+/* True when the port can take a request this cycle. */
+bool gm_mem_can_accept(const struct gm_mem *m)
+{
+	return m->nflight < m->max_outstanding;
+}
+
+/*
+ * Accept @req at cycle @now: the write or read happens now, the response
+ * becomes due later.  GM_ERR_BAD_ARG for NULL or a non beat-aligned address,
+ * GM_ERR_BUSY when max_outstanding requests are in flight, GM_ERR_NO_MEM
+ * when a written page cannot be allocated; nothing changes on error.  A beat
+ * outside every region is accepted and answered with err after 1 cycle.
+ */
+int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
+{
+	struct gm_mem_flight f;
+	struct gm_mem_region *r;
+	int idx, ret;
+
+	if (!m || !req || (req->addr & (m->beat_bytes - 1)))
+		return GM_ERR_BAD_ARG;
+	if (!gm_mem_can_accept(m))
+		return GM_ERR_BUSY;
+	memset(&f, 0, sizeof(f));
+	f.rsp.id = req->id;
+	f.rsp.write = req->write;
+	idx = region_index(m, req->addr, m->beat_bytes);
+	if (idx < 0) {
+		f.rsp.err = true;
+		f.due = now + GM_ERR_LATENCY_CYCLES;
+		m->st.err_reqs++;
+	} else {
+		r = &m->region[idx];
+		if (req->write) {
+			ret = port_write(m, r, req);
+			if (ret)
+				return ret;
+		} else {
+			region_read(r, req->addr, f.rsp.rdata, m->beat_bytes);
+			r->st->rd_reqs++;
+			r->st->rd_bytes += m->beat_bytes;
+		}
+		f.due = bus_due(r, now);
+	}
+	f.seq = m->next_seq++;
+	heap_push(m, &f);
+	return GM_OK;
+}
+
+/*
+ * Pop the in-flight response with the smallest (due, acceptance) that is
+ * due by @now into *rsp.  False, *rsp untouched, when none is due.
+ */
+bool gm_mem_response(struct gm_mem *m, uint64_t now, struct gm_mem_rsp *rsp)
+{
+	if (!m->nflight || m->heap[0].due > now)
+		return false;
+	*rsp = m->heap[0].rsp;
+	heap_pop(m);
+	return true;
+}
+
+/*
+ * Account one cycle: occupancy is sampled here, so max_occupancy is the
+ * most requests seen in flight at a tick.  @refused counts a stall cycle.
+ */
+void gm_mem_tick(struct gm_mem *m, bool refused)
+{
+	m->st.ticks++;
+	if (m->nflight)
+		m->st.busy_cycles++;
+	m->st.occupancy_sum += m->nflight;
+	if (m->nflight > m->st.max_occupancy)
+		m->st.max_occupancy = m->nflight;
+	if (refused)
+		m->st.stall_cycles++;
+}
+
+/* Copy the statistics into *st; never fails. */
+void gm_mem_get_stats(const struct gm_mem *m, struct gm_mem_stats *st)
+{
+	*st = m->st;
+	st->vram.pages = m->region[GM_REGION_VRAM].pt.used;
+	st->sys.pages = m->region[GM_REGION_SYS].pt.used;
+}
+
+/* Number of requests accepted and not yet popped. */
+uint32_t gm_mem_outstanding(const struct gm_mem *m)
+{
+	return m->nflight;
+}

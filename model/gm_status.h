@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gm_status.h - the one result enum of the gpusim C layers (model, dma, fw).
+ *
+ * 0 is success.  Every error value documents what it guarantees: unless a
+ * function's contract says otherwise, an error means no state was changed.
+ */
+#ifndef GM_STATUS_H
+#define GM_STATUS_H
+
+enum gm_status {
+	GM_OK = 0,          /* the operation completed */
+	GM_ERR_BAD_ARG,     /* an argument was invalid; nothing was changed */
+	GM_ERR_NO_MEM,      /* host allocation failed; nothing was changed */
+	GM_ERR_ADDR,        /* an address is outside every memory region; nothing was read or written */
+	GM_ERR_TIMEOUT,     /* the cycle budget ran out before the condition held; the model is consistent and can go on */
+	GM_ERR_BUSY,        /* the resource is in use (e.g. port full); retry later; nothing was changed */
+	GM_ERR_UNSUPPORTED, /* the backend or build does not support this; nothing was changed */
+	GM_ERR_IO,          /* a host file could not be opened or written */
+	GM_ERR_HW,          /* the hardware reported an error (status registers hold the cause) */
+	GM_ERR_FULL,        /* a buffer is full; what was written before stays intact */
+	GM_ERR_COUNT
+};
+
+/* A static string naming @st, e.g. "GM_ERR_BAD_ARG"; "GM_ERR_?" if unknown. */
+const char *gm_status_name(int st);
+
+#endif /* GM_STATUS_H */

@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: MIT
+//
+// cp_queue: one hardware queue of the command processor.
+//
+// Purpose: fetch type-3 packets from a ring buffer in memory (and from one
+// level of indirect buffers), execute them, and report errors as hardware
+// behaviour.  The queue owns one memory request channel (one request per
+// cycle, reads one at a time, writes posted and counted) that the arbiter in
+// cp_top merges with the other queues'.
+//
+// How to drive it: program base_i/size_log2_i, set enable_i, then move
+// wptr_i (the doorbell) past the packets written into the ring.  rptr_o says
+// how far the queue has read.  An error stops the queue in StError with
+// err_cause_o/err_addr_o/err_hdr_o latched and a one-cycle err_irq_o; only
+// qreset_i leaves StError.  halt_i stops the queue at the next packet
+// boundary.  A RELEASE_FENCE with INT pulses fence_irq_o once its write is
+// acknowledged.
+//
+// Fetch: a one-beat buffer holds the beat of the next dword.  It is dropped
+// when the doorbell moves, so a beat fetched before the driver wrote the
+// rest of a packet is never reused stale.
+
+`default_nettype none
+
+module cp_queue #(
+  parameter int unsigned BeatBytes = 32  // memory port bytes per beat
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // Configuration from the register file
+  input  logic                   enable_i,
+  input  logic                   halt_i,
+  input  logic                   rptr_wb_en_i,
+  input  logic                   qreset_i,       // one-cycle pulse
+  input  logic [47:0]            base_i,
+  input  logic [4:0]             size_log2_i,    // ring size in dwords, log2
+  input  logic [19:0]            wptr_i,         // dword offset
+  input  logic [47:0]            rptr_wb_addr_i,
+  input  logic [20:0]            ib_max_i,       // dwords
+  input  logic [63:0]            cycle_i,
+  // Status to the register file
+  output logic [19:0]            rptr_o,
+  output logic [4:0]             state_o,
+  output logic                   in_ib_o,
+  output logic [4:0]             err_cause_o,
+  output logic [47:0]            err_addr_o,
+  output logic [31:0]            err_hdr_o,
+  output logic [31:0]            pkts_o,
+  output logic [31:0]            busy_cycles_o,
+  output logic [31:0]            stall_mem_o,
+  output logic [31:0]            stall_wait_o,
+  output logic [31:0]            stall_fence_o,
+  output logic                   fence_irq_o,
+  output logic                   err_irq_o,
+  // Memory request channel (valid/ready) and response (valid only)
+  output logic                   req_valid_o,
+  input  logic                   req_ready_i,
+  output logic                   req_we_o,
+  output logic [47:0]            req_addr_o,
+  output logic [BeatBytes*8-1:0] req_wdata_o,
+  output logic [BeatBytes-1:0]   req_wstrb_o,
+  input  logic                   rsp_valid_i,
+  input  logic                   rsp_we_i,
+  input  logic                   rsp_err_i,
+  input  logic [BeatBytes*8-1:0] rsp_rdata_i
+);
+
+  `include "gpu_defs.svh"
+
+  localparam int unsigned BeatLog2 = $clog2(BeatBytes);
+  localparam int unsigned PayloadDw = 7;  // largest fixed payload (WAIT_MEM)
+  localparam int unsigned MaxWrOut = 255;  // posted writes in flight
+
+  // The beat holds whole 64-bit values and at least one dword per lane.
+  // verilator lint_off UNUSED
+  localparam bit BeatOk = (BeatBytes >= 8) && (BeatBytes <= 64) && ((1 << BeatLog2) == BeatBytes);
+  // verilator lint_on UNUSED
+  initial begin : check_params
+    if (!BeatOk) $error("cp_queue: BeatBytes must be a power of two in 8..64");
+  end
+
+  cp_state_e state_q, state_d, ret_q, ret_d;
+  logic [19:0] rptr_q, rptr_d;
+  logic [19:0] wptr_seen_q;
+  logic in_ib_q, in_ib_d;
+  logic [47:0] ib_ptr_q, ib_ptr_d;
+  logic [20:0] ib_rem_q, ib_rem_d;
+  logic [BeatBytes*8-1:0] buf_q, buf_d;
+  logic [47-BeatLog2:0] buf_beat_q, buf_beat_d;
+  logic buf_valid_q, buf_valid_d;
+  logic rd_pend_q, rd_pend_d, rd_fetch_q, rd_fetch_d, rd_drop_q, rd_drop_d;
+  logic [47-BeatLog2:0] rd_beat_q, rd_beat_d;
+  logic [7:0] wr_out_q, wr_out_d;
+  logic [31:0] hdr_q, hdr_d;
+  logic [13:0] cnt_q, cnt_d;
+  logic [2:0] idx_q, idx_d;
+  logic [PayloadDw*32-1:0] pl_q, pl_d;
+  logic [47:0] pkt_addr_q, pkt_addr_d;
+  logic pkt_ring_q, pkt_ring_d;
+  logic [47:0] wr_addr_q, wr_addr_d;
+  logic [63:0] wr_data_q, wr_data_d;
+  logic wr_64_q, wr_64_d;
+  logic [15:0] poll_q, poll_d;
+  cause_e err_cause_q, err_cause_d;
+  logic [47:0] err_addr_q, err_addr_d;
+  logic [31:0] err_hdr_q, err_hdr_d;
+  logic [31:0] pkts_q, pkts_d, busy_q, busy_d, stall_mem_q, stall_mem_d;
+  logic [31:0] stall_wait_q, stall_wait_d, stall_fence_q, stall_fence_d;
+  logic fence_irq_d, fence_irq_q, err_irq_q;
+
+  // ---------------------------------------------------------------- stream
+  logic [19:0] ring_mask, wptr_m;
+  logic [47:0] cur_addr;
+  logic avail, have_dw, need_dw, consume;
+  logic [31:0] dw;
+
+  assign ring_mask = 20'((32'd1 << size_log2_i) - 32'd1);
+  assign wptr_m = wptr_i & ring_mask;
+  assign cur_addr = in_ib_q ? ib_ptr_q : base_i + {26'd0, rptr_q, 2'b00};
+  assign avail = in_ib_q ? (ib_rem_q != '0) : (rptr_q != wptr_m);
+  assign have_dw = avail && buf_valid_q && (buf_beat_q == cur_addr[47:BeatLog2]) &&
+                   (wptr_i == wptr_seen_q);
+  assign dw = buf_q[32*cur_addr[BeatLog2-1:2] +: 32];
+  assign need_dw = (state_q == StHeader) || (state_q == StPayload) ||
+                   (state_q == StSkip) || (state_q == StWdata);
+  assign consume = need_dw && have_dw;
+
+  // ---------------------------------------------------------------- packet fields
+  opcode_e opcode;
+  logic [47:0] pl_addr;      // ADDR_LO/ADDR_HI of every packet that has one
+  logic addr_hi_bad;         // reserved ADDR_HI bits set
+  logic [31:0] pl2, pl3, pl4, pl5, pl6;
+
+  assign opcode = hdr_q[HdrOpcodeLsb +: HdrOpcodeW];
+  assign pl_addr = {pl_q[32 +: 16], pl_q[0 +: 32]};
+  assign addr_hi_bad = pl_q[48 +: 16] != '0;
+  assign pl2 = pl_q[64 +: 32];
+  assign pl3 = pl_q[96 +: 32];
+  assign pl4 = pl_q[128 +: 32];
+  assign pl5 = pl_q[160 +: 32];
+  assign pl6 = pl_q[192 +: 32];
+
+  // Header checks, on the dword being consumed in StHeader.
+  logic [1:0] h_type;
+  logic [7:0] h_op;
+  logic [13:0] h_cnt;
+  logic h_known;
+  logic [13:0] h_min, h_max;
+  assign h_type = dw[HdrTypeLsb +: HdrTypeW];
+  assign h_op = dw[HdrOpcodeLsb +: HdrOpcodeW];
+  assign h_cnt = dw[HdrCountLsb +: HdrCountW];
+
+  always_comb begin
+    h_known = 1'b1;
+    h_min = '0;
+    h_max = '0;
+    unique case (h_op)
+      OpNop:            begin h_min = 14'(PktNopCountMin);            h_max = 14'(PktNopCountMax); end
+      OpWriteData:      begin h_min = 14'(PktWriteDataCountMin);      h_max = 14'(PktWriteDataCountMax); end
+      OpWaitMem:        begin h_min = 14'(PktWaitMemCountMin);        h_max = 14'(PktWaitMemCountMax); end
+      OpIndirectBuffer: begin h_min = 14'(PktIndirectBufferCountMin); h_max = 14'(PktIndirectBufferCountMax); end
+      OpReleaseFence:   begin h_min = 14'(PktReleaseFenceCountMin);   h_max = 14'(PktReleaseFenceCountMax); end
+      OpTimestamp:      begin h_min = 14'(PktTimestampCountMin);      h_max = 14'(PktTimestampCountMax); end
+      default:          h_known = 1'b0;
+    endcase
+  end
+
+  // ---------------------------------------------------------------- WAIT_MEM compare
+  logic wait_64;
+  logic [2:0] wait_func;
+  logic [63:0] wait_val, wait_ref, wait_mask, wait_masked;
+  logic wait_true;
+
+  assign wait_64 = pl6[PktWaitMemSize64Lsb];
+  assign wait_func = pl6[PktWaitMemFuncLsb +: PktWaitMemFuncW];
+  assign wait_val = wait_64 ? rsp_rdata_i[8*{pl_addr[BeatLog2-1:3], 3'b000} +: 64]
+                            : {32'd0, rsp_rdata_i[8*{pl_addr[BeatLog2-1:2], 2'b00} +: 32]};
+  assign wait_ref = wait_64 ? {pl3, pl2} : {32'd0, pl2};
+  assign wait_mask = wait_64 ? {pl5, pl4} : {32'd0, pl4};
+  assign wait_masked = wait_val & wait_mask;
+
+  always_comb begin
+    unique case (wait_func)
+      FuncAlways: wait_true = 1'b1;
+      FuncLt:     wait_true = wait_masked < wait_ref;
+      FuncLe:     wait_true = wait_masked <= wait_ref;
+      FuncEq:     wait_true = wait_masked == wait_ref;
+      FuncNe:     wait_true = wait_masked != wait_ref;
+      FuncGe:     wait_true = wait_masked >= wait_ref;
+      FuncGt:     wait_true = wait_masked > wait_ref;
+      default:    wait_true = 1'b0;
+    endcase
+  end
+
+  // ---------------------------------------------------------------- memory request
+  logic wr_req, rd_req_wait, rd_req_fetch, granted;
+
+  assign wr_req = (state_q == StWrite) && (wr_out_q != 8'(MaxWrOut));
+  assign rd_req_wait = (state_q == StWread) && !rd_pend_q;
+  assign rd_req_fetch = need_dw && avail && !have_dw && !rd_pend_q;
+  assign req_valid_o = wr_req || rd_req_wait || rd_req_fetch;
+  assign req_we_o = wr_req;
+  assign granted = req_valid_o && req_ready_i;
+
+  always_comb begin
+    req_addr_o = '0;
+    if (wr_req) req_addr_o = {wr_addr_q[47:BeatLog2], {BeatLog2{1'b0}}};
+    else if (rd_req_wait) req_addr_o = {pl_addr[47:BeatLog2], {BeatLog2{1'b0}}};
+    else req_addr_o = {cur_addr[47:BeatLog2], {BeatLog2{1'b0}}};
+  end
+
+  // Replicate the value over the beat; the strobe picks its lane.
+  always_comb begin
+    if (wr_64_q) begin
+      req_wdata_o = {(BeatBytes / 8){wr_data_q}};
+      req_wstrb_o = {{(BeatBytes - 8){1'b0}}, 8'hff} << {wr_addr_q[BeatLog2-1:3], 3'b000};
+    end else begin
+      req_wdata_o = {(BeatBytes / 4){wr_data_q[31:0]}};
+      req_wstrb_o = {{(BeatBytes - 4){1'b0}}, 4'hf} << {wr_addr_q[BeatLog2-1:2], 2'b00};
+    end
+  end
+
+  // ---------------------------------------------------------------- main FSM
+  logic err_set;
+  cause_e err_cause;
+  logic rsp_rd, rsp_wr;
+  logic ring_bad;
+
+  assign rsp_rd = rsp_valid_i && !rsp_we_i;
+  assign rsp_wr = rsp_valid_i && rsp_we_i;
+  assign ring_bad = (size_log2_i < 5'(RingLog2Min)) || (size_log2_i > 5'(RingLog2Max)) ||
+                    (base_i[BeatLog2-1:0] != '0);
+
+  // Where to go between packets.
+  function automatic cp_state_e next_packet(logic halt, logic en, logic more);
+    next_packet = halt ? StHalted : (en && more) ? StHeader : StIdle;
+  endfunction
+
+  always_comb begin
+    state_d = state_q;
+    ret_d = ret_q;
+    rptr_d = rptr_q;
+    in_ib_d = in_ib_q;
+    ib_ptr_d = ib_ptr_q;
+    ib_rem_d = ib_rem_q;
+    buf_d = buf_q;
+    buf_beat_d = buf_beat_q;
+    buf_valid_d = buf_valid_q;
+    rd_pend_d = rd_pend_q;
+    rd_fetch_d = rd_fetch_q;
+    rd_drop_d = rd_drop_q;
+    rd_beat_d = rd_beat_q;
+    wr_out_d = wr_out_q;
+    hdr_d = hdr_q;
+    cnt_d = cnt_q;
+    idx_d = idx_q;
+    pl_d = pl_q;
+    pkt_addr_d = pkt_addr_q;
+    pkt_ring_d = pkt_ring_q;
+    wr_addr_d = wr_addr_q;
+    wr_data_d = wr_data_q;
+    wr_64_d = wr_64_q;
+    poll_d = poll_q;
+    err_cause_d = err_cause_q;
+    err_addr_d = err_addr_q;
+    err_hdr_d = err_hdr_q;
+    pkts_d = pkts_q;
+    fence_irq_d = 1'b0;
+    err_set = 1'b0;
+    err_cause = CauseNone;
+
+    // Memory bookkeeping, in every state.
+    if (granted && !req_we_o) begin
+      rd_pend_d = 1'b1;
+      rd_fetch_d = !rd_req_wait;
+      rd_beat_d = req_addr_o[47:BeatLog2];
+    end
+    if (granted && req_we_o) wr_out_d = wr_out_d + 8'd1;
+    if (rsp_wr) begin
+      wr_out_d = wr_out_d - 8'd1;
+      if (rsp_err_i) begin err_set = 1'b1; err_cause = CauseMemError; end
+    end
+    if (rsp_rd) begin
+      rd_pend_d = 1'b0;
+      rd_drop_d = 1'b0;
+      if (!rd_drop_q && rsp_err_i) begin
+        err_set = 1'b1;
+        err_cause = CauseMemError;
+      end else if (!rd_drop_q && rd_fetch_q) begin
+        buf_d = rsp_rdata_i;
+        buf_beat_d = rd_beat_q;
+        buf_valid_d = 1'b1;
+      end
+    end
+
+    // The doorbell moved: what was fetched before may predate the driver's
+    // ring writes, so drop the beat and any fetch still in flight.
+    if (wptr_i != wptr_seen_q) begin
+      buf_valid_d = 1'b0;
+      if (rd_pend_d && rd_fetch_d) rd_drop_d = 1'b1;
+    end
+
+    // Stream advance.
+    if (consume) begin
+      if (in_ib_q) begin
+        ib_ptr_d = ib_ptr_q + 48'd4;
+        ib_rem_d = ib_rem_q - 21'd1;
+      end else begin
+        rptr_d = (rptr_q + 20'd1) & ring_mask;
+      end
+    end
+
+    unique case (state_q)
+      StIdle: begin
+        if (halt_i) state_d = StHalted;
+        else if (enable_i && !in_ib_q && avail && ring_bad) begin
+          err_set = 1'b1;
+          err_cause = CauseBadRing;
+          pkt_addr_d = cur_addr;
+          hdr_d = '0;
+        end else state_d = next_packet(1'b0, enable_i, avail);
+      end
+      StHeader: begin
+        if (consume) begin
+          hdr_d = dw;
+          pkt_addr_d = cur_addr;
+          pkt_ring_d = !in_ib_q;
+          cnt_d = h_cnt;
+          idx_d = '0;
+          if (h_type != 2'(PktType3)) begin
+            err_set = 1'b1; err_cause = CauseBadType;
+          end else if (!h_known) begin
+            err_set = 1'b1; err_cause = CauseBadOpcode;
+          end else if (h_cnt < h_min || h_cnt > h_max ||
+                       (in_ib_q && {7'd0, h_cnt} >= ib_rem_q) ||
+                       (!in_ib_q && {6'd0, h_cnt} >= ring_mask)) begin
+            err_set = 1'b1; err_cause = CauseBadCount;
+          end else if (h_op == OpNop) begin
+            state_d = (h_cnt == '0) ? StDone : StSkip;
+          end else begin
+            state_d = StPayload;
+          end
+        end
+      end
+      StPayload: begin
+        if (consume) begin
+          pl_d[32*idx_q +: 32] = dw;
+          idx_d = idx_q + 3'd1;
+          cnt_d = cnt_q - 14'd1;
+          if (opcode == OpWriteData && idx_q == 3'd1) begin
+            // ADDR_HI consumed: stream the data dwords.
+            if ({dw[31:16]} != '0) begin
+              err_set = 1'b1; err_cause = CauseBadField;
+            end else if (pl_q[1:0] != '0) begin
+              err_set = 1'b1; err_cause = CauseBadAlign;
+            end else begin
+              wr_addr_d = {dw[15:0], pl_q[31:0]};
+              state_d = StWdata;
+            end
+          end else if (cnt_q == 14'd1) begin
+            state_d = StExec;
+          end
+        end
+      end
+      StExec: begin
+        state_d = StDone;
+        unique case (opcode)
+          OpIndirectBuffer: begin
+            if (addr_hi_bad || pl2[31:PktIndirectBufferSizeDwW] != '0) begin
+              err_set = 1'b1; err_cause = CauseBadField;
+            end else if (in_ib_q) begin
+              err_set = 1'b1; err_cause = CauseIbNested;
+            end else if (pl2[20:0] == '0 || pl2[20:0] > ib_max_i ||
+                         {1'b0, pl_addr} + {25'd0, pl2[20:0], 2'b00} > 49'h1_0000_0000_0000) begin
+              err_set = 1'b1; err_cause = CauseIbRange;
+            end else if (pl_addr[1:0] != '0) begin
+              err_set = 1'b1; err_cause = CauseBadAlign;
+            end else begin
+              in_ib_d = 1'b1;
+              ib_ptr_d = pl_addr;
+              ib_rem_d = pl2[20:0];
+            end
+          end
+          OpReleaseFence: begin
+            if (addr_hi_bad || pl4[31:2] != '0) begin
+              err_set = 1'b1; err_cause = CauseBadField;
+            end else if (pl_addr[1:0] != '0 || (pl4[PktReleaseFenceSize64Lsb] && pl_addr[2])) begin
+              err_set = 1'b1; err_cause = CauseBadAlign;
+            end else begin
+              state_d = StFdrain;
+            end
+          end
+          OpWaitMem: begin
+            if (addr_hi_bad || wait_func > 3'(FuncGt) || pl6[15:4] != '0) begin
+              err_set = 1'b1; err_cause = CauseBadField;
+            end else if (pl_addr[1:0] != '0 || (wait_64 && pl_addr[2])) begin
+              err_set = 1'b1; err_cause = CauseBadAlign;
+            end else begin
+              state_d = StWread;
+            end
+          end
+          OpTimestamp: begin
+            if (addr_hi_bad) begin
+              err_set = 1'b1; err_cause = CauseBadField;
+            end else if (pl_addr[2:0] != '0) begin
+              err_set = 1'b1; err_cause = CauseBadAlign;
+            end else begin
+              wr_addr_d = pl_addr;
+              wr_data_d = cycle_i;
+              wr_64_d = 1'b1;
+              ret_d = StDone;
+              state_d = StWrite;
+            end
+          end
+          default: ;  // NOP and WRITE_DATA never reach StExec
+        endcase
+      end
+      StSkip: begin
+        if (consume) begin
+          cnt_d = cnt_q - 14'd1;
+          if (cnt_q == 14'd1) state_d = StDone;
+        end
+      end
+      StWdata: begin
+        if (consume) begin
+          wr_data_d = {32'd0, dw};
+          wr_64_d = 1'b0;
+          cnt_d = cnt_q - 14'd1;
+          ret_d = (cnt_q == 14'd1) ? StDone : StWdata;
+          state_d = StWrite;
+        end
+      end
+      StWrite: begin
+        if (granted) begin
+          state_d = ret_q;
+          // WRITE_DATA walks its address; harmless for single writes.
+          wr_addr_d = wr_addr_q + 48'd4;
+        end
+      end
+      StFdrain: begin
+        if (wr_out_q == '0) begin
+          wr_addr_d = pl_addr;
+          wr_data_d = {pl3, pl2};
+          wr_64_d = pl4[PktReleaseFenceSize64Lsb];
+          ret_d = StFack;
+          state_d = StWrite;
+        end
+      end
+      StFack: begin
+        if (wr_out_q == '0) begin
+          fence_irq_d = pl4[PktReleaseFenceIntLsb];
+          state_d = StDone;
+        end
+      end
+      StWread: begin
+        if (granted) state_d = StWresp;
+      end
+      StWresp: begin
+        if (rsp_rd && !rsp_err_i) begin
+          if (wait_true) state_d = StDone;
+          else begin
+            poll_d = pl6[PktWaitMemPollCyclesLsb +: PktWaitMemPollCyclesW];
+            state_d = StWpoll;
+          end
+        end
+      end
+      StWpoll: begin
+        if (poll_q == '0) state_d = StWread;
+        else poll_d = poll_q - 16'd1;
+      end
+      StDone: begin
+        pkts_d = pkts_q + 32'd1;
+        if (in_ib_q && ib_rem_q == '0) in_ib_d = 1'b0;
+        if (pkt_ring_q && rptr_wb_en_i) begin
+          wr_addr_d = rptr_wb_addr_i;
+          wr_data_d = {44'd0, rptr_q};
+          wr_64_d = 1'b0;
+          ret_d = StIdle;
+          state_d = StWrite;
+        end else begin
+          state_d = next_packet(halt_i, enable_i, in_ib_d ? (ib_rem_q != '0) : avail);
+        end
+      end
+      StHalted: begin
+        if (!halt_i) state_d = StIdle;
+      end
+      StError: ;
+      default: state_d = StError;
+    endcase
+
+    if (err_set && state_q != StError) begin
+      state_d = StError;
+      err_cause_d = err_cause;
+      err_addr_d = pkt_addr_d;
+      err_hdr_d = hdr_d;
+    end
+
+    if (qreset_i) begin
+      state_d = StIdle;
+      rptr_d = '0;
+      in_ib_d = 1'b0;
+      ib_rem_d = '0;
+      buf_valid_d = 1'b0;
+      rd_drop_d = rd_pend_d;  // a read still in flight is dropped when it lands
+      err_cause_d = CauseNone;
+      err_addr_d = '0;
+      err_hdr_d = '0;
+      pkts_d = '0;
+      fence_irq_d = 1'b0;
+    end
+  end
+
+  // ---------------------------------------------------------------- counters
+  logic busy, stall_mem, stall_wait, stall_fence;
+  assign busy = state_q != StIdle && state_q != StHalted && state_q != StError;
+  assign stall_wait = state_q == StWread || state_q == StWresp || state_q == StWpoll;
+  assign stall_fence = state_q == StFdrain || state_q == StFack;
+  assign stall_mem = (need_dw && !have_dw) || (req_valid_o && !req_ready_i && !stall_wait);
+
+  always_comb begin
+    busy_d = busy_q + {31'd0, busy};
+    stall_mem_d = stall_mem_q + {31'd0, busy && stall_mem};
+    stall_wait_d = stall_wait_q + {31'd0, stall_wait};
+    stall_fence_d = stall_fence_q + {31'd0, stall_fence};
+    if (qreset_i) begin
+      busy_d = '0;
+      stall_mem_d = '0;
+      stall_wait_d = '0;
+      stall_fence_d = '0;
+    end
+  end
+
+  // ---------------------------------------------------------------- registers
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      state_q <= StIdle;
+      ret_q <= StIdle;
+      rptr_q <= '0;
+      wptr_seen_q <= '0;
+      in_ib_q <= 1'b0;
+      ib_ptr_q <= '0;
+      ib_rem_q <= '0;
+      buf_q <= '0;
+      buf_beat_q <= '0;
+      buf_valid_q <= 1'b0;
+      rd_pend_q <= 1'b0;
+      rd_fetch_q <= 1'b0;
+      rd_drop_q <= 1'b0;
+      rd_beat_q <= '0;
+      wr_out_q <= '0;
+      hdr_q <= '0;
+      cnt_q <= '0;
+      idx_q <= '0;
+      pl_q <= '0;
+      pkt_addr_q <= '0;
+      pkt_ring_q <= 1'b0;
+      wr_addr_q <= '0;
+      wr_data_q <= '0;
+      wr_64_q <= 1'b0;
+      poll_q <= '0;
+      err_cause_q <= CauseNone;
+      err_addr_q <= '0;
+      err_hdr_q <= '0;
+      pkts_q <= '0;
+      busy_q <= '0;
+      stall_mem_q <= '0;
+      stall_wait_q <= '0;
+      stall_fence_q <= '0;
+      fence_irq_q <= 1'b0;
+      err_irq_q <= 1'b0;
+    end else begin
+      state_q <= state_d;
+      ret_q <= ret_d;
+      rptr_q <= rptr_d;
+      wptr_seen_q <= wptr_i;
+      in_ib_q <= in_ib_d;
+      ib_ptr_q <= ib_ptr_d;
+      ib_rem_q <= ib_rem_d;
+      buf_q <= buf_d;
+      buf_beat_q <= buf_beat_d;
+      buf_valid_q <= buf_valid_d;
+      rd_pend_q <= rd_pend_d;
+      rd_fetch_q <= rd_fetch_d;
+      rd_drop_q <= rd_drop_d;
+      rd_beat_q <= rd_beat_d;
+      wr_out_q <= wr_out_d;
+      hdr_q <= hdr_d;
+      cnt_q <= cnt_d;
+      idx_q <= idx_d;
+      pl_q <= pl_d;
+      pkt_addr_q <= pkt_addr_d;
+      pkt_ring_q <= pkt_ring_d;
+      wr_addr_q <= wr_addr_d;
+      wr_data_q <= wr_data_d;
+      wr_64_q <= wr_64_d;
+      poll_q <= poll_d;
+      err_cause_q <= err_cause_d;
+      err_addr_q <= err_addr_d;
+      err_hdr_q <= err_hdr_d;
+      pkts_q <= pkts_d;
+      busy_q <= busy_d;
+      stall_mem_q <= stall_mem_d;
+      stall_wait_q <= stall_wait_d;
+      stall_fence_q <= stall_fence_d;
+      fence_irq_q <= fence_irq_d;
+      err_irq_q <= state_d == StError && state_q != StError;
+    end
+  end
+
+  assign rptr_o = rptr_q;
+  assign state_o = state_q;
+  assign in_ib_o = in_ib_q;
+  assign err_cause_o = err_cause_q;
+  assign err_addr_o = err_addr_q;
+  assign err_hdr_o = err_hdr_q;
+  assign pkts_o = pkts_q;
+  assign busy_cycles_o = busy_q;
+  assign stall_mem_o = stall_mem_q;
+  assign stall_wait_o = stall_wait_q;
+  assign stall_fence_o = stall_fence_q;
+  assign fence_irq_o = fence_irq_q;
+  assign err_irq_o = err_irq_q;
+
+`ifndef SYNTHESIS
+  // Writes in flight never underflow: every ack matches a granted write.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && rsp_wr && wr_out_q == '0 && !(granted && req_we_o))
+      $error("cp_queue: write ack with no write in flight");
+  end
+`endif
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+//
+// gpu_regs: the BAR0 register file.
+//
+// Purpose: decode 32-bit register reads and writes from the host (offsets
+// from gpu_pkg, generated from regspec/gpusim.json), hold the global
+// registers and each queue's configuration, and gather queue status and
+// counters.  It also owns the interrupt status (W1C) and the cycle counter.
+//
+// Register port protocol: a request (reg_req_valid_i with we/addr/wdata) is
+// always accepted (reg_req_ready_o = 1); exactly one cycle later
+// reg_rsp_valid_o pulses with the read data.  An offset that names no
+// register answers reg_rsp_err_o = 1 (read data 0, a write changes nothing).
+
+`default_nettype none
+
+module gpu_regs #(
+  parameter int unsigned NumQueues = 2,
+  parameter int unsigned BeatBytes = 32
+) (
+  input  logic                     clk_i,
+  input  logic                     rst_ni,
+  // Register port
+  input  logic                     reg_req_valid_i,
+  output logic                     reg_req_ready_o,
+  input  logic                     reg_req_we_i,
+  input  logic [15:0]              reg_req_addr_i,
+  input  logic [31:0]              reg_req_wdata_i,
+  output logic                     reg_rsp_valid_o,
+  output logic [31:0]              reg_rsp_rdata_o,
+  output logic                     reg_rsp_err_o,
+  // Global
+  output logic [63:0]              cycle_o,
+  output logic [20:0]              ib_max_o,
+  output logic                     irq_o,
+  // Queue configuration (queue q in slice q)
+  output logic [NumQueues-1:0]     q_enable_o,
+  output logic [NumQueues-1:0]     q_priv_o,
+  output logic [NumQueues-1:0]     q_halt_o,
+  output logic [NumQueues-1:0]     q_rptr_wb_o,
+  output logic [NumQueues-1:0]     q_reset_o,
+  output logic [NumQueues*48-1:0]  q_base_o,
+  output logic [NumQueues*5-1:0]   q_size_o,
+  output logic [NumQueues*20-1:0]  q_wptr_o,
+  output logic [NumQueues*48-1:0]  q_rptr_wb_addr_o,
+  // Queue status
+  input  logic [NumQueues*20-1:0]  q_rptr_i,
+  input  logic [NumQueues*5-1:0]   q_state_i,
+  input  logic [NumQueues-1:0]     q_in_ib_i,
+  input  logic [NumQueues*5-1:0]   q_err_cause_i,
+  input  logic [NumQueues*48-1:0]  q_err_addr_i,
+  input  logic [NumQueues*32-1:0]  q_err_hdr_i,
+  input  logic [NumQueues*32-1:0]  q_pkts_i,
+  input  logic [NumQueues*32-1:0]  q_busy_i,
+  input  logic [NumQueues*32-1:0]  q_stall_mem_i,
+  input  logic [NumQueues*32-1:0]  q_stall_wait_i,
+  input  logic [NumQueues*32-1:0]  q_stall_fence_i,
+  input  logic [NumQueues-1:0]     q_fence_irq_i,
+  input  logic [NumQueues-1:0]     q_err_irq_i
+);
+
+  `include "gpu_defs.svh"
+
+  localparam int unsigned QW = (NumQueues > 1) ? $clog2(NumQueues) : 1;
+  localparam int unsigned StrideLog2 = $clog2(QRegStride);
+
+  // The register map has room for MaxQueues queues.
+  initial begin : check_params
+    if (NumQueues < 1 || NumQueues > MaxQueues) $error("gpu_regs: NumQueues out of range");
+  end
+
+  logic [63:0] cycle_q;
+  logic [31:0] cycle_hi_q, scratch_q, int_status_q, int_enable_q;
+  logic [20:0] ib_max_q;
+  logic [NumQueues-1:0] enable_q, priv_q, halt_q, rptr_wb_q;
+  logic [NumQueues*48-1:0] base_q, rptr_wb_addr_q;
+  logic [NumQueues*5-1:0] size_q;
+  logic [NumQueues*20-1:0] wptr_q;
+  logic rsp_valid_q, rsp_err_q;
+  logic [31:0] rsp_rdata_q;
+
+  // ---------------------------------------------------------------- decode
+  logic is_q, hit, wr, rd;
+  logic [15:0] qoff;
+  logic [QW-1:0] q;
+  logic [15:0] roff;
+  logic [31:0] rdata;
+
+  assign wr = reg_req_valid_i && reg_req_we_i;
+  assign rd = reg_req_valid_i && !reg_req_we_i;
+  assign qoff = reg_req_addr_i - QRegBase;
+  assign is_q = reg_req_addr_i >= QRegBase &&
+                reg_req_addr_i < QRegBase + 16'(NumQueues) * QRegStride;
+  assign q = QW'(qoff >> StrideLog2);
+  assign roff = is_q ? (qoff & (QRegStride - 16'd1)) : reg_req_addr_i;
+
+  always_comb begin
+    hit = 1'b1;
+    rdata = '0;
+    if (!is_q) begin
+      unique case (roff)
+        RegId:        rdata = IdValue;
+        RegCaps:      rdata = (32'(NumQueues) << CapsNumQueuesLsb) |
+                              (32'($clog2(BeatBytes)) << CapsBeatLog2Lsb) |
+                              (32'(Version) << CapsVersionLsb);
+        RegCycleLo:   rdata = cycle_q[31:0];
+        RegCycleHi:   rdata = cycle_hi_q;
+        RegIntStatus: rdata = int_status_q;
+        RegIntEnable: rdata = int_enable_q;
+        RegScratch:   rdata = scratch_q;
+        RegIbMaxDw:   rdata = {11'd0, ib_max_q};
+        default:      hit = 1'b0;
+      endcase
+    end else begin
+      unique case (roff)
+        RegQCtrl:       rdata = (32'(enable_q[q]) << QCtrlEnableLsb) |
+                                (32'(priv_q[q]) << QCtrlPrivLsb) |
+                                (32'(rptr_wb_q[q]) << QCtrlRptrWbLsb) |
+                                (32'(halt_q[q]) << QCtrlHaltLsb);
+        RegQBaseLo:     rdata = base_q[48*q +: 32];
+        RegQBaseHi:     rdata = {16'd0, base_q[48*q + 32 +: 16]};
+        RegQSize:       rdata = {27'd0, size_q[5*q +: 5]};
+        RegQWptr:       rdata = {12'd0, wptr_q[20*q +: 20]};
+        RegQRptr:       rdata = {12'd0, q_rptr_i[20*q +: 20]};
+        RegQRptrWbLo:   rdata = rptr_wb_addr_q[48*q +: 32];
+        RegQRptrWbHi:   rdata = {16'd0, rptr_wb_addr_q[48*q + 32 +: 16]};
+        RegQStatus: begin
+          rdata = 32'(q_state_i[5*q +: 5]) << QStatusStateLsb;
+          rdata[QStatusBusyLsb] = q_state_i[5*q +: 5] != StIdle &&
+                                  q_state_i[5*q +: 5] != StHalted && q_state_i[5*q +: 5] != StError;
+          rdata[QStatusHaltedLsb] = q_state_i[5*q +: 5] == StHalted;
+          rdata[QStatusErrorLsb] = q_state_i[5*q +: 5] == StError;
+          rdata[QStatusInIbLsb] = q_in_ib_i[q];
+        end
+        RegQErrCause:   rdata = 32'(q_err_cause_i[5*q +: 5]) << QErrCauseCauseLsb;
+        RegQErrAddrLo:  rdata = q_err_addr_i[48*q +: 32];
+        RegQErrAddrHi:  rdata = {16'd0, q_err_addr_i[48*q + 32 +: 16]};
+        RegQErrHeader:  rdata = q_err_hdr_i[32*q +: 32];
+        RegQPkts:       rdata = q_pkts_i[32*q +: 32];
+        RegQBusyCycles: rdata = q_busy_i[32*q +: 32];
+        RegQStallMem:   rdata = q_stall_mem_i[32*q +: 32];
+        RegQStallWait:  rdata = q_stall_wait_i[32*q +: 32];
+        RegQStallFence: rdata = q_stall_fence_i[32*q +: 32];
+        default:        hit = 1'b0;
+      endcase
+    end
+  end
+
+  // ---------------------------------------------------------------- writes
+  logic [31:0] int_status_d, int_set;
+  logic [NumQueues-1:0] reset_d;
+
+  always_comb begin
+    int_set = '0;
+    int_set[IntStatusFenceLsb +: NumQueues] = q_fence_irq_i;
+    int_set[IntStatusErrorLsb +: NumQueues] = q_err_irq_i;
+    int_status_d = int_status_q;
+    if (wr && hit && !is_q && roff == RegIntStatus) int_status_d = int_status_d & ~reg_req_wdata_i;
+    int_status_d = int_status_d | int_set;
+    reset_d = '0;
+    if (wr && hit && is_q && roff == RegQCtrl) reset_d[q] = reg_req_wdata_i[QCtrlResetLsb];
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      cycle_q <= '0;
+      cycle_hi_q <= '0;
+      scratch_q <= '0;
+      int_status_q <= '0;
+      int_enable_q <= '0;
+      ib_max_q <= 21'(IbMaxDwReset);
+      enable_q <= '0;
+      priv_q <= '0;
+      halt_q <= '0;
+      rptr_wb_q <= '0;
+      base_q <= '0;
+      rptr_wb_addr_q <= '0;
+      size_q <= '0;
+      wptr_q <= '0;
+      q_reset_o <= '0;
+      rsp_valid_q <= 1'b0;
+      rsp_err_q <= 1'b0;
+      rsp_rdata_q <= '0;
+    end else begin
+      cycle_q <= cycle_q + 64'd1;
+      int_status_q <= int_status_d;
+      q_reset_o <= reset_d;
+      rsp_valid_q <= reg_req_valid_i;
+      rsp_err_q <= reg_req_valid_i && !hit;
+      rsp_rdata_q <= (rd && hit) ? rdata : '0;
+      if (rd && hit && !is_q && roff == RegCycleLo) cycle_hi_q <= cycle_q[63:32];
+      if (wr && hit && !is_q) begin
+        unique case (roff)
+          RegIntEnable: int_enable_q <= reg_req_wdata_i;
+          RegScratch:   scratch_q <= reg_req_wdata_i;
+          RegIbMaxDw:   ib_max_q <= reg_req_wdata_i[20:0];
+          default: ;  // read-only or handled above
+        endcase
+      end
+      if (wr && hit && is_q) begin
+        unique case (roff)
+          RegQCtrl: begin
+            enable_q[q] <= reg_req_wdata_i[QCtrlEnableLsb];
+            priv_q[q] <= reg_req_wdata_i[QCtrlPrivLsb];
+            rptr_wb_q[q] <= reg_req_wdata_i[QCtrlRptrWbLsb];
+            halt_q[q] <= reg_req_wdata_i[QCtrlHaltLsb];
+            if (reg_req_wdata_i[QCtrlResetLsb]) wptr_q[20*q +: 20] <= '0;
+          end
+          RegQBaseLo:   base_q[48*q +: 32] <= reg_req_wdata_i;
+          RegQBaseHi:   base_q[48*q + 32 +: 16] <= reg_req_wdata_i[15:0];
+          RegQSize:     size_q[5*q +: 5] <= reg_req_wdata_i[4:0];
+          RegQWptr:     wptr_q[20*q +: 20] <= reg_req_wdata_i[19:0];
+          RegQRptrWbLo: rptr_wb_addr_q[48*q +: 32] <= reg_req_wdata_i;
+          RegQRptrWbHi: rptr_wb_addr_q[48*q + 32 +: 16] <= reg_req_wdata_i[15:0];
+          default: ;  // read-only
+        endcase
+      end
+    end
+  end
+
+  assign reg_req_ready_o = 1'b1;
+  assign reg_rsp_valid_o = rsp_valid_q;
+  assign reg_rsp_rdata_o = rsp_rdata_q;
+  assign reg_rsp_err_o = rsp_err_q;
+  assign cycle_o = cycle_q;
+  assign ib_max_o = ib_max_q;
+  assign irq_o = |(int_status_q & int_enable_q);
+  assign q_enable_o = enable_q;
+  assign q_priv_o = priv_q;
+  assign q_halt_o = halt_q;
+  assign q_rptr_wb_o = rptr_wb_q;
+  assign q_base_o = base_q;
+  assign q_size_o = size_q;
+  assign q_wptr_o = wptr_q;
+  assign q_rptr_wb_addr_o = rptr_wb_addr_q;
+
+endmodule
+
+`default_nettype wire

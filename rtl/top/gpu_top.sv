@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+//
+// gpu_top: the gpusim GPU.
+//
+// Purpose: the register port (BAR0), NumQueues command-processor queues, the
+// arbiter onto the memory master port, and the interrupt line.  One clock,
+// synchronous active-low reset.
+//
+// Ports:
+//  - Register port: valid/ready request {we, addr, wdata}; the response
+//    (valid, rdata, err) comes exactly one cycle after the request.
+//  - Memory master port: valid/ready request {id, addr (beat aligned), we,
+//    wdata, wstrb}; responses {id, err, rdata} arrive in any order, one per
+//    cycle, and are always accepted.  id bit 0 = write, id[7:1] = client.
+//  - irq_o: |(INT_STATUS & INT_ENABLE).
+
+`default_nettype none
+
+module gpu_top #(
+  parameter int unsigned NumQueues = 2,
+  parameter int unsigned BeatBytes = 32,  // memory port bytes per beat
+  parameter int unsigned MemIdW = 8
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // Register port (BAR0)
+  input  logic                   reg_req_valid_i,
+  output logic                   reg_req_ready_o,
+  input  logic                   reg_req_we_i,
+  input  logic [15:0]            reg_req_addr_i,
+  input  logic [31:0]            reg_req_wdata_i,
+  output logic                   reg_rsp_valid_o,
+  output logic [31:0]            reg_rsp_rdata_o,
+  output logic                   reg_rsp_err_o,
+  // Memory master port
+  output logic                   mem_req_valid_o,
+  input  logic                   mem_req_ready_i,
+  output logic [MemIdW-1:0]      mem_req_id_o,
+  output logic [47:0]            mem_req_addr_o,
+  output logic                   mem_req_we_o,
+  output logic [BeatBytes*8-1:0] mem_req_wdata_o,
+  output logic [BeatBytes-1:0]   mem_req_wstrb_o,
+  input  logic                   mem_rsp_valid_i,
+  input  logic [MemIdW-1:0]      mem_rsp_id_i,
+  input  logic                   mem_rsp_err_i,
+  input  logic [BeatBytes*8-1:0] mem_rsp_rdata_i,
+  // Interrupt
+  output logic                   irq_o
+);
+
+  `include "gpu_defs.svh"
+
+  localparam int unsigned BB = BeatBytes * 8;
+
+  logic [63:0] cycle;
+  logic [20:0] ib_max;
+  logic [NumQueues-1:0] q_enable, q_priv, q_halt, q_rptr_wb, q_reset;
+  logic [NumQueues*48-1:0] q_base, q_rptr_wb_addr, q_err_addr, q_addr;
+  logic [NumQueues*5-1:0] q_size, q_state, q_err_cause;
+  logic [NumQueues*20-1:0] q_wptr, q_rptr;
+  logic [NumQueues-1:0] q_in_ib, q_fence_irq, q_err_irq;
+  logic [NumQueues*32-1:0] q_err_hdr, q_pkts, q_busy, q_stall_mem, q_stall_wait, q_stall_fence;
+  logic [NumQueues-1:0] q_req_valid, q_req_ready, q_req_we, q_rsp_valid;
+  logic [NumQueues*BB-1:0] q_wdata;
+  logic [NumQueues*BeatBytes-1:0] q_wstrb;
+  logic rsp_we, rsp_err;
+  logic [BB-1:0] rsp_rdata;
+
+  gpu_regs #(
+    .NumQueues(NumQueues),
+    .BeatBytes(BeatBytes)
+  ) u_regs (
+    .clk_i,
+    .rst_ni,
+    .reg_req_valid_i,
+    .reg_req_ready_o,
+    .reg_req_we_i,
+    .reg_req_addr_i,
+    .reg_req_wdata_i,
+    .reg_rsp_valid_o,
+    .reg_rsp_rdata_o,
+    .reg_rsp_err_o,
+    .cycle_o(cycle),
+    .ib_max_o(ib_max),
+    .irq_o,
+    .q_enable_o(q_enable),
+    .q_priv_o(q_priv),
+    .q_halt_o(q_halt),
+    .q_rptr_wb_o(q_rptr_wb),
+    .q_reset_o(q_reset),
+    .q_base_o(q_base),
+    .q_size_o(q_size),
+    .q_wptr_o(q_wptr),
+    .q_rptr_wb_addr_o(q_rptr_wb_addr),
+    .q_rptr_i(q_rptr),
+    .q_state_i(q_state),
+    .q_in_ib_i(q_in_ib),
+    .q_err_cause_i(q_err_cause),
+    .q_err_addr_i(q_err_addr),
+    .q_err_hdr_i(q_err_hdr),
+    .q_pkts_i(q_pkts),
+    .q_busy_i(q_busy),
+    .q_stall_mem_i(q_stall_mem),
+    .q_stall_wait_i(q_stall_wait),
+    .q_stall_fence_i(q_stall_fence),
+    .q_fence_irq_i(q_fence_irq),
+    .q_err_irq_i(q_err_irq)
+  );
+
+  // Privileged packets arrive with the MMU; the bit is held for them.
+  logic unused_priv;
+  assign unused_priv = ^q_priv;
+
+  for (genvar g = 0; g < NumQueues; g++) begin : g_queue
+    cp_state_e state;
+    cause_e cause;
+
+    cp_queue #(
+      .BeatBytes(BeatBytes)
+    ) u_queue (
+      .clk_i,
+      .rst_ni,
+      .enable_i(q_enable[g]),
+      .halt_i(q_halt[g]),
+      .rptr_wb_en_i(q_rptr_wb[g]),
+      .qreset_i(q_reset[g]),
+      .base_i(q_base[48*g +: 48]),
+      .size_log2_i(q_size[5*g +: 5]),
+      .wptr_i(q_wptr[20*g +: 20]),
+      .rptr_wb_addr_i(q_rptr_wb_addr[48*g +: 48]),
+      .ib_max_i(ib_max),
+      .cycle_i(cycle),
+      .rptr_o(q_rptr[20*g +: 20]),
+      .state_o(state),
+      .in_ib_o(q_in_ib[g]),
+      .err_cause_o(cause),
+      .err_addr_o(q_err_addr[48*g +: 48]),
+      .err_hdr_o(q_err_hdr[32*g +: 32]),
+      .pkts_o(q_pkts[32*g +: 32]),
+      .busy_cycles_o(q_busy[32*g +: 32]),
+      .stall_mem_o(q_stall_mem[32*g +: 32]),
+      .stall_wait_o(q_stall_wait[32*g +: 32]),
+      .stall_fence_o(q_stall_fence[32*g +: 32]),
+      .fence_irq_o(q_fence_irq[g]),
+      .err_irq_o(q_err_irq[g]),
+      .req_valid_o(q_req_valid[g]),
+      .req_ready_i(q_req_ready[g]),
+      .req_we_o(q_req_we[g]),
+      .req_addr_o(q_addr[48*g +: 48]),
+      .req_wdata_o(q_wdata[BB*g +: BB]),
+      .req_wstrb_o(q_wstrb[BeatBytes*g +: BeatBytes]),
+      .rsp_valid_i(q_rsp_valid[g]),
+      .rsp_we_i(rsp_we),
+      .rsp_err_i(rsp_err),
+      .rsp_rdata_i(rsp_rdata)
+    );
+    assign q_state[5*g +: 5] = state;
+    assign q_err_cause[5*g +: 5] = cause;
+  end
+
+  cp_mem_arb #(
+    .NumClients(NumQueues),
+    .BeatBytes(BeatBytes),
+    .MemIdW(MemIdW)
+  ) u_arb (
+    .clk_i,
+    .rst_ni,
+    .c_valid_i(q_req_valid),
+    .c_ready_o(q_req_ready),
+    .c_we_i(q_req_we),
+    .c_addr_i(q_addr),
+    .c_wdata_i(q_wdata),
+    .c_wstrb_i(q_wstrb),
+    .c_rsp_valid_o(q_rsp_valid),
+    .c_rsp_we_o(rsp_we),
+    .c_rsp_err_o(rsp_err),
+    .c_rsp_rdata_o(rsp_rdata),
+    .mem_req_valid_o,
+    .mem_req_ready_i,
+    .mem_req_id_o,
+    .mem_req_addr_o,
+    .mem_req_we_o,
+    .mem_req_wdata_o,
+    .mem_req_wstrb_o,
+    .mem_rsp_valid_i,
+    .mem_rsp_id_i,
+    .mem_rsp_err_i,
+    .mem_rsp_rdata_i
+  );
+
+endmodule
+
+`default_nettype wire
