@@ -663,6 +663,7 @@ static void test_port_out_of_order(void **state)
 /* When polled late, responses come out by due cycle, then acceptance order. */
 static void test_port_tie_order(void **state)
 {
+	static const uint32_t want[] = { 13, 10, 11, 12, 14 };
 	struct gm_mem_cfg c = base_cfg();
 	struct gm_mem *m;
 	uint32_t i;
@@ -678,12 +679,8 @@ static void test_port_tie_order(void **state)
 	submit(m, 2, rd_req(12, SYS_BASE));     /* due 5, accepted last */
 	submit(m, 1, rd_req(13, SYS_BASE));     /* due 4 */
 	submit(m, 0, rd_req(14, 0x40));         /* due 5 */
-	{
-		static const uint32_t want[] = { 13, 10, 11, 12, 14 };
-
-		for (i = 0; i < 5; i++)
-			assert_int_equal(pop(m, 1000).id, want[i]);
-	}
+	for (i = 0; i < 5; i++)
+		assert_int_equal(pop(m, 1000).id, want[i]);
 	gm_mem_destroy(m);
 }
 

@@ -1,0 +1,162 @@
+# SPDX-License-Identifier: MIT
+#
+# gpusim - every entry point.
+#
+#   make run        build and run the bring-up demo (installs what it needs)
+#   make test       build and run the whole regression (installs what it needs)
+#   make lint       Verilator -Wall lint and Yosys synthesis (no latches)
+#   make gen        regenerate the files derived from regspec/gpusim.json
+#   make check-gen  fail if a generated file is stale
+#   make waves      run the demo with a full FST and print the GTKWave command
+#   make bench      simulation speed and modelled efficiency figures
+#   make clean
+#
+# Build outputs go to build/ (ignored by git).
+
+SHELL := /bin/bash
+B := build
+JOBS ?= 2
+
+CC := gcc
+CXX := g++
+VERILATOR := verilator
+VL_INC := /usr/share/verilator/include
+SC_INC := /usr/include
+SC_LIB := /usr/lib/x86_64-linux-gnu
+
+# Sanitizer builds: make test SAN=1 (ASan + UBSan on all C code).
+ifeq ($(SAN),1)
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer
+B := build-san
+endif
+
+INCS := -Imodel -Idma -Ifw -Immu
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes $(INCS) $(SANFLAGS)
+CXXFLAGS := -std=c++17 -O2 -g -Wall $(INCS) -I$(VL_INC) -I$(VL_INC)/vltstd \
+	-DVM_TRACE=1 -DVM_TRACE_FST=1 $(SANFLAGS)
+LDLIBS := -L$(SC_LIB) -lsystemc -lz -lpthread $(SANFLAGS)
+
+# ---------------------------------------------------------------- sources
+RTL_SRC := rtl/cp/cp_mem_arb.sv rtl/cp/cp_queue.sv rtl/top/gpu_regs.sv rtl/top/gpu_top.sv
+RTL_DEP := $(RTL_SRC) rtl/gpu_defs.svh rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
+VLT := rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
+VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast \
+	--trace-fst --output-split 20000 $(VLT) $(RTL_SRC)
+
+GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
+	regspec/REGISTERS.md $(wildcard traces/filters/*.txt)
+
+LIB_C := model/gm.c model/gm_mem.c dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c \
+	fw/fw_dev.c fw/fw_demo.c
+LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_sc.o
+VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
+VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads.o)
+LIB := $(B)/libgpusim.a
+
+BIN := $(B)/bin/gpusim
+TESTS := test_gm_mem test_dma test_cp test_fw test_wave test_sc_smoke
+TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
+
+.PHONY: all deps deps-test run test lint gen check-gen waves bench clean
+all: $(BIN)
+
+deps:
+	@sh tools/deps.sh build
+deps-test:
+	@sh tools/deps.sh test
+
+# ---------------------------------------------------------------- generated
+gen:
+	python3 regspec/regtool.py
+check-gen:
+	python3 regspec/regtool.py --check
+
+# ---------------------------------------------------------------- Verilator
+$(B)/vl_cc/Vgpu.mk: $(RTL_DEP)
+	@mkdir -p $(@D)
+	$(VERILATOR) --cc --prefix Vgpu -Mdir $(@D) $(VFLAGS)
+	@touch $@
+
+$(B)/vl_sc/Vgpu_sc.mk: $(RTL_DEP)
+	@mkdir -p $(@D)
+	$(VERILATOR) --sc --prefix Vgpu_sc -Mdir $(@D) $(VFLAGS)
+	@touch $@
+
+VL_MAKE = $(MAKE) --no-print-directory OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2 \
+	SYSTEMC_INCLUDE=$(SC_INC) SYSTEMC_LIBDIR=$(SC_LIB) CXX=$(CXX) USER_CPPFLAGS="$(SANFLAGS)"
+
+$(B)/vl_cc/Vgpu__ALL.a: $(B)/vl_cc/Vgpu.mk
+	$(VL_MAKE) -C $(@D) -f Vgpu.mk Vgpu__ALL.a
+
+$(B)/vl_sc/Vgpu_sc__ALL.a: $(B)/vl_sc/Vgpu_sc.mk
+	$(VL_MAKE) -C $(@D) -f Vgpu_sc.mk Vgpu_sc__ALL.a
+
+# The Verilator runtime, built once with VM_SC=1 and shared by both models.
+$(VL_RT): $(B)/vl_sc/Vgpu_sc.mk
+	$(VL_MAKE) -C $(B)/vl_sc -f Vgpu_sc.mk $(notdir $@)
+
+# ---------------------------------------------------------------- C / C++
+$(B)/obj/%.o: %.c $(wildcard model/*.h dma/*.h fw/*.h) model/gpu_hw.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(B)/obj/model/gm_be_vl.o: model/gm_be_vl.cpp model/gm_backend.h model/gm_pins.hpp $(B)/vl_cc/Vgpu.mk
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -DVM_SC=0 -I$(B)/vl_cc -c $< -o $@
+
+$(B)/obj/model/gm_be_sc.o: model/gm_be_sc.cpp model/gm_backend.h $(B)/vl_sc/Vgpu_sc.mk
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -DVM_SC=1 -I$(SC_INC) -I$(B)/vl_sc -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+LINK = $(CXX) -o $@ $^ $(VL_ARCH) $(VL_RT) $(LDLIBS)
+
+$(BIN): $(B)/obj/tools/gpusim.o $(LIB) $(VL_ARCH) $(VL_RT)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $(B)/obj/tools/gpusim.o $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)
+
+$(B)/tests/test_gm_mem: $(B)/obj/tb/unit/test_gm_mem.o $(B)/obj/model/gm_mem.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+
+$(B)/tests/test_dma: $(B)/obj/tb/unit/test_dma.o $(LIB) $(VL_ARCH) $(VL_RT)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $(B)/obj/tb/unit/test_dma.o $(LIB) $(VL_ARCH) $(VL_RT) -lcmocka $(LDLIBS)
+
+$(B)/tests/%: $(B)/obj/tb/cp/%.o $(B)/obj/tb/cp/tb_util.o $(LIB) $(VL_ARCH) $(VL_RT)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $< $(B)/obj/tb/cp/tb_util.o $(LIB) $(VL_ARCH) $(VL_RT) -lcmocka $(LDLIBS)
+
+# ---------------------------------------------------------------- entry points
+run: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)
+	$(BIN) demo
+
+waves: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)
+	$(BIN) demo --wave $(B)/demo.fst
+	@echo "open with: gtkwave $(B)/demo.fst traces/gtkw/cp.gtkw"
+
+lint: deps-test
+	$(VERILATOR) --lint-only $(filter-out --trace-fst --output-split 20000,$(VFLAGS))
+	yosys -q -p "read_verilog -sv -DSYNTHESIS -Irtl $(RTL_SRC); synth -top gpu_top; \
+		select -assert-none t:\$$dlatch t:\$$_DLATCH_*; stat" > $(B)/synth.log
+	@grep -m1 "Number of cells" $(B)/synth.log | sed 's/^ */yosys: gpu_top /'
+	@echo "lint: verilator -Wall clean, yosys synth has no latches"
+
+test: deps-test
+	@mkdir -p $(B)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(TEST_BIN)
+	@cp tb/tests.cmake $(B)/CTestTestfile.cmake
+	@cd $(B) && ctest -j$(JOBS) --output-on-failure --output-junit junit.xml; rc=$$?; \
+		python3 ../tb/junit_summary.py junit.xml; exit $$rc
+
+bench: deps-test
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)
+	$(BIN) bench
+
+clean:
+	rm -rf build build-san

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dma_buf.c - packet emitters.  Each checks its arguments and the room left
+ * before writing a single dword.
+ */
+#include <string.h>
+
+#include "dma_buf.h"
+
+#define ADDR_LIMIT (1ull << GPU_PA_BITS)
+
+void dma_buf_init(struct dma_buf *b, uint32_t *dw, size_t cap)
+{
+	b->dw = dw;
+	b->cap = cap;
+	b->len = 0;
+}
+
+static bool addr_ok(uint64_t addr, uint64_t align)
+{
+	return addr < ADDR_LIMIT && (addr & (align - 1)) == 0;
+}
+
+/* Reserve a header plus @count payload dwords; NULL when they do not fit. */
+static uint32_t *pkt_begin(struct dma_buf *b, enum gpu_opcode op, uint32_t count)
+{
+	uint32_t *p;
+
+	if (!b || !b->dw || dma_buf_room(b) < (size_t)count + 1)
+		return NULL;
+	p = &b->dw[b->len];
+	p[0] = GPU_PKT_HDR(op, count);
+	b->len += (size_t)count + 1;
+	return p + 1;
+}
+
+int dma_emit_raw(struct dma_buf *b, const uint32_t *dw, size_t n)
+{
+	if (!b || (n && !dw))
+		return GM_ERR_BAD_ARG;
+	if (dma_buf_room(b) < n)
+		return GM_ERR_FULL;
+	memcpy(&b->dw[b->len], dw, n * sizeof(*dw));
+	b->len += n;
+	return GM_OK;
+}
+
+int dma_emit_nop(struct dma_buf *b, uint32_t count)
+{
+	uint32_t *p;
+
+	if (count > GPU_PKT_NOP_COUNT_MAX)
+		return GM_ERR_BAD_ARG;
+	p = pkt_begin(b, GPU_OP_NOP, count);
+	if (!p)
+		return b ? GM_ERR_FULL : GM_ERR_BAD_ARG;
+	memset(p, 0, count * sizeof(*p));
+	return GM_OK;
+}
+
+static void put_addr(uint32_t *lo, uint64_t addr)
+{
+	lo[0] = (uint32_t)addr;
+	lo[1] = (uint32_t)(addr >> 32);
+}
+
+int dma_emit_write_data(struct dma_buf *b, uint64_t addr, const uint32_t *data, uint32_t n)
+{
+	uint32_t *p;
+
+	if (!data || n == 0 || n > GPU_PKT_WRITE_DATA_COUNT_MAX - 2 || !addr_ok(addr, 4))
+		return GM_ERR_BAD_ARG;
+	p = pkt_begin(b, GPU_OP_WRITE_DATA, n + 2);
+	if (!p)
+		return b ? GM_ERR_FULL : GM_ERR_BAD_ARG;
+	put_addr(&p[GPU_PKT_WRITE_DATA_ADDR_LO], addr);
+	memcpy(&p[GPU_PKT_WRITE_DATA_DATA], data, n * sizeof(*data));
+	return GM_OK;
+}
+
+int dma_emit_indirect_buffer(struct dma_buf *b, uint64_t addr, uint32_t size_dw)
+{
+	uint32_t *p;
+
+	if (size_dw == 0 || size_dw > GPU_PKT_INDIRECT_BUFFER_SIZE_DW_MASK || !addr_ok(addr, 4))
+		return GM_ERR_BAD_ARG;
+	p = pkt_begin(b, GPU_OP_INDIRECT_BUFFER, GPU_PKT_INDIRECT_BUFFER_COUNT_MIN);
+	if (!p)
+		return b ? GM_ERR_FULL : GM_ERR_BAD_ARG;
+	put_addr(&p[GPU_PKT_INDIRECT_BUFFER_ADDR_LO], addr);
+	p[GPU_PKT_INDIRECT_BUFFER_SIZE] = GPU_PKT_INDIRECT_BUFFER_SIZE_DW(size_dw);
+	return GM_OK;
+}
+
+int dma_emit_release_fence(struct dma_buf *b, uint64_t addr, uint64_t value, bool is64, bool irq)
+{
+	uint32_t *p;
+
+	if (!addr_ok(addr, is64 ? 8 : 4))
+		return GM_ERR_BAD_ARG;
+	p = pkt_begin(b, GPU_OP_RELEASE_FENCE, GPU_PKT_RELEASE_FENCE_COUNT_MIN);
+	if (!p)
+		return b ? GM_ERR_FULL : GM_ERR_BAD_ARG;
+	put_addr(&p[GPU_PKT_RELEASE_FENCE_ADDR_LO], addr);
+	p[GPU_PKT_RELEASE_FENCE_VALUE_LO] = (uint32_t)value;
+	p[GPU_PKT_RELEASE_FENCE_VALUE_HI] = (uint32_t)(value >> 32);
+	p[GPU_PKT_RELEASE_FENCE_FLAGS] = GPU_PKT_RELEASE_FENCE_SIZE64(is64) |
+					 GPU_PKT_RELEASE_FENCE_INT(irq);
+	return GM_OK;
+}
+
+int dma_emit_wait_mem(struct dma_buf *b, uint64_t addr, uint64_t ref, uint64_t mask,
+		      enum gpu_wait_func func, bool is64, uint16_t poll_cycles)
+{
+	uint32_t *p;
+
+	if (!addr_ok(addr, is64 ? 8 : 4) || (uint32_t)func > GPU_FUNC_GT)
+		return GM_ERR_BAD_ARG;
+	p = pkt_begin(b, GPU_OP_WAIT_MEM, GPU_PKT_WAIT_MEM_COUNT_MIN);
+	if (!p)
+		return b ? GM_ERR_FULL : GM_ERR_BAD_ARG;
+	put_addr(&p[GPU_PKT_WAIT_MEM_ADDR_LO], addr);
+	p[GPU_PKT_WAIT_MEM_REF_LO] = (uint32_t)ref;
+	p[GPU_PKT_WAIT_MEM_REF_HI] = (uint32_t)(ref >> 32);
+	p[GPU_PKT_WAIT_MEM_MASK_LO] = (uint32_t)mask;
+	p[GPU_PKT_WAIT_MEM_MASK_HI] = (uint32_t)(mask >> 32);
+	p[GPU_PKT_WAIT_MEM_CTL] = GPU_PKT_WAIT_MEM_FUNC(func) | GPU_PKT_WAIT_MEM_SIZE64(is64) |
+				  GPU_PKT_WAIT_MEM_POLL_CYCLES(poll_cycles);
+	return GM_OK;
+}
+
+int dma_emit_timestamp(struct dma_buf *b, uint64_t addr)
+{
+	uint32_t *p;
+
+	if (!addr_ok(addr, 8))
+		return GM_ERR_BAD_ARG;
+	p = pkt_begin(b, GPU_OP_TIMESTAMP, GPU_PKT_TIMESTAMP_COUNT_MIN);
+	if (!p)
+		return b ? GM_ERR_FULL : GM_ERR_BAD_ARG;
+	put_addr(&p[GPU_PKT_TIMESTAMP_ADDR_LO], addr);
+	return GM_OK;
+}

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fw_demo.c - the bring-up demo (see fw_demo.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+#include "dma_buf.h"
+#include "dma_disasm.h"
+#include "dma_names.h"
+#include "fw_demo.h"
+#include "fw_dev.h"
+#include "gpu_hw.h"
+
+#define WAIT_BUDGET 200000u  /* cycles a fence may take before the demo gives up */
+#define STALL_CYCLES 300u    /* how long the render queue waits alone */
+#define DATA_DW 16u
+
+/* Where the demo's packets write. */
+struct demo_mem {
+	uint64_t sem;        /* sysmem: the semaphore the render queue waits on */
+	uint64_t ts_copy;    /* sysmem: copy queue timestamp after its data */
+	uint64_t ts_render;  /* sysmem: render queue timestamp after the wait */
+	uint64_t ib_render, ib_copy, ib_bad; /* sysmem: indirect buffers */
+	uint64_t result;     /* VRAM: render queue's result dwords */
+	uint64_t data;       /* VRAM: copy queue's data block */
+};
+
+struct demo {
+	const struct fw_demo_opts *o;
+	struct fw_demo_result *r;
+	struct gm *g;
+	struct fw_dev dev;
+	struct demo_mem m;
+	uint32_t render_dw, copy_dw;
+};
+
+void fw_demo_opts_default(struct fw_demo_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->backend = GM_BACKEND_VERILATOR;
+	o->wave_to = GM_WAVE_END;
+	o->rounds = 1;
+	o->error_act = true;
+	o->verbose = true;
+	o->out = stdout;
+}
+
+static void check(struct demo *dm, bool ok, const char *what)
+{
+	dm->r->checks++;
+	if (ok)
+		return;
+	dm->r->failures++;
+	fprintf(dm->o->out, "CHECK FAILED: %s\n", what);
+}
+
+static int carve_all(struct demo *dm)
+{
+	struct fw_dev *d = &dm->dev;
+	struct demo_mem *m = &dm->m;
+	int st = 0;
+
+	st |= fw_alloc_sys(d, 32, 32, &m->sem);
+	st |= fw_alloc_sys(d, 32, 32, &m->ts_copy);
+	st |= fw_alloc_sys(d, 32, 32, &m->ts_render);
+	st |= fw_alloc_sys(d, 1024, 256, &m->ib_render);
+	st |= fw_alloc_sys(d, 1024, 256, &m->ib_copy);
+	st |= fw_alloc_sys(d, 1024, 256, &m->ib_bad);
+	m->result = GPU_VRAM_BASE + 0x100000;
+	m->data = GPU_VRAM_BASE + 0x200000;
+	return st ? GM_ERR_NO_MEM : GM_OK;
+}
+
+/* Build round @n's two IBs in system memory. */
+static void build_ibs(struct demo *dm, uint32_t n)
+{
+	uint32_t buf[128], data[DATA_DW], res[2] = { n, 0xc0de0000u | n }, sem[2] = { n, 0 };
+	struct dma_buf b;
+
+	/* Render: wait for the semaphore to reach n, then write and stamp. */
+	dma_buf_init(&b, buf, 128);
+	dma_emit_wait_mem(&b, dm->m.sem, n, ~0ull, GPU_FUNC_GE, true, 8);
+	dma_emit_write_data(&b, dm->m.result, res, 2);
+	dma_emit_timestamp(&b, dm->m.ts_render);
+	gm_backdoor_write(dm->g, dm->m.ib_render, buf, b.len * 4);
+	dm->render_dw = (uint32_t)b.len;
+
+	/* Copy: some padding, a data block, a stamp, then the semaphore. */
+	for (uint32_t i = 0; i < DATA_DW; i++)
+		data[i] = n * 0x01000000u + i * 0x01010101u;
+	dma_buf_init(&b, buf, 128);
+	dma_emit_nop(&b, 3);
+	dma_emit_write_data(&b, dm->m.data, data, DATA_DW);
+	dma_emit_timestamp(&b, dm->m.ts_copy);
+	dma_emit_write_data(&b, dm->m.sem, sem, 2);
+	gm_backdoor_write(dm->g, dm->m.ib_copy, buf, b.len * 4);
+	dm->copy_dw = (uint32_t)b.len;
+}
+
+static void check_round(struct demo *dm, uint32_t n)
+{
+	uint32_t res[2] = { 0, 0 }, data[DATA_DW];
+	uint64_t ts_copy = 0, ts_render = 0;
+	bool data_ok = true;
+
+	gm_backdoor_read(dm->g, dm->m.result, res, sizeof(res));
+	gm_backdoor_read(dm->g, dm->m.data, data, sizeof(data));
+	gm_backdoor_read64(dm->g, dm->m.ts_copy, &ts_copy);
+	gm_backdoor_read64(dm->g, dm->m.ts_render, &ts_render);
+	for (uint32_t i = 0; i < DATA_DW; i++)
+		data_ok &= data[i] == n * 0x01000000u + i * 0x01010101u;
+	check(dm, res[0] == n && res[1] == (0xc0de0000u | n), "render result written");
+	check(dm, data_ok, "copy data block written");
+	check(dm, ts_copy != 0 && ts_render > ts_copy,
+	      "render queue ran on only after the copy queue released it");
+	if (dm->o->verbose && n == 1)
+		fprintf(dm->o->out,
+			"round %u: copy queue stamped cycle %" PRIu64
+			", render queue resumed at cycle %" PRIu64 "\n",
+			n, ts_copy, ts_render);
+}
+
+static int run_round(struct demo *dm, uint32_t n)
+{
+	uint64_t f_render, f_copy;
+	int st;
+
+	build_ibs(dm, n);
+	st = fw_submit_ib(&dm->dev, FW_QUEUE_RENDER, dm->m.ib_render, dm->render_dw, &f_render);
+	if (st)
+		return st;
+	/* The render queue runs alone and blocks in WAIT_MEM. */
+	gm_step(dm->g, STALL_CYCLES);
+	st = fw_submit_ib(&dm->dev, FW_QUEUE_COPY, dm->m.ib_copy, dm->copy_dw, &f_copy);
+	if (st)
+		return st;
+	st = fw_fence_wait(&dm->dev, FW_QUEUE_COPY, f_copy, WAIT_BUDGET);
+	check(dm, st == GM_OK, "copy queue fence retired while the render queue waited");
+	st = fw_fence_wait(&dm->dev, FW_QUEUE_RENDER, f_render, WAIT_BUDGET);
+	check(dm, st == GM_OK, "render queue fence retired");
+	check_round(dm, n);
+	return GM_OK;
+}
+
+/* A broken IB halts the copy queue; the firmware recovers and resubmits. */
+static void error_act(struct demo *dm)
+{
+	uint32_t bad[4] = { GPU_PKT_HDR(GPU_OP_NOP, 0), GPU_PKT_HDR(0xee, 1), 0, 0 };
+	struct fw_queue *q = &dm->dev.q[FW_QUEUE_COPY];
+	uint32_t render_status = 0;
+	uint64_t f;
+	int st;
+
+	if (dm->o->verbose)
+		fprintf(dm->o->out, "\nerror act: an IB with unknown opcode 0xee on the copy queue\n");
+	gm_backdoor_write(dm->g, dm->m.ib_bad, bad, sizeof(bad));
+	fw_submit_ib(&dm->dev, FW_QUEUE_COPY, dm->m.ib_bad, 4, &f);
+	st = fw_fence_wait(&dm->dev, FW_QUEUE_COPY, f, WAIT_BUDGET);
+	check(dm, st == GM_ERR_HW, "broken IB reported as a hardware error");
+	check(dm, q->err_cause == GPU_CAUSE_BAD_OPCODE, "cause latched as BAD_OPCODE");
+	check(dm, q->err_addr == dm->m.ib_bad + 4, "failing packet address latched");
+	check(dm, q->err_header == bad[1], "failing header latched");
+	gm_reg_read(dm->g, GPU_REG_Q_STATUS(FW_QUEUE_RENDER), &render_status);
+	check(dm, !GPU_Q_STATUS_ERROR_GET(render_status), "render queue unaffected");
+	/* The reset queue takes work again. */
+	build_ibs(dm, 1000);
+	gm_backdoor_write32(dm->g, dm->m.sem, 0);
+	fw_submit_ib(&dm->dev, FW_QUEUE_COPY, dm->m.ib_copy, dm->copy_dw, &f);
+	st = fw_fence_wait(&dm->dev, FW_QUEUE_COPY, f, WAIT_BUDGET);
+	check(dm, st == GM_OK, "copy queue runs again after its reset");
+	if (dm->o->verbose)
+		fprintf(dm->o->out, "error act: queue reset and resubmitted, fence %" PRIu64
+			" retired\n", f);
+}
+
+static int read_mem(void *ctx, uint64_t addr, uint32_t *dw, size_t n)
+{
+	return gm_backdoor_read(ctx, addr, dw, n * 4);
+}
+
+static void print_report(struct demo *dm)
+{
+	FILE *out = dm->o->out;
+	struct gm_stats s;
+
+	for (unsigned i = 0; i < dm->dev.nq; i++) {
+		struct fw_queue *q = &dm->dev.q[i];
+		uint32_t pk = 0, busy = 0, smem = 0, swait = 0, sfence = 0, rptr = 0;
+		uint32_t ring[64];
+		uint32_t n = q->wptr < 64 ? q->wptr : 64;
+
+		gm_reg_read(dm->g, GPU_REG_Q_PKTS(i), &pk);
+		gm_reg_read(dm->g, GPU_REG_Q_BUSY_CYCLES(i), &busy);
+		gm_reg_read(dm->g, GPU_REG_Q_STALL_MEM(i), &smem);
+		gm_reg_read(dm->g, GPU_REG_Q_STALL_WAIT(i), &swait);
+		gm_reg_read(dm->g, GPU_REG_Q_STALL_FENCE(i), &sfence);
+		gm_reg_read(dm->g, GPU_REG_Q_RPTR(i), &rptr);
+		fprintf(out, "\nqueue %u (%s): packets %" PRIu32 ", busy %" PRIu32
+			" cycles, stalls: memory %" PRIu32 ", wait %" PRIu32 ", fence %" PRIu32
+			"; rptr %" PRIu32 "; fence %" PRIu64 " of %" PRIu64 " retired; errors %" PRIu32
+			"\n", i, i == FW_QUEUE_RENDER ? "render" : "copy, privileged", pk, busy,
+			smem, swait, sfence, rptr, q->fence_seen, q->fence_emitted, q->errors);
+		if (n) {
+			gm_backdoor_read(dm->g, q->ring_addr, ring, n * 4);
+			fprintf(out, "  ring since its last reset:\n");
+			dma_disasm(out, ring, n, q->ring_addr, read_mem, dm->g);
+		}
+	}
+	gm_get_stats(dm->g, &s);
+	fprintf(out, "\nmemory: %" PRIu64 " read / %" PRIu64 " write requests, "
+		"average %.2f in flight, %" PRIu64 " interrupts handled\n",
+		s.mem.vram.rd_reqs + s.mem.sys.rd_reqs, s.mem.vram.wr_reqs + s.mem.sys.wr_reqs,
+		s.mem.ticks ? (double)s.mem.occupancy_sum / (double)s.mem.ticks : 0.0,
+		dm->dev.irqs);
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int demo_body(struct demo *dm)
+{
+	struct fw_dev_cfg dc;
+	double t0;
+	int st;
+
+	fw_dev_cfg_default(&dc);
+	dc.log = dm->o->verbose ? dm->o->out : NULL;
+	st = fw_dev_init(&dm->dev, dm->g, &dc);
+	if (st)
+		return st;
+	st = carve_all(dm);
+	if (st)
+		return st;
+	t0 = now_seconds();
+	for (uint32_t n = 1; n <= dm->o->rounds && !st; n++)
+		st = run_round(dm, n);
+	if (!st && dm->o->error_act)
+		error_act(dm);
+	dm->r->seconds = now_seconds() - t0;
+	if (dm->o->verbose)
+		print_report(dm);
+	return st;
+}
+
+int fw_demo_run(const struct fw_demo_opts *o, struct fw_demo_result *r)
+{
+	struct gm_config cfg;
+	struct demo dm;
+	int st, wst;
+
+	memset(&dm, 0, sizeof(dm));
+	memset(r, 0, sizeof(*r));
+	dm.o = o;
+	dm.r = r;
+	gm_config_default(&cfg);
+	cfg.backend = o->backend;
+	st = gm_create(&cfg, &dm.g);
+	if (st)
+		return st;
+	if (o->wave) {
+		st = gm_wave_open(dm.g, o->wave, o->wave_from, o->wave_to);
+		if (st)
+			goto out_destroy;
+	}
+	st = demo_body(&dm);
+	r->cycles = gm_cycles(dm.g);
+	wst = gm_wave_close(dm.g);
+	if (!st)
+		st = wst;
+	if (!st && r->failures)
+		st = GM_ERR_HW;
+out_destroy:
+	gm_destroy(dm.g);
+	return st;
+}

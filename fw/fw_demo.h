@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fw_demo.h - the bring-up demo that `gpusim demo` runs.
+ *
+ * Two queues meet through memory: the render queue executes an IB that
+ * waits (WAIT_MEM) for a semaphore the copy queue's IB writes later, so the
+ * render queue stalls while the copy queue runs on.  Both end in fences with
+ * interrupts, retired by the firmware's interrupt handler.  Then a broken IB
+ * (an unknown opcode) halts the copy queue: the firmware reports the cause
+ * and address from the status registers, resets the queue and submits again.
+ * Every result is checked against what the packets should have done.
+ */
+#ifndef FW_DEMO_H
+#define FW_DEMO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gm.h"
+
+struct fw_demo_opts {
+	enum gm_backend_kind backend;
+	const char *wave;          /* FST/VCD path or NULL */
+	uint64_t wave_from, wave_to; /* cycle window; wave_to = GM_WAVE_END for all */
+	unsigned rounds;           /* render/copy exchanges (1 for the demo) */
+	bool error_act;            /* run the broken-IB recovery act */
+	bool verbose;              /* print disassembly, log and counters */
+	FILE *out;
+};
+
+struct fw_demo_result {
+	uint64_t cycles;           /* cycles simulated in total */
+	double seconds;            /* host time spent simulating them */
+	unsigned checks, failures; /* result checks made / failed */
+};
+
+void fw_demo_opts_default(struct fw_demo_opts *o);
+
+/*
+ * Run the demo.  GM_OK when it ran and every check passed; GM_ERR_HW when a
+ * check failed (listed on o->out); other codes when the model could not be
+ * created or a wave file not opened.  *r is filled whenever the demo ran.
+ */
+int fw_demo_run(const struct fw_demo_opts *o, struct fw_demo_result *r);
+
+#endif /* FW_DEMO_H */

@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fw_dev.c - device bring-up, rings, submission, interrupt handling.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "dma_buf.h"
+#include "dma_names.h"
+#include "fw_dev.h"
+#include "gpu_hw.h"
+
+#define WB_SLOT_BYTES 32u /* one memory beat per write-back slot */
+
+void fw_dev_cfg_default(struct fw_dev_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->ring_log2 = 10;
+	cfg->priv_mask = 1u << FW_QUEUE_COPY;
+	cfg->sys_bytes = 256ull << 20;
+}
+
+static void fw_log(struct fw_dev *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void fw_log(struct fw_dev *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!d->log)
+		return;
+	va_start(ap, fmt);
+	fprintf(d->log, "fw: ");
+	vfprintf(d->log, fmt, ap);
+	va_end(ap);
+}
+
+/* Carve from [sys_next, sys_end); the internal allocator for both halves. */
+static int carve(uint64_t *next, uint64_t end, uint64_t bytes, uint64_t align, uint64_t *addr)
+{
+	uint64_t a;
+
+	if (bytes == 0 || align == 0 || (align & (align - 1)))
+		return GM_ERR_BAD_ARG;
+	a = (*next + align - 1) & ~(align - 1);
+	if (a < *next || a > end || bytes > end - a)
+		return GM_ERR_NO_MEM;
+	*next = a + bytes;
+	*addr = a;
+	return GM_OK;
+}
+
+int fw_alloc_sys(struct fw_dev *d, uint64_t bytes, uint64_t align, uint64_t *addr)
+{
+	if (!d || !addr)
+		return GM_ERR_BAD_ARG;
+	return carve(&d->sys_next, d->sys_end, bytes, align, addr);
+}
+
+static int reg_wr(struct fw_dev *d, uint32_t off, uint32_t v)
+{
+	return gm_reg_write(d->gm, off, v) ? GM_ERR_HW : GM_OK;
+}
+
+static uint32_t ctrl_bits(const struct fw_queue *q)
+{
+	return GPU_Q_CTRL_ENABLE(1) | GPU_Q_CTRL_RPTR_WB(1) | GPU_Q_CTRL_PRIV(q->priv);
+}
+
+/* Program queue @q's ring registers and enable it. */
+static int queue_setup(struct fw_dev *d, struct fw_queue *q, uint32_t ring_log2)
+{
+	unsigned i = q->id;
+	int st = 0;
+
+	st |= reg_wr(d, GPU_REG_Q_CTRL(i), GPU_Q_CTRL_RESET(1));
+	st |= reg_wr(d, GPU_REG_Q_BASE_LO(i), (uint32_t)q->ring_addr);
+	st |= reg_wr(d, GPU_REG_Q_BASE_HI(i), (uint32_t)(q->ring_addr >> 32));
+	st |= reg_wr(d, GPU_REG_Q_SIZE(i), ring_log2);
+	st |= reg_wr(d, GPU_REG_Q_RPTR_WB_LO(i), (uint32_t)q->rptr_wb_addr);
+	st |= reg_wr(d, GPU_REG_Q_RPTR_WB_HI(i), (uint32_t)(q->rptr_wb_addr >> 32));
+	st |= reg_wr(d, GPU_REG_Q_CTRL(i), ctrl_bits(q));
+	return st ? GM_ERR_HW : GM_OK;
+}
+
+static int queue_make(struct fw_dev *d, struct fw_queue *q, uint32_t ring_log2)
+{
+	uint64_t zero = 0;
+	int st;
+
+	q->ring_dw = 1u << ring_log2;
+	st = carve(&d->sys_next, d->sys_end, (uint64_t)q->ring_dw * 4, 256, &q->ring_addr);
+	if (!st)
+		st = carve(&d->sys_next, d->sys_end, WB_SLOT_BYTES, WB_SLOT_BYTES, &q->rptr_wb_addr);
+	if (!st)
+		st = carve(&d->sys_next, d->sys_end, WB_SLOT_BYTES, WB_SLOT_BYTES, &q->fence_addr);
+	if (st)
+		return st;
+	/* The CPU zeroes what the GPU will write back. */
+	gm_backdoor_write(d->gm, q->rptr_wb_addr, &zero, sizeof(zero));
+	gm_backdoor_write(d->gm, q->fence_addr, &zero, sizeof(zero));
+	return queue_setup(d, q, ring_log2);
+}
+
+int fw_dev_init(struct fw_dev *d, struct gm *g, const struct fw_dev_cfg *cfg)
+{
+	uint32_t id = 0, caps = 0;
+	uint32_t int_en;
+	int st;
+
+	if (!d || !g || !cfg || cfg->ring_log2 < GPU_RING_LOG2_MIN ||
+	    cfg->ring_log2 > GPU_RING_LOG2_MAX || cfg->sys_bytes < (4u << 20))
+		return GM_ERR_BAD_ARG;
+	memset(d, 0, sizeof(*d));
+	d->gm = g;
+	d->log = cfg->log;
+	if (gm_reg_read(g, GPU_REG_ID, &id) || id != GPU_ID_VALUE ||
+	    gm_reg_read(g, GPU_REG_CAPS, &caps))
+		return GM_ERR_HW;
+	d->caps = caps;
+	d->nq = GPU_CAPS_NUM_QUEUES_GET(caps);
+	if (d->nq == 0 || d->nq > FW_MAX_QUEUES || GPU_CAPS_VERSION_GET(caps) != GPU_VERSION)
+		return GM_ERR_HW;
+	/* Firmware structures in the top half of system memory. */
+	d->sys_next = GPU_SYSMEM_BASE + cfg->sys_bytes / 2;
+	d->sys_end = GPU_SYSMEM_BASE + cfg->sys_bytes;
+	for (unsigned i = 0; i < d->nq; i++) {
+		d->q[i].id = i;
+		d->q[i].priv = cfg->priv_mask >> i & 1u;
+		st = queue_make(d, &d->q[i], cfg->ring_log2);
+		if (st)
+			return st;
+	}
+	/* The caller's half: the bottom of system memory. */
+	d->sys_end = GPU_SYSMEM_BASE + cfg->sys_bytes / 2;
+	d->sys_next = GPU_SYSMEM_BASE;
+	int_en = GPU_INT_STATUS_FENCE((1u << d->nq) - 1) | GPU_INT_STATUS_ERROR((1u << d->nq) - 1);
+	if (reg_wr(d, GPU_REG_INT_ENABLE, int_en))
+		return GM_ERR_HW;
+	fw_log(d, "device up: id 0x%08" PRIx32 ", %u queues, %u-byte beats, interface v%u\n",
+	       id, d->nq, 1u << GPU_CAPS_BEAT_LOG2_GET(caps), GPU_CAPS_VERSION_GET(caps));
+	return GM_OK;
+}
+
+uint32_t fw_ring_space(struct fw_dev *d, unsigned qi)
+{
+	struct fw_queue *q = &d->q[qi];
+	uint32_t rptr = 0;
+
+	/* The GPU's read pointer, as written back to memory. */
+	gm_backdoor_read32(d->gm, q->rptr_wb_addr, &rptr);
+	return (rptr - q->wptr - 1) & (q->ring_dw - 1);
+}
+
+int fw_ring_write(struct fw_dev *d, unsigned qi, const uint32_t *dw, uint32_t n)
+{
+	struct fw_queue *q;
+	uint32_t first;
+
+	if (!d || qi >= d->nq || !dw || n == 0)
+		return GM_ERR_BAD_ARG;
+	q = &d->q[qi];
+	if (n >= q->ring_dw)
+		return GM_ERR_BAD_ARG;
+	if (n > fw_ring_space(d, qi))
+		return GM_ERR_FULL;
+	first = q->ring_dw - q->wptr;
+	if (first > n)
+		first = n;
+	gm_backdoor_write(d->gm, q->ring_addr + 4ull * q->wptr, dw, first * 4ull);
+	if (n > first)
+		gm_backdoor_write(d->gm, q->ring_addr, dw + first, (n - first) * 4ull);
+	q->wptr = (q->wptr + n) & (q->ring_dw - 1);
+	return reg_wr(d, GPU_REG_Q_WPTR(qi), q->wptr);
+}
+
+int fw_submit(struct fw_dev *d, unsigned qi, const uint32_t *dw, uint32_t n, uint64_t *fence)
+{
+	uint32_t buf[256];
+	struct dma_buf b;
+	struct fw_queue *q;
+	int st;
+
+	if (!d || qi >= d->nq || (n && !dw) || n > 256 - 6)
+		return GM_ERR_BAD_ARG;
+	q = &d->q[qi];
+	dma_buf_init(&b, buf, 256);
+	dma_emit_raw(&b, dw, n);
+	dma_emit_release_fence(&b, q->fence_addr, q->fence_emitted + 1, true, true);
+	st = fw_ring_write(d, qi, buf, (uint32_t)b.len);
+	if (st)
+		return st;
+	q->fence_emitted++;
+	if (fence)
+		*fence = q->fence_emitted;
+	return GM_OK;
+}
+
+int fw_submit_ib(struct fw_dev *d, unsigned qi, uint64_t ib, uint32_t size_dw, uint64_t *fence)
+{
+	uint32_t buf[4];
+	struct dma_buf b;
+
+	dma_buf_init(&b, buf, 4);
+	if (dma_emit_indirect_buffer(&b, ib, size_dw))
+		return GM_ERR_BAD_ARG;
+	return fw_submit(d, qi, buf, (uint32_t)b.len, fence);
+}
+
+static void fence_update(struct fw_dev *d, struct fw_queue *q)
+{
+	uint64_t v = 0;
+
+	gm_backdoor_read64(d->gm, q->fence_addr, &v);
+	if (v > q->fence_seen)
+		q->fence_seen = v;
+}
+
+/* Latch the queue's error, report it and reset the queue to an empty ring. */
+static void queue_recover(struct fw_dev *d, struct fw_queue *q)
+{
+	uint32_t lo = 0, hi = 0, cause = 0, hdr = 0;
+	unsigned i = q->id;
+	const char *name;
+
+	gm_reg_read(d->gm, GPU_REG_Q_ERR_CAUSE(i), &cause);
+	gm_reg_read(d->gm, GPU_REG_Q_ERR_ADDR_LO(i), &lo);
+	gm_reg_read(d->gm, GPU_REG_Q_ERR_ADDR_HI(i), &hi);
+	gm_reg_read(d->gm, GPU_REG_Q_ERR_HEADER(i), &hdr);
+	q->errors++;
+	q->err_cause = GPU_Q_ERR_CAUSE_CAUSE_GET(cause);
+	q->err_addr = (uint64_t)hi << 32 | lo;
+	q->err_header = hdr;
+	name = gpu_cause_name(q->err_cause);
+	fw_log(d, "queue %u error: %s at 0x%012" PRIx64 " (header 0x%08" PRIx32 "); resetting queue\n",
+	       i, name ? name : "?", q->err_addr, hdr);
+	fence_update(d, q);
+	q->fence_lost = q->fence_emitted;
+	reg_wr(d, GPU_REG_Q_CTRL(i), ctrl_bits(q) | GPU_Q_CTRL_RESET(1));
+	q->wptr = 0;
+	gm_backdoor_write32(d->gm, q->rptr_wb_addr, 0);
+}
+
+uint32_t fw_isr(struct fw_dev *d)
+{
+	uint32_t st = 0;
+
+	if (gm_reg_read(d->gm, GPU_REG_INT_STATUS, &st) || st == 0)
+		return 0;
+	gm_reg_write(d->gm, GPU_REG_INT_STATUS, st);
+	d->irqs++;
+	for (unsigned i = 0; i < d->nq; i++) {
+		if (GPU_INT_STATUS_FENCE_GET(st) >> i & 1u) {
+			d->fence_irqs++;
+			fence_update(d, &d->q[i]);
+		}
+		if (GPU_INT_STATUS_ERROR_GET(st) >> i & 1u) {
+			d->error_irqs++;
+			queue_recover(d, &d->q[i]);
+		}
+	}
+	return st;
+}
+
+int fw_fence_wait(struct fw_dev *d, unsigned qi, uint64_t value, uint64_t budget)
+{
+	struct fw_queue *q;
+	uint64_t used;
+
+	if (!d || qi >= d->nq || value > d->q[qi].fence_emitted)
+		return GM_ERR_BAD_ARG;
+	q = &d->q[qi];
+	for (;;) {
+		if (q->fence_seen >= value)
+			return GM_OK;
+		if (value <= q->fence_lost)
+			return GM_ERR_HW;
+		if (gm_run_until_irq(d->gm, budget, &used))
+			return GM_ERR_TIMEOUT;
+		budget -= used;
+		if (!fw_isr(d) && budget) {
+			/* Line high with nothing pending (another agent acked
+			 * it): let the line settle rather than spin. */
+			gm_step(d->gm, 1);
+			budget--;
+		}
+	}
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gm_backend.h - the ops table behind which the RTL simulators sit.
+ *
+ * A backend owns one instance of the Verilated gpu_top and moves it one clock
+ * at a time.  gm.c fills the input half of struct gm_pins, calls cycle(),
+ * and reads the output half: the pins are the only coupling, so the plain
+ * Verilator model and the SystemC model are interchangeable.
+ *
+ * The backends are C++ (model/gm_be_vl.cpp, model/gm_be_sc.cpp) exporting
+ * these C symbols; nothing else in the project is C++.
+ */
+#ifndef GM_BACKEND_H
+#define GM_BACKEND_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GM_BEAT_BYTES 32u /* gpu_top BeatBytes the backends are built with */
+#define GM_BEAT_WORDS (GM_BEAT_BYTES / 4u)
+
+/* gpu_top's ports, one field each; see rtl/top/gpu_top.sv. */
+struct gm_pins {
+	/* inputs: written by gm.c before cycle() */
+	uint8_t rst_n;
+	uint8_t reg_req_valid, reg_req_we;
+	uint16_t reg_req_addr;
+	uint32_t reg_req_wdata;
+	uint8_t mem_req_ready;
+	uint8_t mem_rsp_valid, mem_rsp_err;
+	uint32_t mem_rsp_id;
+	uint32_t mem_rsp_rdata[GM_BEAT_WORDS];
+	/* outputs: valid after cycle() */
+	uint8_t reg_req_ready, reg_rsp_valid, reg_rsp_err;
+	uint32_t reg_rsp_rdata;
+	uint8_t mem_req_valid, mem_req_we;
+	uint32_t mem_req_id;
+	uint64_t mem_req_addr;
+	uint32_t mem_req_wdata[GM_BEAT_WORDS];
+	uint32_t mem_req_wstrb;
+	uint8_t irq;
+};
+
+struct gm_backend_ops {
+	const char *name;
+	/*
+	 * Make a model bound to @pins (which must outlive it) and evaluate it
+	 * once so the outputs are valid.  Returns GM_OK and sets *out, or
+	 * GM_ERR_NO_MEM / GM_ERR_UNSUPPORTED (e.g. a second SystemC model in
+	 * one process: the SystemC kernel elaborates once).
+	 */
+	int (*create)(struct gm_pins *pins, void **out);
+	void (*destroy)(void *be);
+	/*
+	 * One clock: apply the inputs, rising edge, settle, copy the outputs.
+	 * @cycle is the index of this cycle; when a trace is open it is
+	 * dumped at times 2*cycle (clock low) and 2*cycle+1 (clock high).
+	 */
+	void (*cycle)(void *be, uint64_t cycle, int dump);
+	/* Open an FST trace of the whole design.  GM_OK or GM_ERR_IO. */
+	int (*trace_open)(void *be, const char *path);
+	/* Flush and close the trace, if open. */
+	void (*trace_close)(void *be);
+};
+
+extern const struct gm_backend_ops gm_backend_verilator;
+extern const struct gm_backend_ops gm_backend_systemc;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GM_BACKEND_H */

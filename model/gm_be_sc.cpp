@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+//
+// gm_be_sc.cpp - the SystemC backend: the same RTL verilated with --sc, bound
+// to sc_signals and clocked by an sc_clock under the SystemC kernel.
+//
+// The SystemC kernel is process-wide and elaborates once: after the first
+// sc_start no module can be added.  So one SystemC model can exist per
+// process; a second create() answers GM_ERR_UNSUPPORTED.  The flag that
+// records this mirrors the kernel's own global state and is the only
+// file-scope variable of the model.
+//
+// Timing: the clock has a 10 ns period with its rising edge 5 ns into each
+// cycle, so inputs written before sc_start() settle before the edge samples
+// them.
+
+#include <cstdlib>
+#include <memory>
+#include <new>
+
+#include <systemc.h>
+
+#include "Vgpu_sc.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+#include "gm_backend.h"
+#include "gm_status.h"
+
+namespace {
+
+struct sc_backend {
+	sc_clock clk{"clk", 10, SC_NS, 0.5, 5, SC_NS, true};
+	sc_signal<bool> rst_n{"rst_n"};
+	sc_signal<bool> reg_req_valid{"reg_req_valid"}, reg_req_ready{"reg_req_ready"};
+	sc_signal<bool> reg_req_we{"reg_req_we"};
+	sc_signal<uint32_t> reg_req_addr{"reg_req_addr"}, reg_req_wdata{"reg_req_wdata"};
+	sc_signal<bool> reg_rsp_valid{"reg_rsp_valid"}, reg_rsp_err{"reg_rsp_err"};
+	sc_signal<uint32_t> reg_rsp_rdata{"reg_rsp_rdata"};
+	sc_signal<bool> mem_req_valid{"mem_req_valid"}, mem_req_ready{"mem_req_ready"};
+	sc_signal<uint32_t> mem_req_id{"mem_req_id"};
+	sc_signal<uint64_t> mem_req_addr{"mem_req_addr"};
+	sc_signal<bool> mem_req_we{"mem_req_we"};
+	sc_signal<sc_bv<GM_BEAT_BYTES * 8>> mem_req_wdata{"mem_req_wdata"};
+	sc_signal<uint32_t> mem_req_wstrb{"mem_req_wstrb"};
+	sc_signal<bool> mem_rsp_valid{"mem_rsp_valid"}, mem_rsp_err{"mem_rsp_err"};
+	sc_signal<uint32_t> mem_rsp_id{"mem_rsp_id"};
+	sc_signal<sc_bv<GM_BEAT_BYTES * 8>> mem_rsp_rdata{"mem_rsp_rdata"};
+	sc_signal<bool> irq{"irq"};
+	std::unique_ptr<Vgpu_sc> top;
+	std::unique_ptr<VerilatedFstC> fst;
+	gm_pins *pins = nullptr;
+
+	void bind();
+	void pins_in();
+	void pins_out();
+};
+
+void sc_backend::bind()
+{
+	Vgpu_sc &t = *top;
+	t.clk_i(clk);
+	t.rst_ni(rst_n);
+	t.reg_req_valid_i(reg_req_valid);
+	t.reg_req_ready_o(reg_req_ready);
+	t.reg_req_we_i(reg_req_we);
+	t.reg_req_addr_i(reg_req_addr);
+	t.reg_req_wdata_i(reg_req_wdata);
+	t.reg_rsp_valid_o(reg_rsp_valid);
+	t.reg_rsp_rdata_o(reg_rsp_rdata);
+	t.reg_rsp_err_o(reg_rsp_err);
+	t.mem_req_valid_o(mem_req_valid);
+	t.mem_req_ready_i(mem_req_ready);
+	t.mem_req_id_o(mem_req_id);
+	t.mem_req_addr_o(mem_req_addr);
+	t.mem_req_we_o(mem_req_we);
+	t.mem_req_wdata_o(mem_req_wdata);
+	t.mem_req_wstrb_o(mem_req_wstrb);
+	t.mem_rsp_valid_i(mem_rsp_valid);
+	t.mem_rsp_id_i(mem_rsp_id);
+	t.mem_rsp_err_i(mem_rsp_err);
+	t.mem_rsp_rdata_i(mem_rsp_rdata);
+	t.irq_o(irq);
+}
+
+void sc_backend::pins_in()
+{
+	const gm_pins &p = *pins;
+	sc_bv<GM_BEAT_BYTES * 8> rdata;
+
+	rst_n.write(p.rst_n);
+	reg_req_valid.write(p.reg_req_valid);
+	reg_req_we.write(p.reg_req_we);
+	reg_req_addr.write(p.reg_req_addr);
+	reg_req_wdata.write(p.reg_req_wdata);
+	mem_req_ready.write(p.mem_req_ready);
+	mem_rsp_valid.write(p.mem_rsp_valid);
+	mem_rsp_err.write(p.mem_rsp_err);
+	mem_rsp_id.write(p.mem_rsp_id);
+	for (unsigned i = 0; i < GM_BEAT_WORDS; i++)
+		rdata.set_word(i, p.mem_rsp_rdata[i]);
+	mem_rsp_rdata.write(rdata);
+}
+
+void sc_backend::pins_out()
+{
+	gm_pins &p = *pins;
+	const sc_bv<GM_BEAT_BYTES * 8> &wdata = mem_req_wdata.read();
+
+	p.reg_req_ready = reg_req_ready.read();
+	p.reg_rsp_valid = reg_rsp_valid.read();
+	p.reg_rsp_err = reg_rsp_err.read();
+	p.reg_rsp_rdata = reg_rsp_rdata.read();
+	p.mem_req_valid = mem_req_valid.read();
+	p.mem_req_we = mem_req_we.read();
+	p.mem_req_id = mem_req_id.read();
+	p.mem_req_addr = mem_req_addr.read();
+	for (unsigned i = 0; i < GM_BEAT_WORDS; i++)
+		p.mem_req_wdata[i] = wdata.get_word(i);
+	p.mem_req_wstrb = mem_req_wstrb.read();
+	p.irq = irq.read();
+}
+
+sc_backend *g_sc_model; // the one model the SystemC kernel has elaborated
+
+int sc_create(gm_pins *pins, void **out)
+{
+	if (g_sc_model)
+		return GM_ERR_UNSUPPORTED;
+	setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+	auto *be = new (std::nothrow) sc_backend;
+	if (!be)
+		return GM_ERR_NO_MEM;
+	g_sc_model = be;
+	be->pins = pins;
+	// A --sc model runs in Verilator's default context: one per process.
+	Verilated::traceEverOn(true);
+	be->top.reset(new Vgpu_sc{"gpu"});
+	be->bind();
+	be->pins_in();
+	sc_start(SC_ZERO_TIME);
+	be->pins_out();
+	*out = be;
+	return GM_OK;
+}
+
+void sc_destroy(void *p)
+{
+	auto *be = static_cast<sc_backend *>(p);
+	if (be->fst)
+		be->fst->close();
+	be->top->final();
+	// SystemC modules cannot be torn down once elaborated: the model stays
+	// in g_sc_model until exit.  Only the host-side state goes here.
+	be->fst.reset();
+	be->pins = nullptr;
+}
+
+void sc_cycle(void *p, uint64_t cycle, int dump)
+{
+	auto *be = static_cast<sc_backend *>(p);
+
+	be->pins_in();
+	if (dump && be->fst)
+		be->fst->dump(2 * cycle);
+	sc_start(10, SC_NS);
+	if (dump && be->fst)
+		be->fst->dump(2 * cycle + 1);
+	be->pins_out();
+}
+
+int sc_trace_open(void *p, const char *path)
+{
+	auto *be = static_cast<sc_backend *>(p);
+	if (be->fst)
+		return GM_ERR_BUSY;
+	std::unique_ptr<VerilatedFstC> fst{new VerilatedFstC};
+	be->top->trace(fst.get(), 99);
+	fst->open(path);
+	if (!fst->isOpen())
+		return GM_ERR_IO;
+	be->fst = std::move(fst);
+	return GM_OK;
+}
+
+void sc_trace_close(void *p)
+{
+	auto *be = static_cast<sc_backend *>(p);
+	if (!be->fst)
+		return;
+	be->fst->close();
+	be->fst.reset();
+}
+
+} // namespace
+
+// libsystemc's own main() calls sc_main(); gpusim has its own main(), so
+// this is never called, but the library needs the symbol to link.
+int sc_main(int, char **)
+{
+	return 1;
+}
+
+extern "C" const gm_backend_ops gm_backend_systemc = {
+	"systemc", sc_create, sc_destroy, sc_cycle, sc_trace_open, sc_trace_close,
+};

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+//
+// gm_be_vl.cpp - the plain Verilator backend: the thin C++ shim that owns a
+// VerilatedContext and a Vgpu per instance (no file-scope model, so several
+// models live in one process) and copies struct gm_pins in and out.
+
+#include <memory>
+#include <new>
+
+#include "Vgpu.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+#include "gm_backend.h"
+#include "gm_pins.hpp"
+#include "gm_status.h"
+
+namespace {
+
+struct vl_backend {
+	std::unique_ptr<VerilatedContext> ctx;
+	std::unique_ptr<Vgpu> top;
+	std::unique_ptr<VerilatedFstC> fst;
+	gm_pins *pins;
+};
+
+int vl_create(gm_pins *pins, void **out)
+{
+	auto *be = new (std::nothrow) vl_backend;
+	if (!be)
+		return GM_ERR_NO_MEM;
+	be->pins = pins;
+	be->ctx.reset(new VerilatedContext);
+	be->ctx->traceEverOn(true);
+	be->top.reset(new Vgpu{be->ctx.get(), "TOP"});
+	gm_pins_in(*be->top, *pins);
+	be->top->clk_i = 0;
+	be->top->eval();
+	gm_pins_out(*be->top, *pins);
+	*out = be;
+	return GM_OK;
+}
+
+void vl_destroy(void *p)
+{
+	auto *be = static_cast<vl_backend *>(p);
+	if (be->fst)
+		be->fst->close();
+	be->top->final();
+	delete be;
+}
+
+void vl_cycle(void *p, uint64_t cycle, int dump)
+{
+	auto *be = static_cast<vl_backend *>(p);
+	Vgpu &top = *be->top;
+
+	gm_pins_in(top, *be->pins);
+	top.clk_i = 0;
+	top.eval();
+	if (dump && be->fst)
+		be->fst->dump(2 * cycle);
+	top.clk_i = 1;
+	top.eval();
+	if (dump && be->fst)
+		be->fst->dump(2 * cycle + 1);
+	gm_pins_out(top, *be->pins);
+}
+
+int vl_trace_open(void *p, const char *path)
+{
+	auto *be = static_cast<vl_backend *>(p);
+	if (be->fst)
+		return GM_ERR_BUSY;
+	std::unique_ptr<VerilatedFstC> fst{new VerilatedFstC};
+	be->top->trace(fst.get(), 99);
+	fst->open(path);
+	if (!fst->isOpen())
+		return GM_ERR_IO;
+	be->fst = std::move(fst);
+	return GM_OK;
+}
+
+void vl_trace_close(void *p)
+{
+	auto *be = static_cast<vl_backend *>(p);
+	if (!be->fst)
+		return;
+	be->fst->close();
+	be->fst.reset();
+}
+
+} // namespace
+
+extern "C" const gm_backend_ops gm_backend_verilator = {
+	"verilator", vl_create, vl_destroy, vl_cycle, vl_trace_open, vl_trace_close,
+};

@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# deps.sh - install the Debian packages gpusim needs, only those missing.
+#
+# Usage: tools/deps.sh [build|test|bench]   (the Makefile calls it)
+# Says what it installs.  Uses apt-get directly as root, else sudo.
+set -eu
+
+# Every package and why.
+PKGS_BUILD="
+make g++ gcc
+python3
+verilator
+libsystemc-dev
+zlib1g-dev
+gtkwave
+"
+# gtkwave: fst2vcd for VCD output and wave tests; the .gtkw views.
+PKGS_TEST="
+cmake
+libcmocka-dev
+yosys
+valgrind
+"
+# cmake: ctest runs the regression and writes JUnit; cmocka: C unit tests;
+# yosys: the synthesis (no latch) check of make lint; valgrind: memcheck runs.
+PKGS_BENCH=""
+
+want="$PKGS_BUILD"
+case "${1:-build}" in
+build) ;;
+test) want="$want $PKGS_TEST" ;;
+bench) want="$want $PKGS_TEST $PKGS_BENCH" ;;
+*) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
+esac
+
+missing=""
+for p in $want; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+echo "deps: installing Debian packages:$missing"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+echo "deps: done"

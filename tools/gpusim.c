@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gpusim - the command line: the bring-up demo, benchmarks, disassembly.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "dma_disasm.h"
+#include "fw_demo.h"
+#include "gm.h"
+
+static const char usage[] =
+	"usage: gpusim COMMAND [options]\n"
+	"\n"
+	"commands:\n"
+	"  demo            run the bring-up demo: two queues (one waits on a value the\n"
+	"                  other writes), IBs, fences with interrupts, a CP error and its\n"
+	"                  recovery; prints what it did, cycles, per-queue counters and\n"
+	"                  fences, and checks every result (exit 1 on a failed check)\n"
+	"  bench           measure simulation speed of the demo workload on both\n"
+	"                  backends with waves off, a windowed FST and a full FST\n"
+	"  disasm FILE     decode a raw little-endian dword file as packets\n"
+	"\n"
+	"demo options:\n"
+	"  --backend verilator|systemc   RTL simulator (default verilator)\n"
+	"  --wave FILE       write a waveform (.fst, or .vcd converted by fst2vcd)\n"
+	"  --wave-from N     first cycle recorded (default 0)\n"
+	"  --wave-to M       record cycles before M only (default: to the end)\n"
+	"  --rounds N        render/copy exchanges (default 1)\n"
+	"  --quiet           print only the summary line\n"
+	"  -h, --help        this text\n"
+	"\n"
+	"Open a waveform with: gtkwave FILE traces/gtkw/cp.gtkw\n";
+
+static int bad_usage(const char *why, const char *arg)
+{
+	fprintf(stderr, "gpusim: %s%s%s\n(gpusim --help for usage)\n", why, arg ? ": " : "",
+		arg ? arg : "");
+	return 2;
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno == 0 && *end == '\0';
+}
+
+static bool parse_backend(const char *s, enum gm_backend_kind *k)
+{
+	if (s && strcmp(s, "verilator") == 0)
+		*k = GM_BACKEND_VERILATOR;
+	else if (s && strcmp(s, "systemc") == 0)
+		*k = GM_BACKEND_SYSTEMC;
+	else
+		return false;
+	return true;
+}
+
+/* Parse demo options from argv[1..]; 0, or an exit code. */
+static int parse_demo(int argc, char **argv, struct fw_demo_opts *o)
+{
+	uint64_t v;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--quiet")) {
+			o->verbose = false;
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			return -1;
+		}
+		if (!val)
+			return bad_usage("missing value for", a);
+		i++;
+		if (!strcmp(a, "--backend")) {
+			if (!parse_backend(val, &o->backend))
+				return bad_usage("unknown backend", val);
+		} else if (!strcmp(a, "--wave")) {
+			o->wave = val;
+		} else if (!strcmp(a, "--wave-from")) {
+			if (!parse_u64(val, &o->wave_from))
+				return bad_usage("bad --wave-from", val);
+		} else if (!strcmp(a, "--wave-to")) {
+			if (!parse_u64(val, &o->wave_to))
+				return bad_usage("bad --wave-to", val);
+		} else if (!strcmp(a, "--rounds")) {
+			if (!parse_u64(val, &v) || v == 0 || v > 1000000)
+				return bad_usage("bad --rounds", val);
+			o->rounds = (unsigned)v;
+		} else {
+			return bad_usage("unknown option", a);
+		}
+	}
+	if ((o->wave_from || o->wave_to != GM_WAVE_END) && !o->wave)
+		return bad_usage("--wave-from/--wave-to need --wave", NULL);
+	if (o->wave_from >= o->wave_to)
+		return bad_usage("empty wave window", NULL);
+	return 0;
+}
+
+static int cmd_demo(int argc, char **argv)
+{
+	struct fw_demo_opts o;
+	struct fw_demo_result r;
+	int st;
+
+	fw_demo_opts_default(&o);
+	st = parse_demo(argc, argv, &o);
+	if (st)
+		return st < 0 ? 0 : st;
+	if (o.verbose)
+		printf("gpusim demo on the %s backend\n\n",
+		       o.backend == GM_BACKEND_SYSTEMC ? "systemc" : "verilator");
+	st = fw_demo_run(&o, &r);
+	if (st && !r.checks) {
+		fprintf(stderr, "gpusim: demo could not run: %s\n", gm_status_name(st));
+		return 1;
+	}
+	printf("\ndemo: %" PRIu64 " cycles, %u checks, %u failed%s%s\n", r.cycles, r.checks,
+	       r.failures, o.wave ? ", waveform " : "", o.wave ? o.wave : "");
+	return st ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ bench */
+
+struct bench_case {
+	const char *name;
+	enum gm_backend_kind backend;
+	int wave; /* 0 off, 1 window, 2 full */
+};
+
+/* Run one case in a child (SystemC elaborates once per process). */
+static int bench_one(const struct bench_case *c, unsigned rounds, struct fw_demo_result *r)
+{
+	int fd[2], status;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		struct fw_demo_opts o;
+		char path[64];
+
+		close(fd[0]);
+		fw_demo_opts_default(&o);
+		o.backend = c->backend;
+		o.rounds = rounds;
+		o.verbose = false;
+		o.error_act = false;
+		if (c->wave) {
+			snprintf(path, sizeof(path), "build/bench-%d.fst", (int)getpid());
+			o.wave = path;
+			if (c->wave == 1) {
+				o.wave_from = 10000;
+				o.wave_to = 11000;
+			}
+		}
+		int st = fw_demo_run(&o, r);
+		if (c->wave)
+			unlink(path);
+		ssize_t n = write(fd[1], r, sizeof(*r));
+		_exit(st || n != (ssize_t)sizeof(*r) ? 1 : 0);
+	}
+	close(fd[1]);
+	ssize_t n = read(fd[0], r, sizeof(*r));
+	close(fd[0]);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) ||
+	    n != (ssize_t)sizeof(*r))
+		return -1;
+	return 0;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+	static const struct bench_case cases[] = {
+		{ "verilator, waves off", GM_BACKEND_VERILATOR, 0 },
+		{ "verilator, 1000-cycle FST window", GM_BACKEND_VERILATOR, 1 },
+		{ "verilator, full FST", GM_BACKEND_VERILATOR, 2 },
+		{ "systemc, waves off", GM_BACKEND_SYSTEMC, 0 },
+		{ "systemc, 1000-cycle FST window", GM_BACKEND_SYSTEMC, 1 },
+		{ "systemc, full FST", GM_BACKEND_SYSTEMC, 2 },
+	};
+	double rate[6] = { 0 };
+	uint64_t rounds = 200;
+
+	if (argc > 2 && !strcmp(argv[1], "--rounds") && !parse_u64(argv[2], &rounds))
+		return bad_usage("bad --rounds", argv[2]);
+	printf("bench: demo workload, %" PRIu64 " render/copy rounds per case\n", rounds);
+	for (unsigned i = 0; i < 6; i++) {
+		struct fw_demo_result r;
+
+		if (bench_one(&cases[i], (unsigned)rounds, &r)) {
+			printf("  %-36s failed\n", cases[i].name);
+			return 1;
+		}
+		rate[i] = r.seconds > 0 ? (double)r.cycles / r.seconds : 0;
+		printf("  %-36s %10" PRIu64 " cycles %8.3f s %10.0f cycles/s\n", cases[i].name,
+		       r.cycles, r.seconds, rate[i]);
+	}
+	printf("ratios: systemc/verilator %.3f; verilator full FST/off %.3f, window/off %.3f;"
+	       " systemc full FST/off %.3f\n",
+	       rate[3] / rate[0], rate[2] / rate[0], rate[1] / rate[0], rate[5] / rate[3]);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ disasm */
+
+static int cmd_disasm(int argc, char **argv)
+{
+	uint32_t *dw = NULL;
+	size_t n = 0, cap = 0;
+	FILE *f;
+	int bad;
+
+	if (argc != 2)
+		return bad_usage("disasm takes one FILE", NULL);
+	f = fopen(argv[1], "rb");
+	if (!f) {
+		fprintf(stderr, "gpusim: cannot open %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	for (;;) {
+		if (n == cap) {
+			uint32_t *nd = realloc(dw, (cap = cap ? 2 * cap : 1024) * sizeof(*dw));
+
+			if (!nd) {
+				fclose(f);
+				free(dw);
+				return 1;
+			}
+			dw = nd;
+		}
+		size_t got = fread(&dw[n], sizeof(*dw), cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	fclose(f);
+	bad = dma_disasm(stdout, dw, n, 0, NULL, NULL);
+	free(dw);
+	return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "demo"))
+		return cmd_demo(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "bench"))
+		return cmd_bench(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "disasm"))
+		return cmd_disasm(argc - 1, argv + 1);
+	return bad_usage("unknown command", argv[1]);
+}
