@@ -54,9 +54,10 @@ VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads
 LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
-TESTS := test_gm_mem test_dma test_cp test_fw test_wave test_sc_smoke
+TESTS := test_gm_mem test_dma test_cp test_wave test_sc_smoke
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
+.SECONDARY:
 .PHONY: all deps deps-test run test lint gen check-gen waves bench clean
 all: $(BIN)
 
@@ -86,14 +87,14 @@ VL_MAKE = $(MAKE) --no-print-directory OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2 
 	SYSTEMC_INCLUDE=$(SC_INC) SYSTEMC_LIBDIR=$(SC_LIB) CXX=$(CXX) USER_CPPFLAGS="$(SANFLAGS)"
 
 $(B)/vl_cc/Vgpu__ALL.a: $(B)/vl_cc/Vgpu.mk
-	$(VL_MAKE) -C $(@D) -f Vgpu.mk Vgpu__ALL.a
+	+$(VL_MAKE) -C $(@D) -f Vgpu.mk Vgpu__ALL.a
 
 $(B)/vl_sc/Vgpu_sc__ALL.a: $(B)/vl_sc/Vgpu_sc.mk
-	$(VL_MAKE) -C $(@D) -f Vgpu_sc.mk Vgpu_sc__ALL.a
+	+$(VL_MAKE) -C $(@D) -f Vgpu_sc.mk Vgpu_sc__ALL.a
 
 # The Verilator runtime, built once with VM_SC=1 and shared by both models.
 $(VL_RT): $(B)/vl_sc/Vgpu_sc.mk
-	$(VL_MAKE) -C $(B)/vl_sc -f Vgpu_sc.mk $(notdir $@)
+	+$(VL_MAKE) -C $(B)/vl_sc -f Vgpu_sc.mk $(notdir $@)
 
 # ---------------------------------------------------------------- C / C++
 $(B)/obj/%.o: %.c $(wildcard model/*.h dma/*.h fw/*.h) model/gpu_hw.h

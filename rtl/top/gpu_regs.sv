@@ -177,14 +177,12 @@ module gpu_regs #(
       rptr_wb_addr_q <= '0;
       size_q <= '0;
       wptr_q <= '0;
-      q_reset_o <= '0;
       rsp_valid_q <= 1'b0;
       rsp_err_q <= 1'b0;
       rsp_rdata_q <= '0;
     end else begin
       cycle_q <= cycle_q + 64'd1;
       int_status_q <= int_status_d;
-      q_reset_o <= reset_d;
       rsp_valid_q <= reg_req_valid_i;
       rsp_err_q <= reg_req_valid_i && !hit;
       rsp_rdata_q <= (rd && hit) ? rdata : '0;
@@ -218,6 +216,8 @@ module gpu_regs #(
     end
   end
 
+  // A queue reset takes effect at the edge that writes Q_CTRL.RESET.
+  assign q_reset_o = reset_d;
   assign reg_req_ready_o = 1'b1;
   assign reg_rsp_valid_o = rsp_valid_q;
   assign reg_rsp_rdata_o = rsp_rdata_q;

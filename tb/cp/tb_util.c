@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tb_util.c - the command-processor test fixture.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tb_util.h"
+
+enum gm_backend_kind tb_backend(void)
+{
+	const char *s = getenv("GPUSIM_BACKEND");
+
+	return s && strcmp(s, "systemc") == 0 ? GM_BACKEND_SYSTEMC : GM_BACKEND_VERILATOR;
+}
+
+void tb_open_cfg(struct tb *t, const struct gm_config *cfg)
+{
+	struct gm_config def;
+	struct fw_dev_cfg dc;
+	int st;
+
+	memset(t, 0, sizeof(*t));
+	if (!cfg) {
+		gm_config_default(&def);
+		def.backend = tb_backend();
+		cfg = &def;
+	}
+	st = gm_create(cfg, &t->g);
+	if (st)
+		fail_msg("gm_create: %s", gm_status_name(st));
+	fw_dev_cfg_default(&dc);
+	dc.sys_bytes = cfg->sys_bytes;
+	st = fw_dev_init(&t->d, t->g, &dc);
+	if (st)
+		fail_msg("fw_dev_init: %s", gm_status_name(st));
+	assert_int_equal(fw_alloc_sys(&t->d, TB_IB_BYTES, 256, &t->ib[0]), GM_OK);
+	assert_int_equal(fw_alloc_sys(&t->d, TB_IB_BYTES, 256, &t->ib[1]), GM_OK);
+	assert_int_equal(fw_alloc_sys(&t->d, 0x10000, 256, &t->scratch), GM_OK);
+}
+
+void tb_open(struct tb *t)
+{
+	tb_open_cfg(t, NULL);
+}
+
+void tb_close(struct tb *t)
+{
+	gm_destroy(t->g);
+	t->g = NULL;
+}
+
+uint32_t tb_rd(struct tb *t, uint32_t off)
+{
+	uint32_t v = 0;
+	int st = gm_reg_read(t->g, off, &v);
+
+	if (st)
+		fail_msg("register read 0x%x: %s", off, gm_status_name(st));
+	return v;
+}
+
+void tb_wr(struct tb *t, uint32_t off, uint32_t v)
+{
+	int st = gm_reg_write(t->g, off, v);
+
+	if (st)
+		fail_msg("register write 0x%x: %s", off, gm_status_name(st));
+}
+
+uint32_t tb_mem32(struct tb *t, uint64_t addr)
+{
+	uint32_t v = 0;
+
+	assert_int_equal(gm_backdoor_read32(t->g, addr, &v), GM_OK);
+	return v;
+}
+
+uint64_t tb_mem64(struct tb *t, uint64_t addr)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(gm_backdoor_read64(t->g, addr, &v), GM_OK);
+	return v;
+}
+
+void tb_put32(struct tb *t, uint64_t addr, uint32_t v)
+{
+	assert_int_equal(gm_backdoor_write32(t->g, addr, v), GM_OK);
+}
+
+uint64_t tb_submit_ib(struct tb *t, unsigned q, const struct dma_buf *b)
+{
+	uint64_t f = 0;
+
+	assert_true(b->len * 4 <= TB_IB_BYTES);
+	assert_int_equal(gm_backdoor_write(t->g, t->ib[q], b->dw, b->len * 4), GM_OK);
+	assert_int_equal(fw_submit_ib(&t->d, q, t->ib[q], (uint32_t)b->len, &f), GM_OK);
+	return f;
+}
+
+uint64_t tb_submit_ring(struct tb *t, unsigned q, const struct dma_buf *b)
+{
+	uint64_t f = 0;
+	int st = fw_submit(&t->d, q, b->dw, (uint32_t)b->len, &f);
+
+	if (st)
+		fail_msg("fw_submit: %s", gm_status_name(st));
+	return f;
+}
+
+void tb_wait(struct tb *t, unsigned q, uint64_t v)
+{
+	int st = fw_fence_wait(&t->d, q, v, TB_BUDGET);
+
+	if (st)
+		fail_msg("queue %u fence %" PRIu64 ": %s (cause %u)", q, v, gm_status_name(st),
+			 t->d.q[q].err_cause);
+}
+
+void tb_run_to_irq(struct tb *t, uint64_t budget)
+{
+	if (gm_run_until_irq(t->g, budget, NULL))
+		fail_msg("no interrupt within %" PRIu64 " cycles", budget);
+}
+
+uint64_t tb_seed(const char *test_binary)
+{
+	const char *s = getenv("GPUSIM_SEED");
+	uint64_t seed;
+
+	if (s && *s) {
+		seed = strtoull(s, NULL, 0);
+	} else {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		seed = (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 20 ^ (uint64_t)getpid();
+	}
+	printf("seed %" PRIu64 " (reproduce: GPUSIM_SEED=%" PRIu64 " %s)\n", seed, seed,
+	       test_binary);
+	fflush(stdout);
+	return seed;
+}

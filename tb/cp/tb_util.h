@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tb_util.h - shared fixture of the command-processor tests: a model, the
+ * firmware device on it, and helpers that fail the running cmocka test with
+ * a message naming what went wrong.
+ */
+#ifndef TB_UTIL_H
+#define TB_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "dma_buf.h"
+#include "fw_dev.h"
+#include "gm.h"
+#include "gpu_hw.h"
+
+#define TB_BUDGET 100000u     /* cycles any single fence may take */
+#define TB_IB_BYTES 0x10000u  /* each scratch IB area */
+
+struct tb {
+	struct gm *g;
+	struct fw_dev d;
+	uint64_t ib[2];       /* one scratch IB area per queue (system memory) */
+	uint64_t scratch;     /* 64 KiB of system memory for results */
+};
+
+/* The backend from $GPUSIM_BACKEND ("verilator" default, or "systemc"). */
+enum gm_backend_kind tb_backend(void);
+
+/* Make a model with @cfg (NULL = defaults) and bring the firmware up. */
+void tb_open_cfg(struct tb *t, const struct gm_config *cfg);
+void tb_open(struct tb *t);
+void tb_close(struct tb *t);
+
+/* Register read/write that must succeed. */
+uint32_t tb_rd(struct tb *t, uint32_t off);
+void tb_wr(struct tb *t, uint32_t off, uint32_t v);
+
+/* Backdoor helpers that must succeed. */
+uint32_t tb_mem32(struct tb *t, uint64_t addr);
+uint64_t tb_mem64(struct tb *t, uint64_t addr);
+void tb_put32(struct tb *t, uint64_t addr, uint32_t v);
+
+/* Put @b's packets into queue @q's IB area and submit them with a fence;
+ * returns the fence value. */
+uint64_t tb_submit_ib(struct tb *t, unsigned q, const struct dma_buf *b);
+
+/* Submit @b's packets straight into the ring with a fence; returns the fence. */
+uint64_t tb_submit_ring(struct tb *t, unsigned q, const struct dma_buf *b);
+
+/* Wait for queue @q's fence @v; the test fails unless it retires. */
+void tb_wait(struct tb *t, unsigned q, uint64_t v);
+
+/* Run until the interrupt line rises (the test fails after @budget cycles). */
+void tb_run_to_irq(struct tb *t, uint64_t budget);
+
+/* The seed of a random test: $GPUSIM_SEED or a fresh one; printed with the
+ * command that reproduces the run. */
+uint64_t tb_seed(const char *test_binary);
+
+#endif /* TB_UTIL_H */
