@@ -123,9 +123,10 @@ $(B)/tests/test_gm_mem: $(B)/obj/tb/unit/test_gm_mem.o $(B)/obj/model/gm_mem.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
-$(B)/tests/test_dma: $(B)/obj/tb/unit/test_dma.o $(LIB) $(VL_ARCH) $(VL_RT)
+$(B)/tests/test_dma: $(B)/obj/tb/unit/test_dma.o $(B)/obj/dma/dma_buf.o $(B)/obj/dma/dma_disasm.o \
+		$(B)/obj/dma/dma_names.o
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $(B)/obj/tb/unit/test_dma.o $(LIB) $(VL_ARCH) $(VL_RT) -lcmocka $(LDLIBS)
+	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/%: $(B)/obj/tb/cp/%.o $(B)/obj/tb/cp/tb_util.o $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
@@ -142,6 +143,7 @@ waves: deps
 	@echo "open with: gtkwave $(B)/demo.fst traces/gtkw/cp.gtkw"
 
 lint: deps-test
+	@mkdir -p $(B)
 	$(VERILATOR) --lint-only $(filter-out --trace-fst --output-split 20000,$(VFLAGS))
 	yosys -q -p "read_verilog -sv -DSYNTHESIS -Irtl $(RTL_SRC); synth -top gpu_top; \
 		select -assert-none t:\$$dlatch t:\$$_DLATCH_*; stat" > $(B)/synth.log

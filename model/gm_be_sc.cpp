@@ -24,6 +24,7 @@
 #include "verilated_fst_c.h"
 
 #include "gm_backend.h"
+#include "gm_pins.hpp"
 #include "gm_status.h"
 
 namespace {
@@ -46,6 +47,7 @@ struct sc_backend {
 	sc_signal<uint32_t> mem_rsp_id{"mem_rsp_id"};
 	sc_signal<sc_bv<GM_BEAT_BYTES * 8>> mem_rsp_rdata{"mem_rsp_rdata"};
 	sc_signal<bool> irq{"irq"};
+	std::unique_ptr<VerilatedContext> ctx;
 	std::unique_ptr<Vgpu_sc> top;
 	std::unique_ptr<VerilatedFstC> fst;
 	gm_pins *pins = nullptr;
@@ -132,8 +134,11 @@ int sc_create(gm_pins *pins, void **out)
 		return GM_ERR_NO_MEM;
 	g_sc_model = be;
 	be->pins = pins;
-	// A --sc model runs in Verilator's default context: one per process.
-	Verilated::traceEverOn(true);
+	// A --sc model takes the thread's current context; make one of ours
+	// current (constructing it does that) rather than whatever context a
+	// Verilator-backend model, maybe destroyed since, left there.
+	be->ctx.reset(new VerilatedContext);
+	be->ctx->traceEverOn(true);
 	be->top.reset(new Vgpu_sc{"gpu"});
 	be->bind();
 	be->pins_in();
@@ -171,24 +176,13 @@ void sc_cycle(void *p, uint64_t cycle, int dump)
 int sc_trace_open(void *p, const char *path)
 {
 	auto *be = static_cast<sc_backend *>(p);
-	if (be->fst)
-		return GM_ERR_BUSY;
-	std::unique_ptr<VerilatedFstC> fst{new VerilatedFstC};
-	be->top->trace(fst.get(), 99);
-	fst->open(path);
-	if (!fst->isOpen())
-		return GM_ERR_IO;
-	be->fst = std::move(fst);
-	return GM_OK;
+
+	return gm_trace_open(*be->top, be->fst, path);
 }
 
 void sc_trace_close(void *p)
 {
-	auto *be = static_cast<sc_backend *>(p);
-	if (!be->fst)
-		return;
-	be->fst->close();
-	be->fst.reset();
+	gm_trace_close(static_cast<sc_backend *>(p)->fst);
 }
 
 } // namespace

@@ -70,24 +70,13 @@ void vl_cycle(void *p, uint64_t cycle, int dump)
 int vl_trace_open(void *p, const char *path)
 {
 	auto *be = static_cast<vl_backend *>(p);
-	if (be->fst)
-		return GM_ERR_BUSY;
-	std::unique_ptr<VerilatedFstC> fst{new VerilatedFstC};
-	be->top->trace(fst.get(), 99);
-	fst->open(path);
-	if (!fst->isOpen())
-		return GM_ERR_IO;
-	be->fst = std::move(fst);
-	return GM_OK;
+
+	return gm_trace_open(*be->top, be->fst, path);
 }
 
 void vl_trace_close(void *p)
 {
-	auto *be = static_cast<vl_backend *>(p);
-	if (!be->fst)
-		return;
-	be->fst->close();
-	be->fst.reset();
+	gm_trace_close(static_cast<vl_backend *>(p)->fst);
 }
 
 } // namespace

@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: MIT
 //
-// gm_pins.hpp - copy struct gm_pins into and out of a plain Verilated gpu_top
-// (port names from rtl/top/gpu_top.sv).
+// gm_pins.hpp - what the backends share: copying struct gm_pins into and out
+// of a plain Verilated gpu_top (port names from rtl/top/gpu_top.sv), and
+// opening and closing its FST trace.
 
 #ifndef GM_PINS_HPP
 #define GM_PINS_HPP
 
+#include <memory>
+
+#include "verilated_fst_c.h"
+
 #include "gm_backend.h"
+#include "gm_status.h"
 
 template <typename Top> inline void gm_pins_in(Top &t, const gm_pins &p)
 {
@@ -37,6 +43,29 @@ template <typename Top> inline void gm_pins_out(const Top &t, gm_pins &p)
 		p.mem_req_wdata[i] = t.mem_req_wdata_o[i];
 	p.mem_req_wstrb = t.mem_req_wstrb_o;
 	p.irq = t.irq_o;
+}
+
+// Open an FST of the whole of @top into @fst (which must be empty).
+template <typename Top>
+inline int gm_trace_open(Top &top, std::unique_ptr<VerilatedFstC> &fst, const char *path)
+{
+	if (fst)
+		return GM_ERR_BUSY;
+	std::unique_ptr<VerilatedFstC> f{new VerilatedFstC};
+	top.trace(f.get(), 99);
+	f->open(path);
+	if (!f->isOpen())
+		return GM_ERR_IO;
+	fst = std::move(f);
+	return GM_OK;
+}
+
+inline void gm_trace_close(std::unique_ptr<VerilatedFstC> &fst)
+{
+	if (!fst)
+		return;
+	fst->close();
+	fst.reset();
 }
 
 #endif // GM_PINS_HPP

@@ -199,7 +199,7 @@ static int cmd_bench(int argc, char **argv)
 		{ "systemc, full FST", GM_BACKEND_SYSTEMC, 2 },
 	};
 	double rate[6] = { 0 };
-	uint64_t rounds = 200;
+	uint64_t rounds = 1000;
 
 	if (argc > 2 && !strcmp(argv[1], "--rounds") && !parse_u64(argv[2], &rounds))
 		return bad_usage("bad --rounds", argv[2]);

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_wave.c - waveform control: a cycle window is written, holds the CP's
+ * signals and nothing outside the window; VCD output; bad arguments.
+ * The files are read back with GTKWave's fst2vcd.
+ */
+#define _DEFAULT_SOURCE /* mkstemps */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tb_util.h"
+
+struct vcd_summary {
+	uint64_t t_min, t_max;  /* first and last timestamp */
+	unsigned n_times;
+	bool has_state;         /* a queue FSM state_q variable is declared */
+	bool has_mem_port;      /* mem_req_valid_o is declared */
+	unsigned state_changes; /* value changes of the first state_q */
+	unsigned max_state;     /* largest state_q value seen */
+};
+
+/* Read a VCD (from @cmd's output) into @s.  Returns false if unreadable. */
+static bool vcd_scan(const char *cmd, struct vcd_summary *s)
+{
+	char line[4096], state_id[32] = "";
+	FILE *p = popen(cmd, "r");
+
+	if (!p)
+		return false;
+	memset(s, 0, sizeof(*s));
+	s->t_min = UINT64_MAX;
+	while (fgets(line, sizeof(line), p)) {
+		char kind[16], id[32], name[128];
+		unsigned width;
+
+		if (sscanf(line, " $var %15s %u %31s %127s", kind, &width, id, name) == 4) {
+			if (!strcmp(name, "state_q") && !state_id[0]) {
+				s->has_state = true;
+				strcpy(state_id, id);
+			}
+			if (!strcmp(name, "mem_req_valid_o"))
+				s->has_mem_port = true;
+		} else if (line[0] == '#') {
+			uint64_t t = strtoull(line + 1, NULL, 10);
+
+			s->t_min = t < s->t_min ? t : s->t_min;
+			s->t_max = t > s->t_max ? t : s->t_max;
+			s->n_times++;
+		} else if (line[0] == 'b' && state_id[0]) {
+			char *sp = strchr(line, ' ');
+
+			if (sp && !strncmp(sp + 1, state_id, strlen(state_id)) &&
+			    (sp[1 + strlen(state_id)] == '\n' || sp[1 + strlen(state_id)] == '\0')) {
+				unsigned v = (unsigned)strtoul(line + 1, NULL, 2);
+
+				s->state_changes++;
+				s->max_state = v > s->max_state ? v : s->max_state;
+			}
+		}
+	}
+	return pclose(p) == 0;
+}
+
+/* Keep queue 0 busy with NOPs and writes for a few hundred cycles. */
+static void keep_busy(struct tb *t)
+{
+	static uint32_t dw[512];
+	struct dma_buf b;
+	uint32_t v = 7;
+
+	dma_buf_init(&b, dw, 512);
+	for (int i = 0; i < 20; i++) {
+		dma_emit_nop(&b, 8);
+		dma_emit_write_data(&b, t->scratch + 4 * (uint64_t)i, &v, 1);
+	}
+	tb_submit_ib(t, FW_QUEUE_RENDER, &b);
+}
+
+/* A fresh temporary file name ending in @suffix (4 chars) in @path. */
+static void temp_path(char *path)
+{
+	int fd = mkstemps(path, 4);
+
+	assert_true(fd >= 0);
+	close(fd);
+}
+
+static void test_wave_window(void **state)
+{
+	char path[] = "/tmp/gpusim-wave-XXXXXX.fst", cmd[256];
+	struct vcd_summary s;
+	struct tb t;
+	uint64_t from, to;
+
+	(void)state;
+	temp_path(path);
+	tb_open(&t);
+	from = gm_cycles(t.g) + 100;
+	to = from + 200;
+	assert_int_equal(gm_wave_open(t.g, path, from, to), GM_OK);
+	assert_true(gm_wave_is_open(t.g));
+	keep_busy(&t);
+	gm_step(t.g, 1000);
+	/* The window closed the file by itself. */
+	assert_false(gm_wave_is_open(t.g));
+	tb_close(&t);
+	snprintf(cmd, sizeof(cmd), "fst2vcd -f %s", path);
+	assert_true(vcd_scan(cmd, &s));
+	unlink(path);
+	assert_true(s.has_state);
+	assert_true(s.has_mem_port);
+	if (s.t_min != 2 * from || s.t_max != 2 * to - 1)
+		fail_msg("window [%" PRIu64 ", %" PRIu64 ") but file spans times %" PRIu64
+			 "..%" PRIu64, from, to, s.t_min, s.t_max);
+	assert_int_equal(s.n_times, 2 * (to - from));
+	/* The CP worked inside the window: its FSM left IDLE. */
+	assert_true(s.state_changes >= 2);
+	assert_true(s.max_state > GPU_CP_ST_IDLE);
+}
+
+static void test_wave_vcd_full(void **state)
+{
+	char path[] = "/tmp/gpusim-wave-XXXXXX.vcd", cmd[256];
+	struct vcd_summary s;
+	struct tb t;
+	uint64_t end;
+
+	(void)state;
+	temp_path(path);
+	tb_open(&t);
+	assert_int_equal(gm_wave_open(t.g, path, 0, GM_WAVE_END), GM_OK);
+	keep_busy(&t);
+	gm_step(t.g, 300);
+	end = gm_cycles(t.g);
+	assert_int_equal(gm_wave_close(t.g), GM_OK);
+	assert_false(gm_wave_is_open(t.g));
+	tb_close(&t);
+	snprintf(cmd, sizeof(cmd), "cat %s", path);
+	assert_true(vcd_scan(cmd, &s));
+	unlink(path);
+	assert_true(s.has_state);
+	/* From the first cycle after the open to the last one run. */
+	assert_int_equal(s.t_max, 2 * end - 1);
+	assert_true(s.max_state > GPU_CP_ST_IDLE);
+}
+
+static void test_wave_bad_args(void **state)
+{
+	struct tb t;
+
+	(void)state;
+	tb_open(&t);
+	assert_int_equal(gm_wave_open(t.g, NULL, 0, 10), GM_ERR_BAD_ARG);
+	assert_int_equal(gm_wave_open(t.g, "/tmp/x.txt", 0, 10), GM_ERR_BAD_ARG);
+	assert_int_equal(gm_wave_open(t.g, "/tmp/x.fst", 10, 10), GM_ERR_BAD_ARG);
+	assert_int_equal(gm_wave_open(t.g, "/nonexistent-dir/x.fst", 0, 10), GM_ERR_IO);
+	assert_false(gm_wave_is_open(t.g));
+	assert_int_equal(gm_wave_open(t.g, "/tmp/gpusim-wave-busy.fst", 0, 10), GM_OK);
+	assert_int_equal(gm_wave_open(t.g, "/tmp/gpusim-wave-busy2.fst", 0, 10), GM_ERR_BUSY);
+	assert_int_equal(gm_wave_close(t.g), GM_OK);
+	assert_int_equal(gm_wave_close(t.g), GM_OK); /* closing nothing */
+	unlink("/tmp/gpusim-wave-busy.fst");
+	tb_close(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wave_window),
+		cmocka_unit_test(test_wave_vcd_full),
+		cmocka_unit_test(test_wave_bad_args),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

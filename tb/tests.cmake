@@ -1,0 +1,40 @@
+# gpusim regression: the CTest list.  `make test` copies this file to
+# build/CTestTestfile.cmake and runs `ctest -j2 --output-junit junit.xml`.
+# Paths are relative to build/; tests that need the sources run in the
+# repository root.  Labels: unit, rtl, fw, waves, systemc, lint.
+
+add_test(check_gen python3 regspec/regtool.py --check)
+set_tests_properties(check_gen PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
+
+add_test(lint make --no-print-directory lint)
+set_tests_properties(lint PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 300)
+
+add_test(unit_gm_mem tests/test_gm_mem)
+set_tests_properties(unit_gm_mem PROPERTIES LABELS unit TIMEOUT 60)
+
+add_test(unit_dma tests/test_dma)
+set_tests_properties(unit_dma PROPERTIES LABELS unit TIMEOUT 60)
+
+add_test(rtl_cp tests/test_cp)
+set_tests_properties(rtl_cp PROPERTIES LABELS rtl TIMEOUT 300)
+
+add_test(rtl_waves tests/test_wave)
+set_tests_properties(rtl_waves PROPERTIES LABELS waves TIMEOUT 120)
+
+add_test(systemc_smoke tests/test_sc_smoke)
+set_tests_properties(systemc_smoke PROPERTIES LABELS systemc TIMEOUT 300)
+
+add_test(demo_verilator bin/gpusim demo --quiet)
+set_tests_properties(demo_verilator PROPERTIES LABELS fw TIMEOUT 120)
+
+add_test(demo_systemc bin/gpusim demo --quiet --backend systemc)
+set_tests_properties(demo_systemc PROPERTIES LABELS "fw;systemc" TIMEOUT 300)
+
+add_test(demo_windowed_fst bin/gpusim demo --quiet --wave demo-window.fst --wave-from 500 --wave-to 900)
+set_tests_properties(demo_windowed_fst PROPERTIES LABELS "fw;waves" TIMEOUT 120)
+
+add_test(cli_bad_args sh -c "bin/gpusim demo --backend nope; test $? -eq 2 && bin/gpusim demo --wave-from 5; test $? -eq 2 && bin/gpusim frobnicate; test $? -eq 2")
+set_tests_properties(cli_bad_args PROPERTIES LABELS fw TIMEOUT 60)
+
+add_test(memcheck_demo valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim demo --quiet)
+set_tests_properties(memcheck_demo PROPERTIES LABELS "fw;memcheck" TIMEOUT 600)
