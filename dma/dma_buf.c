@@ -16,6 +16,13 @@ void dma_buf_init(struct dma_buf *b, uint32_t *dw, size_t cap)
 	b->len = 0;
 }
 
+/* A buffer that can be written: present and with storage.  One wrapped over
+ * NULL storage is a bad argument, not a full buffer. */
+static bool buf_ok(const struct dma_buf *b)
+{
+	return b && b->dw;
+}
+
 static bool addr_ok(uint64_t addr, uint64_t align)
 {
 	return addr < ADDR_LIMIT && (addr & (align - 1)) == 0;
@@ -26,7 +33,7 @@ static uint32_t *pkt_begin(struct dma_buf *b, enum gpu_opcode op, uint32_t count
 {
 	uint32_t *p;
 
-	if (!b || !b->dw || dma_buf_room(b) < (size_t)count + 1)
+	if (!buf_ok(b) || dma_buf_room(b) < (size_t)count + 1)
 		return NULL;
 	p = &b->dw[b->len];
 	p[0] = GPU_PKT_HDR(op, count);
@@ -36,10 +43,12 @@ static uint32_t *pkt_begin(struct dma_buf *b, enum gpu_opcode op, uint32_t count
 
 int dma_emit_raw(struct dma_buf *b, const uint32_t *dw, size_t n)
 {
-	if (!b || (n && !dw))
+	if (!buf_ok(b) || (n && !dw))
 		return GM_ERR_BAD_ARG;
 	if (dma_buf_room(b) < n)
 		return GM_ERR_FULL;
+	if (n == 0)
+		return GM_OK; /* @dw may be NULL; memcpy from NULL is undefined even for 0 bytes */
 	memcpy(&b->dw[b->len], dw, n * sizeof(*dw));
 	b->len += n;
 	return GM_OK;
@@ -53,7 +62,7 @@ int dma_emit_nop(struct dma_buf *b, uint32_t count)
 		return GM_ERR_BAD_ARG;
 	p = pkt_begin(b, GPU_OP_NOP, count);
 	if (!p)
-		return b ? GM_ERR_FULL : GM_ERR_BAD_ARG;
+		return buf_ok(b) ? GM_ERR_FULL : GM_ERR_BAD_ARG;
 	memset(p, 0, count * sizeof(*p));
 	return GM_OK;
 }
@@ -72,7 +81,7 @@ int dma_emit_write_data(struct dma_buf *b, uint64_t addr, const uint32_t *data, 
 		return GM_ERR_BAD_ARG;
 	p = pkt_begin(b, GPU_OP_WRITE_DATA, n + 2);
 	if (!p)
-		return b ? GM_ERR_FULL : GM_ERR_BAD_ARG;
+		return buf_ok(b) ? GM_ERR_FULL : GM_ERR_BAD_ARG;
 	put_addr(&p[GPU_PKT_WRITE_DATA_ADDR_LO], addr);
 	memcpy(&p[GPU_PKT_WRITE_DATA_DATA], data, n * sizeof(*data));
 	return GM_OK;
@@ -82,11 +91,12 @@ int dma_emit_indirect_buffer(struct dma_buf *b, uint64_t addr, uint32_t size_dw)
 {
 	uint32_t *p;
 
-	if (size_dw == 0 || size_dw > GPU_PKT_INDIRECT_BUFFER_SIZE_DW_MASK || !addr_ok(addr, 4))
+	if (size_dw == 0 || size_dw > GPU_PKT_INDIRECT_BUFFER_SIZE_DW_MASK || !addr_ok(addr, 4) ||
+	    addr + 4ull * size_dw > ADDR_LIMIT)
 		return GM_ERR_BAD_ARG;
 	p = pkt_begin(b, GPU_OP_INDIRECT_BUFFER, GPU_PKT_INDIRECT_BUFFER_COUNT_MIN);
 	if (!p)
-		return b ? GM_ERR_FULL : GM_ERR_BAD_ARG;
+		return buf_ok(b) ? GM_ERR_FULL : GM_ERR_BAD_ARG;
 	put_addr(&p[GPU_PKT_INDIRECT_BUFFER_ADDR_LO], addr);
 	p[GPU_PKT_INDIRECT_BUFFER_SIZE] = GPU_PKT_INDIRECT_BUFFER_SIZE_DW(size_dw);
 	return GM_OK;
@@ -100,7 +110,7 @@ int dma_emit_release_fence(struct dma_buf *b, uint64_t addr, uint64_t value, boo
 		return GM_ERR_BAD_ARG;
 	p = pkt_begin(b, GPU_OP_RELEASE_FENCE, GPU_PKT_RELEASE_FENCE_COUNT_MIN);
 	if (!p)
-		return b ? GM_ERR_FULL : GM_ERR_BAD_ARG;
+		return buf_ok(b) ? GM_ERR_FULL : GM_ERR_BAD_ARG;
 	put_addr(&p[GPU_PKT_RELEASE_FENCE_ADDR_LO], addr);
 	p[GPU_PKT_RELEASE_FENCE_VALUE_LO] = (uint32_t)value;
 	p[GPU_PKT_RELEASE_FENCE_VALUE_HI] = (uint32_t)(value >> 32);
@@ -118,7 +128,7 @@ int dma_emit_wait_mem(struct dma_buf *b, uint64_t addr, uint64_t ref, uint64_t m
 		return GM_ERR_BAD_ARG;
 	p = pkt_begin(b, GPU_OP_WAIT_MEM, GPU_PKT_WAIT_MEM_COUNT_MIN);
 	if (!p)
-		return b ? GM_ERR_FULL : GM_ERR_BAD_ARG;
+		return buf_ok(b) ? GM_ERR_FULL : GM_ERR_BAD_ARG;
 	put_addr(&p[GPU_PKT_WAIT_MEM_ADDR_LO], addr);
 	p[GPU_PKT_WAIT_MEM_REF_LO] = (uint32_t)ref;
 	p[GPU_PKT_WAIT_MEM_REF_HI] = (uint32_t)(ref >> 32);
@@ -137,7 +147,7 @@ int dma_emit_timestamp(struct dma_buf *b, uint64_t addr)
 		return GM_ERR_BAD_ARG;
 	p = pkt_begin(b, GPU_OP_TIMESTAMP, GPU_PKT_TIMESTAMP_COUNT_MIN);
 	if (!p)
-		return b ? GM_ERR_FULL : GM_ERR_BAD_ARG;
+		return buf_ok(b) ? GM_ERR_FULL : GM_ERR_BAD_ARG;
 	put_addr(&p[GPU_PKT_TIMESTAMP_ADDR_LO], addr);
 	return GM_OK;
 }

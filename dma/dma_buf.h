@@ -46,7 +46,8 @@ int dma_emit_nop(struct dma_buf *b, uint32_t count);
 int dma_emit_write_data(struct dma_buf *b, uint64_t addr, const uint32_t *data, uint32_t n);
 
 /* INDIRECT_BUFFER of @size_dw dwords at @addr (4-aligned).  GM_ERR_BAD_ARG
- * for size 0, size past the SIZE_DW field, or a bad address. */
+ * for size 0, size past the SIZE_DW field, a bad address, or an IB running
+ * past the end of the address space. */
 int dma_emit_indirect_buffer(struct dma_buf *b, uint64_t addr, uint32_t size_dw);
 
 /* RELEASE_FENCE: write @value (64-bit if @is64, else its low half) to @addr

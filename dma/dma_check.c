@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dma_check.c - packet rules; keep in step with cp_queue.sv (StHeader,
+ * StPayload for WRITE_DATA, StExec for the others).
+ */
+#include "dma_check.h"
+#include "dma_names.h"
+#include "gpu_hw.h"
+
+#define ADDR_HI_RESERVED 0xffff0000u /* ADDR_HI carries bits 47:32 only */
+#define FENCE_FLAGS_RESERVED (~(GPU_PKT_RELEASE_FENCE_SIZE64(1) | GPU_PKT_RELEASE_FENCE_INT(1)))
+#define WAIT_CTL_RESERVED 0x0000fff0u
+
+static uint64_t pkt_addr(const uint32_t *pl)
+{
+	return pl[0] | (uint64_t)pl[1] << 32;
+}
+
+static uint32_t check_header(uint32_t hdr, size_t left, bool in_ib)
+{
+	const struct gpu_pkt_desc *pd = gpu_pkt_desc(GPU_HDR_OPCODE_GET(hdr));
+	uint32_t count = GPU_HDR_COUNT_GET(hdr);
+
+	if (GPU_HDR_TYPE_GET(hdr) != GPU_PKT_TYPE3)
+		return GPU_CAUSE_BAD_TYPE;
+	if (!pd)
+		return GPU_CAUSE_BAD_OPCODE;
+	if (count < pd->count_min || count > pd->count_max || count >= left)
+		return GPU_CAUSE_BAD_COUNT;
+	(void)in_ib;
+	return GPU_CAUSE_NONE;
+}
+
+static uint32_t check_ib(const uint32_t *pl, bool in_ib, uint32_t ib_max_dw)
+{
+	uint32_t size = GPU_PKT_INDIRECT_BUFFER_SIZE_DW_GET(pl[GPU_PKT_INDIRECT_BUFFER_SIZE]);
+	uint64_t addr = pkt_addr(&pl[GPU_PKT_INDIRECT_BUFFER_ADDR_LO]);
+
+	if (pl[GPU_PKT_INDIRECT_BUFFER_ADDR_HI] & ADDR_HI_RESERVED ||
+	    pl[GPU_PKT_INDIRECT_BUFFER_SIZE] & ~(GPU_PKT_INDIRECT_BUFFER_SIZE_DW_MASK
+						 << GPU_PKT_INDIRECT_BUFFER_SIZE_DW_SHIFT))
+		return GPU_CAUSE_BAD_FIELD;
+	if (in_ib)
+		return GPU_CAUSE_IB_NESTED;
+	if (size == 0 || size > ib_max_dw || addr + 4ull * size > 1ull << GPU_PA_BITS)
+		return GPU_CAUSE_IB_RANGE;
+	if (addr & 3)
+		return GPU_CAUSE_BAD_ALIGN;
+	return GPU_CAUSE_NONE;
+}
+
+static uint32_t check_fields(uint32_t op, const uint32_t *pl, bool in_ib, uint32_t ib_max_dw)
+{
+	bool hi_bad = pl[1] & ADDR_HI_RESERVED;
+	uint64_t addr = pkt_addr(pl);
+
+	switch (op) {
+	case GPU_OP_WRITE_DATA:
+		return hi_bad ? GPU_CAUSE_BAD_FIELD : addr & 3 ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
+	case GPU_OP_INDIRECT_BUFFER:
+		return check_ib(pl, in_ib, ib_max_dw);
+	case GPU_OP_RELEASE_FENCE: {
+		uint32_t flags = pl[GPU_PKT_RELEASE_FENCE_FLAGS];
+		uint64_t align = GPU_PKT_RELEASE_FENCE_SIZE64_GET(flags) ? 7 : 3;
+
+		if (hi_bad || flags & FENCE_FLAGS_RESERVED)
+			return GPU_CAUSE_BAD_FIELD;
+		return addr & align ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
+	}
+	case GPU_OP_WAIT_MEM: {
+		uint32_t ctl = pl[GPU_PKT_WAIT_MEM_CTL];
+		uint64_t align = GPU_PKT_WAIT_MEM_SIZE64_GET(ctl) ? 7 : 3;
+
+		if (hi_bad || GPU_PKT_WAIT_MEM_FUNC_GET(ctl) > GPU_FUNC_GT || ctl & WAIT_CTL_RESERVED)
+			return GPU_CAUSE_BAD_FIELD;
+		return addr & align ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
+	}
+	case GPU_OP_TIMESTAMP:
+		return hi_bad ? GPU_CAUSE_BAD_FIELD : addr & 7 ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
+	default: /* NOP: any payload */
+		return GPU_CAUSE_NONE;
+	}
+}
+
+uint32_t dma_pkt_check(const uint32_t *dw, size_t left, bool in_ib, uint32_t ib_max_dw)
+{
+	uint32_t cause;
+
+	if (!dw || left == 0)
+		return GPU_CAUSE_BAD_COUNT;
+	cause = check_header(dw[0], left, in_ib);
+	if (cause != GPU_CAUSE_NONE)
+		return cause;
+	return check_fields(GPU_HDR_OPCODE_GET(dw[0]), &dw[1], in_ib, ib_max_dw);
+}

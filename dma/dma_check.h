@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dma_check.h - the command processor's packet rules, in C.
+ *
+ * dma_pkt_check() refuses exactly what rtl/cp/cp_queue.sv refuses, in the
+ * same order, so the disassembler can say what the hardware would do and
+ * the validator (the DxgkDdiRender role) can stop a bad buffer before it
+ * reaches a ring.  Its tests run the same packets through both.
+ */
+#ifndef DMA_CHECK_H
+#define DMA_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The cause (enum gpu_cause) cp_queue would latch for the packet at dw[0]
+ * when @left dwords (the header included) remain in its IB or ring, or
+ * GPU_CAUSE_NONE.  @in_ib: the packet sits in an IB; @ib_max_dw: the
+ * IB_MAX_DW register.  Only dw[0] is read when the header is refused, and
+ * only the packet's own dwords otherwise.
+ */
+uint32_t dma_pkt_check(const uint32_t *dw, size_t left, bool in_ib, uint32_t ib_max_dw);
+
+#endif /* DMA_CHECK_H */
