@@ -71,6 +71,20 @@ const char *gpu_wait_func_name(uint32_t v)
 	}
 }
 
+const char *gpu_mmu_fault_name(uint32_t v)
+{
+	switch (v) {
+	case 0x0: return "NONE";
+	case 0x1: return "PDE_INVALID";
+	case 0x2: return "PTE_INVALID";
+	case 0x3: return "RESERVED";
+	case 0x4: return "NO_READ";
+	case 0x5: return "NO_WRITE";
+	case 0x6: return "WALK_ERROR";
+	default: return NULL;
+	}
+}
+
 static const struct gpu_reg_desc gpu_regs[] = {
 	{ "ID", 0x000u, false },
 	{ "CAPS", 0x004u, false },

@@ -19,6 +19,11 @@
 #define GPU_IB_MAX_DW_RESET 0x100000ull /* reset value of IB_MAX_DW: largest indirect buffer in dwords */
 #define GPU_RING_LOG2_MIN 0x4ull /* smallest ring: 2^4 dwords */
 #define GPU_RING_LOG2_MAX 0x14ull /* largest ring: 2^20 dwords (4 MiB) */
+#define GPU_PT_LEVELS 0x4ull /* page-table levels (L0 root .. L3 leaf) */
+#define GPU_PT_LEVEL_BITS 0x9ull /* VA bits resolved per level (512 eight-byte entries: one 4 KiB table) */
+#define GPU_PAGE_SHIFT 0xcull /* log2 of the 4 KiB page */
+#define GPU_FRAG_SHIFT 0x10ull /* log2 of the 64 KiB fragment a FRAG64K PTE belongs to */
+#define GPU_NUM_VMIDS 0x10ull /* virtual-memory contexts; VMID 0 is physical (untranslated) */
 
 /* packet opcodes (header bits OPCODE) */
 enum gpu_opcode {
@@ -72,6 +77,17 @@ enum gpu_wait_func {
 	GPU_FUNC_NE = 0x4, /* not equal */
 	GPU_FUNC_GE = 0x5, /* greater or equal (unsigned) */
 	GPU_FUNC_GT = 0x6, /* greater than (unsigned) */
+};
+
+/* why a translation faulted (the walker's and the software walker's verdict) */
+enum gpu_mmu_fault {
+	GPU_FLT_NONE = 0x0, /* translated (or a null tile) */
+	GPU_FLT_PDE_INVALID = 0x1, /* a directory entry on the path has V=0 */
+	GPU_FLT_PTE_INVALID = 0x2, /* the leaf PTE has V=0 and is not a null (PRT) tile */
+	GPU_FLT_RESERVED = 0x3, /* a reserved PDE/PTE bit is set */
+	GPU_FLT_NO_READ = 0x4, /* read of a page without R */
+	GPU_FLT_NO_WRITE = 0x5, /* write of a page without W */
+	GPU_FLT_WALK_ERROR = 0x6, /* a page-table read failed in the memory system */
 };
 
 /* Global registers (byte offsets) */
@@ -169,6 +185,52 @@ enum gpu_wait_func {
 #define GPU_Q_ERR_CAUSE_CAUSE_MASK 0x1fu
 #define GPU_Q_ERR_CAUSE_CAUSE(v) (((uint32_t)(v) & GPU_Q_ERR_CAUSE_CAUSE_MASK) << GPU_Q_ERR_CAUSE_CAUSE_SHIFT)
 #define GPU_Q_ERR_CAUSE_CAUSE_GET(r) (((uint32_t)(r) >> GPU_Q_ERR_CAUSE_CAUSE_SHIFT) & GPU_Q_ERR_CAUSE_CAUSE_MASK)
+
+/* PTE (64 bits): leaf page-table entry (level 3), 8 bytes; physical address = (SYS ? SYSMEM_BASE : VRAM_BASE) + (ADDR << PAGE_SHIFT); every bit not named is reserved and faults when set */
+#define GPU_PTE_V_SHIFT 0
+#define GPU_PTE_V_MASK 0x1ull
+#define GPU_PTE_V(v) (((uint64_t)(v) & GPU_PTE_V_MASK) << GPU_PTE_V_SHIFT)
+#define GPU_PTE_V_GET(r) (((uint64_t)(r) >> GPU_PTE_V_SHIFT) & GPU_PTE_V_MASK)
+#define GPU_PTE_SYS_SHIFT 1
+#define GPU_PTE_SYS_MASK 0x1ull
+#define GPU_PTE_SYS(v) (((uint64_t)(v) & GPU_PTE_SYS_MASK) << GPU_PTE_SYS_SHIFT)
+#define GPU_PTE_SYS_GET(r) (((uint64_t)(r) >> GPU_PTE_SYS_SHIFT) & GPU_PTE_SYS_MASK)
+#define GPU_PTE_R_SHIFT 2
+#define GPU_PTE_R_MASK 0x1ull
+#define GPU_PTE_R(v) (((uint64_t)(v) & GPU_PTE_R_MASK) << GPU_PTE_R_SHIFT)
+#define GPU_PTE_R_GET(r) (((uint64_t)(r) >> GPU_PTE_R_SHIFT) & GPU_PTE_R_MASK)
+#define GPU_PTE_W_SHIFT 3
+#define GPU_PTE_W_MASK 0x1ull
+#define GPU_PTE_W(v) (((uint64_t)(v) & GPU_PTE_W_MASK) << GPU_PTE_W_SHIFT)
+#define GPU_PTE_W_GET(r) (((uint64_t)(r) >> GPU_PTE_W_SHIFT) & GPU_PTE_W_MASK)
+#define GPU_PTE_PRT_SHIFT 4
+#define GPU_PTE_PRT_MASK 0x1ull
+#define GPU_PTE_PRT(v) (((uint64_t)(v) & GPU_PTE_PRT_MASK) << GPU_PTE_PRT_SHIFT)
+#define GPU_PTE_PRT_GET(r) (((uint64_t)(r) >> GPU_PTE_PRT_SHIFT) & GPU_PTE_PRT_MASK)
+#define GPU_PTE_FRAG64K_SHIFT 5
+#define GPU_PTE_FRAG64K_MASK 0x1ull
+#define GPU_PTE_FRAG64K(v) (((uint64_t)(v) & GPU_PTE_FRAG64K_MASK) << GPU_PTE_FRAG64K_SHIFT)
+#define GPU_PTE_FRAG64K_GET(r) (((uint64_t)(r) >> GPU_PTE_FRAG64K_SHIFT) & GPU_PTE_FRAG64K_MASK)
+#define GPU_PTE_ADDR_SHIFT 12
+#define GPU_PTE_ADDR_MASK 0xfffffffull
+#define GPU_PTE_ADDR(v) (((uint64_t)(v) & GPU_PTE_ADDR_MASK) << GPU_PTE_ADDR_SHIFT)
+#define GPU_PTE_ADDR_GET(r) (((uint64_t)(r) >> GPU_PTE_ADDR_SHIFT) & GPU_PTE_ADDR_MASK)
+#define GPU_PTE_RESERVED 0xffffff0000000fc0ull
+
+/* PDE (64 bits): directory entry (levels 0-2), 8 bytes, pointing at the next 4 KiB table; every bit not named is reserved and faults when set */
+#define GPU_PDE_V_SHIFT 0
+#define GPU_PDE_V_MASK 0x1ull
+#define GPU_PDE_V(v) (((uint64_t)(v) & GPU_PDE_V_MASK) << GPU_PDE_V_SHIFT)
+#define GPU_PDE_V_GET(r) (((uint64_t)(r) >> GPU_PDE_V_SHIFT) & GPU_PDE_V_MASK)
+#define GPU_PDE_SYS_SHIFT 1
+#define GPU_PDE_SYS_MASK 0x1ull
+#define GPU_PDE_SYS(v) (((uint64_t)(v) & GPU_PDE_SYS_MASK) << GPU_PDE_SYS_SHIFT)
+#define GPU_PDE_SYS_GET(r) (((uint64_t)(r) >> GPU_PDE_SYS_SHIFT) & GPU_PDE_SYS_MASK)
+#define GPU_PDE_ADDR_SHIFT 12
+#define GPU_PDE_ADDR_MASK 0xfffffffull
+#define GPU_PDE_ADDR(v) (((uint64_t)(v) & GPU_PDE_ADDR_MASK) << GPU_PDE_ADDR_SHIFT)
+#define GPU_PDE_ADDR_GET(r) (((uint64_t)(r) >> GPU_PDE_ADDR_SHIFT) & GPU_PDE_ADDR_MASK)
+#define GPU_PDE_RESERVED 0xffffff0000000ffcull
 
 /* Packet header */
 #define GPU_HDR_OPCODE_SHIFT 8

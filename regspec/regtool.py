@@ -68,6 +68,8 @@ class Spec:
             if len(set(vals)) != len(vals) or max(vals) > mask(e["width"]):
                 sys.exit("regtool: enum %s has duplicate or too-wide values" % e["name"])
         self.check_fields("header", self.d["header"]["fields"])
+        for lay in self.d.get("layouts", []):
+            self.check_fields(lay["name"], lay["fields"], lay["width"])
         for p in self.d["packets"]:
             if p["name"] not in [v["name"] for v in self.enums["opcode"]["values"]]:
                 sys.exit("regtool: packet %s has no opcode" % p["name"])
@@ -75,11 +77,11 @@ class Spec:
                 self.check_fields(p["name"], dw.get("fields", []))
 
     @staticmethod
-    def check_fields(owner, fields):
+    def check_fields(owner, fields, width=32):
         used = 0
         for f in fields:
             m = mask(f["width"]) << f["lsb"]
-            if used & m or f["lsb"] + f["width"] > 32:
+            if used & m or f["lsb"] + f["width"] > width:
                 sys.exit("regtool: field %s.%s overlaps or overflows" % (owner, f["name"]))
             used |= m
 
@@ -129,6 +131,14 @@ def gen_sv(s):
             o.append("  localparam int unsigned %s%sLsb = %d;" % (camel(r["name"]), camel(f["name"]), f["lsb"]))
             o.append("  localparam int unsigned %s%sW = %d;" % (camel(r["name"]), camel(f["name"]), f["width"]))
     o.append("")
+    for lay in s.d.get("layouts", []):
+        o.append("  // %s (%d bits): %s" % (lay["name"], lay["width"], lay["doc"]))
+        for f in lay["fields"]:
+            o.append("  localparam int unsigned %s%sLsb = %d;" % (camel(lay["name"]), camel(f["name"]), f["lsb"]))
+            o.append("  localparam int unsigned %s%sW = %d;" % (camel(lay["name"]), camel(f["name"]), f["width"]))
+        used = sum(mask(f["width"]) << f["lsb"] for f in lay["fields"])
+        o.append("  localparam logic [%d:0] %sReserved = %d'h%x;" % (lay["width"] - 1, camel(lay["name"]), lay["width"], mask(lay["width"]) & ~used))
+        o.append("")
     o.append("  // Packet header fields")
     for f in s.d["header"]["fields"]:
         o.append("  localparam int unsigned Hdr%sLsb = %d;" % (camel(f["name"]), f["lsb"]))
@@ -173,12 +183,13 @@ def gen_vlt(s):
 
 # ---------------------------------------------------------------- C header
 
-def c_field(o, prefix, f):
+def c_field(o, prefix, f, width=32):
     n = prefix + "_" + f["name"]
+    t, u = ("uint32_t", "u") if width == 32 else ("uint64_t", "ull")
     o.append("#define %s_SHIFT %d" % (n, f["lsb"]))
-    o.append("#define %s_MASK 0x%xu" % (n, mask(f["width"])))
-    o.append("#define %s(v) (((uint32_t)(v) & %s_MASK) << %s_SHIFT)" % (n, n, n))
-    o.append("#define %s_GET(r) (((uint32_t)(r) >> %s_SHIFT) & %s_MASK)" % (n, n, n))
+    o.append("#define %s_MASK 0x%x%s" % (n, mask(f["width"]), u))
+    o.append("#define %s(v) (((%s)(v) & %s_MASK) << %s_SHIFT)" % (n, t, n, n))
+    o.append("#define %s_GET(r) (((%s)(r) >> %s_SHIFT) & %s_MASK)" % (n, t, n, n))
 
 
 def gen_h(s):
@@ -211,6 +222,13 @@ def gen_h(s):
         for f in r.get("fields", []):
             c_field(o, "GPU_" + r["name"], f)
     o.append("")
+    for lay in s.d.get("layouts", []):
+        o.append("/* %s (%d bits): %s */" % (lay["name"], lay["width"], lay["doc"]))
+        for f in lay["fields"]:
+            c_field(o, "GPU_" + lay["name"], f, lay["width"])
+        used = sum(mask(f["width"]) << f["lsb"] for f in lay["fields"])
+        o.append("#define GPU_%s_RESERVED 0x%xull" % (lay["name"], mask(lay["width"]) & ~used))
+        o.append("")
     o.append("/* Packet header */")
     for f in s.d["header"]["fields"]:
         c_field(o, "GPU_HDR", f)
@@ -313,6 +331,11 @@ def gen_md(s):
     for r in s.d["registers"] + s.d["queue_registers"]:
         for f in r.get("fields", []):
             o.append("| %s | %s | %d:%d | %s |" % (r["name"], f["name"], f["lsb"] + f["width"] - 1, f["lsb"], f["doc"]))
+    for lay in s.d.get("layouts", []):
+        o += ["", "## %s (%d bits)" % (lay["name"], lay["width"]), "", lay["doc"], "",
+              "| field | bits | meaning |", "|---|---|---|"]
+        for f in lay["fields"]:
+            o.append("| %s | %d:%d | %s |" % (f["name"], f["lsb"] + f["width"] - 1, f["lsb"], f["doc"]))
     o += ["", "## Packets", "", s.d["header"]["doc"] + ":", ""]
     for f in s.d["header"]["fields"]:
         o.append("- %s, bits %d:%d: %s" % (f["name"], f["lsb"] + f["width"] - 1, f["lsb"], f["doc"]))

@@ -17,6 +17,11 @@
   localparam int unsigned IbMaxDwReset = 1048576;  // reset value of IB_MAX_DW: largest indirect buffer in dwords
   localparam int unsigned RingLog2Min = 4;  // smallest ring: 2^4 dwords
   localparam int unsigned RingLog2Max = 20;  // largest ring: 2^20 dwords (4 MiB)
+  localparam int unsigned PtLevels = 4;  // page-table levels (L0 root .. L3 leaf)
+  localparam int unsigned PtLevelBits = 9;  // VA bits resolved per level (512 eight-byte entries: one 4 KiB table)
+  localparam int unsigned PageShift = 12;  // log2 of the 4 KiB page
+  localparam int unsigned FragShift = 16;  // log2 of the 64 KiB fragment a FRAG64K PTE belongs to
+  localparam int unsigned NumVmids = 16;  // virtual-memory contexts; VMID 0 is physical (untranslated)
 
   // packet opcodes (header bits OPCODE)
   typedef logic [7:0] opcode_e;
@@ -67,6 +72,16 @@
   localparam wait_func_e FuncNe = 3'h4;  // not equal
   localparam wait_func_e FuncGe = 3'h5;  // greater or equal (unsigned)
   localparam wait_func_e FuncGt = 3'h6;  // greater than (unsigned)
+
+  // why a translation faulted (the walker's and the software walker's verdict)
+  typedef logic [3:0] mmu_fault_e;
+  localparam mmu_fault_e FltNone = 4'h0;  // translated (or a null tile)
+  localparam mmu_fault_e FltPdeInvalid = 4'h1;  // a directory entry on the path has V=0
+  localparam mmu_fault_e FltPteInvalid = 4'h2;  // the leaf PTE has V=0 and is not a null (PRT) tile
+  localparam mmu_fault_e FltReserved = 4'h3;  // a reserved PDE/PTE bit is set
+  localparam mmu_fault_e FltNoRead = 4'h4;  // read of a page without R
+  localparam mmu_fault_e FltNoWrite = 4'h5;  // write of a page without W
+  localparam mmu_fault_e FltWalkError = 4'h6;  // a page-table read failed in the memory system
 
   // Global registers (byte offsets on the register port)
   localparam logic [15:0] RegId = 16'h0;  // reads ID_VALUE
@@ -132,6 +147,32 @@
   localparam int unsigned QStatusInIbW = 1;
   localparam int unsigned QErrCauseCauseLsb = 0;
   localparam int unsigned QErrCauseCauseW = 5;
+
+  // PTE (64 bits): leaf page-table entry (level 3), 8 bytes; physical address = (SYS ? SYSMEM_BASE : VRAM_BASE) + (ADDR << PAGE_SHIFT); every bit not named is reserved and faults when set
+  localparam int unsigned PteVLsb = 0;
+  localparam int unsigned PteVW = 1;
+  localparam int unsigned PteSysLsb = 1;
+  localparam int unsigned PteSysW = 1;
+  localparam int unsigned PteRLsb = 2;
+  localparam int unsigned PteRW = 1;
+  localparam int unsigned PteWLsb = 3;
+  localparam int unsigned PteWW = 1;
+  localparam int unsigned PtePrtLsb = 4;
+  localparam int unsigned PtePrtW = 1;
+  localparam int unsigned PteFrag64kLsb = 5;
+  localparam int unsigned PteFrag64kW = 1;
+  localparam int unsigned PteAddrLsb = 12;
+  localparam int unsigned PteAddrW = 28;
+  localparam logic [63:0] PteReserved = 64'hffffff0000000fc0;
+
+  // PDE (64 bits): directory entry (levels 0-2), 8 bytes, pointing at the next 4 KiB table; every bit not named is reserved and faults when set
+  localparam int unsigned PdeVLsb = 0;
+  localparam int unsigned PdeVW = 1;
+  localparam int unsigned PdeSysLsb = 1;
+  localparam int unsigned PdeSysW = 1;
+  localparam int unsigned PdeAddrLsb = 12;
+  localparam int unsigned PdeAddrW = 28;
+  localparam logic [63:0] PdeReserved = 64'hffffff0000000ffc;
 
   // Packet header fields
   localparam int unsigned HdrOpcodeLsb = 8;
