@@ -49,11 +49,16 @@ static uint32_t check_ib(const uint32_t *pl, bool in_ib, uint32_t ib_max_dw)
 	return GPU_CAUSE_NONE;
 }
 
+/* Every packet but NOP starts with ADDR_LO, ADDR_HI (COUNT_MIN >= 2). */
 static uint32_t check_fields(uint32_t op, const uint32_t *pl, bool in_ib, uint32_t ib_max_dw)
 {
-	bool hi_bad = pl[1] & ADDR_HI_RESERVED;
-	uint64_t addr = pkt_addr(pl);
+	bool hi_bad;
+	uint64_t addr;
 
+	if (op == GPU_OP_NOP)
+		return GPU_CAUSE_NONE; /* any payload, possibly none */
+	hi_bad = pl[1] & ADDR_HI_RESERVED;
+	addr = pkt_addr(pl);
 	switch (op) {
 	case GPU_OP_WRITE_DATA:
 		return hi_bad ? GPU_CAUSE_BAD_FIELD : addr & 3 ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
@@ -77,7 +82,7 @@ static uint32_t check_fields(uint32_t op, const uint32_t *pl, bool in_ib, uint32
 	}
 	case GPU_OP_TIMESTAMP:
 		return hi_bad ? GPU_CAUSE_BAD_FIELD : addr & 7 ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
-	default: /* NOP: any payload */
+	default:
 		return GPU_CAUSE_NONE;
 	}
 }

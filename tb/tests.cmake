@@ -38,3 +38,7 @@ set_tests_properties(cli_bad_args PROPERTIES LABELS fw TIMEOUT 60)
 
 add_test(memcheck_demo valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim demo --quiet)
 set_tests_properties(memcheck_demo PROPERTIES LABELS "fw;memcheck" TIMEOUT 600)
+
+# Everything above (but lint and valgrind) again, built with ASan + UBSan.
+add_test(sanitizers make --no-print-directory test SAN=1)
+set_tests_properties(sanitizers PROPERTIES WORKING_DIRECTORY .. LABELS sanitizers TIMEOUT 900)
