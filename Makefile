@@ -40,7 +40,8 @@ CXXFLAGS := -std=c++17 -O2 -g -Wall $(INCS) -I$(VL_INC) -I$(VL_INC)/vltstd \
 LDLIBS := -L$(SC_LIB) -lsystemc -lz -lpthread $(SANFLAGS)
 
 # ---------------------------------------------------------------- sources
-RTL_SRC := rtl/cp/cp_mem_arb.sv rtl/cp/cp_queue.sv rtl/top/gpu_regs.sv rtl/top/gpu_top.sv
+RTL_SRC := rtl/cp/cp_mem_arb.sv rtl/cp/cp_queue.sv rtl/mmu/mmu_tlb.sv rtl/mmu/mmu_top.sv \
+	rtl/top/gpu_regs.sv rtl/top/gpu_top.sv
 RTL_DEP := $(RTL_SRC) rtl/gpu_defs.svh rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
 VLT := rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
 VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast \

@@ -20,8 +20,8 @@ struct gpu_pkt_desc {
 
 struct gpu_reg_desc {
 	const char *name;
-	uint32_t offset;  /* byte offset; inside the queue block when per_queue */
-	bool per_queue;
+	uint32_t offset;  /* byte offset; inside its block when block_stride != 0 */
+	uint32_t block_base, block_stride; /* instance i at block_base + i * block_stride */
 };
 
 /* Each returns the enum value's name, or NULL for a value the spec lacks. */

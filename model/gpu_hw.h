@@ -47,6 +47,7 @@ enum gpu_cause {
 	GPU_CAUSE_BAD_FIELD = 0x7, /* a reserved or out-of-range field value */
 	GPU_CAUSE_MEM_ERROR = 0x8, /* the memory system answered with an error (address in no region) */
 	GPU_CAUSE_BAD_RING = 0x9, /* queue enabled with a ring size or base the hardware cannot use */
+	GPU_CAUSE_PAGE_FAULT = 0xa, /* a translation faulted (see MMU_FAULT_*) */
 };
 
 /* command-processor queue FSM states (Q_STATUS.STATE) */
@@ -99,27 +100,46 @@ enum gpu_mmu_fault {
 #define GPU_REG_INT_ENABLE 0x014u /* interrupt line = |(INT_STATUS & INT_ENABLE); same layout as INT_STATUS */
 #define GPU_REG_SCRATCH 0x018u /* free for software (bring-up register-path check) */
 #define GPU_REG_IB_MAX_DW 0x01cu /* largest legal indirect buffer, in dwords */
+#define GPU_REG_MMU_CTRL 0x800u /* MMU control */
+#define GPU_REG_MMU_FAULT_STATUS 0x804u /* first fault since the last clear; write VALID to clear (and re-arm the latch) */
+#define GPU_REG_MMU_FAULT_VA_LO 0x808u /* faulting VA bits 31:0 */
+#define GPU_REG_MMU_FAULT_VA_HI 0x80cu /* faulting VA bits 47:32 */
+#define GPU_REG_MMU_FAULT_COUNT 0x810u /* faults since reset, latched or not */
+#define GPU_REG_MMU_INV_VMID 0x814u /* invalidation: VMID to drop */
+#define GPU_REG_MMU_INV_START 0x818u /* invalidation range start, VA bits 47:16 (64 KiB units) */
+#define GPU_REG_MMU_INV_END 0x81cu /* invalidation range end (inclusive), VA bits 47:16 (64 KiB units); START=0, END=0xffffffff drops the whole VMID */
+#define GPU_REG_MMU_INV_CTL 0x820u /* write GO to invalidate; the TLB drops matching entries in that cycle, and a walk in flight is restarted */
+#define GPU_REG_MMU_HITS 0x824u /* translated accesses that hit the TLB */
+#define GPU_REG_MMU_MISSES 0x828u /* translated accesses that missed the TLB (merged misses count once each) */
+#define GPU_REG_MMU_WALKS 0x82cu /* page walks completed */
+#define GPU_REG_MMU_WALK_CYCLES 0x830u /* cycles the walker was busy */
+/* registers of queue q at base + q * stride */
 #define GPU_QREG_BASE 0x100u
 #define GPU_QREG_STRIDE 0x80u
-/* Queue registers of queue q */
-#define GPU_REG_Q_CTRL(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x00u) /* queue control */
-#define GPU_REG_Q_BASE_LO(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x04u) /* ring base address bits 31:0 (32-byte aligned) */
-#define GPU_REG_Q_BASE_HI(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x08u) /* ring base address bits 47:32 */
-#define GPU_REG_Q_SIZE(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x0cu) /* log2 of the ring size in dwords, RING_LOG2_MIN..RING_LOG2_MAX */
-#define GPU_REG_Q_WPTR(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x10u) /* doorbell: write pointer, dword offset into the ring */
-#define GPU_REG_Q_RPTR(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x14u) /* read pointer: dword offset of the next ring dword to fetch */
-#define GPU_REG_Q_RPTR_WB_LO(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x18u) /* RPTR write-back address bits 31:0 (dword aligned) */
-#define GPU_REG_Q_RPTR_WB_HI(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x1cu) /* RPTR write-back address bits 47:32 */
-#define GPU_REG_Q_STATUS(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x20u) /* queue status */
-#define GPU_REG_Q_ERR_CAUSE(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x24u) /* cause of the error that halted the queue */
-#define GPU_REG_Q_ERR_ADDR_LO(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x28u) /* address of the failing packet's header, bits 31:0 */
-#define GPU_REG_Q_ERR_ADDR_HI(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x2cu) /* address of the failing packet's header, bits 47:32 */
-#define GPU_REG_Q_ERR_HEADER(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x30u) /* header dword of the failing packet */
-#define GPU_REG_Q_PKTS(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x34u) /* packets executed (IB packets and the packets inside IBs each count) */
-#define GPU_REG_Q_BUSY_CYCLES(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x38u) /* cycles not idle, halted or in error */
-#define GPU_REG_Q_STALL_MEM(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x3cu) /* busy cycles waiting for the memory port or fetch data */
-#define GPU_REG_Q_STALL_WAIT(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x40u) /* busy cycles in WAIT_MEM (read, compare, poll) */
-#define GPU_REG_Q_STALL_FENCE(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x44u) /* busy cycles in a fence waiting for earlier writes */
+#define GPU_REG_Q_CTRL(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x00u) /* queue control */
+#define GPU_REG_Q_BASE_LO(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x04u) /* ring base address bits 31:0 (32-byte aligned) */
+#define GPU_REG_Q_BASE_HI(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x08u) /* ring base address bits 47:32 */
+#define GPU_REG_Q_SIZE(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x0cu) /* log2 of the ring size in dwords, RING_LOG2_MIN..RING_LOG2_MAX */
+#define GPU_REG_Q_WPTR(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x10u) /* doorbell: write pointer, dword offset into the ring */
+#define GPU_REG_Q_RPTR(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x14u) /* read pointer: dword offset of the next ring dword to fetch */
+#define GPU_REG_Q_RPTR_WB_LO(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x18u) /* RPTR write-back address bits 31:0 (dword aligned) */
+#define GPU_REG_Q_RPTR_WB_HI(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x1cu) /* RPTR write-back address bits 47:32 */
+#define GPU_REG_Q_STATUS(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x20u) /* queue status */
+#define GPU_REG_Q_ERR_CAUSE(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x24u) /* cause of the error that halted the queue */
+#define GPU_REG_Q_ERR_ADDR_LO(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x28u) /* address of the failing packet's header, bits 31:0 */
+#define GPU_REG_Q_ERR_ADDR_HI(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x2cu) /* address of the failing packet's header, bits 47:32 */
+#define GPU_REG_Q_ERR_HEADER(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x30u) /* header dword of the failing packet */
+#define GPU_REG_Q_PKTS(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x34u) /* packets executed (IB packets and the packets inside IBs each count) */
+#define GPU_REG_Q_BUSY_CYCLES(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x38u) /* cycles not idle, halted or in error */
+#define GPU_REG_Q_STALL_MEM(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x3cu) /* busy cycles waiting for the memory port or fetch data */
+#define GPU_REG_Q_STALL_WAIT(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x40u) /* busy cycles in WAIT_MEM (read, compare, poll) */
+#define GPU_REG_Q_STALL_FENCE(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x44u) /* busy cycles in a fence waiting for earlier writes */
+#define GPU_REG_Q_VMID(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x48u) /* virtual-memory context of every access of this queue (0 = physical) */
+/* page-table root of VMID v at base + v * stride (VMID 0 is physical; its root is unused) */
+#define GPU_VMREG_BASE 0x900u
+#define GPU_VMREG_STRIDE 0x8u
+#define GPU_REG_VM_ROOT_LO(i) (GPU_VMREG_BASE + (uint32_t)(i) * GPU_VMREG_STRIDE + 0x00u) /* L0 table address bits 31:0 (4 KiB aligned; bits 11:0 read as written, ignored) */
+#define GPU_REG_VM_ROOT_HI(i) (GPU_VMREG_BASE + (uint32_t)(i) * GPU_VMREG_STRIDE + 0x04u) /* L0 table address bits 47:32 */
 
 #define GPU_CAPS_NUM_QUEUES_SHIFT 0
 #define GPU_CAPS_NUM_QUEUES_MASK 0xfu
@@ -141,6 +161,46 @@ enum gpu_mmu_fault {
 #define GPU_INT_STATUS_ERROR_MASK 0xffu
 #define GPU_INT_STATUS_ERROR(v) (((uint32_t)(v) & GPU_INT_STATUS_ERROR_MASK) << GPU_INT_STATUS_ERROR_SHIFT)
 #define GPU_INT_STATUS_ERROR_GET(r) (((uint32_t)(r) >> GPU_INT_STATUS_ERROR_SHIFT) & GPU_INT_STATUS_ERROR_MASK)
+#define GPU_INT_STATUS_MMU_FAULT_SHIFT 16
+#define GPU_INT_STATUS_MMU_FAULT_MASK 0x1u
+#define GPU_INT_STATUS_MMU_FAULT(v) (((uint32_t)(v) & GPU_INT_STATUS_MMU_FAULT_MASK) << GPU_INT_STATUS_MMU_FAULT_SHIFT)
+#define GPU_INT_STATUS_MMU_FAULT_GET(r) (((uint32_t)(r) >> GPU_INT_STATUS_MMU_FAULT_SHIFT) & GPU_INT_STATUS_MMU_FAULT_MASK)
+#define GPU_MMU_CTRL_ENABLE_SHIFT 0
+#define GPU_MMU_CTRL_ENABLE_MASK 0x1u
+#define GPU_MMU_CTRL_ENABLE(v) (((uint32_t)(v) & GPU_MMU_CTRL_ENABLE_MASK) << GPU_MMU_CTRL_ENABLE_SHIFT)
+#define GPU_MMU_CTRL_ENABLE_GET(r) (((uint32_t)(r) >> GPU_MMU_CTRL_ENABLE_SHIFT) & GPU_MMU_CTRL_ENABLE_MASK)
+#define GPU_MMU_FAULT_STATUS_VALID_SHIFT 0
+#define GPU_MMU_FAULT_STATUS_VALID_MASK 0x1u
+#define GPU_MMU_FAULT_STATUS_VALID(v) (((uint32_t)(v) & GPU_MMU_FAULT_STATUS_VALID_MASK) << GPU_MMU_FAULT_STATUS_VALID_SHIFT)
+#define GPU_MMU_FAULT_STATUS_VALID_GET(r) (((uint32_t)(r) >> GPU_MMU_FAULT_STATUS_VALID_SHIFT) & GPU_MMU_FAULT_STATUS_VALID_MASK)
+#define GPU_MMU_FAULT_STATUS_WRITE_SHIFT 1
+#define GPU_MMU_FAULT_STATUS_WRITE_MASK 0x1u
+#define GPU_MMU_FAULT_STATUS_WRITE(v) (((uint32_t)(v) & GPU_MMU_FAULT_STATUS_WRITE_MASK) << GPU_MMU_FAULT_STATUS_WRITE_SHIFT)
+#define GPU_MMU_FAULT_STATUS_WRITE_GET(r) (((uint32_t)(r) >> GPU_MMU_FAULT_STATUS_WRITE_SHIFT) & GPU_MMU_FAULT_STATUS_WRITE_MASK)
+#define GPU_MMU_FAULT_STATUS_CAUSE_SHIFT 4
+#define GPU_MMU_FAULT_STATUS_CAUSE_MASK 0xfu
+#define GPU_MMU_FAULT_STATUS_CAUSE(v) (((uint32_t)(v) & GPU_MMU_FAULT_STATUS_CAUSE_MASK) << GPU_MMU_FAULT_STATUS_CAUSE_SHIFT)
+#define GPU_MMU_FAULT_STATUS_CAUSE_GET(r) (((uint32_t)(r) >> GPU_MMU_FAULT_STATUS_CAUSE_SHIFT) & GPU_MMU_FAULT_STATUS_CAUSE_MASK)
+#define GPU_MMU_FAULT_STATUS_VMID_SHIFT 8
+#define GPU_MMU_FAULT_STATUS_VMID_MASK 0xfu
+#define GPU_MMU_FAULT_STATUS_VMID(v) (((uint32_t)(v) & GPU_MMU_FAULT_STATUS_VMID_MASK) << GPU_MMU_FAULT_STATUS_VMID_SHIFT)
+#define GPU_MMU_FAULT_STATUS_VMID_GET(r) (((uint32_t)(r) >> GPU_MMU_FAULT_STATUS_VMID_SHIFT) & GPU_MMU_FAULT_STATUS_VMID_MASK)
+#define GPU_MMU_FAULT_STATUS_CLIENT_SHIFT 16
+#define GPU_MMU_FAULT_STATUS_CLIENT_MASK 0x7fu
+#define GPU_MMU_FAULT_STATUS_CLIENT(v) (((uint32_t)(v) & GPU_MMU_FAULT_STATUS_CLIENT_MASK) << GPU_MMU_FAULT_STATUS_CLIENT_SHIFT)
+#define GPU_MMU_FAULT_STATUS_CLIENT_GET(r) (((uint32_t)(r) >> GPU_MMU_FAULT_STATUS_CLIENT_SHIFT) & GPU_MMU_FAULT_STATUS_CLIENT_MASK)
+#define GPU_MMU_INV_VMID_VMID_SHIFT 0
+#define GPU_MMU_INV_VMID_VMID_MASK 0xfu
+#define GPU_MMU_INV_VMID_VMID(v) (((uint32_t)(v) & GPU_MMU_INV_VMID_VMID_MASK) << GPU_MMU_INV_VMID_VMID_SHIFT)
+#define GPU_MMU_INV_VMID_VMID_GET(r) (((uint32_t)(r) >> GPU_MMU_INV_VMID_VMID_SHIFT) & GPU_MMU_INV_VMID_VMID_MASK)
+#define GPU_MMU_INV_VMID_ALL_SHIFT 31
+#define GPU_MMU_INV_VMID_ALL_MASK 0x1u
+#define GPU_MMU_INV_VMID_ALL(v) (((uint32_t)(v) & GPU_MMU_INV_VMID_ALL_MASK) << GPU_MMU_INV_VMID_ALL_SHIFT)
+#define GPU_MMU_INV_VMID_ALL_GET(r) (((uint32_t)(r) >> GPU_MMU_INV_VMID_ALL_SHIFT) & GPU_MMU_INV_VMID_ALL_MASK)
+#define GPU_MMU_INV_CTL_GO_SHIFT 0
+#define GPU_MMU_INV_CTL_GO_MASK 0x1u
+#define GPU_MMU_INV_CTL_GO(v) (((uint32_t)(v) & GPU_MMU_INV_CTL_GO_MASK) << GPU_MMU_INV_CTL_GO_SHIFT)
+#define GPU_MMU_INV_CTL_GO_GET(r) (((uint32_t)(r) >> GPU_MMU_INV_CTL_GO_SHIFT) & GPU_MMU_INV_CTL_GO_MASK)
 #define GPU_Q_CTRL_ENABLE_SHIFT 0
 #define GPU_Q_CTRL_ENABLE_MASK 0x1u
 #define GPU_Q_CTRL_ENABLE(v) (((uint32_t)(v) & GPU_Q_CTRL_ENABLE_MASK) << GPU_Q_CTRL_ENABLE_SHIFT)
@@ -185,6 +245,10 @@ enum gpu_mmu_fault {
 #define GPU_Q_ERR_CAUSE_CAUSE_MASK 0x1fu
 #define GPU_Q_ERR_CAUSE_CAUSE(v) (((uint32_t)(v) & GPU_Q_ERR_CAUSE_CAUSE_MASK) << GPU_Q_ERR_CAUSE_CAUSE_SHIFT)
 #define GPU_Q_ERR_CAUSE_CAUSE_GET(r) (((uint32_t)(r) >> GPU_Q_ERR_CAUSE_CAUSE_SHIFT) & GPU_Q_ERR_CAUSE_CAUSE_MASK)
+#define GPU_Q_VMID_VMID_SHIFT 0
+#define GPU_Q_VMID_VMID_MASK 0xfu
+#define GPU_Q_VMID_VMID(v) (((uint32_t)(v) & GPU_Q_VMID_VMID_MASK) << GPU_Q_VMID_VMID_SHIFT)
+#define GPU_Q_VMID_VMID_GET(r) (((uint32_t)(r) >> GPU_Q_VMID_VMID_SHIFT) & GPU_Q_VMID_VMID_MASK)
 
 /* PTE (64 bits): leaf page-table entry (level 3), 8 bytes; physical address = (SYS ? SYSMEM_BASE : VRAM_BASE) + (ADDR << PAGE_SHIFT); every bit not named is reserved and faults when set */
 #define GPU_PTE_V_SHIFT 0

@@ -52,7 +52,7 @@ class Spec:
 
     def check(self):
         """Reject a spec with overlapping offsets, fields or enum values."""
-        for regs in (self.d["registers"], self.d["queue_registers"]):
+        for regs in [self.d["registers"]] + [b["registers"] for b in self.d["blocks"]]:
             seen = {}
             for r in regs:
                 off = num(r["offset"])
@@ -60,9 +60,9 @@ class Spec:
                     sys.exit("regtool: bad/duplicate offset %#x (%s)" % (off, r["name"]))
                 seen[off] = r["name"]
                 self.check_fields(r["name"], r.get("fields", []))
-        stride = num(self.d["queue_block"]["stride"])
-        if max(num(r["offset"]) for r in self.d["queue_registers"]) >= stride:
-            sys.exit("regtool: queue registers overflow the stride")
+        for b in self.d["blocks"]:
+            if max(num(r["offset"]) for r in b["registers"]) >= num(b["stride"]):
+                sys.exit("regtool: %s registers overflow the stride" % b["prefix"])
         for e in self.d["enums"]:
             vals = [num(v["value"]) for v in e["values"]]
             if len(set(vals)) != len(vals) or max(vals) > mask(e["width"]):
@@ -84,6 +84,9 @@ class Spec:
             if used & m or f["lsb"] + f["width"] > width:
                 sys.exit("regtool: field %s.%s overlaps or overflows" % (owner, f["name"]))
             used |= m
+
+    def all_registers(self):
+        return self.d["registers"] + [r for b in self.d["blocks"] for r in b["registers"]]
 
     def opcode(self, name):
         for v in self.enums["opcode"]["values"]:
@@ -118,15 +121,15 @@ def gen_sv(s):
     o.append("  // Global registers (byte offsets on the register port)")
     for r in s.d["registers"]:
         o.append("  localparam logic [15:0] Reg%s = %s;  // %s" % (camel(r["name"]), hexw(num(r["offset"]), 16), r["doc"]))
-    qb = s.d["queue_block"]
-    o.append("  localparam logic [15:0] QRegBase = %s;" % hexw(num(qb["base"]), 16))
-    o.append("  localparam logic [15:0] QRegStride = %s;" % hexw(num(qb["stride"]), 16))
-    o.append("  // Queue registers (offsets inside a queue's block)")
-    for r in s.d["queue_registers"]:
-        o.append("  localparam logic [15:0] Reg%s = %s;  // %s" % (camel(r["name"]), hexw(num(r["offset"]), 16), r["doc"]))
+    for b in s.d["blocks"]:
+        o.append("  // %s" % b["doc"])
+        o.append("  localparam logic [15:0] %sRegBase = %s;" % (camel(b["prefix"]), hexw(num(b["base"]), 16)))
+        o.append("  localparam logic [15:0] %sRegStride = %s;" % (camel(b["prefix"]), hexw(num(b["stride"]), 16)))
+        for r in b["registers"]:
+            o.append("  localparam logic [15:0] Reg%s = %s;  // %s" % (camel(r["name"]), hexw(num(r["offset"]), 16), r["doc"]))
     o.append("")
     o.append("  // Register fields: <Reg><Field>Lsb / <Reg><Field>W")
-    for r in s.d["registers"] + s.d["queue_registers"]:
+    for r in s.all_registers():
         for f in r.get("fields", []):
             o.append("  localparam int unsigned %s%sLsb = %d;" % (camel(r["name"]), camel(f["name"]), f["lsb"]))
             o.append("  localparam int unsigned %s%sW = %d;" % (camel(r["name"]), camel(f["name"]), f["width"]))
@@ -210,15 +213,16 @@ def gen_h(s):
     o.append("/* Global registers (byte offsets) */")
     for r in s.d["registers"]:
         o.append("#define GPU_REG_%s 0x%03xu /* %s */" % (r["name"], num(r["offset"]), r["doc"]))
-    qb = s.d["queue_block"]
-    o.append("#define GPU_QREG_BASE 0x%xu" % num(qb["base"]))
-    o.append("#define GPU_QREG_STRIDE 0x%xu" % num(qb["stride"]))
-    o.append("/* Queue registers of queue q */")
-    for r in s.d["queue_registers"]:
-        o.append("#define GPU_REG_%s(q) (GPU_QREG_BASE + (uint32_t)(q) * GPU_QREG_STRIDE + 0x%02xu) /* %s */"
-                 % (r["name"], num(r["offset"]), r["doc"]))
+    for b in s.d["blocks"]:
+        n = b["prefix"]
+        o.append("/* %s */" % b["doc"])
+        o.append("#define GPU_%sREG_BASE 0x%xu" % (n, num(b["base"])))
+        o.append("#define GPU_%sREG_STRIDE 0x%xu" % (n, num(b["stride"])))
+        for r in b["registers"]:
+            o.append("#define GPU_REG_%s(i) (GPU_%sREG_BASE + (uint32_t)(i) * GPU_%sREG_STRIDE + 0x%02xu) /* %s */"
+                     % (r["name"], n, n, num(r["offset"]), r["doc"]))
     o.append("")
-    for r in s.d["registers"] + s.d["queue_registers"]:
+    for r in s.all_registers():
         for f in r.get("fields", []):
             c_field(o, "GPU_" + r["name"], f)
     o.append("")
@@ -266,9 +270,10 @@ def gen_names(s):
         o.append("")
     o.append("static const struct gpu_reg_desc gpu_regs[] = {")
     for r in s.d["registers"]:
-        o.append('\t{ "%s", 0x%03xu, false },' % (r["name"], num(r["offset"])))
-    for r in s.d["queue_registers"]:
-        o.append('\t{ "%s", 0x%02xu, true },' % (r["name"], num(r["offset"])))
+        o.append('\t{ "%s", 0x%03xu, 0, 0 },' % (r["name"], num(r["offset"])))
+    for b in s.d["blocks"]:
+        for r in b["registers"]:
+            o.append('\t{ "%s", 0x%03xu, 0x%xu, 0x%xu },' % (r["name"], num(r["offset"]), num(b["base"]), num(b["stride"])))
     o.append("};")
     o.append("")
     for p in s.d["packets"]:
@@ -322,13 +327,13 @@ def gen_md(s):
     o += ["", "## Global registers", "", "| offset | name | access | meaning |", "|---|---|---|---|"]
     for r in s.d["registers"]:
         o.append("| 0x%03x | %s | %s | %s |" % (num(r["offset"]), r["name"], r["access"], r["doc"]))
-    qb = s.d["queue_block"]
-    o += ["", "## Queue registers", "", qb["doc"] + " (base 0x%x, stride 0x%x)." % (num(qb["base"]), num(qb["stride"])), "",
-          "| offset | name | access | meaning |", "|---|---|---|---|"]
-    for r in s.d["queue_registers"]:
-        o.append("| +0x%02x | %s | %s | %s |" % (num(r["offset"]), r["name"], r["access"], r["doc"]))
+    for b in s.d["blocks"]:
+        o += ["", "## %s registers" % b["prefix"], "", b["doc"] + " (base 0x%x, stride 0x%x)." % (num(b["base"]), num(b["stride"])), "",
+              "| offset | name | access | meaning |", "|---|---|---|---|"]
+        for r in b["registers"]:
+            o.append("| +0x%02x | %s | %s | %s |" % (num(r["offset"]), r["name"], r["access"], r["doc"]))
     o += ["", "## Register fields", "", "| register | field | bits | meaning |", "|---|---|---|---|"]
-    for r in s.d["registers"] + s.d["queue_registers"]:
+    for r in s.all_registers():
         for f in r.get("fields", []):
             o.append("| %s | %s | %d:%d | %s |" % (r["name"], f["name"], f["lsb"] + f["width"] - 1, f["lsb"], f["doc"]))
     for lay in s.d.get("layouts", []):

@@ -44,6 +44,7 @@
   localparam cause_e CauseBadField = 5'h7;  // a reserved or out-of-range field value
   localparam cause_e CauseMemError = 5'h8;  // the memory system answered with an error (address in no region)
   localparam cause_e CauseBadRing = 5'h9;  // queue enabled with a ring size or base the hardware cannot use
+  localparam cause_e CausePageFault = 5'ha;  // a translation faulted (see MMU_FAULT_*)
 
   // command-processor queue FSM states (Q_STATUS.STATE)
   typedef logic [4:0] cp_state_e;
@@ -92,9 +93,22 @@
   localparam logic [15:0] RegIntEnable = 16'h14;  // interrupt line = |(INT_STATUS & INT_ENABLE); same layout as INT_STATUS
   localparam logic [15:0] RegScratch = 16'h18;  // free for software (bring-up register-path check)
   localparam logic [15:0] RegIbMaxDw = 16'h1c;  // largest legal indirect buffer, in dwords
+  localparam logic [15:0] RegMmuCtrl = 16'h800;  // MMU control
+  localparam logic [15:0] RegMmuFaultStatus = 16'h804;  // first fault since the last clear; write VALID to clear (and re-arm the latch)
+  localparam logic [15:0] RegMmuFaultVaLo = 16'h808;  // faulting VA bits 31:0
+  localparam logic [15:0] RegMmuFaultVaHi = 16'h80c;  // faulting VA bits 47:32
+  localparam logic [15:0] RegMmuFaultCount = 16'h810;  // faults since reset, latched or not
+  localparam logic [15:0] RegMmuInvVmid = 16'h814;  // invalidation: VMID to drop
+  localparam logic [15:0] RegMmuInvStart = 16'h818;  // invalidation range start, VA bits 47:16 (64 KiB units)
+  localparam logic [15:0] RegMmuInvEnd = 16'h81c;  // invalidation range end (inclusive), VA bits 47:16 (64 KiB units); START=0, END=0xffffffff drops the whole VMID
+  localparam logic [15:0] RegMmuInvCtl = 16'h820;  // write GO to invalidate; the TLB drops matching entries in that cycle, and a walk in flight is restarted
+  localparam logic [15:0] RegMmuHits = 16'h824;  // translated accesses that hit the TLB
+  localparam logic [15:0] RegMmuMisses = 16'h828;  // translated accesses that missed the TLB (merged misses count once each)
+  localparam logic [15:0] RegMmuWalks = 16'h82c;  // page walks completed
+  localparam logic [15:0] RegMmuWalkCycles = 16'h830;  // cycles the walker was busy
+  // registers of queue q at base + q * stride
   localparam logic [15:0] QRegBase = 16'h100;
   localparam logic [15:0] QRegStride = 16'h80;
-  // Queue registers (offsets inside a queue's block)
   localparam logic [15:0] RegQCtrl = 16'h0;  // queue control
   localparam logic [15:0] RegQBaseLo = 16'h4;  // ring base address bits 31:0 (32-byte aligned)
   localparam logic [15:0] RegQBaseHi = 16'h8;  // ring base address bits 47:32
@@ -113,6 +127,12 @@
   localparam logic [15:0] RegQStallMem = 16'h3c;  // busy cycles waiting for the memory port or fetch data
   localparam logic [15:0] RegQStallWait = 16'h40;  // busy cycles in WAIT_MEM (read, compare, poll)
   localparam logic [15:0] RegQStallFence = 16'h44;  // busy cycles in a fence waiting for earlier writes
+  localparam logic [15:0] RegQVmid = 16'h48;  // virtual-memory context of every access of this queue (0 = physical)
+  // page-table root of VMID v at base + v * stride (VMID 0 is physical; its root is unused)
+  localparam logic [15:0] VmRegBase = 16'h900;
+  localparam logic [15:0] VmRegStride = 16'h8;
+  localparam logic [15:0] RegVmRootLo = 16'h0;  // L0 table address bits 31:0 (4 KiB aligned; bits 11:0 read as written, ignored)
+  localparam logic [15:0] RegVmRootHi = 16'h4;  // L0 table address bits 47:32
 
   // Register fields: <Reg><Field>Lsb / <Reg><Field>W
   localparam int unsigned CapsNumQueuesLsb = 0;
@@ -125,6 +145,26 @@
   localparam int unsigned IntStatusFenceW = 8;
   localparam int unsigned IntStatusErrorLsb = 8;
   localparam int unsigned IntStatusErrorW = 8;
+  localparam int unsigned IntStatusMmuFaultLsb = 16;
+  localparam int unsigned IntStatusMmuFaultW = 1;
+  localparam int unsigned MmuCtrlEnableLsb = 0;
+  localparam int unsigned MmuCtrlEnableW = 1;
+  localparam int unsigned MmuFaultStatusValidLsb = 0;
+  localparam int unsigned MmuFaultStatusValidW = 1;
+  localparam int unsigned MmuFaultStatusWriteLsb = 1;
+  localparam int unsigned MmuFaultStatusWriteW = 1;
+  localparam int unsigned MmuFaultStatusCauseLsb = 4;
+  localparam int unsigned MmuFaultStatusCauseW = 4;
+  localparam int unsigned MmuFaultStatusVmidLsb = 8;
+  localparam int unsigned MmuFaultStatusVmidW = 4;
+  localparam int unsigned MmuFaultStatusClientLsb = 16;
+  localparam int unsigned MmuFaultStatusClientW = 7;
+  localparam int unsigned MmuInvVmidVmidLsb = 0;
+  localparam int unsigned MmuInvVmidVmidW = 4;
+  localparam int unsigned MmuInvVmidAllLsb = 31;
+  localparam int unsigned MmuInvVmidAllW = 1;
+  localparam int unsigned MmuInvCtlGoLsb = 0;
+  localparam int unsigned MmuInvCtlGoW = 1;
   localparam int unsigned QCtrlEnableLsb = 0;
   localparam int unsigned QCtrlEnableW = 1;
   localparam int unsigned QCtrlPrivLsb = 1;
@@ -147,6 +187,8 @@
   localparam int unsigned QStatusInIbW = 1;
   localparam int unsigned QErrCauseCauseLsb = 0;
   localparam int unsigned QErrCauseCauseW = 5;
+  localparam int unsigned QVmidVmidLsb = 0;
+  localparam int unsigned QVmidVmidW = 4;
 
   // PTE (64 bits): leaf page-table entry (level 3), 8 bytes; physical address = (SYS ? SYSMEM_BASE : VRAM_BASE) + (ADDR << PAGE_SHIFT); every bit not named is reserved and faults when set
   localparam int unsigned PteVLsb = 0;

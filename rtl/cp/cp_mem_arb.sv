@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 //
 // cp_mem_arb: round-robin arbiter from NumClients request channels onto the
-// one memory master port, and the demultiplexer of its responses.
+// MMU's input (and so the memory port), and the demultiplexer of responses.
 //
 // Purpose: every client (queue) issues at most one request per cycle on a
 // valid/ready channel.  A granted request leaves on the port tagged with
@@ -23,17 +23,20 @@ module cp_mem_arb #(
   input  logic [NumClients-1:0]             c_valid_i,
   output logic [NumClients-1:0]             c_ready_o,
   input  logic [NumClients-1:0]             c_we_i,
+  input  logic [NumClients*4-1:0]           c_vmid_i,
   input  logic [NumClients*48-1:0]          c_addr_i,
   input  logic [NumClients*BeatBytes*8-1:0] c_wdata_i,
   input  logic [NumClients*BeatBytes-1:0]   c_wstrb_i,
   output logic [NumClients-1:0]             c_rsp_valid_o,
   output logic                              c_rsp_we_o,
   output logic                              c_rsp_err_o,
+  output logic                              c_rsp_fault_o,
   output logic [BeatBytes*8-1:0]            c_rsp_rdata_o,
   // Memory master port
   output logic                              mem_req_valid_o,
   input  logic                              mem_req_ready_i,
   output logic [MemIdW-1:0]                 mem_req_id_o,
+  output logic [3:0]                        mem_req_vmid_o,
   output logic [47:0]                       mem_req_addr_o,
   output logic                              mem_req_we_o,
   output logic [BeatBytes*8-1:0]            mem_req_wdata_o,
@@ -41,6 +44,7 @@ module cp_mem_arb #(
   input  logic                              mem_rsp_valid_i,
   input  logic [MemIdW-1:0]                 mem_rsp_id_i,
   input  logic                              mem_rsp_err_i,
+  input  logic                              mem_rsp_fault_i,
   input  logic [BeatBytes*8-1:0]            mem_rsp_rdata_i
 );
 
@@ -68,6 +72,7 @@ module cp_mem_arb #(
 
   assign mem_req_valid_o = found;
   assign mem_req_id_o = MemIdW'({pick, c_we_i[pick]});
+  assign mem_req_vmid_o = c_vmid_i[4*pick +: 4];
   assign mem_req_addr_o = c_addr_i[48*pick +: 48];
   assign mem_req_we_o = c_we_i[pick];
   assign mem_req_wdata_o = c_wdata_i[BeatBytes*8*pick +: BeatBytes*8];
@@ -88,6 +93,7 @@ module cp_mem_arb #(
   end
   assign c_rsp_we_o = mem_rsp_id_i[0];
   assign c_rsp_err_o = mem_rsp_err_i;
+  assign c_rsp_fault_o = mem_rsp_fault_i;
   assign c_rsp_rdata_o = mem_rsp_rdata_i;
 
   always_ff @(posedge clk_i) begin

@@ -62,6 +62,7 @@ module cp_queue #(
   input  logic                   rsp_valid_i,
   input  logic                   rsp_we_i,
   input  logic                   rsp_err_i,
+  input  logic                   rsp_fault_i,    // with err: the MMU refused it
   input  logic [BeatBytes*8-1:0] rsp_rdata_i
 );
 
@@ -278,14 +279,14 @@ module cp_queue #(
     if (granted && req_we_o) wr_out_d = wr_out_d + 8'd1;
     if (rsp_wr) begin
       wr_out_d = wr_out_d - 8'd1;
-      if (rsp_err_i) begin err_set = 1'b1; err_cause = CauseMemError; end
+      if (rsp_err_i) begin err_set = 1'b1; err_cause = rsp_fault_i ? CausePageFault : CauseMemError; end
     end
     if (rsp_rd) begin
       rd_pend_d = 1'b0;
       rd_drop_d = 1'b0;
       if (!rd_drop_q && rsp_err_i) begin
         err_set = 1'b1;
-        err_cause = CauseMemError;
+        err_cause = rsp_fault_i ? CausePageFault : CauseMemError;
       end else if (!rd_drop_q && rd_fetch_q) begin
         buf_d = rsp_rdata_i;
         buf_beat_d = rd_beat_q;

@@ -43,6 +43,25 @@ module gpu_regs #(
   output logic [NumQueues*5-1:0]   q_size_o,
   output logic [NumQueues*20-1:0]  q_wptr_o,
   output logic [NumQueues*48-1:0]  q_rptr_wb_addr_o,
+  output logic [NumQueues*4-1:0]   q_vmid_o,
+  // MMU configuration, invalidation, faults and counters
+  output logic                     mmu_enable_o,
+  output logic [16*48-1:0]         vm_root_o,
+  output logic                     inv_o,
+  output logic                     inv_all_o,
+  output logic [3:0]               inv_vmid_o,
+  output logic [31:0]              inv_start_o,
+  output logic [31:0]              inv_end_o,
+  input  logic                     fault_i,
+  input  logic [47:0]              fault_va_i,
+  input  logic [3:0]               fault_vmid_i,
+  input  logic [6:0]               fault_client_i,
+  input  logic                     fault_write_i,
+  input  logic [3:0]               fault_cause_i,
+  input  logic [31:0]              mmu_hits_i,
+  input  logic [31:0]              mmu_misses_i,
+  input  logic [31:0]              mmu_walks_i,
+  input  logic [31:0]              mmu_walk_cycles_i,
   // Queue status
   input  logic [NumQueues*20-1:0]  q_rptr_i,
   input  logic [NumQueues*5-1:0]   q_state_i,
@@ -76,13 +95,19 @@ module gpu_regs #(
   logic [NumQueues*48-1:0] base_q, rptr_wb_addr_q;
   logic [NumQueues*5-1:0] size_q;
   logic [NumQueues*20-1:0] wptr_q;
+  logic [NumQueues*4-1:0] vmid_q;
+  logic mmu_enable_q;
+  logic [16*48-1:0] root_q;
+  logic [31:0] fault_status_q, fault_count_q, inv_vmid_q, inv_start_q, inv_end_q;
+  logic [47:0] fault_va_q;
   logic rsp_valid_q, rsp_err_q;
   logic [31:0] rsp_rdata_q;
 
   // ---------------------------------------------------------------- decode
-  logic is_q, hit, wr, rd;
-  logic [15:0] qoff;
+  logic is_q, is_vm, hit, wr, rd;
+  logic [15:0] qoff, voff;
   logic [QW-1:0] q;
+  logic [3:0] v;
   logic [15:0] roff;
   logic [31:0] rdata;
 
@@ -92,12 +117,22 @@ module gpu_regs #(
   assign is_q = reg_req_addr_i >= QRegBase &&
                 reg_req_addr_i < QRegBase + 16'(NumQueues) * QRegStride;
   assign q = QW'(qoff >> StrideLog2);
-  assign roff = is_q ? (qoff & (QRegStride - 16'd1)) : reg_req_addr_i;
+  assign voff = reg_req_addr_i - VmRegBase;
+  assign is_vm = reg_req_addr_i >= VmRegBase && reg_req_addr_i < VmRegBase + 16'(NumVmids) * VmRegStride;
+  assign v = voff[6:3];
+  assign roff = is_q ? (qoff & (QRegStride - 16'd1)) :
+                is_vm ? (voff & (VmRegStride - 16'd1)) : reg_req_addr_i;
 
   always_comb begin
     hit = 1'b1;
     rdata = '0;
-    if (!is_q) begin
+    if (is_vm) begin
+      unique case (roff)
+        RegVmRootLo: rdata = root_q[48*v +: 32];
+        RegVmRootHi: rdata = {16'd0, root_q[48*v + 32 +: 16]};
+        default:     hit = 1'b0;
+      endcase
+    end else if (!is_q) begin
       unique case (roff)
         RegId:        rdata = IdValue;
         RegCaps:      rdata = (32'(NumQueues) << CapsNumQueuesLsb) |
@@ -109,6 +144,19 @@ module gpu_regs #(
         RegIntEnable: rdata = int_enable_q;
         RegScratch:   rdata = scratch_q;
         RegIbMaxDw:   rdata = {11'd0, ib_max_q};
+        RegMmuCtrl:   rdata = {31'd0, mmu_enable_q};
+        RegMmuFaultStatus: rdata = fault_status_q;
+        RegMmuFaultVaLo:   rdata = fault_va_q[31:0];
+        RegMmuFaultVaHi:   rdata = {16'd0, fault_va_q[47:32]};
+        RegMmuFaultCount:  rdata = fault_count_q;
+        RegMmuInvVmid:     rdata = inv_vmid_q;
+        RegMmuInvStart:    rdata = inv_start_q;
+        RegMmuInvEnd:      rdata = inv_end_q;
+        RegMmuInvCtl:      rdata = '0;
+        RegMmuHits:        rdata = mmu_hits_i;
+        RegMmuMisses:      rdata = mmu_misses_i;
+        RegMmuWalks:       rdata = mmu_walks_i;
+        RegMmuWalkCycles:  rdata = mmu_walk_cycles_i;
         default:      hit = 1'b0;
       endcase
     end else begin
@@ -141,6 +189,7 @@ module gpu_regs #(
         RegQStallMem:   rdata = q_stall_mem_i[32*q +: 32];
         RegQStallWait:  rdata = q_stall_wait_i[32*q +: 32];
         RegQStallFence: rdata = q_stall_fence_i[32*q +: 32];
+        RegQVmid:       rdata = {28'd0, vmid_q[4*q +: 4]};
         default:        hit = 1'b0;
       endcase
     end
@@ -149,15 +198,18 @@ module gpu_regs #(
   // ---------------------------------------------------------------- writes
   logic [31:0] int_status_d, int_set;
   logic [NumQueues-1:0] reset_d;
+  logic inv_d;
 
   always_comb begin
     int_set = '0;
     int_set[IntStatusFenceLsb +: NumQueues] = q_fence_irq_i;
     int_set[IntStatusErrorLsb +: NumQueues] = q_err_irq_i;
+    int_set[IntStatusMmuFaultLsb] = fault_i;
     int_status_d = int_status_q;
-    if (wr && hit && !is_q && roff == RegIntStatus) int_status_d = int_status_d & ~reg_req_wdata_i;
+    if (wr && hit && !is_q && !is_vm && roff == RegIntStatus) int_status_d = int_status_d & ~reg_req_wdata_i;
     int_status_d = int_status_d | int_set;
     reset_d = '0;
+    inv_d = wr && hit && !is_q && !is_vm && roff == RegMmuInvCtl && reg_req_wdata_i[MmuInvCtlGoLsb];
     if (wr && hit && is_q && roff == RegQCtrl) reset_d[q] = reg_req_wdata_i[QCtrlResetLsb];
   end
 
@@ -177,6 +229,15 @@ module gpu_regs #(
       rptr_wb_addr_q <= '0;
       size_q <= '0;
       wptr_q <= '0;
+      vmid_q <= '0;
+      mmu_enable_q <= 1'b0;
+      root_q <= '0;
+      fault_status_q <= '0;
+      fault_va_q <= '0;
+      fault_count_q <= '0;
+      inv_vmid_q <= '0;
+      inv_start_q <= '0;
+      inv_end_q <= '0;
       rsp_valid_q <= 1'b0;
       rsp_err_q <= 1'b0;
       rsp_rdata_q <= '0;
@@ -186,12 +247,36 @@ module gpu_regs #(
       rsp_valid_q <= reg_req_valid_i;
       rsp_err_q <= reg_req_valid_i && !hit;
       rsp_rdata_q <= (rd && hit) ? rdata : '0;
-      if (rd && hit && !is_q && roff == RegCycleLo) cycle_hi_q <= cycle_q[63:32];
-      if (wr && hit && !is_q) begin
+      if (rd && hit && !is_q && !is_vm && roff == RegCycleLo) cycle_hi_q <= cycle_q[63:32];
+      // Faults: the first one is latched until software clears VALID.
+      if (fault_i) fault_count_q <= fault_count_q + 32'd1;
+      if (wr && hit && !is_q && !is_vm && roff == RegMmuFaultStatus &&
+          reg_req_wdata_i[MmuFaultStatusValidLsb])
+        fault_status_q[MmuFaultStatusValidLsb] <= 1'b0;
+      if (fault_i && !fault_status_q[MmuFaultStatusValidLsb]) begin
+        fault_status_q <= (32'd1 << MmuFaultStatusValidLsb) |
+                          (32'(fault_write_i) << MmuFaultStatusWriteLsb) |
+                          (32'(fault_cause_i) << MmuFaultStatusCauseLsb) |
+                          (32'(fault_vmid_i) << MmuFaultStatusVmidLsb) |
+                          (32'(fault_client_i) << MmuFaultStatusClientLsb);
+        fault_va_q <= fault_va_i;
+      end
+      if (wr && hit && is_vm) begin
+        unique case (roff)
+          RegVmRootLo: root_q[48*v +: 32] <= reg_req_wdata_i;
+          RegVmRootHi: root_q[48*v + 32 +: 16] <= reg_req_wdata_i[15:0];
+          default: ;
+        endcase
+      end
+      if (wr && hit && !is_q && !is_vm) begin
         unique case (roff)
           RegIntEnable: int_enable_q <= reg_req_wdata_i;
           RegScratch:   scratch_q <= reg_req_wdata_i;
           RegIbMaxDw:   ib_max_q <= reg_req_wdata_i[20:0];
+          RegMmuCtrl:   mmu_enable_q <= reg_req_wdata_i[MmuCtrlEnableLsb];
+          RegMmuInvVmid:  inv_vmid_q <= reg_req_wdata_i;
+          RegMmuInvStart: inv_start_q <= reg_req_wdata_i;
+          RegMmuInvEnd:   inv_end_q <= reg_req_wdata_i;
           default: ;  // read-only or handled above
         endcase
       end
@@ -210,6 +295,7 @@ module gpu_regs #(
           RegQWptr:     wptr_q[20*q +: 20] <= reg_req_wdata_i[19:0];
           RegQRptrWbLo: rptr_wb_addr_q[48*q +: 32] <= reg_req_wdata_i;
           RegQRptrWbHi: rptr_wb_addr_q[48*q + 32 +: 16] <= reg_req_wdata_i[15:0];
+          RegQVmid:     vmid_q[4*q +: 4] <= reg_req_wdata_i[3:0];
           default: ;  // read-only
         endcase
       end
@@ -233,6 +319,14 @@ module gpu_regs #(
   assign q_size_o = size_q;
   assign q_wptr_o = wptr_q;
   assign q_rptr_wb_addr_o = rptr_wb_addr_q;
+  assign q_vmid_o = vmid_q;
+  assign mmu_enable_o = mmu_enable_q;
+  assign vm_root_o = root_q;
+  assign inv_o = inv_d;
+  assign inv_all_o = inv_vmid_q[MmuInvVmidAllLsb];
+  assign inv_vmid_o = inv_vmid_q[3:0];
+  assign inv_start_o = inv_start_q;
+  assign inv_end_o = inv_end_q;
 
 endmodule
 

@@ -3,7 +3,8 @@
 // gpu_top: the gpusim GPU.
 //
 // Purpose: the register port (BAR0), NumQueues command-processor queues, the
-// arbiter onto the memory master port, and the interrupt line.  One clock,
+// arbiter of their memory requests, the MMU (TLB + page-table walker) in
+// front of the memory master port, and the interrupt line.  One clock,
 // synchronous active-low reset.
 //
 // Ports:
@@ -19,7 +20,8 @@
 module gpu_top #(
   parameter int unsigned NumQueues = 2,
   parameter int unsigned BeatBytes = 32,  // memory port bytes per beat
-  parameter int unsigned MemIdW = 8
+  parameter int unsigned MemIdW = 8,
+  parameter int unsigned TlbEntries = 16
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -65,6 +67,22 @@ module gpu_top #(
   logic [NumQueues*BeatBytes-1:0] q_wstrb;
   logic rsp_we, rsp_err;
   logic [BB-1:0] rsp_rdata;
+  logic [NumQueues*4-1:0] q_vmid;
+  // MMU
+  logic mmu_enable, inv, inv_all;
+  logic [16*48-1:0] vm_root;
+  logic [3:0] inv_vmid, fault_vmid, fault_cause;
+  logic [31:0] inv_start, inv_end, mmu_hits, mmu_misses, mmu_walks, mmu_walk_cycles;
+  logic fault, fault_write;
+  logic [47:0] fault_va;
+  logic [6:0] fault_client;
+  // Arbiter -> MMU
+  logic a_valid, a_ready, a_we, u_valid, u_err, u_fault, rsp_fault;
+  logic [MemIdW-1:0] a_id, u_id;
+  logic [3:0] a_vmid;
+  logic [47:0] a_addr;
+  logic [BB-1:0] a_wdata, u_rdata;
+  logic [BeatBytes-1:0] a_wstrb;
 
   gpu_regs #(
     .NumQueues(NumQueues),
@@ -92,6 +110,24 @@ module gpu_top #(
     .q_size_o(q_size),
     .q_wptr_o(q_wptr),
     .q_rptr_wb_addr_o(q_rptr_wb_addr),
+    .q_vmid_o(q_vmid),
+    .mmu_enable_o(mmu_enable),
+    .vm_root_o(vm_root),
+    .inv_o(inv),
+    .inv_all_o(inv_all),
+    .inv_vmid_o(inv_vmid),
+    .inv_start_o(inv_start),
+    .inv_end_o(inv_end),
+    .fault_i(fault),
+    .fault_va_i(fault_va),
+    .fault_vmid_i(fault_vmid),
+    .fault_client_i(fault_client),
+    .fault_write_i(fault_write),
+    .fault_cause_i(fault_cause),
+    .mmu_hits_i(mmu_hits),
+    .mmu_misses_i(mmu_misses),
+    .mmu_walks_i(mmu_walks),
+    .mmu_walk_cycles_i(mmu_walk_cycles),
     .q_rptr_i(q_rptr),
     .q_state_i(q_state),
     .q_in_ib_i(q_in_ib),
@@ -152,6 +188,7 @@ module gpu_top #(
       .rsp_valid_i(q_rsp_valid[g]),
       .rsp_we_i(rsp_we),
       .rsp_err_i(rsp_err),
+      .rsp_fault_i(rsp_fault),
       .rsp_rdata_i(rsp_rdata)
     );
     assign q_state[5*g +: 5] = state;
@@ -168,13 +205,67 @@ module gpu_top #(
     .c_valid_i(q_req_valid),
     .c_ready_o(q_req_ready),
     .c_we_i(q_req_we),
+    .c_vmid_i(q_vmid),
     .c_addr_i(q_addr),
     .c_wdata_i(q_wdata),
     .c_wstrb_i(q_wstrb),
     .c_rsp_valid_o(q_rsp_valid),
     .c_rsp_we_o(rsp_we),
     .c_rsp_err_o(rsp_err),
+    .c_rsp_fault_o(rsp_fault),
     .c_rsp_rdata_o(rsp_rdata),
+    .mem_req_valid_o(a_valid),
+    .mem_req_ready_i(a_ready),
+    .mem_req_id_o(a_id),
+    .mem_req_vmid_o(a_vmid),
+    .mem_req_addr_o(a_addr),
+    .mem_req_we_o(a_we),
+    .mem_req_wdata_o(a_wdata),
+    .mem_req_wstrb_o(a_wstrb),
+    .mem_rsp_valid_i(u_valid),
+    .mem_rsp_id_i(u_id),
+    .mem_rsp_err_i(u_err),
+    .mem_rsp_fault_i(u_fault),
+    .mem_rsp_rdata_i(u_rdata)
+  );
+
+  mmu_top #(
+    .BeatBytes(BeatBytes),
+    .MemIdW(MemIdW),
+    .TlbEntries(TlbEntries)
+  ) u_mmu (
+    .clk_i,
+    .rst_ni,
+    .enable_i(mmu_enable),
+    .root_i(vm_root),
+    .inv_i(inv),
+    .inv_all_i(inv_all),
+    .inv_vmid_i(inv_vmid),
+    .inv_start_i(inv_start),
+    .inv_end_i(inv_end),
+    .fault_o(fault),
+    .fault_va_o(fault_va),
+    .fault_vmid_o(fault_vmid),
+    .fault_client_o(fault_client),
+    .fault_write_o(fault_write),
+    .fault_cause_o(fault_cause),
+    .hits_o(mmu_hits),
+    .misses_o(mmu_misses),
+    .walks_o(mmu_walks),
+    .walk_cycles_o(mmu_walk_cycles),
+    .in_valid_i(a_valid),
+    .in_ready_o(a_ready),
+    .in_id_i(a_id),
+    .in_vmid_i(a_vmid),
+    .in_addr_i(a_addr),
+    .in_we_i(a_we),
+    .in_wdata_i(a_wdata),
+    .in_wstrb_i(a_wstrb),
+    .up_valid_o(u_valid),
+    .up_id_o(u_id),
+    .up_err_o(u_err),
+    .up_fault_o(u_fault),
+    .up_rdata_o(u_rdata),
     .mem_req_valid_o,
     .mem_req_ready_i,
     .mem_req_id_o,

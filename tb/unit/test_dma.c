@@ -1073,7 +1073,7 @@ static const struct name_case opcode_names[] = {
 static const struct name_case cause_names[] = {
 	CAUSEN(NONE), CAUSEN(BAD_TYPE), CAUSEN(BAD_OPCODE), CAUSEN(BAD_COUNT),
 	CAUSEN(IB_RANGE), CAUSEN(IB_NESTED), CAUSEN(BAD_ALIGN), CAUSEN(BAD_FIELD),
-	CAUSEN(MEM_ERROR), CAUSEN(BAD_RING),
+	CAUSEN(MEM_ERROR), CAUSEN(BAD_RING), CAUSEN(PAGE_FAULT),
 };
 #undef CAUSEN
 

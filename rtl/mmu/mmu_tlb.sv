@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+//
+// mmu_tlb: fully associative TLB with not-recently-used replacement.
+//
+// Purpose: cache translations by (VMID, VA page).  An entry is a 4 KiB page
+// or a 64 KiB fragment (FRAG64K PTEs; tag VA[47:16]).  One combinational
+// lookup port (the hit path adds the one register stage of mmu_top), one
+// fill port, and an invalidation port that drops every entry of a VMID (or
+// of all VMIDs) overlapping a VA range given in 64 KiB units, in one cycle.
+//
+// Replacement: each entry has a used bit, set on a hit or fill; the victim
+// is the first invalid entry, else the first unused one; when every entry is
+// used, all used bits but the one just touched are cleared.
+
+`default_nettype none
+
+module mmu_tlb #(
+  parameter int unsigned TlbEntries = 16
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  // Lookup
+  input  logic [3:0]  lk_vmid_i,
+  input  logic [47:0] lk_va_i,
+  input  logic        lk_use_i,     // the lookup's hit is consumed this cycle
+  output logic        lk_hit_o,
+  output logic [47:0] lk_pa_o,
+  output logic        lk_r_o,
+  output logic        lk_w_o,
+  output logic        lk_null_o,
+  // Fill
+  input  logic        fill_i,
+  input  logic [3:0]  fill_vmid_i,
+  input  logic [35:0] fill_vpn_i,   // VA[47:12]
+  input  logic [35:0] fill_pfn_i,   // PA[47:12] of the page (or fragment)
+  input  logic        fill_big_i,
+  input  logic        fill_r_i,
+  input  logic        fill_w_i,
+  input  logic        fill_null_i,
+  // Invalidation
+  input  logic        inv_i,
+  input  logic        inv_all_i,
+  input  logic [3:0]  inv_vmid_i,
+  input  logic [31:0] inv_start_i,  // VA[47:16], inclusive
+  input  logic [31:0] inv_end_i     // VA[47:16], inclusive
+);
+
+  localparam int unsigned IdxW = $clog2(TlbEntries);
+
+  logic [TlbEntries-1:0] valid_q, valid_d, used_q, used_d, big_q, r_q, w_q, null_q;
+  logic [TlbEntries*4-1:0] vmid_q;
+  logic [TlbEntries*36-1:0] vpn_q, pfn_q;  // VA[47:12], PA[47:12]
+
+  // ---------------------------------------------------------------- lookup
+  logic [TlbEntries-1:0] match;
+  logic [IdxW-1:0] hit_idx;
+  logic [35:0] hit_pfn;
+
+  always_comb begin
+    for (int unsigned i = 0; i < TlbEntries; i++) begin
+      match[i] = valid_q[i] && vmid_q[4*i +: 4] == lk_vmid_i &&
+                 vpn_q[36*i + 4 +: 32] == lk_va_i[47:16] &&
+                 (big_q[i] || vpn_q[36*i +: 4] == lk_va_i[15:12]);
+    end
+    hit_idx = '0;
+    for (int unsigned i = TlbEntries; i > 0; i--) begin
+      if (match[i-1]) hit_idx = IdxW'(i - 1);
+    end
+  end
+
+  assign lk_hit_o = |match;
+  assign hit_pfn = pfn_q[36*hit_idx +: 36];
+  assign lk_pa_o = big_q[hit_idx] ? {hit_pfn[35:4], lk_va_i[15:0]} : {hit_pfn, lk_va_i[11:0]};
+  assign lk_r_o = r_q[hit_idx];
+  assign lk_w_o = w_q[hit_idx];
+  assign lk_null_o = null_q[hit_idx];
+
+  // ---------------------------------------------------------------- victim
+  logic [IdxW-1:0] victim;
+  logic found_invalid, found_unused;
+
+  always_comb begin
+    victim = '0;
+    found_invalid = 1'b0;
+    found_unused = 1'b0;
+    for (int unsigned i = 0; i < TlbEntries; i++) begin
+      if (!found_invalid && !valid_q[i]) begin
+        victim = IdxW'(i);
+        found_invalid = 1'b1;
+      end
+    end
+    for (int unsigned i = 0; i < TlbEntries; i++) begin
+      if (!found_invalid && !found_unused && !used_q[i]) begin
+        victim = IdxW'(i);
+        found_unused = 1'b1;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- invalidation
+  logic [TlbEntries-1:0] inv_hit;
+  always_comb begin
+    for (int unsigned i = 0; i < TlbEntries; i++) begin
+      inv_hit[i] = inv_i && (inv_all_i || vmid_q[4*i +: 4] == inv_vmid_i) &&
+                   vpn_q[36*i + 4 +: 32] >= inv_start_i && vpn_q[36*i + 4 +: 32] <= inv_end_i;
+    end
+  end
+
+  // ---------------------------------------------------------------- update
+  logic [TlbEntries-1:0] touch;
+  always_comb begin
+    touch = '0;
+    if (fill_i) touch[victim] = 1'b1;
+    else if (lk_use_i && lk_hit_o) touch[hit_idx] = 1'b1;
+    valid_d = valid_q & ~inv_hit;
+    if (fill_i) valid_d[victim] = 1'b1;
+    used_d = used_q | touch;
+    if (&(used_d | ~valid_d)) used_d = touch;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      valid_q <= '0;
+      used_q <= '0;
+      big_q <= '0;
+      r_q <= '0;
+      w_q <= '0;
+      null_q <= '0;
+      vmid_q <= '0;
+      vpn_q <= '0;
+      pfn_q <= '0;
+    end else begin
+      valid_q <= valid_d;
+      used_q <= used_d;
+      if (fill_i) begin
+        big_q[victim] <= fill_big_i;
+        r_q[victim] <= fill_r_i;
+        w_q[victim] <= fill_w_i;
+        null_q[victim] <= fill_null_i;
+        vmid_q[4*victim +: 4] <= fill_vmid_i;
+        vpn_q[36*victim +: 36] <= fill_vpn_i;
+        pfn_q[36*victim +: 36] <= fill_pfn_i;
+      end
+    end
+  end
+
+  // The index math assumes a power-of-two entry count of at least 2.
+  initial begin : check_params
+    if (TlbEntries < 2 || (1 << IdxW) != TlbEntries) $error("mmu_tlb: TlbEntries must be a power of two >= 2");
+  end
+
+endmodule
+
+`default_nettype wire

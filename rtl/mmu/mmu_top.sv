@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: MIT
+//
+// mmu_top: GPU virtual memory between the client arbiter and the memory port.
+//
+// Purpose: translate each client request of a VMID 1..15 through the TLB and,
+// on a miss, the 4-level page-table walker; VMID 0 (or MMU_CTRL.ENABLE = 0)
+// passes through untranslated.  A hit costs one cycle (the output register).
+// Misses park in a MissDepth-entry FIFO while later requests that hit other
+// pages go on; the walker serves the FIFO head, and a parked request whose
+// page a walk has just filled is resolved from the TLB without a walk of its
+// own (miss merging).  A request that touches a page some parked request
+// waits for parks behind it, so one page's accesses never reorder.
+//
+// Outcomes of a translation:
+//  - valid page with the permission: the request goes to memory at the PA;
+//  - null tile (PTE V=0, PRT=1): reads answer zero, writes are acknowledged
+//    and dropped, without touching memory;
+//  - fault: the request is answered with err and fault set, and fault_o
+//    pulses with VA, VMID, client, write and cause for the fault registers.
+//
+// An invalidation (inv_i) drops matching TLB entries at once and marks a
+// walk in flight stale: its result is not filled and the walk restarts, so
+// no entry older than the invalidation survives it.
+//
+// Responses: memory responses for clients pass straight up; the walker's
+// own reads (id WalkId) stay here.  Synthetic responses (null tiles, faults)
+// wait in one register for a cycle with no memory response for a client.
+
+`default_nettype none
+
+module mmu_top #(
+  parameter int unsigned BeatBytes = 32,
+  parameter int unsigned MemIdW = 8,
+  parameter int unsigned TlbEntries = 16,
+  parameter int unsigned MissDepth = 2
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // Configuration
+  input  logic                   enable_i,
+  input  logic [16*48-1:0]       root_i,        // L0 table of VMID v in slice v
+  input  logic                   inv_i,
+  input  logic                   inv_all_i,
+  input  logic [3:0]             inv_vmid_i,
+  input  logic [31:0]            inv_start_i,
+  input  logic [31:0]            inv_end_i,
+  // Fault report and counters
+  output logic                   fault_o,
+  output logic [47:0]            fault_va_o,
+  output logic [3:0]             fault_vmid_o,
+  output logic [6:0]             fault_client_o,
+  output logic                   fault_write_o,
+  output logic [3:0]             fault_cause_o,
+  output logic [31:0]            hits_o,
+  output logic [31:0]            misses_o,
+  output logic [31:0]            walks_o,
+  output logic [31:0]            walk_cycles_o,
+  // Upstream: requests from the client arbiter, responses back to it
+  input  logic                   in_valid_i,
+  output logic                   in_ready_o,
+  input  logic [MemIdW-1:0]      in_id_i,
+  input  logic [3:0]             in_vmid_i,
+  input  logic [47:0]            in_addr_i,
+  input  logic                   in_we_i,
+  input  logic [BeatBytes*8-1:0] in_wdata_i,
+  input  logic [BeatBytes-1:0]   in_wstrb_i,
+  output logic                   up_valid_o,
+  output logic [MemIdW-1:0]      up_id_o,
+  output logic                   up_err_o,
+  output logic                   up_fault_o,
+  output logic [BeatBytes*8-1:0] up_rdata_o,
+  // Downstream: the memory master port
+  output logic                   mem_req_valid_o,
+  input  logic                   mem_req_ready_i,
+  output logic [MemIdW-1:0]      mem_req_id_o,
+  output logic [47:0]            mem_req_addr_o,
+  output logic                   mem_req_we_o,
+  output logic [BeatBytes*8-1:0] mem_req_wdata_o,
+  output logic [BeatBytes-1:0]   mem_req_wstrb_o,
+  input  logic                   mem_rsp_valid_i,
+  input  logic [MemIdW-1:0]      mem_rsp_id_i,
+  input  logic                   mem_rsp_err_i,
+  input  logic [BeatBytes*8-1:0] mem_rsp_rdata_i
+);
+
+  `include "gpu_defs.svh"
+
+  localparam int unsigned BB = BeatBytes * 8;
+  localparam int unsigned BeatLog2 = $clog2(BeatBytes);
+  localparam logic [MemIdW-1:0] WalkId = '1;  // no client uses the top id
+  // A request in flight: id, vmid, address, write, data, strobes.
+  localparam int unsigned ReqW = MemIdW + 4 + 48 + 1 + BB + BeatBytes;
+
+  typedef enum logic [2:0] {
+    WkIdle = 3'd0,   // nothing to walk
+    WkCheck = 3'd1,  // looking the FIFO head up in the TLB (a walk may be merged)
+    WkRead = 3'd2,   // issuing the read of the entry at this level
+    WkWait = 3'd3,   // waiting for the entry
+    WkDone = 3'd4    // result ready; resolving the head
+  } walk_state_e;
+
+  // ---------------------------------------------------------------- state
+  logic out_valid_q, out_valid_d;
+  logic [MemIdW-1:0] out_id_q, out_id_d;
+  logic [47:0] out_addr_q, out_addr_d;
+  logic out_we_q, out_we_d;
+  logic [BB-1:0] out_wdata_q, out_wdata_d;
+  logic [BeatBytes-1:0] out_wstrb_q, out_wstrb_d;
+
+  logic syn_valid_q, syn_valid_d, syn_fault_q, syn_fault_d;
+  logic [MemIdW-1:0] syn_id_q, syn_id_d;
+
+  logic [MissDepth-1:0] mq_valid_q, mq_valid_d;
+  logic [MissDepth*ReqW-1:0] mq_q, mq_d;
+
+  walk_state_e wk_q, wk_d;
+  logic [1:0] wk_level_q, wk_level_d;
+  logic [47:0] wk_table_q, wk_table_d;
+  logic wk_stale_q, wk_stale_d;
+  logic [63:0] wk_pte_q, wk_pte_d;
+  logic [3:0] wk_fault_q, wk_fault_d;
+
+  logic [31:0] hits_q, hits_d, misses_q, misses_d, walks_q, walks_d, wcyc_q, wcyc_d;
+
+  // ---------------------------------------------------------------- FIFO head
+  logic [MemIdW-1:0] h_id;
+  logic [3:0] h_vmid;
+  logic [47:0] h_va;
+  logic h_we;
+  logic [BB-1:0] h_wdata;
+  logic [BeatBytes-1:0] h_wstrb;
+  assign {h_id, h_vmid, h_va, h_we, h_wdata, h_wstrb} = mq_q[ReqW-1:0];
+
+  // ---------------------------------------------------------------- TLB
+  logic lk_head, lk_use, lk_hit, lk_r, lk_w, lk_null;
+  logic [3:0] lk_vmid;
+  logic [47:0] lk_va, lk_pa;
+  logic fill;
+  logic [47:12] pte_pa;  // the page (or fragment) frame the PTE names
+  logic pte_null;
+
+  assign lk_head = wk_q == WkCheck;
+  assign lk_vmid = lk_head ? h_vmid : in_vmid_i;
+  assign lk_va = lk_head ? h_va : in_addr_i;
+  assign pte_pa = (wk_pte_q[PteSysLsb] ? SysmemBase[47:12] : 36'(VramBase) >> 12) +
+                  {8'd0, wk_pte_q[PteAddrLsb +: PteAddrW]};
+  assign pte_null = !wk_pte_q[PteVLsb];
+
+  mmu_tlb #(
+    .TlbEntries(TlbEntries)
+  ) u_tlb (
+    .clk_i,
+    .rst_ni,
+    .lk_vmid_i(lk_vmid),
+    .lk_va_i(lk_va),
+    .lk_use_i(lk_use),
+    .lk_hit_o(lk_hit),
+    .lk_pa_o(lk_pa),
+    .lk_r_o(lk_r),
+    .lk_w_o(lk_w),
+    .lk_null_o(lk_null),
+    .fill_i(fill),
+    .fill_vmid_i(h_vmid),
+    .fill_vpn_i(h_va[47:12]),
+    .fill_pfn_i(pte_pa),
+    .fill_big_i(wk_pte_q[PteFrag64kLsb]),
+    .fill_r_i(wk_pte_q[PteRLsb]),
+    .fill_w_i(wk_pte_q[PteWLsb]),
+    .fill_null_i(pte_null),
+    .inv_i,
+    .inv_all_i,
+    .inv_vmid_i,
+    .inv_start_i,
+    .inv_end_i
+  );
+
+  // ---------------------------------------------------------------- classify input
+  logic in_phys, in_conflict, mq_full;
+  always_comb begin
+    in_phys = !enable_i || in_vmid_i == 4'd0;
+    in_conflict = 1'b0;
+    for (int unsigned i = 0; i < MissDepth; i++) begin
+      if (mq_valid_q[i] && mq_q[ReqW*i + BB + BeatBytes + 1 + 48 +: 4] == in_vmid_i &&
+          mq_q[ReqW*i + BB + BeatBytes + 1 + 12 +: 36] == in_addr_i[47:12])
+        in_conflict = 1'b1;
+    end
+    mq_full = &mq_valid_q;
+  end
+
+  // ---------------------------------------------------------------- walker entry
+  logic [8:0] wk_idx;
+  logic [44:0] wk_entry_qw;  // the entry's address in 8-byte units
+  logic [63:0] wk_entry;
+  logic wk_rsp;
+  always_comb begin
+    unique case (wk_level_q)
+      2'd0: wk_idx = h_va[47:39];
+      2'd1: wk_idx = h_va[38:30];
+      2'd2: wk_idx = h_va[29:21];
+      default: wk_idx = h_va[20:12];
+    endcase
+  end
+  assign wk_entry_qw = {wk_table_q[47:12], wk_idx};
+  assign wk_entry = mem_rsp_rdata_i[64*wk_entry_qw[BeatLog2-4:0] +: 64];
+  assign wk_rsp = mem_rsp_valid_i && mem_rsp_id_i == WalkId;
+
+  // The outcome of a looked-up or walked translation for an access.
+  function automatic logic [3:0] perm_fault(logic we, logic r, logic w, logic is_null);
+    perm_fault = is_null ? FltNone : (we && !w) ? FltNoWrite : (!we && !r) ? FltNoRead : FltNone;
+  endfunction
+
+  // ---------------------------------------------------------------- main
+  logic out_free, syn_free, client_rsp;
+  logic head_pop, in_take, in_park;
+  logic [3:0] flt;
+
+  assign out_free = !out_valid_q || mem_req_ready_i;
+  assign client_rsp = mem_rsp_valid_i && mem_rsp_id_i != WalkId;
+  assign syn_free = !syn_valid_q || !client_rsp;
+
+  always_comb begin
+    out_valid_d = out_valid_q && !mem_req_ready_i;
+    out_id_d = out_id_q;
+    out_addr_d = out_addr_q;
+    out_we_d = out_we_q;
+    out_wdata_d = out_wdata_q;
+    out_wstrb_d = out_wstrb_q;
+    syn_valid_d = syn_valid_q && !client_rsp;
+    syn_id_d = syn_id_q;
+    syn_fault_d = syn_fault_q;
+    mq_valid_d = mq_valid_q;
+    mq_d = mq_q;
+    wk_d = wk_q;
+    wk_level_d = wk_level_q;
+    wk_table_d = wk_table_q;
+    wk_stale_d = wk_stale_q || (inv_i && wk_q != WkIdle);
+    wk_pte_d = wk_pte_q;
+    wk_fault_d = wk_fault_q;
+    hits_d = hits_q;
+    misses_d = misses_q;
+    walks_d = walks_q;
+    wcyc_d = wcyc_q + {31'd0, wk_q != WkIdle};
+    fill = 1'b0;
+    lk_use = 1'b0;
+    head_pop = 1'b0;
+    in_take = 1'b0;
+    in_park = 1'b0;
+    flt = FltNone;
+    fault_o = 1'b0;
+    fault_va_o = '0;
+    fault_vmid_o = '0;
+    fault_client_o = '0;
+    fault_write_o = 1'b0;
+    fault_cause_o = FltNone;
+
+    // Walker and FIFO head (they own the output and synthetic slots first).
+    unique case (wk_q)
+      WkIdle: if (mq_valid_q[0]) wk_d = WkCheck;
+      WkCheck: begin
+        if (lk_hit) begin
+          // Merged: an earlier walk filled this page.
+          flt = perm_fault(h_we, lk_r, lk_w, lk_null);
+          if (flt == FltNone && !lk_null && out_free) begin
+            out_valid_d = 1'b1;
+            {out_id_d, out_addr_d, out_we_d, out_wdata_d, out_wstrb_d} =
+              {h_id, lk_pa, h_we, h_wdata, h_wstrb};
+            head_pop = 1'b1;
+          end else if ((flt != FltNone || lk_null) && syn_free) begin
+            syn_valid_d = 1'b1;
+            syn_id_d = h_id;
+            syn_fault_d = flt != FltNone;
+            head_pop = 1'b1;
+          end
+          lk_use = head_pop;
+          if (head_pop) hits_d = hits_q + 32'd1;
+        end else begin
+          wk_d = WkRead;
+          wk_level_d = 2'd0;
+          wk_table_d = root_i[48*h_vmid +: 48];
+          wk_stale_d = 1'b0;
+        end
+      end
+      WkRead: if (out_free) begin
+        out_valid_d = 1'b1;
+        {out_id_d, out_addr_d, out_we_d, out_wdata_d, out_wstrb_d} =
+          {WalkId, wk_entry_qw[44:BeatLog2-3], {BeatLog2{1'b0}}, 1'b0, {BB{1'b0}}, {BeatBytes{1'b0}}};
+        wk_d = WkWait;
+      end
+      WkWait: if (wk_rsp) begin
+        wk_pte_d = wk_entry;
+        if (mem_rsp_err_i) begin
+          wk_fault_d = FltWalkError;
+          wk_d = WkDone;
+        end else if (wk_level_q != 2'd3) begin
+          if (!wk_entry[PdeVLsb]) begin
+            wk_fault_d = FltPdeInvalid;
+            wk_d = WkDone;
+          end else if ((wk_entry & PdeReserved) != '0) begin
+            wk_fault_d = FltReserved;
+            wk_d = WkDone;
+          end else begin
+            wk_table_d = (wk_entry[PdeSysLsb] ? SysmemBase[47:0] : 48'(VramBase)) +
+                         {8'd0, wk_entry[PdeAddrLsb +: PdeAddrW], 12'h000};
+            wk_level_d = wk_level_q + 2'd1;
+            wk_d = WkRead;
+          end
+        end else begin
+          if ((wk_entry & PteReserved) != '0) wk_fault_d = FltReserved;
+          else if (!wk_entry[PteVLsb] && !wk_entry[PtePrtLsb]) wk_fault_d = FltPteInvalid;
+          else wk_fault_d = FltNone;
+          wk_d = WkDone;
+        end
+      end
+      WkDone: begin
+        if (wk_stale_q || inv_i) begin
+          // Invalidated during the walk: the entries read may be stale.
+          wk_d = WkCheck;
+        end else begin
+          flt = wk_fault_q != FltNone ? wk_fault_q :
+                perm_fault(h_we, wk_pte_q[PteRLsb], wk_pte_q[PteWLsb], pte_null);
+          if (flt == FltNone && !pte_null && out_free) begin
+            out_valid_d = 1'b1;
+            {out_id_d, out_addr_d, out_we_d, out_wdata_d, out_wstrb_d} =
+              {h_id, wk_pte_q[PteFrag64kLsb] ? {pte_pa[47:16], h_va[15:0]} : {pte_pa[47:12], h_va[11:0]},
+               h_we, h_wdata, h_wstrb};
+            head_pop = 1'b1;
+          end else if ((flt != FltNone || pte_null) && syn_free) begin
+            syn_valid_d = 1'b1;
+            syn_id_d = h_id;
+            syn_fault_d = flt != FltNone;
+            head_pop = 1'b1;
+          end
+          // Cache what the walk found, faults excepted.
+          fill = head_pop && wk_fault_q == FltNone;
+          if (head_pop) walks_d = walks_q + 32'd1;
+        end
+      end
+      default: wk_d = WkIdle;
+    endcase
+
+    if (head_pop) begin
+      wk_d = WkIdle;
+      if (flt != FltNone) begin
+        fault_o = 1'b1;
+        fault_va_o = h_va;
+        fault_vmid_o = h_vmid;
+        fault_client_o = 7'(h_id[MemIdW-1:1]);
+        fault_write_o = h_we;
+        fault_cause_o = flt;
+      end
+    end
+
+    // The input, when the head left it room.
+    if (in_valid_i && !lk_head && !fault_o) begin
+      if (in_phys) begin
+        if (out_free && !out_valid_d) begin
+          in_take = 1'b1;
+          out_valid_d = 1'b1;
+          {out_id_d, out_addr_d, out_we_d, out_wdata_d, out_wstrb_d} =
+            {in_id_i, in_addr_i, in_we_i, in_wdata_i, in_wstrb_i};
+        end
+      end else if (lk_hit && !in_conflict) begin
+        flt = perm_fault(in_we_i, lk_r, lk_w, lk_null);
+        if (flt == FltNone && !lk_null) begin
+          if (out_free && !out_valid_d) begin
+            in_take = 1'b1;
+            out_valid_d = 1'b1;
+            {out_id_d, out_addr_d, out_we_d, out_wdata_d, out_wstrb_d} =
+              {in_id_i, lk_pa, in_we_i, in_wdata_i, in_wstrb_i};
+          end
+        end else if (syn_free && !syn_valid_d) begin
+          in_take = 1'b1;
+          syn_valid_d = 1'b1;
+          syn_id_d = in_id_i;
+          syn_fault_d = flt != FltNone;
+          if (flt != FltNone) begin
+            fault_o = 1'b1;
+            fault_va_o = in_addr_i;
+            fault_vmid_o = in_vmid_i;
+            fault_client_o = 7'(in_id_i[MemIdW-1:1]);
+            fault_write_o = in_we_i;
+            fault_cause_o = flt;
+          end
+        end
+        lk_use = in_take;
+        if (in_take) hits_d = hits_q + 32'd1;
+      end else if (!mq_full && !head_pop) begin
+        // A miss, or a page a parked request waits for: park it.
+        in_take = 1'b1;
+        in_park = 1'b1;
+        misses_d = misses_q + 32'd1;
+      end
+    end
+
+    // FIFO: pop the head, then append (never both in one cycle, see above).
+    if (head_pop) begin
+      for (int unsigned i = 0; i + 1 < MissDepth; i++) begin
+        mq_d[ReqW*i +: ReqW] = mq_q[ReqW*(i+1) +: ReqW];
+        mq_valid_d[i] = mq_valid_q[i+1];
+      end
+      mq_valid_d[MissDepth-1] = 1'b0;
+    end
+    if (in_park) begin
+      for (int unsigned i = MissDepth; i > 0; i--) begin
+        if (!mq_valid_q[i-1]) begin
+          mq_d[ReqW*(i-1) +: ReqW] = {in_id_i, in_vmid_i, in_addr_i, in_we_i, in_wdata_i, in_wstrb_i};
+          mq_valid_d = mq_valid_q;
+          mq_valid_d[i-1] = 1'b1;
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      out_valid_q <= 1'b0;
+      out_id_q <= '0;
+      out_addr_q <= '0;
+      out_we_q <= 1'b0;
+      out_wdata_q <= '0;
+      out_wstrb_q <= '0;
+      syn_valid_q <= 1'b0;
+      syn_id_q <= '0;
+      syn_fault_q <= 1'b0;
+      mq_valid_q <= '0;
+      mq_q <= '0;
+      wk_q <= WkIdle;
+      wk_level_q <= '0;
+      wk_table_q <= '0;
+      wk_stale_q <= 1'b0;
+      wk_pte_q <= '0;
+      wk_fault_q <= FltNone;
+      hits_q <= '0;
+      misses_q <= '0;
+      walks_q <= '0;
+      wcyc_q <= '0;
+    end else begin
+      out_valid_q <= out_valid_d;
+      out_id_q <= out_id_d;
+      out_addr_q <= out_addr_d;
+      out_we_q <= out_we_d;
+      out_wdata_q <= out_wdata_d;
+      out_wstrb_q <= out_wstrb_d;
+      syn_valid_q <= syn_valid_d;
+      syn_id_q <= syn_id_d;
+      syn_fault_q <= syn_fault_d;
+      mq_valid_q <= mq_valid_d;
+      mq_q <= mq_d;
+      wk_q <= wk_d;
+      wk_level_q <= wk_level_d;
+      wk_table_q <= wk_table_d;
+      wk_stale_q <= wk_stale_d;
+      wk_pte_q <= wk_pte_d;
+      wk_fault_q <= wk_fault_d;
+      hits_q <= hits_d;
+      misses_q <= misses_d;
+      walks_q <= walks_d;
+      wcyc_q <= wcyc_d;
+    end
+  end
+
+  assign in_ready_o = in_take;
+  assign mem_req_valid_o = out_valid_q;
+  assign mem_req_id_o = out_id_q;
+  assign mem_req_addr_o = {out_addr_q[47:BeatLog2], {BeatLog2{1'b0}}};
+  assign mem_req_we_o = out_we_q;
+  assign mem_req_wdata_o = out_wdata_q;
+  assign mem_req_wstrb_o = out_wstrb_q;
+
+  // Memory responses for clients first; a synthetic one waits for a gap.
+  assign up_valid_o = client_rsp || syn_valid_q;
+  assign up_id_o = client_rsp ? mem_rsp_id_i : syn_id_q;
+  assign up_err_o = client_rsp ? mem_rsp_err_i : syn_fault_q;
+  assign up_fault_o = !client_rsp && syn_fault_q;
+  assign up_rdata_o = client_rsp ? mem_rsp_rdata_i : '0;
+
+  assign hits_o = hits_q;
+  assign misses_o = misses_q;
+  assign walks_o = walks_q;
+  assign walk_cycles_o = wcyc_q;
+
+endmodule
+
+`default_nettype wire
