@@ -151,3 +151,40 @@ int dma_emit_timestamp(struct dma_buf *b, uint64_t addr)
 	put_addr(&p[GPU_PKT_TIMESTAMP_ADDR_LO], addr);
 	return GM_OK;
 }
+
+int dma_emit_pte_write(struct dma_buf *b, uint64_t dst, uint64_t flags, uint64_t base,
+		       uint32_t stride, uint32_t num)
+{
+	uint32_t *p;
+
+	if (num == 0 || num > GPU_PKT_PTE_WRITE_ENTRIES_MASK || !addr_ok(dst, 8) ||
+	    flags & GPU_PTE_ADDR(~0ull) || base >= ADDR_LIMIT)
+		return GM_ERR_BAD_ARG;
+	p = pkt_begin(b, GPU_OP_PTE_WRITE, GPU_PKT_PTE_WRITE_COUNT_MIN);
+	if (!p)
+		return buf_ok(b) ? GM_ERR_FULL : GM_ERR_BAD_ARG;
+	put_addr(&p[GPU_PKT_PTE_WRITE_DST_LO], dst);
+	p[GPU_PKT_PTE_WRITE_FLAGS_LO] = (uint32_t)flags;
+	p[GPU_PKT_PTE_WRITE_FLAGS_HI] = (uint32_t)(flags >> 32);
+	put_addr(&p[GPU_PKT_PTE_WRITE_BASE_LO], base);
+	p[GPU_PKT_PTE_WRITE_STRIDE] = stride;
+	p[GPU_PKT_PTE_WRITE_NUM] = GPU_PKT_PTE_WRITE_ENTRIES(num);
+	return GM_OK;
+}
+
+int dma_emit_invalidate_tlb(struct dma_buf *b, uint32_t vmid, bool all, uint32_t start,
+			    uint32_t end)
+{
+	uint32_t *p;
+
+	if (vmid >= GPU_NUM_VMIDS || start > end)
+		return GM_ERR_BAD_ARG;
+	p = pkt_begin(b, GPU_OP_INVALIDATE_TLB, GPU_PKT_INVALIDATE_TLB_COUNT_MIN);
+	if (!p)
+		return buf_ok(b) ? GM_ERR_FULL : GM_ERR_BAD_ARG;
+	p[GPU_PKT_INVALIDATE_TLB_CTL] = GPU_PKT_INVALIDATE_TLB_VMID(vmid) |
+					GPU_PKT_INVALIDATE_TLB_ALL(all);
+	p[GPU_PKT_INVALIDATE_TLB_START] = start;
+	p[GPU_PKT_INVALIDATE_TLB_END] = end;
+	return GM_OK;
+}

@@ -61,4 +61,20 @@ int dma_emit_wait_mem(struct dma_buf *b, uint64_t addr, uint64_t ref, uint64_t m
 /* TIMESTAMP: write the 64-bit cycle counter to @addr (8-aligned). */
 int dma_emit_timestamp(struct dma_buf *b, uint64_t addr);
 
+/*
+ * PTE_WRITE (privileged): @num 64-bit entries at @dst (8-aligned), entry i =
+ * @flags | the PTE ADDR bits of (@base + i * @stride).  GM_ERR_BAD_ARG for
+ * num 0 or past the NUM field, a bad @dst, or @flags with ADDR bits set.
+ */
+int dma_emit_pte_write(struct dma_buf *b, uint64_t dst, uint64_t flags, uint64_t base,
+		       uint32_t stride, uint32_t num);
+
+/*
+ * INVALIDATE_TLB (privileged): drop the TLB entries of @vmid (every VMID if
+ * @all) whose 64 KiB block (VA >> 16) lies in [@start, @end].  GM_ERR_BAD_ARG
+ * for vmid >= GPU_NUM_VMIDS or start > end.
+ */
+int dma_emit_invalidate_tlb(struct dma_buf *b, uint32_t vmid, bool all, uint32_t start,
+			    uint32_t end);
+
 #endif /* DMA_BUF_H */

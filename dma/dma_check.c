@@ -16,7 +16,12 @@ static uint64_t pkt_addr(const uint32_t *pl)
 	return pl[0] | (uint64_t)pl[1] << 32;
 }
 
-static uint32_t check_header(uint32_t hdr, size_t left, bool in_ib)
+static bool is_privileged(uint32_t op)
+{
+	return op == GPU_OP_PTE_WRITE || op == GPU_OP_INVALIDATE_TLB;
+}
+
+static uint32_t check_header(uint32_t hdr, size_t left, bool priv)
 {
 	const struct gpu_pkt_desc *pd = gpu_pkt_desc(GPU_HDR_OPCODE_GET(hdr));
 	uint32_t count = GPU_HDR_COUNT_GET(hdr);
@@ -25,9 +30,10 @@ static uint32_t check_header(uint32_t hdr, size_t left, bool in_ib)
 		return GPU_CAUSE_BAD_TYPE;
 	if (!pd)
 		return GPU_CAUSE_BAD_OPCODE;
+	if (is_privileged(pd->opcode) && !priv)
+		return GPU_CAUSE_PRIV;
 	if (count < pd->count_min || count > pd->count_max || count >= left)
 		return GPU_CAUSE_BAD_COUNT;
-	(void)in_ib;
 	return GPU_CAUSE_NONE;
 }
 
@@ -57,6 +63,10 @@ static uint32_t check_fields(uint32_t op, const uint32_t *pl, bool in_ib, uint32
 
 	if (op == GPU_OP_NOP)
 		return GPU_CAUSE_NONE; /* any payload, possibly none */
+	if (op == GPU_OP_INVALIDATE_TLB) /* CTL: only VMID and ALL */
+		return pl[GPU_PKT_INVALIDATE_TLB_CTL] & ~(GPU_PKT_INVALIDATE_TLB_VMID(~0u) |
+							  GPU_PKT_INVALIDATE_TLB_ALL(1)) ?
+			       GPU_CAUSE_BAD_FIELD : GPU_CAUSE_NONE;
 	hi_bad = pl[1] & ADDR_HI_RESERVED;
 	addr = pkt_addr(pl);
 	switch (op) {
@@ -80,6 +90,13 @@ static uint32_t check_fields(uint32_t op, const uint32_t *pl, bool in_ib, uint32
 			return GPU_CAUSE_BAD_FIELD;
 		return addr & align ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
 	}
+	case GPU_OP_PTE_WRITE: {
+		uint32_t num = pl[GPU_PKT_PTE_WRITE_NUM];
+
+		if (hi_bad || num == 0 || num & ~GPU_PKT_PTE_WRITE_ENTRIES(~0u))
+			return GPU_CAUSE_BAD_FIELD;
+		return addr & 7 ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
+	}
 	case GPU_OP_TIMESTAMP:
 		return hi_bad ? GPU_CAUSE_BAD_FIELD : addr & 7 ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
 	default:
@@ -87,13 +104,13 @@ static uint32_t check_fields(uint32_t op, const uint32_t *pl, bool in_ib, uint32
 	}
 }
 
-uint32_t dma_pkt_check(const uint32_t *dw, size_t left, bool in_ib, uint32_t ib_max_dw)
+uint32_t dma_pkt_check(const uint32_t *dw, size_t left, bool in_ib, bool priv, uint32_t ib_max_dw)
 {
 	uint32_t cause;
 
 	if (!dw || left == 0)
 		return GPU_CAUSE_BAD_COUNT;
-	cause = check_header(dw[0], left, in_ib);
+	cause = check_header(dw[0], left, priv);
 	if (cause != GPU_CAUSE_NONE)
 		return cause;
 	return check_fields(GPU_HDR_OPCODE_GET(dw[0]), &dw[1], in_ib, ib_max_dw);

@@ -2,7 +2,8 @@
 /*
  * dma_disasm.c - the disassembler.  All names and layouts come from the
  * generated tables (dma_names.c); dma_pkt_check() says what cp_queue would
- * refuse.  IB_MAX_DW is taken at its reset value.
+ * refuse.  IB_MAX_DW is taken at its reset value and the queue as
+ * privileged (the validator, not the disassembler, polices privilege).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -63,7 +64,7 @@ static int disasm_level(FILE *out, const uint32_t *dw, size_t n, uint64_t addr,
 	while (i < n) {
 		uint32_t hdr = dw[i], count = GPU_HDR_COUNT_GET(hdr);
 		const struct gpu_pkt_desc *pd = gpu_pkt_desc(GPU_HDR_OPCODE_GET(hdr));
-		uint32_t cause = dma_pkt_check(&dw[i], n - i, depth > 0, GPU_IB_MAX_DW_RESET);
+		uint32_t cause = dma_pkt_check(&dw[i], n - i, depth > 0, true, GPU_IB_MAX_DW_RESET);
 
 		fprintf(out, "%*s0x%012" PRIx64 ": ", 2 + 4 * depth, "", addr + 4 * i);
 		if (cause == GPU_CAUSE_BAD_COUNT && truncated && count < GPU_PKT_MAX_COUNT &&

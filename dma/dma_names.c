@@ -14,6 +14,8 @@ const char *gpu_opcode_name(uint32_t v)
 	case 0x3f: return "INDIRECT_BUFFER";
 	case 0x49: return "RELEASE_FENCE";
 	case 0x4a: return "TIMESTAMP";
+	case 0x60: return "PTE_WRITE";
+	case 0x61: return "INVALIDATE_TLB";
 	default: return NULL;
 	}
 }
@@ -32,6 +34,7 @@ const char *gpu_cause_name(uint32_t v)
 	case 0x8: return "MEM_ERROR";
 	case 0x9: return "BAD_RING";
 	case 0xa: return "PAGE_FAULT";
+	case 0xb: return "PRIV";
 	default: return NULL;
 	}
 }
@@ -54,6 +57,8 @@ const char *gpu_cp_state_name(uint32_t v)
 	case 0xc: return "DONE";
 	case 0xd: return "HALTED";
 	case 0xe: return "ERROR";
+	case 0xf: return "PTE";
+	case 0x10: return "INV";
 	default: return NULL;
 	}
 }
@@ -137,6 +142,8 @@ static const char *const dw_indirect_buffer[] = { "ADDR_LO", "ADDR_HI", "SIZE" }
 static const char *const dw_release_fence[] = { "ADDR_LO", "ADDR_HI", "VALUE_LO", "VALUE_HI", "FLAGS" };
 static const char *const dw_wait_mem[] = { "ADDR_LO", "ADDR_HI", "REF_LO", "REF_HI", "MASK_LO", "MASK_HI", "CTL" };
 static const char *const dw_timestamp[] = { "ADDR_LO", "ADDR_HI" };
+static const char *const dw_pte_write[] = { "DST_LO", "DST_HI", "FLAGS_LO", "FLAGS_HI", "BASE_LO", "BASE_HI", "STRIDE", "NUM" };
+static const char *const dw_invalidate_tlb[] = { "CTL", "START", "END" };
 
 static const struct gpu_pkt_desc gpu_pkts[] = {
 	{ "NOP", 0x10u, 0u, 16383u, 0u, dw_nop },
@@ -145,6 +152,8 @@ static const struct gpu_pkt_desc gpu_pkts[] = {
 	{ "INDIRECT_BUFFER", 0x3fu, 3u, 3u, 3u, dw_indirect_buffer },
 	{ "RELEASE_FENCE", 0x49u, 5u, 5u, 5u, dw_release_fence },
 	{ "TIMESTAMP", 0x4au, 2u, 2u, 2u, dw_timestamp },
+	{ "PTE_WRITE", 0x60u, 8u, 8u, 8u, dw_pte_write },
+	{ "INVALIDATE_TLB", 0x61u, 3u, 3u, 3u, dw_invalidate_tlb },
 };
 
 const struct gpu_pkt_desc *gpu_pkt_desc(uint32_t opcode)

@@ -134,7 +134,8 @@ int fw_dev_init(struct fw_dev *d, struct gm *g, const struct fw_dev_cfg *cfg)
 	/* The caller's half: the bottom of system memory. */
 	d->sys_end = GPU_SYSMEM_BASE + cfg->sys_bytes / 2;
 	d->sys_next = GPU_SYSMEM_BASE;
-	int_en = GPU_INT_STATUS_FENCE((1u << d->nq) - 1) | GPU_INT_STATUS_ERROR((1u << d->nq) - 1);
+	int_en = GPU_INT_STATUS_FENCE((1u << d->nq) - 1) | GPU_INT_STATUS_ERROR((1u << d->nq) - 1) |
+		 GPU_INT_STATUS_MMU_FAULT(1);
 	if (reg_wr(d, GPU_REG_INT_ENABLE, int_en))
 		return GM_ERR_HW;
 	fw_log(d, "device up: id 0x%08" PRIx32 ", %u queues, %u-byte beats, interface v%u\n",
@@ -241,6 +242,32 @@ static void queue_recover(struct fw_dev *d, struct fw_queue *q)
 	gm_backdoor_write32(d->gm, q->rptr_wb_addr, 0);
 }
 
+/* Read the MMU's latched fault, report it, and re-arm the latch. */
+static void mmu_fault_read(struct fw_dev *d)
+{
+	uint32_t st = 0, lo = 0, hi = 0, n = 0;
+	struct fw_mmu_fault *f = &d->fault;
+	const char *name;
+
+	gm_reg_read(d->gm, GPU_REG_MMU_FAULT_STATUS, &st);
+	gm_reg_read(d->gm, GPU_REG_MMU_FAULT_VA_LO, &lo);
+	gm_reg_read(d->gm, GPU_REG_MMU_FAULT_VA_HI, &hi);
+	gm_reg_read(d->gm, GPU_REG_MMU_FAULT_COUNT, &n);
+	d->mmu_irqs++;
+	if (!GPU_MMU_FAULT_STATUS_VALID_GET(st))
+		return;
+	f->va = (uint64_t)hi << 32 | lo;
+	f->vmid = GPU_MMU_FAULT_STATUS_VMID_GET(st);
+	f->client = GPU_MMU_FAULT_STATUS_CLIENT_GET(st);
+	f->cause = GPU_MMU_FAULT_STATUS_CAUSE_GET(st);
+	f->write = GPU_MMU_FAULT_STATUS_WRITE_GET(st);
+	f->count = n;
+	name = gpu_mmu_fault_name(f->cause);
+	fw_log(d, "mmu fault: %s %s of VA 0x%012" PRIx64 " by queue %u on VMID %u (%u faults so far)\n",
+	       name ? name : "?", f->write ? "write" : "read", f->va, f->client, f->vmid, n);
+	reg_wr(d, GPU_REG_MMU_FAULT_STATUS, GPU_MMU_FAULT_STATUS_VALID(1));
+}
+
 uint32_t fw_isr(struct fw_dev *d)
 {
 	uint32_t st = 0;
@@ -249,6 +276,8 @@ uint32_t fw_isr(struct fw_dev *d)
 		return 0;
 	gm_reg_write(d->gm, GPU_REG_INT_STATUS, st);
 	d->irqs++;
+	if (GPU_INT_STATUS_MMU_FAULT_GET(st))
+		mmu_fault_read(d);
 	for (unsigned i = 0; i < d->nq; i++) {
 		if (GPU_INT_STATUS_FENCE_GET(st) >> i & 1u) {
 			d->fence_irqs++;

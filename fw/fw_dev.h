@@ -43,6 +43,14 @@ struct fw_queue {
 	uint64_t fence_lost;     /* submissions up to this fence died in a reset */
 };
 
+/* The MMU fault the interrupt handler read last. */
+struct fw_mmu_fault {
+	uint64_t va;
+	uint32_t vmid, client, cause; /* cause: enum gpu_mmu_fault */
+	bool write;
+	uint32_t count;          /* MMU_FAULT_COUNT when it was read */
+};
+
 struct fw_dev {
 	struct gm *gm;
 	uint32_t caps;
@@ -50,7 +58,8 @@ struct fw_dev {
 	uint64_t sys_next, sys_end; /* the bump allocator's window */
 	struct fw_queue q[FW_MAX_QUEUES];
 	FILE *log;               /* what the firmware reports; NULL = silent */
-	uint64_t irqs, fence_irqs, error_irqs;
+	uint64_t irqs, fence_irqs, error_irqs, mmu_irqs;
+	struct fw_mmu_fault fault;
 };
 
 struct fw_dev_cfg {
@@ -103,7 +112,9 @@ int fw_submit_ib(struct fw_dev *d, unsigned qi, uint64_t ib, uint32_t size_dw, u
  * update the queue's fence_seen from memory; for each error bit latch the
  * queue's cause, address and header, report them to the log and reset the
  * queue (its pending submissions are lost: fence_lost = fence_emitted),
- * leaving it enabled and empty.  Returns the INT_STATUS bits handled.
+ * leaving it enabled and empty; for the MMU bit read the latched fault into
+ * d->fault, report it and re-arm the latch.  Returns the INT_STATUS bits
+ * handled.
  */
 uint32_t fw_isr(struct fw_dev *d);
 

@@ -33,6 +33,8 @@ enum gpu_opcode {
 	GPU_OP_INDIRECT_BUFFER = 0x3f, /* execute SIZE_DW dwords at ADDR (ring -> IB only) */
 	GPU_OP_RELEASE_FENCE = 0x49, /* after all earlier work of the queue is complete, write VALUE to ADDR; optional interrupt */
 	GPU_OP_TIMESTAMP = 0x4a, /* write the 64-bit cycle counter to ADDR */
+	GPU_OP_PTE_WRITE = 0x60, /* privileged: write NUM 64-bit PTEs at DST, entry i = FLAGS | ((BASE + i * STRIDE) & PTE.ADDR bits) */
+	GPU_OP_INVALIDATE_TLB = 0x61, /* privileged: after the queue's earlier writes complete, drop TLB entries of VMID (or all) in [START, END] (64 KiB units); a walk in flight restarts */
 };
 
 /* error causes latched in Q_ERR_CAUSE when a queue halts on an error */
@@ -48,6 +50,7 @@ enum gpu_cause {
 	GPU_CAUSE_MEM_ERROR = 0x8, /* the memory system answered with an error (address in no region) */
 	GPU_CAUSE_BAD_RING = 0x9, /* queue enabled with a ring size or base the hardware cannot use */
 	GPU_CAUSE_PAGE_FAULT = 0xa, /* a translation faulted (see MMU_FAULT_*) */
+	GPU_CAUSE_PRIV = 0xb, /* a privileged packet on a queue without Q_CTRL.PRIV */
 };
 
 /* command-processor queue FSM states (Q_STATUS.STATE) */
@@ -67,6 +70,8 @@ enum gpu_cp_state {
 	GPU_CP_ST_DONE = 0xc, /* packet complete: count it, write back RPTR */
 	GPU_CP_ST_HALTED = 0xd, /* stopped at a packet boundary by Q_CTRL.HALT */
 	GPU_CP_ST_ERROR = 0xe, /* stopped on an error until the queue is reset */
+	GPU_CP_ST_PTE = 0xf, /* PTE_WRITE: writing the entries */
+	GPU_CP_ST_INV = 0x10, /* INVALIDATE_TLB: waiting for earlier writes, then invalidating */
 };
 
 /* WAIT_MEM compare functions: (mem & MASK) FUNC REF */
@@ -373,5 +378,34 @@ enum gpu_mmu_fault {
 #define GPU_PKT_TIMESTAMP_COUNT_MAX 2u
 #define GPU_PKT_TIMESTAMP_ADDR_LO 0 /* payload dword: address bits 31:0 */
 #define GPU_PKT_TIMESTAMP_ADDR_HI 1 /* payload dword: address bits 47:32 */
+/* PTE_WRITE: DST 8-aligned; privileged */
+#define GPU_PKT_PTE_WRITE_COUNT_MIN 8u
+#define GPU_PKT_PTE_WRITE_COUNT_MAX 8u
+#define GPU_PKT_PTE_WRITE_DST_LO 0 /* payload dword: address of the first PTE bits 31:0 */
+#define GPU_PKT_PTE_WRITE_DST_HI 1 /* payload dword: address of the first PTE bits 47:32 */
+#define GPU_PKT_PTE_WRITE_FLAGS_LO 2 /* payload dword: PTE bits 31:0 OR'd into every entry (V, SYS, R, W, PRT, FRAG64K) */
+#define GPU_PKT_PTE_WRITE_FLAGS_HI 3 /* payload dword: PTE bits 63:32 OR'd into every entry */
+#define GPU_PKT_PTE_WRITE_BASE_LO 4 /* payload dword: address the first entry maps, bits 31:0 (in its memory: VRAM offset, or system-memory offset with SYS) */
+#define GPU_PKT_PTE_WRITE_BASE_HI 5 /* payload dword: bits 47:32 of the same */
+#define GPU_PKT_PTE_WRITE_STRIDE 6 /* payload dword: bytes added to the mapped address per entry (4096 for consecutive pages) */
+#define GPU_PKT_PTE_WRITE_NUM 7 /* payload dword: entries */
+#define GPU_PKT_PTE_WRITE_ENTRIES_SHIFT 0
+#define GPU_PKT_PTE_WRITE_ENTRIES_MASK 0xfffffu
+#define GPU_PKT_PTE_WRITE_ENTRIES(v) (((uint32_t)(v) & GPU_PKT_PTE_WRITE_ENTRIES_MASK) << GPU_PKT_PTE_WRITE_ENTRIES_SHIFT)
+#define GPU_PKT_PTE_WRITE_ENTRIES_GET(r) (((uint32_t)(r) >> GPU_PKT_PTE_WRITE_ENTRIES_SHIFT) & GPU_PKT_PTE_WRITE_ENTRIES_MASK)
+/* INVALIDATE_TLB: privileged */
+#define GPU_PKT_INVALIDATE_TLB_COUNT_MIN 3u
+#define GPU_PKT_INVALIDATE_TLB_COUNT_MAX 3u
+#define GPU_PKT_INVALIDATE_TLB_CTL 0 /* payload dword: what to drop */
+#define GPU_PKT_INVALIDATE_TLB_VMID_SHIFT 0
+#define GPU_PKT_INVALIDATE_TLB_VMID_MASK 0xfu
+#define GPU_PKT_INVALIDATE_TLB_VMID(v) (((uint32_t)(v) & GPU_PKT_INVALIDATE_TLB_VMID_MASK) << GPU_PKT_INVALIDATE_TLB_VMID_SHIFT)
+#define GPU_PKT_INVALIDATE_TLB_VMID_GET(r) (((uint32_t)(r) >> GPU_PKT_INVALIDATE_TLB_VMID_SHIFT) & GPU_PKT_INVALIDATE_TLB_VMID_MASK)
+#define GPU_PKT_INVALIDATE_TLB_ALL_SHIFT 31
+#define GPU_PKT_INVALIDATE_TLB_ALL_MASK 0x1u
+#define GPU_PKT_INVALIDATE_TLB_ALL(v) (((uint32_t)(v) & GPU_PKT_INVALIDATE_TLB_ALL_MASK) << GPU_PKT_INVALIDATE_TLB_ALL_SHIFT)
+#define GPU_PKT_INVALIDATE_TLB_ALL_GET(r) (((uint32_t)(r) >> GPU_PKT_INVALIDATE_TLB_ALL_SHIFT) & GPU_PKT_INVALIDATE_TLB_ALL_MASK)
+#define GPU_PKT_INVALIDATE_TLB_START 1 /* payload dword: first 64 KiB block, VA bits 47:16 */
+#define GPU_PKT_INVALIDATE_TLB_END 2 /* payload dword: last 64 KiB block (inclusive), VA bits 47:16 */
 
 #endif /* GPU_HW_H */

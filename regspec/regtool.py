@@ -73,8 +73,12 @@ class Spec:
         for p in self.d["packets"]:
             if p["name"] not in [v["name"] for v in self.enums["opcode"]["values"]]:
                 sys.exit("regtool: packet %s has no opcode" % p["name"])
+            names = [dw["name"] for dw in p["dwords"]]
             for dw in p["dwords"]:
                 self.check_fields(p["name"], dw.get("fields", []))
+                names += [f["name"] for f in dw.get("fields", [])]
+            if len(set(names)) != len(names):
+                sys.exit("regtool: packet %s reuses a dword or field name" % p["name"])
 
     @staticmethod
     def check_fields(owner, fields, width=32):

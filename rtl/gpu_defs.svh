@@ -31,6 +31,8 @@
   localparam opcode_e OpIndirectBuffer = 8'h3f;  // execute SIZE_DW dwords at ADDR (ring -> IB only)
   localparam opcode_e OpReleaseFence = 8'h49;  // after all earlier work of the queue is complete, write VALUE to ADDR; optional interrupt
   localparam opcode_e OpTimestamp = 8'h4a;  // write the 64-bit cycle counter to ADDR
+  localparam opcode_e OpPteWrite = 8'h60;  // privileged: write NUM 64-bit PTEs at DST, entry i = FLAGS | ((BASE + i * STRIDE) & PTE.ADDR bits)
+  localparam opcode_e OpInvalidateTlb = 8'h61;  // privileged: after the queue's earlier writes complete, drop TLB entries of VMID (or all) in [START, END] (64 KiB units); a walk in flight restarts
 
   // error causes latched in Q_ERR_CAUSE when a queue halts on an error
   typedef logic [4:0] cause_e;
@@ -45,6 +47,7 @@
   localparam cause_e CauseMemError = 5'h8;  // the memory system answered with an error (address in no region)
   localparam cause_e CauseBadRing = 5'h9;  // queue enabled with a ring size or base the hardware cannot use
   localparam cause_e CausePageFault = 5'ha;  // a translation faulted (see MMU_FAULT_*)
+  localparam cause_e CausePriv = 5'hb;  // a privileged packet on a queue without Q_CTRL.PRIV
 
   // command-processor queue FSM states (Q_STATUS.STATE)
   typedef logic [4:0] cp_state_e;
@@ -63,6 +66,8 @@
   localparam cp_state_e StDone = 5'hc;  // packet complete: count it, write back RPTR
   localparam cp_state_e StHalted = 5'hd;  // stopped at a packet boundary by Q_CTRL.HALT
   localparam cp_state_e StError = 5'he;  // stopped on an error until the queue is reset
+  localparam cp_state_e StPte = 5'hf;  // PTE_WRITE: writing the entries
+  localparam cp_state_e StInv = 5'h10;  // INVALIDATE_TLB: waiting for earlier writes, then invalidating
 
   // WAIT_MEM compare functions: (mem & MASK) FUNC REF
   typedef logic [2:0] wait_func_e;
@@ -269,3 +274,24 @@
   localparam int unsigned PktTimestampCountMax = 2;
   localparam int unsigned PktTimestampAddrLoDw = 0;
   localparam int unsigned PktTimestampAddrHiDw = 1;
+  localparam int unsigned PktPteWriteCountMin = 8;
+  localparam int unsigned PktPteWriteCountMax = 8;
+  localparam int unsigned PktPteWriteDstLoDw = 0;
+  localparam int unsigned PktPteWriteDstHiDw = 1;
+  localparam int unsigned PktPteWriteFlagsLoDw = 2;
+  localparam int unsigned PktPteWriteFlagsHiDw = 3;
+  localparam int unsigned PktPteWriteBaseLoDw = 4;
+  localparam int unsigned PktPteWriteBaseHiDw = 5;
+  localparam int unsigned PktPteWriteStrideDw = 6;
+  localparam int unsigned PktPteWriteNumDw = 7;
+  localparam int unsigned PktPteWriteEntriesLsb = 0;
+  localparam int unsigned PktPteWriteEntriesW = 20;
+  localparam int unsigned PktInvalidateTlbCountMin = 3;
+  localparam int unsigned PktInvalidateTlbCountMax = 3;
+  localparam int unsigned PktInvalidateTlbCtlDw = 0;
+  localparam int unsigned PktInvalidateTlbVmidLsb = 0;
+  localparam int unsigned PktInvalidateTlbVmidW = 4;
+  localparam int unsigned PktInvalidateTlbAllLsb = 31;
+  localparam int unsigned PktInvalidateTlbAllW = 1;
+  localparam int unsigned PktInvalidateTlbStartDw = 1;
+  localparam int unsigned PktInvalidateTlbEndDw = 2;

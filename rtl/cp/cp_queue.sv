@@ -29,6 +29,7 @@ module cp_queue #(
   input  logic                   rst_ni,
   // Configuration from the register file
   input  logic                   enable_i,
+  input  logic                   priv_i,         // may run privileged packets
   input  logic                   halt_i,
   input  logic                   rptr_wb_en_i,
   input  logic                   qreset_i,       // one-cycle pulse
@@ -50,6 +51,13 @@ module cp_queue #(
   output logic [31:0]            stall_mem_o,
   output logic [31:0]            stall_wait_o,
   output logic [31:0]            stall_fence_o,
+  // TLB invalidation request (INVALIDATE_TLB), taken when inv_ready_i
+  output logic                   inv_o,
+  input  logic                   inv_ready_i,
+  output logic                   inv_all_o,
+  output logic [3:0]             inv_vmid_o,
+  output logic [31:0]            inv_start_o,
+  output logic [31:0]            inv_end_o,
   output logic                   fence_irq_o,
   output logic                   err_irq_o,
   // Memory request channel (valid/ready) and response (valid only)
@@ -69,8 +77,9 @@ module cp_queue #(
   `include "gpu_defs.svh"
 
   localparam int unsigned BeatLog2 = $clog2(BeatBytes);
-  localparam int unsigned PayloadDw = 7;  // largest fixed payload (WAIT_MEM)
+  localparam int unsigned PayloadDw = 8;  // largest fixed payload (PTE_WRITE)
   localparam int unsigned MaxWrOut = 255;  // posted writes in flight
+  localparam logic [63:0] PteAddrInPlace = ((64'd1 << PteAddrW) - 64'd1) << PteAddrLsb;
 
   // The beat holds whole 64-bit values and at least one dword per lane.
   // verilator lint_off UNUSED
@@ -102,6 +111,8 @@ module cp_queue #(
   logic [63:0] wr_data_q, wr_data_d;
   logic wr_64_q, wr_64_d;
   logic [15:0] poll_q, poll_d;
+  logic [19:0] pte_left_q, pte_left_d;
+  logic [47:0] pte_base_q, pte_base_d;
   cause_e err_cause_q, err_cause_d;
   logic [47:0] err_addr_q, err_addr_d;
   logic [31:0] err_hdr_q, err_hdr_d;
@@ -130,7 +141,7 @@ module cp_queue #(
   opcode_e opcode;
   logic [47:0] pl_addr;      // ADDR_LO/ADDR_HI of every packet that has one
   logic addr_hi_bad;         // reserved ADDR_HI bits set
-  logic [31:0] pl2, pl3, pl4, pl5, pl6;
+  logic [31:0] pl2, pl3, pl4, pl5, pl6, pl7;
 
   assign opcode = hdr_q[HdrOpcodeLsb +: HdrOpcodeW];
   assign pl_addr = {pl_q[32 +: 16], pl_q[0 +: 32]};
@@ -140,16 +151,19 @@ module cp_queue #(
   assign pl4 = pl_q[128 +: 32];
   assign pl5 = pl_q[160 +: 32];
   assign pl6 = pl_q[192 +: 32];
+  assign pl7 = pl_q[224 +: 32];
 
   // Header checks, on the dword being consumed in StHeader.
   logic [1:0] h_type;
   logic [7:0] h_op;
   logic [13:0] h_cnt;
-  logic h_known;
+  logic h_known, h_priv;
   logic [13:0] h_min, h_max;
   assign h_type = dw[HdrTypeLsb +: HdrTypeW];
   assign h_op = dw[HdrOpcodeLsb +: HdrOpcodeW];
   assign h_cnt = dw[HdrCountLsb +: HdrCountW];
+
+  assign h_priv = h_op == OpPteWrite || h_op == OpInvalidateTlb;
 
   always_comb begin
     h_known = 1'b1;
@@ -162,6 +176,8 @@ module cp_queue #(
       OpIndirectBuffer: begin h_min = 14'(PktIndirectBufferCountMin); h_max = 14'(PktIndirectBufferCountMax); end
       OpReleaseFence:   begin h_min = 14'(PktReleaseFenceCountMin);   h_max = 14'(PktReleaseFenceCountMax); end
       OpTimestamp:      begin h_min = 14'(PktTimestampCountMin);      h_max = 14'(PktTimestampCountMax); end
+      OpPteWrite:       begin h_min = 14'(PktPteWriteCountMin);       h_max = 14'(PktPteWriteCountMax); end
+      OpInvalidateTlb:  begin h_min = 14'(PktInvalidateTlbCountMin);  h_max = 14'(PktInvalidateTlbCountMax); end
       default:          h_known = 1'b0;
     endcase
   end
@@ -262,6 +278,9 @@ module cp_queue #(
     wr_data_d = wr_data_q;
     wr_64_d = wr_64_q;
     poll_d = poll_q;
+    pte_left_d = pte_left_q;
+    pte_base_d = pte_base_q;
+    inv_o = 1'b0;
     err_cause_d = err_cause_q;
     err_addr_d = err_addr_q;
     err_hdr_d = err_hdr_q;
@@ -332,6 +351,8 @@ module cp_queue #(
             err_set = 1'b1; err_cause = CauseBadType;
           end else if (!h_known) begin
             err_set = 1'b1; err_cause = CauseBadOpcode;
+          end else if (h_priv && !priv_i) begin
+            err_set = 1'b1; err_cause = CausePriv;
           end else if (h_cnt < h_min || h_cnt > h_max ||
                        (in_ib_q && {7'd0, h_cnt} >= ib_rem_q) ||
                        (!in_ib_q && {6'd0, h_cnt} >= ring_mask)) begin
@@ -413,6 +434,25 @@ module cp_queue #(
               state_d = StWrite;
             end
           end
+          OpPteWrite: begin
+            if (addr_hi_bad || pl7[31:PktPteWriteEntriesW] != '0 || pl7[19:0] == '0) begin
+              err_set = 1'b1; err_cause = CauseBadField;
+            end else if (pl_addr[2:0] != '0) begin
+              err_set = 1'b1; err_cause = CauseBadAlign;
+            end else begin
+              wr_addr_d = pl_addr;
+              pte_left_d = pl7[19:0];
+              pte_base_d = {pl5[15:0], pl4};
+              state_d = StPte;
+            end
+          end
+          OpInvalidateTlb: begin
+            if (pl_q[4 +: 27] != '0) begin
+              err_set = 1'b1; err_cause = CauseBadField;
+            end else begin
+              state_d = StInv;
+            end
+          end
           default: ;  // NOP and WRITE_DATA never reach StExec
         endcase
       end
@@ -434,8 +474,8 @@ module cp_queue #(
       StWrite: begin
         if (granted) begin
           state_d = ret_q;
-          // WRITE_DATA walks its address; harmless for single writes.
-          wr_addr_d = wr_addr_q + 48'd4;
+          // WRITE_DATA and PTE_WRITE walk their address; harmless for single writes.
+          wr_addr_d = wr_addr_q + (wr_64_q ? 48'd8 : 48'd4);
         end
       end
       StFdrain: begin
@@ -482,6 +522,22 @@ module cp_queue #(
           state_d = next_packet(halt_i, enable_i, in_ib_d ? (ib_rem_q != '0) : avail);
         end
       end
+      StPte: begin
+        // Entry i: FLAGS | the ADDR bits of BASE + i * STRIDE.
+        wr_data_d = {pl3, pl2} | ({16'd0, pte_base_q} & PteAddrInPlace);
+        wr_64_d = 1'b1;
+        pte_left_d = pte_left_q - 20'd1;
+        pte_base_d = pte_base_q + {16'd0, pl6};
+        ret_d = (pte_left_q == 20'd1) ? StDone : StPte;
+        state_d = StWrite;
+      end
+      StInv: begin
+        // The PTE writes before it must have landed.
+        if (wr_out_q == '0) begin
+          inv_o = 1'b1;
+          if (inv_ready_i) state_d = StDone;
+        end
+      end
       StHalted: begin
         if (!halt_i) state_d = StIdle;
       end
@@ -515,7 +571,7 @@ module cp_queue #(
   logic busy, stall_mem, stall_wait, stall_fence;
   assign busy = state_q != StIdle && state_q != StHalted && state_q != StError;
   assign stall_wait = state_q == StWread || state_q == StWresp || state_q == StWpoll;
-  assign stall_fence = state_q == StFdrain || state_q == StFack;
+  assign stall_fence = state_q == StFdrain || state_q == StFack || state_q == StInv;
   assign stall_mem = (need_dw && !have_dw) || (req_valid_o && !req_ready_i && !stall_wait);
 
   always_comb begin
@@ -559,6 +615,8 @@ module cp_queue #(
       wr_data_q <= '0;
       wr_64_q <= 1'b0;
       poll_q <= '0;
+      pte_left_q <= '0;
+      pte_base_q <= '0;
       err_cause_q <= CauseNone;
       err_addr_q <= '0;
       err_hdr_q <= '0;
@@ -595,6 +653,8 @@ module cp_queue #(
       wr_data_q <= wr_data_d;
       wr_64_q <= wr_64_d;
       poll_q <= poll_d;
+      pte_left_q <= pte_left_d;
+      pte_base_q <= pte_base_d;
       err_cause_q <= err_cause_d;
       err_addr_q <= err_addr_d;
       err_hdr_q <= err_hdr_d;
@@ -619,6 +679,10 @@ module cp_queue #(
   assign stall_mem_o = stall_mem_q;
   assign stall_wait_o = stall_wait_q;
   assign stall_fence_o = stall_fence_q;
+  assign inv_all_o = pl_q[PktInvalidateTlbAllLsb];
+  assign inv_vmid_o = pl_q[PktInvalidateTlbVmidLsb +: PktInvalidateTlbVmidW];
+  assign inv_start_o = pl_q[32 +: 32];
+  assign inv_end_o = pl_q[64 +: 32];
   assign fence_irq_o = fence_irq_q;
   assign err_irq_o = err_irq_q;
 

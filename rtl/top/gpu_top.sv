@@ -68,6 +68,12 @@ module gpu_top #(
   logic rsp_we, rsp_err;
   logic [BB-1:0] rsp_rdata;
   logic [NumQueues*4-1:0] q_vmid;
+  logic [NumQueues-1:0] q_inv, q_inv_ready, q_inv_all;
+  logic [NumQueues*4-1:0] q_inv_vmid;
+  logic [NumQueues*32-1:0] q_inv_start, q_inv_end;
+  logic r_inv, r_inv_all;
+  logic [3:0] r_inv_vmid;
+  logic [31:0] r_inv_start, r_inv_end;
   // MMU
   logic mmu_enable, inv, inv_all;
   logic [16*48-1:0] vm_root;
@@ -113,11 +119,11 @@ module gpu_top #(
     .q_vmid_o(q_vmid),
     .mmu_enable_o(mmu_enable),
     .vm_root_o(vm_root),
-    .inv_o(inv),
-    .inv_all_o(inv_all),
-    .inv_vmid_o(inv_vmid),
-    .inv_start_o(inv_start),
-    .inv_end_o(inv_end),
+    .inv_o(r_inv),
+    .inv_all_o(r_inv_all),
+    .inv_vmid_o(r_inv_vmid),
+    .inv_start_o(r_inv_start),
+    .inv_end_o(r_inv_end),
     .fault_i(fault),
     .fault_va_i(fault_va),
     .fault_vmid_i(fault_vmid),
@@ -143,9 +149,26 @@ module gpu_top #(
     .q_err_irq_i(q_err_irq)
   );
 
-  // Privileged packets arrive with the MMU; the bit is held for them.
-  logic unused_priv;
-  assign unused_priv = ^q_priv;
+  // One TLB invalidation per cycle: the register's first, then the queues
+  // in order; a queue whose request is not taken keeps asking.
+  always_comb begin
+    inv = r_inv;
+    inv_all = r_inv_all;
+    inv_vmid = r_inv_vmid;
+    inv_start = r_inv_start;
+    inv_end = r_inv_end;
+    q_inv_ready = '0;
+    for (int unsigned i = 0; i < NumQueues; i++) begin
+      if (!inv && q_inv[i]) begin
+        inv = 1'b1;
+        inv_all = q_inv_all[i];
+        inv_vmid = q_inv_vmid[4*i +: 4];
+        inv_start = q_inv_start[32*i +: 32];
+        inv_end = q_inv_end[32*i +: 32];
+        q_inv_ready[i] = 1'b1;
+      end
+    end
+  end
 
   for (genvar g = 0; g < NumQueues; g++) begin : g_queue
     cp_state_e state;
@@ -157,6 +180,7 @@ module gpu_top #(
       .clk_i,
       .rst_ni,
       .enable_i(q_enable[g]),
+      .priv_i(q_priv[g]),
       .halt_i(q_halt[g]),
       .rptr_wb_en_i(q_rptr_wb[g]),
       .qreset_i(q_reset[g]),
@@ -177,6 +201,12 @@ module gpu_top #(
       .stall_mem_o(q_stall_mem[32*g +: 32]),
       .stall_wait_o(q_stall_wait[32*g +: 32]),
       .stall_fence_o(q_stall_fence[32*g +: 32]),
+      .inv_o(q_inv[g]),
+      .inv_ready_i(q_inv_ready[g]),
+      .inv_all_o(q_inv_all[g]),
+      .inv_vmid_o(q_inv_vmid[4*g +: 4]),
+      .inv_start_o(q_inv_start[32*g +: 32]),
+      .inv_end_o(q_inv_end[32*g +: 32]),
       .fence_irq_o(q_fence_irq[g]),
       .err_irq_o(q_err_irq[g]),
       .req_valid_o(q_req_valid[g]),

@@ -645,7 +645,7 @@ static void test_errors(void **state)
 		idx = c->build(&t, &b);
 		/* The C rules the validator and disassembler use say the same,
 		 * memory errors aside (only the memory system knows those). */
-		v = dma_pkt_check(&b.dw[idx], b.len - idx, !c->in_ring,
+		v = dma_pkt_check(&b.dw[idx], b.len - idx, !c->in_ring, t.d.q[Q0].priv,
 				  tb_rd(&t, GPU_REG_IB_MAX_DW));
 		if (v != (c->cause == GPU_CAUSE_MEM_ERROR ? GPU_CAUSE_NONE : c->cause))
 			fail_msg("%s: dma_pkt_check says %s", c->name, gpu_cause_name(v));

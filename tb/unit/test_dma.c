@@ -1065,7 +1065,7 @@ struct name_case {
 #define OPN(x) { GPU_OP_##x, #x }
 static const struct name_case opcode_names[] = {
 	OPN(NOP), OPN(WRITE_DATA), OPN(WAIT_MEM), OPN(INDIRECT_BUFFER), OPN(RELEASE_FENCE),
-	OPN(TIMESTAMP),
+	OPN(TIMESTAMP), OPN(PTE_WRITE), OPN(INVALIDATE_TLB),
 };
 #undef OPN
 
@@ -1073,7 +1073,7 @@ static const struct name_case opcode_names[] = {
 static const struct name_case cause_names[] = {
 	CAUSEN(NONE), CAUSEN(BAD_TYPE), CAUSEN(BAD_OPCODE), CAUSEN(BAD_COUNT),
 	CAUSEN(IB_RANGE), CAUSEN(IB_NESTED), CAUSEN(BAD_ALIGN), CAUSEN(BAD_FIELD),
-	CAUSEN(MEM_ERROR), CAUSEN(BAD_RING), CAUSEN(PAGE_FAULT),
+	CAUSEN(MEM_ERROR), CAUSEN(BAD_RING), CAUSEN(PAGE_FAULT), CAUSEN(PRIV),
 };
 #undef CAUSEN
 
@@ -1081,7 +1081,7 @@ static const struct name_case cause_names[] = {
 static const struct name_case state_names[] = {
 	STN(IDLE), STN(HEADER), STN(PAYLOAD), STN(EXEC), STN(SKIP), STN(WDATA), STN(WRITE),
 	STN(FDRAIN), STN(FACK), STN(WREAD), STN(WRESP), STN(WPOLL), STN(DONE), STN(HALTED),
-	STN(ERROR),
+	STN(ERROR), STN(PTE), STN(INV),
 };
 #undef STN
 
@@ -1166,6 +1166,8 @@ static const struct pkt_case pkt_cases[] = {
 	PKT(INDIRECT_BUFFER, GPU_PKT_INDIRECT_BUFFER_COUNT_MAX),
 	PKT(RELEASE_FENCE, GPU_PKT_RELEASE_FENCE_COUNT_MAX),
 	PKT(TIMESTAMP, GPU_PKT_TIMESTAMP_COUNT_MAX),
+	PKT(PTE_WRITE, GPU_PKT_PTE_WRITE_COUNT_MAX),
+	PKT(INVALIDATE_TLB, GPU_PKT_INVALIDATE_TLB_COUNT_MAX),
 };
 #undef PKT
 
