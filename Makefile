@@ -51,17 +51,17 @@ GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
 	regspec/REGISTERS.md $(wildcard traces/filters/*.txt)
 
 LIB_C := model/gm.c model/gm_mem.c dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c \
-	fw/fw_dev.c fw/fw_demo.c
+	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c fw/fw_dev.c fw/fw_demo.c
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_sc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
 VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads.o)
 LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
-TESTS := test_gm_mem test_dma test_cp test_wave test_sc_smoke
+TESTS := test_gm_mem test_dma test_mmu test_cp test_mmu_rtl test_wave test_sc_smoke
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
-.SECONDARY:
+.PRECIOUS: $(B)/obj/%.o
 .PHONY: all deps deps-test run test lint gen check-gen waves bench clean
 all: $(BIN)
 
@@ -101,7 +101,7 @@ $(VL_RT): $(B)/vl_sc/Vgpu_sc.mk
 	+$(VL_MAKE) -C $(B)/vl_sc -f Vgpu_sc.mk $(notdir $@)
 
 # ---------------------------------------------------------------- C / C++
-$(B)/obj/%.o: %.c $(wildcard model/*.h dma/*.h fw/*.h) model/gpu_hw.h
+$(B)/obj/%.o: %.c $(wildcard model/*.h dma/*.h fw/*.h mmu/*.h) model/gpu_hw.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -129,6 +129,11 @@ $(B)/tests/test_gm_mem: $(B)/obj/tb/unit/test_gm_mem.o $(B)/obj/model/gm_mem.o
 
 $(B)/tests/test_dma: $(B)/obj/tb/unit/test_dma.o $(B)/obj/dma/dma_buf.o $(B)/obj/dma/dma_disasm.o \
 		$(B)/obj/dma/dma_names.o $(B)/obj/dma/dma_check.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+
+$(B)/tests/test_mmu: $(B)/obj/tb/unit/test_mmu.o $(B)/obj/mmu/mmu_pt.o $(B)/obj/mmu/mmu_walk.o \
+		$(B)/obj/mmu/mmu_va.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 

@@ -15,6 +15,12 @@ set_tests_properties(unit_gm_mem PROPERTIES LABELS unit TIMEOUT 60)
 add_test(unit_dma tests/test_dma)
 set_tests_properties(unit_dma PROPERTIES LABELS unit TIMEOUT 60)
 
+add_test(unit_mmu tests/test_mmu)
+set_tests_properties(unit_mmu PROPERTIES LABELS unit TIMEOUT 120)
+
+add_test(rtl_mmu tests/test_mmu_rtl)
+set_tests_properties(rtl_mmu PROPERTIES LABELS rtl TIMEOUT 600)
+
 add_test(rtl_cp tests/test_cp)
 set_tests_properties(rtl_cp PROPERTIES LABELS rtl TIMEOUT 300)
 

@@ -225,7 +225,7 @@ module mmu_top #(
     out_we_d = out_we_q;
     out_wdata_d = out_wdata_q;
     out_wstrb_d = out_wstrb_q;
-    syn_valid_d = syn_valid_q && !client_rsp;
+    syn_valid_d = syn_valid_q && client_rsp;  // presented unless a memory response had the slot
     syn_id_d = syn_id_q;
     syn_fault_d = syn_fault_q;
     mq_valid_d = mq_valid_q;

@@ -696,6 +696,29 @@ static void test_map_basic(void **state)
 	WALK_OK(f, va + 2 * PG, true, pa + 2 * PG);
 }
 
+/* One call over several whole leaf tables and parts of two more. */
+static void test_map_large(void **state)
+{
+	struct fx *f = *state;
+	const uint64_t va = 0x40000000ull - 100 * PG, pa = SYSB + 0x100000000ull;
+	const uint64_t pages = 3 * MMU_PT_ENTRIES + 200;
+	unsigned long allocs;
+	uint64_t i;
+
+	assert_int_equal(mmu_pt_map(&f->pt, va, pages * PG, pa, RW | MMU_MAP_SYS), GM_OK);
+	for (i = 0; i < pages; i++)
+		WALK_OK(f, va + i * PG + (i % PG), i & 1, pa + i * PG + (i % PG));
+	WALK_FAULT(f, va + pages * PG, false, GPU_FLT_PTE_INVALID, MMU_LEAF_LEVEL);
+	/* unmap all but the first and last page; no table is added */
+	allocs = f->m.allocs;
+	assert_int_equal(mmu_pt_unmap(&f->pt, va + PG, (pages - 2) * PG, MMU_UNMAP_ZERO), GM_OK);
+	assert_int_equal(f->m.allocs, allocs);
+	WALK_OK(f, va, false, pa);
+	for (i = 1; i < pages - 1; i++)
+		WALK_NULL(f, va + i * PG, i & 1);
+	WALK_OK(f, va + (pages - 1) * PG, false, pa + (pages - 1) * PG);
+}
+
 struct perm_case {
 	unsigned int flags;
 	enum gpu_mmu_fault rd, wr;
@@ -996,7 +1019,7 @@ static void test_frag64k(void **state)
 static void test_frag64k_edges(void **state)
 {
 	struct fx *f = *state;
-	const uint64_t va = 0x800000000ull, pa = 0x40000000ull;
+	const uint64_t va = 0x800000000ull, pa = 0x40000000ull, pa2 = 0x7770000ull;
 	const unsigned int fl = RW | MMU_MAP_FRAG64K;
 	unsigned int i;
 
@@ -1020,6 +1043,13 @@ static void test_frag64k_edges(void **state)
 	check_frag_block(f, va, pa, true);
 	check_frag_block(f, va + FRAG, pa, false);
 	check_frag_block(f, va + 2 * FRAG, pa + 2 * FRAG, true);
+
+	/* head partial with an aligned start: one page at the start of block 2 */
+	assert_int_equal(mmu_pt_map(&f->pt, va + 2 * FRAG, PG, pa2, RW), GM_OK);
+	WALK_OK(f, va + 2 * FRAG, true, pa2);
+	for (i = 1; i < MMU_FRAG_PAGES; i++)
+		WALK_OK(f, va + 2 * FRAG + i * PG, true, pa + 2 * FRAG + i * PG);
+	check_frag_block(f, va + 3 * FRAG, pa + 3 * FRAG, true);
 }
 
 /* ---- memory errors and allocation failure ----------------------------------- */
@@ -2006,6 +2036,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_pt_bad_allocator),
 		cmocka_unit_test_setup_teardown(test_map_args, setup_vram, teardown),
 		cmocka_unit_test_setup_teardown(test_map_basic, setup_vram, teardown),
+		cmocka_unit_test_setup_teardown(test_map_large, setup_vram, teardown),
 		cmocka_unit_test_setup_teardown(test_permissions, setup_vram, teardown),
 		cmocka_unit_test_setup_teardown(test_sys_vs_vram, setup_vram, teardown),
 		cmocka_unit_test_setup_teardown(test_sys_vs_vram, setup_sys, teardown),
