@@ -91,6 +91,18 @@ const char *gpu_mmu_fault_name(uint32_t v)
 	}
 }
 
+const char *gpu_walk_state_name(uint32_t v)
+{
+	switch (v) {
+	case 0x0: return "IDLE";
+	case 0x1: return "CHECK";
+	case 0x2: return "READ";
+	case 0x3: return "WAIT";
+	case 0x4: return "DONE";
+	default: return NULL;
+	}
+}
+
 static const struct gpu_reg_desc gpu_regs[] = {
 	{ "ID", 0x000u, 0, 0 },
 	{ "CAPS", 0x004u, 0, 0 },
@@ -113,6 +125,7 @@ static const struct gpu_reg_desc gpu_regs[] = {
 	{ "MMU_MISSES", 0x828u, 0, 0 },
 	{ "MMU_WALKS", 0x82cu, 0, 0 },
 	{ "MMU_WALK_CYCLES", 0x830u, 0, 0 },
+	{ "MMU_WALK_MAX", 0x834u, 0, 0 },
 	{ "Q_CTRL", 0x000u, 0x100u, 0x80u },
 	{ "Q_BASE_LO", 0x004u, 0x100u, 0x80u },
 	{ "Q_BASE_HI", 0x008u, 0x100u, 0x80u },

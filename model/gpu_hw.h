@@ -96,6 +96,15 @@ enum gpu_mmu_fault {
 	GPU_FLT_WALK_ERROR = 0x6, /* a page-table read failed in the memory system */
 };
 
+/* MMU page-walker FSM states (mmu_top wk_q) */
+enum gpu_walk_state {
+	GPU_WK_IDLE = 0x0, /* no miss parked */
+	GPU_WK_CHECK = 0x1, /* looking the parked head up in the TLB (an earlier walk may have filled its page) */
+	GPU_WK_READ = 0x2, /* issuing the read of the entry at this level */
+	GPU_WK_WAIT = 0x3, /* waiting for the entry */
+	GPU_WK_DONE = 0x4, /* walk finished; resolving the parked request */
+};
+
 /* Global registers (byte offsets) */
 #define GPU_REG_ID 0x000u /* reads ID_VALUE */
 #define GPU_REG_CAPS 0x004u /* capabilities */
@@ -118,6 +127,7 @@ enum gpu_mmu_fault {
 #define GPU_REG_MMU_MISSES 0x828u /* translated accesses that missed the TLB (merged misses count once each) */
 #define GPU_REG_MMU_WALKS 0x82cu /* page walks completed */
 #define GPU_REG_MMU_WALK_CYCLES 0x830u /* cycles the walker was busy */
+#define GPU_REG_MMU_WALK_MAX 0x834u /* longest walk so far, in cycles (from the parked head's check to its resolution) */
 /* registers of queue q at base + q * stride */
 #define GPU_QREG_BASE 0x100u
 #define GPU_QREG_STRIDE 0x80u

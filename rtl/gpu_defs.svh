@@ -89,6 +89,14 @@
   localparam mmu_fault_e FltNoWrite = 4'h5;  // write of a page without W
   localparam mmu_fault_e FltWalkError = 4'h6;  // a page-table read failed in the memory system
 
+  // MMU page-walker FSM states (mmu_top wk_q)
+  typedef logic [2:0] walk_state_e;
+  localparam walk_state_e WkIdle = 3'h0;  // no miss parked
+  localparam walk_state_e WkCheck = 3'h1;  // looking the parked head up in the TLB (an earlier walk may have filled its page)
+  localparam walk_state_e WkRead = 3'h2;  // issuing the read of the entry at this level
+  localparam walk_state_e WkWait = 3'h3;  // waiting for the entry
+  localparam walk_state_e WkDone = 3'h4;  // walk finished; resolving the parked request
+
   // Global registers (byte offsets on the register port)
   localparam logic [15:0] RegId = 16'h0;  // reads ID_VALUE
   localparam logic [15:0] RegCaps = 16'h4;  // capabilities
@@ -111,6 +119,7 @@
   localparam logic [15:0] RegMmuMisses = 16'h828;  // translated accesses that missed the TLB (merged misses count once each)
   localparam logic [15:0] RegMmuWalks = 16'h82c;  // page walks completed
   localparam logic [15:0] RegMmuWalkCycles = 16'h830;  // cycles the walker was busy
+  localparam logic [15:0] RegMmuWalkMax = 16'h834;  // longest walk so far, in cycles (from the parked head's check to its resolution)
   // registers of queue q at base + q * stride
   localparam logic [15:0] QRegBase = 16'h100;
   localparam logic [15:0] QRegStride = 16'h80;

@@ -55,6 +55,7 @@ module mmu_top #(
   output logic [31:0]            misses_o,
   output logic [31:0]            walks_o,
   output logic [31:0]            walk_cycles_o,
+  output logic [31:0]            walk_max_o,
   // Upstream: requests from the client arbiter, responses back to it
   input  logic                   in_valid_i,
   output logic                   in_ready_o,
@@ -91,13 +92,6 @@ module mmu_top #(
   // A request in flight: id, vmid, address, write, data, strobes.
   localparam int unsigned ReqW = MemIdW + 4 + 48 + 1 + BB + BeatBytes;
 
-  typedef enum logic [2:0] {
-    WkIdle = 3'd0,   // nothing to walk
-    WkCheck = 3'd1,  // looking the FIFO head up in the TLB (a walk may be merged)
-    WkRead = 3'd2,   // issuing the read of the entry at this level
-    WkWait = 3'd3,   // waiting for the entry
-    WkDone = 3'd4    // result ready; resolving the head
-  } walk_state_e;
 
   // ---------------------------------------------------------------- state
   logic out_valid_q, out_valid_d;
@@ -121,6 +115,7 @@ module mmu_top #(
   logic [3:0] wk_fault_q, wk_fault_d;
 
   logic [31:0] hits_q, hits_d, misses_q, misses_d, walks_q, walks_d, wcyc_q, wcyc_d;
+  logic [31:0] wlen_q, wlen_d, wmax_q, wmax_d;  // this walk's length, the longest
 
   // ---------------------------------------------------------------- FIFO head
   logic [MemIdW-1:0] h_id;
@@ -240,6 +235,8 @@ module mmu_top #(
     misses_d = misses_q;
     walks_d = walks_q;
     wcyc_d = wcyc_q + {31'd0, wk_q != WkIdle};
+    wlen_d = (wk_q == WkIdle) ? 32'd0 : wlen_q + 32'd1;
+    wmax_d = wmax_q;
     fill = 1'b0;
     lk_use = 1'b0;
     head_pop = 1'b0;
@@ -332,7 +329,10 @@ module mmu_top #(
           end
           // Cache what the walk found, faults excepted.
           fill = head_pop && wk_fault_q == FltNone;
-          if (head_pop) walks_d = walks_q + 32'd1;
+          if (head_pop) begin
+            walks_d = walks_q + 32'd1;
+            if (wlen_q + 32'd1 > wmax_q) wmax_d = wlen_q + 32'd1;
+          end
         end
       end
       default: wk_d = WkIdle;
@@ -434,6 +434,8 @@ module mmu_top #(
       misses_q <= '0;
       walks_q <= '0;
       wcyc_q <= '0;
+      wlen_q <= '0;
+      wmax_q <= '0;
     end else begin
       out_valid_q <= out_valid_d;
       out_id_q <= out_id_d;
@@ -456,6 +458,8 @@ module mmu_top #(
       misses_q <= misses_d;
       walks_q <= walks_d;
       wcyc_q <= wcyc_d;
+      wlen_q <= wlen_d;
+      wmax_q <= wmax_d;
     end
   end
 
@@ -478,6 +482,7 @@ module mmu_top #(
   assign misses_o = misses_q;
   assign walks_o = walks_q;
   assign walk_cycles_o = wcyc_q;
+  assign walk_max_o = wmax_q;
 
 endmodule
 

@@ -62,6 +62,7 @@ module gpu_regs #(
   input  logic [31:0]              mmu_misses_i,
   input  logic [31:0]              mmu_walks_i,
   input  logic [31:0]              mmu_walk_cycles_i,
+  input  logic [31:0]              mmu_walk_max_i,
   // Queue status
   input  logic [NumQueues*20-1:0]  q_rptr_i,
   input  logic [NumQueues*5-1:0]   q_state_i,
@@ -157,6 +158,7 @@ module gpu_regs #(
         RegMmuMisses:      rdata = mmu_misses_i;
         RegMmuWalks:       rdata = mmu_walks_i;
         RegMmuWalkCycles:  rdata = mmu_walk_cycles_i;
+        RegMmuWalkMax:     rdata = mmu_walk_max_i;
         default:      hit = 1'b0;
       endcase
     end else begin

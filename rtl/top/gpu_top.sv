@@ -78,7 +78,7 @@ module gpu_top #(
   logic mmu_enable, inv, inv_all;
   logic [16*48-1:0] vm_root;
   logic [3:0] inv_vmid, fault_vmid, fault_cause;
-  logic [31:0] inv_start, inv_end, mmu_hits, mmu_misses, mmu_walks, mmu_walk_cycles;
+  logic [31:0] inv_start, inv_end, mmu_hits, mmu_misses, mmu_walks, mmu_walk_cycles, mmu_walk_max;
   logic fault, fault_write;
   logic [47:0] fault_va;
   logic [6:0] fault_client;
@@ -134,6 +134,7 @@ module gpu_top #(
     .mmu_misses_i(mmu_misses),
     .mmu_walks_i(mmu_walks),
     .mmu_walk_cycles_i(mmu_walk_cycles),
+    .mmu_walk_max_i(mmu_walk_max),
     .q_rptr_i(q_rptr),
     .q_state_i(q_state),
     .q_in_ib_i(q_in_ib),
@@ -283,6 +284,7 @@ module gpu_top #(
     .misses_o(mmu_misses),
     .walks_o(mmu_walks),
     .walk_cycles_o(mmu_walk_cycles),
+    .walk_max_o(mmu_walk_max),
     .in_valid_i(a_valid),
     .in_ready_o(a_ready),
     .in_id_i(a_id),
