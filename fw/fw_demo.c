@@ -13,11 +13,13 @@
 #include "dma_names.h"
 #include "fw_demo.h"
 #include "fw_dev.h"
+#include "fw_vm.h"
 #include "gpu_hw.h"
 
 #define WAIT_BUDGET 200000u  /* cycles a fence may take before the demo gives up */
 #define STALL_CYCLES 300u    /* how long the render queue waits alone */
 #define DATA_DW 16u
+#define RESULT_VA 0x0000400000000000ull /* where VMID 1 sees the render result */
 
 /* Where the demo's packets write. */
 struct demo_mem {
@@ -34,7 +36,9 @@ struct demo {
 	struct fw_demo_result *r;
 	struct gm *g;
 	struct fw_dev dev;
+	struct fw_vm vm;
 	struct demo_mem m;
+	uint64_t result_gpu;  /* the result as the render queue addresses it */
 	uint32_t render_dw, copy_dw;
 };
 
@@ -46,6 +50,7 @@ void fw_demo_opts_default(struct fw_demo_opts *o)
 	o->rounds = 1;
 	o->error_act = true;
 	o->verbose = true;
+	o->mmu = true;
 	o->out = stdout;
 }
 
@@ -72,7 +77,28 @@ static int carve_all(struct demo *dm)
 	st |= fw_alloc_sys(d, 1024, 256, &m->ib_bad);
 	m->result = GPU_VRAM_BASE + 0x100000;
 	m->data = GPU_VRAM_BASE + 0x200000;
+	dm->result_gpu = m->result;
 	return st ? GM_ERR_NO_MEM : GM_OK;
+}
+
+/* Run the render queue in VMID 1: its result buffer is a virtual address. */
+static int setup_vm(struct demo *dm)
+{
+	int st = fw_vm_init(&dm->vm, &dm->dev, 1);
+
+	if (!st)
+		st = fw_vm_map(&dm->vm, RESULT_VA, 0x10000, dm->m.result, MMU_MAP_R | MMU_MAP_W);
+	if (!st)
+		st = fw_queue_set_vm(&dm->dev, FW_QUEUE_RENDER, &dm->vm);
+	if (st)
+		return st;
+	dm->result_gpu = RESULT_VA;
+	if (dm->o->verbose)
+		fprintf(dm->o->out, "vm: render queue on VMID 1, result buffer at VA 0x%012llx -> "
+			"VRAM 0x%012llx, page tables in VRAM at 0x%012llx\n",
+			(unsigned long long)RESULT_VA, (unsigned long long)dm->m.result,
+			(unsigned long long)dm->vm.pt.root_pa);
+	return GM_OK;
 }
 
 /* Build round @n's two IBs in system memory. */
@@ -84,7 +110,7 @@ static void build_ibs(struct demo *dm, uint32_t n)
 	/* Render: wait for the semaphore to reach n, then write and stamp. */
 	dma_buf_init(&b, buf, 128);
 	dma_emit_wait_mem(&b, dm->m.sem, n, ~0ull, GPU_FUNC_GE, true, 8);
-	dma_emit_write_data(&b, dm->m.result, res, 2);
+	dma_emit_write_data(&b, dm->result_gpu, res, 2);
 	dma_emit_timestamp(&b, dm->m.ts_render);
 	gm_backdoor_write(dm->g, dm->m.ib_render, buf, b.len * 4);
 	dm->render_dw = (uint32_t)b.len;
@@ -210,6 +236,18 @@ static void print_report(struct demo *dm)
 			dma_disasm(out, ring, n, q->ring_addr, read_mem, dm->g);
 		}
 	}
+	if (dm->o->mmu) {
+		uint32_t hits = 0, misses = 0, walks = 0, wcyc = 0, wmax = 0;
+
+		gm_reg_read(dm->g, GPU_REG_MMU_HITS, &hits);
+		gm_reg_read(dm->g, GPU_REG_MMU_MISSES, &misses);
+		gm_reg_read(dm->g, GPU_REG_MMU_WALKS, &walks);
+		gm_reg_read(dm->g, GPU_REG_MMU_WALK_CYCLES, &wcyc);
+		gm_reg_read(dm->g, GPU_REG_MMU_WALK_MAX, &wmax);
+		fprintf(out, "\nmmu: %" PRIu32 " TLB hits, %" PRIu32 " misses, %" PRIu32
+			" walks, %.1f cycles per walk (longest %" PRIu32 ")\n", hits, misses, walks,
+			walks ? (double)wcyc / walks : 0.0, wmax);
+	}
 	gm_get_stats(dm->g, &s);
 	fprintf(out, "\nmemory: %" PRIu64 " read / %" PRIu64 " write requests, "
 		"average %.2f in flight, %" PRIu64 " interrupts handled\n",
@@ -238,6 +276,8 @@ static int demo_body(struct demo *dm)
 	if (st)
 		return st;
 	st = carve_all(dm);
+	if (!st && dm->o->mmu)
+		st = setup_vm(dm);
 	if (st)
 		return st;
 	t0 = now_seconds();

@@ -8,6 +8,8 @@
  * interrupts, retired by the firmware's interrupt handler.  Then a broken IB
  * (an unknown opcode) halts the copy queue: the firmware reports the cause
  * and address from the status registers, resets the queue and submits again.
+ * The render queue runs in VMID 1 (its result buffer is a GPU virtual
+ * address, translated by the MMU); the copy queue is physical.
  * Every result is checked against what the packets should have done.
  */
 #ifndef FW_DEMO_H
@@ -26,6 +28,7 @@ struct fw_demo_opts {
 	unsigned rounds;           /* render/copy exchanges (1 for the demo) */
 	bool error_act;            /* run the broken-IB recovery act */
 	bool verbose;              /* print disassembly, log and counters */
+	bool mmu;                  /* run the render queue in VMID 1 (translated) */
 	FILE *out;
 };
 

@@ -19,6 +19,7 @@ void fw_dev_cfg_default(struct fw_dev_cfg *cfg)
 	cfg->ring_log2 = 10;
 	cfg->priv_mask = 1u << FW_QUEUE_COPY;
 	cfg->sys_bytes = 256ull << 20;
+	cfg->vram_bytes = 256ull << 20;
 }
 
 static void fw_log(struct fw_dev *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -109,11 +110,14 @@ int fw_dev_init(struct fw_dev *d, struct gm *g, const struct fw_dev_cfg *cfg)
 	int st;
 
 	if (!d || !g || !cfg || cfg->ring_log2 < GPU_RING_LOG2_MIN ||
-	    cfg->ring_log2 > GPU_RING_LOG2_MAX || cfg->sys_bytes < (4u << 20))
+	    cfg->ring_log2 > GPU_RING_LOG2_MAX || cfg->sys_bytes < (4u << 20) ||
+	    cfg->vram_bytes < (32u << 20))
 		return GM_ERR_BAD_ARG;
 	memset(d, 0, sizeof(*d));
 	d->gm = g;
 	d->log = cfg->log;
+	d->sys_bytes = cfg->sys_bytes;
+	d->vram_bytes = cfg->vram_bytes;
 	if (gm_reg_read(g, GPU_REG_ID, &id) || id != GPU_ID_VALUE ||
 	    gm_reg_read(g, GPU_REG_CAPS, &caps))
 		return GM_ERR_HW;

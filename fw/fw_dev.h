@@ -56,6 +56,8 @@ struct fw_dev {
 	uint32_t caps;
 	unsigned nq;             /* hardware queues (CAPS.NUM_QUEUES) */
 	uint64_t sys_next, sys_end; /* the bump allocator's window */
+	uint64_t vram_bytes, sys_bytes; /* memory sizes the model was made with */
+	uint64_t pt_next, pt_end;   /* page-table pool in VRAM (fw_vm.c) */
 	struct fw_queue q[FW_MAX_QUEUES];
 	FILE *log;               /* what the firmware reports; NULL = silent */
 	uint64_t irqs, fence_irqs, error_irqs, mmu_irqs;
@@ -66,10 +68,11 @@ struct fw_dev_cfg {
 	uint32_t ring_log2;      /* ring size, log2 dwords (GPU_RING_LOG2_MIN..MAX) */
 	uint32_t priv_mask;      /* bit q: queue q is privileged */
 	uint64_t sys_bytes;      /* system memory size the model was made with */
+	uint64_t vram_bytes;     /* VRAM size the model was made with */
 	FILE *log;
 };
 
-/* Defaults: 1024-dword rings, queue 1 (copy) privileged, 256 MiB sysmem. */
+/* Defaults: 1024-dword rings, queue 1 (copy) privileged, 256 MiB sysmem and VRAM. */
 void fw_dev_cfg_default(struct fw_dev_cfg *cfg);
 
 /*

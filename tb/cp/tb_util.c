@@ -37,6 +37,7 @@ void tb_open_cfg(struct tb *t, const struct gm_config *cfg)
 		fail_msg("gm_create: %s", gm_status_name(st));
 	fw_dev_cfg_default(&dc);
 	dc.sys_bytes = cfg->sys_bytes;
+	dc.vram_bytes = cfg->vram_bytes;
 	st = fw_dev_init(&t->d, t->g, &dc);
 	if (st)
 		fail_msg("fw_dev_init: %s", gm_status_name(st));
