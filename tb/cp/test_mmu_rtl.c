@@ -426,6 +426,63 @@ static void test_mmu_pte_write(void **state)
 	tb_close(&v.t);
 }
 
+/* Write one dword to each VA of @vas in one IB; returns the walks it took. */
+static uint32_t walks_for(struct vm *v, const uint64_t *vas, unsigned n)
+{
+	static uint32_t ibuf[256];
+	struct dma_buf b;
+	uint32_t w0 = tb_rd(&v->t, GPU_REG_MMU_WALKS), one = 1;
+
+	dma_buf_init(&b, ibuf, 256);
+	dma_emit_nop(&b, 0);
+	for (unsigned i = 0; i < n; i++)
+		assert_int_equal(dma_emit_write_data(&b, vas[i], &one, 1), GM_OK);
+	run_ib(v, Q0, &b);
+	return tb_rd(&v->t, GPU_REG_MMU_WALKS) - w0;
+}
+
+/*
+ * Hits, misses and eviction: a page used again at once hits; eight other
+ * pages fit beside it in the 16-entry TLB; twenty push it out.
+ */
+static void test_mmu_tlb_hit_evict(void **state)
+{
+	uint64_t va[24];
+	struct vm v;
+	uint32_t w;
+
+	(void)state;
+	vm_open(&v);
+	for (unsigned i = 0; i < 24; i++) {
+		va[i] = TEST_VA + 0x200000 + 0x1000ull * i;
+		assert_int_equal(mmu_pt_map(&v.pt[1], va[i], 0x1000, DATA_PA + 0x1000ull * i,
+					    MMU_MAP_R | MMU_MAP_W), GM_OK);
+	}
+	/* Warm the ring, IB and fence pages. */
+	walks_for(&v, NULL, 0);
+	walks_for(&v, NULL, 0);
+	w = walks_for(&v, (uint64_t[]){ va[0], va[0], va[0] }, 3);
+	assert_int_equal(w, 1);
+	/* Eight more pages, then page 0: it is still cached. */
+	w = walks_for(&v, (uint64_t[]){ va[1], va[2], va[3], va[4], va[5], va[6], va[7], va[8],
+					 va[0] }, 9);
+	assert_int_equal(w, 8);
+	/* Twenty new pages, then page 0: evicted, walked again. */
+	{
+		uint64_t list[21];
+
+		for (unsigned i = 0; i < 15; i++)
+			list[i] = va[9 + i];
+		for (unsigned i = 15; i < 20; i++)
+			list[i] = va[1 + i - 15];
+		list[20] = va[0];
+		w = walks_for(&v, list, 21);
+		if (w < 21)
+			fail_msg("%u walks for 20 pages and page 0: page 0 was not evicted", w);
+	}
+	tb_close(&v.t);
+}
+
 /* ------------------------------------------------------------ random */
 
 struct page {
@@ -639,6 +696,7 @@ int main(void)
 		cmocka_unit_test(test_mmu_null_tiles),
 		cmocka_unit_test(test_mmu_isolation),
 		cmocka_unit_test(test_mmu_tlb_invalidate),
+		cmocka_unit_test(test_mmu_tlb_hit_evict),
 		cmocka_unit_test(test_mmu_invalidate_during_walk),
 		cmocka_unit_test(test_mmu_pte_write),
 		cmocka_unit_test(test_mmu_random_vs_walker),
