@@ -203,7 +203,10 @@ static int reg_access(struct gm *g, uint32_t off, bool we, uint32_t wdata, uint3
 	tick(g);
 	p->reg_req_valid = 0;
 	p->reg_req_we = 0;
-	/* gpu_regs answers exactly one cycle after the request. */
+	/* gpu_top answers exactly two cycles after the request. */
+	tick(g);
+	if (!p->reg_rsp_valid)
+		return GM_ERR_HW; /* the RTL broke its register-port contract */
 	if (rdata)
 		*rdata = p->reg_rsp_rdata;
 	return p->reg_rsp_err ? GM_ERR_ADDR : GM_OK;

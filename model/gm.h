@@ -9,7 +9,7 @@
  * kernel elaborates one model per process).
  *
  * Time moves only inside gm_step(), gm_run_until() and the register
- * accessors (one cycle each, as on the real register port).  Backdoor
+ * accessors (two cycles each, as on the real register port).  Backdoor
  * memory access takes no time.
  *
  * Every function returning int returns an enum gm_status; on an error the
@@ -70,7 +70,7 @@ const char *gm_backend_name(const struct gm *g);
 
 /*
  * Register port.  @off is a byte offset, 4-aligned, below 0x10000, else
- * GM_ERR_BAD_ARG and no cycle passes.  One cycle passes per access.  An
+ * GM_ERR_BAD_ARG and no cycle passes.  Two cycles pass per access.  An
  * offset that names no register answers GM_ERR_ADDR (the hardware's error
  * response): a write changes nothing, a read returns 0 in *val.
  */

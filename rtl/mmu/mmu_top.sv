@@ -4,7 +4,8 @@
 //
 // Purpose: translate each client request of a VMID 1..15 through the TLB and,
 // on a miss, the 4-level page-table walker; VMID 0 (or MMU_CTRL.ENABLE = 0)
-// passes through untranslated.  A hit costs one cycle (the output register).
+// passes through untranslated.  A hit costs one cycle (the output buffer,
+// two entries so the memory port's ready never reaches the logic above).
 // Misses park in a MissDepth-entry FIFO while later requests that hit other
 // pages go on; the walker serves the FIFO head, and a parked request whose
 // page a walk has just filled is resolved from the TLB without a walk of its
@@ -94,12 +95,19 @@ module mmu_top #(
 
 
   // ---------------------------------------------------------------- state
-  logic out_valid_q, out_valid_d;
-  logic [MemIdW-1:0] out_id_q, out_id_d;
-  logic [47:0] out_addr_q, out_addr_d;
-  logic out_we_q, out_we_d;
-  logic [BB-1:0] out_wdata_q, out_wdata_d;
-  logic [BeatBytes-1:0] out_wstrb_q, out_wstrb_d;
+  // The request pushed to the output buffer this cycle (out_valid_d).
+  logic out_valid_d;
+  logic [MemIdW-1:0] out_id_d;
+  logic [47:0] out_addr_d;
+  logic out_we_d;
+  logic [BB-1:0] out_wdata_d;
+  logic [BeatBytes-1:0] out_wstrb_d;
+  // Output buffer: two entries, head in slot 0.  Room is judged on the
+  // registered count alone, so no logic here waits on mem_req_ready_i in the
+  // same cycle (the memory port's ready only pops the head).
+  localparam int unsigned ObW = MemIdW + 48 + 1 + BB + BeatBytes;
+  logic [1:0] ob_valid_q, ob_valid_d;
+  logic [2*ObW-1:0] ob_q, ob_d;
 
   logic syn_valid_q, syn_valid_d, syn_fault_q, syn_fault_d;
   logic [MemIdW-1:0] syn_id_q, syn_id_d;
@@ -209,17 +217,17 @@ module mmu_top #(
   logic head_pop, in_take, in_park;
   logic [3:0] flt;
 
-  assign out_free = !out_valid_q || mem_req_ready_i;
+  assign out_free = !ob_valid_q[1];
   assign client_rsp = mem_rsp_valid_i && mem_rsp_id_i != WalkId;
   assign syn_free = !syn_valid_q || !client_rsp;
 
   always_comb begin
-    out_valid_d = out_valid_q && !mem_req_ready_i;
-    out_id_d = out_id_q;
-    out_addr_d = out_addr_q;
-    out_we_d = out_we_q;
-    out_wdata_d = out_wdata_q;
-    out_wstrb_d = out_wstrb_q;
+    out_valid_d = 1'b0;
+    out_id_d = '0;
+    out_addr_d = '0;
+    out_we_d = 1'b0;
+    out_wdata_d = '0;
+    out_wstrb_d = '0;
     syn_valid_d = syn_valid_q && client_rsp;  // presented unless a memory response had the slot
     syn_id_d = syn_id_q;
     syn_fault_d = syn_fault_q;
@@ -411,14 +419,31 @@ module mmu_top #(
     end
   end
 
+  // Output buffer: pop the head the memory port took, then append the push.
+  always_comb begin
+    ob_valid_d = ob_valid_q;
+    ob_d = ob_q;
+    if (ob_valid_q[0] && mem_req_ready_i) begin
+      ob_valid_d = {1'b0, ob_valid_q[1]};
+      ob_d = {{ObW{1'b0}}, ob_q[ObW +: ObW]};
+    end
+    if (out_valid_d) begin
+      if (!ob_valid_d[0]) begin
+        ob_valid_d[0] = 1'b1;
+        ob_d[0 +: ObW] = {out_id_d, out_addr_d & ~(48'(BeatBytes) - 48'd1), out_we_d, out_wdata_d,
+                          out_wstrb_d};
+      end else begin
+        ob_valid_d[1] = 1'b1;
+        ob_d[ObW +: ObW] = {out_id_d, out_addr_d & ~(48'(BeatBytes) - 48'd1), out_we_d,
+                            out_wdata_d, out_wstrb_d};
+      end
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      out_valid_q <= 1'b0;
-      out_id_q <= '0;
-      out_addr_q <= '0;
-      out_we_q <= 1'b0;
-      out_wdata_q <= '0;
-      out_wstrb_q <= '0;
+      ob_valid_q <= '0;
+      ob_q <= '0;
       syn_valid_q <= 1'b0;
       syn_id_q <= '0;
       syn_fault_q <= 1'b0;
@@ -437,12 +462,8 @@ module mmu_top #(
       wlen_q <= '0;
       wmax_q <= '0;
     end else begin
-      out_valid_q <= out_valid_d;
-      out_id_q <= out_id_d;
-      out_addr_q <= out_addr_d;
-      out_we_q <= out_we_d;
-      out_wdata_q <= out_wdata_d;
-      out_wstrb_q <= out_wstrb_d;
+      ob_valid_q <= ob_valid_d;
+      ob_q <= ob_d;
       syn_valid_q <= syn_valid_d;
       syn_id_q <= syn_id_d;
       syn_fault_q <= syn_fault_d;
@@ -464,12 +485,9 @@ module mmu_top #(
   end
 
   assign in_ready_o = in_take;
-  assign mem_req_valid_o = out_valid_q;
-  assign mem_req_id_o = out_id_q;
-  assign mem_req_addr_o = {out_addr_q[47:BeatLog2], {BeatLog2{1'b0}}};
-  assign mem_req_we_o = out_we_q;
-  assign mem_req_wdata_o = out_wdata_q;
-  assign mem_req_wstrb_o = out_wstrb_q;
+  assign mem_req_valid_o = ob_valid_q[0];
+  assign {mem_req_id_o, mem_req_addr_o, mem_req_we_o, mem_req_wdata_o, mem_req_wstrb_o} =
+    ob_q[0 +: ObW];
 
   // Memory responses for clients first; a synthetic one waits for a gap.
   assign up_valid_o = client_rsp || syn_valid_q;

@@ -8,8 +8,8 @@
 // counters.  It also owns the interrupt status (W1C) and the cycle counter.
 //
 // Register port protocol: a request (reg_req_valid_i with we/addr/wdata) is
-// always accepted (reg_req_ready_o = 1); exactly one cycle later
-// reg_rsp_valid_o pulses with the read data.  An offset that names no
+// always accepted; exactly one cycle later reg_rsp_valid_o pulses with the
+// read data.  An offset that names no
 // register answers reg_rsp_err_o = 1 (read data 0, a write changes nothing).
 
 `default_nettype none
@@ -22,7 +22,6 @@ module gpu_regs #(
   input  logic                     rst_ni,
   // Register port
   input  logic                     reg_req_valid_i,
-  output logic                     reg_req_ready_o,
   input  logic                     reg_req_we_i,
   input  logic [15:0]              reg_req_addr_i,
   input  logic [31:0]              reg_req_wdata_i,
@@ -306,7 +305,6 @@ module gpu_regs #(
 
   // A queue reset takes effect at the edge that writes Q_CTRL.RESET.
   assign q_reset_o = reset_d;
-  assign reg_req_ready_o = 1'b1;
   assign reg_rsp_valid_o = rsp_valid_q;
   assign reg_rsp_rdata_o = rsp_rdata_q;
   assign reg_rsp_err_o = rsp_err_q;

@@ -9,10 +9,17 @@
 //
 // Ports:
 //  - Register port: valid/ready request {we, addr, wdata}; the response
-//    (valid, rdata, err) comes exactly one cycle after the request.
+//    (valid, rdata, err) comes exactly two cycles after the request (an
+//    input register, then the register file's answer).
 //  - Memory master port: valid/ready request {id, addr (beat aligned), we,
 //    wdata, wstrb}; responses {id, err, rdata} arrive in any order, one per
-//    cycle, and are always accepted.  id bit 0 = write, id[7:1] = client.
+//    cycle, and are always accepted; they are registered on the way in.
+//    id bit 0 = write, id[7:1] = client; id 0xff is the page walker.
+//
+// Every input but mem_req_ready_i lands in a register before any logic, and
+// mem_req_ready_i only pops the MMU's output buffer: no large combinational
+// cone hangs off a top-level input (which Verilator would re-evaluate on
+// every eval).
 //  - irq_o: |(INT_STATUS & INT_ENABLE).
 
 `default_nettype none
@@ -89,6 +96,35 @@ module gpu_top #(
   logic [47:0] a_addr;
   logic [BB-1:0] a_wdata, u_rdata;
   logic [BeatBytes-1:0] a_wstrb;
+  // Input registers
+  logic r_req_valid_q, r_req_we_q, m_rsp_valid_q, m_rsp_err_q;
+  logic [15:0] r_req_addr_q;
+  logic [31:0] r_req_wdata_q;
+  logic [MemIdW-1:0] m_rsp_id_q;
+  logic [BB-1:0] m_rsp_rdata_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      r_req_valid_q <= 1'b0;
+      r_req_we_q <= 1'b0;
+      r_req_addr_q <= '0;
+      r_req_wdata_q <= '0;
+      m_rsp_valid_q <= 1'b0;
+      m_rsp_err_q <= 1'b0;
+      m_rsp_id_q <= '0;
+      m_rsp_rdata_q <= '0;
+    end else begin
+      r_req_valid_q <= reg_req_valid_i;
+      r_req_we_q <= reg_req_we_i;
+      r_req_addr_q <= reg_req_addr_i;
+      r_req_wdata_q <= reg_req_wdata_i;
+      m_rsp_valid_q <= mem_rsp_valid_i;
+      m_rsp_err_q <= mem_rsp_err_i;
+      m_rsp_id_q <= mem_rsp_id_i;
+      m_rsp_rdata_q <= mem_rsp_rdata_i;
+    end
+  end
+  assign reg_req_ready_o = 1'b1;
 
   gpu_regs #(
     .NumQueues(NumQueues),
@@ -96,11 +132,10 @@ module gpu_top #(
   ) u_regs (
     .clk_i,
     .rst_ni,
-    .reg_req_valid_i,
-    .reg_req_ready_o,
-    .reg_req_we_i,
-    .reg_req_addr_i,
-    .reg_req_wdata_i,
+    .reg_req_valid_i(r_req_valid_q),
+    .reg_req_we_i(r_req_we_q),
+    .reg_req_addr_i(r_req_addr_q),
+    .reg_req_wdata_i(r_req_wdata_q),
     .reg_rsp_valid_o,
     .reg_rsp_rdata_o,
     .reg_rsp_err_o,
@@ -305,10 +340,10 @@ module gpu_top #(
     .mem_req_we_o,
     .mem_req_wdata_o,
     .mem_req_wstrb_o,
-    .mem_rsp_valid_i,
-    .mem_rsp_id_i,
-    .mem_rsp_err_i,
-    .mem_rsp_rdata_i
+    .mem_rsp_valid_i(m_rsp_valid_q),
+    .mem_rsp_id_i(m_rsp_id_q),
+    .mem_rsp_err_i(m_rsp_err_q),
+    .mem_rsp_rdata_i(m_rsp_rdata_q)
   );
 
 endmodule
