@@ -50,7 +50,7 @@ VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast 
 GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
 	regspec/REGISTERS.md $(wildcard traces/filters/*.txt)
 
-LIB_C := model/gm.c model/gm_mem.c dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c \
+LIB_C := model/gm.c model/gm_mem.c model/gm_status.c dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c \
 	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c fw/fw_dev.c fw/fw_vm.c fw/fw_demo.c
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_sc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
@@ -128,7 +128,7 @@ $(B)/tests/test_gm_mem: $(B)/obj/tb/unit/test_gm_mem.o $(B)/obj/model/gm_mem.o
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/test_dma: $(B)/obj/tb/unit/test_dma.o $(B)/obj/dma/dma_buf.o $(B)/obj/dma/dma_disasm.o \
-		$(B)/obj/dma/dma_names.o $(B)/obj/dma/dma_check.o
+		$(B)/obj/dma/dma_names.o $(B)/obj/dma/dma_check.o $(B)/obj/model/gm_status.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 

@@ -36,26 +36,6 @@ struct gm {
 	char *wave_fst_path; /* what the backend writes (differs for .vcd) */
 };
 
-static const char *const status_names[GM_ERR_COUNT] = {
-	[GM_OK] = "GM_OK",
-	[GM_ERR_BAD_ARG] = "GM_ERR_BAD_ARG",
-	[GM_ERR_NO_MEM] = "GM_ERR_NO_MEM",
-	[GM_ERR_ADDR] = "GM_ERR_ADDR",
-	[GM_ERR_TIMEOUT] = "GM_ERR_TIMEOUT",
-	[GM_ERR_BUSY] = "GM_ERR_BUSY",
-	[GM_ERR_UNSUPPORTED] = "GM_ERR_UNSUPPORTED",
-	[GM_ERR_IO] = "GM_ERR_IO",
-	[GM_ERR_HW] = "GM_ERR_HW",
-	[GM_ERR_FULL] = "GM_ERR_FULL",
-};
-
-const char *gm_status_name(int st)
-{
-	if (st < 0 || st >= GM_ERR_COUNT)
-		return "GM_ERR_?";
-	return status_names[st];
-}
-
 void gm_config_default(struct gm_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));

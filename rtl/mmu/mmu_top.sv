@@ -214,7 +214,7 @@ module mmu_top #(
 
   // ---------------------------------------------------------------- main
   logic out_free, syn_free, client_rsp;
-  logic head_pop, in_take, in_park;
+  logic head_pop, in_take, in_park, in_fault;
   logic [3:0] flt;
 
   assign out_free = !ob_valid_q[1];
@@ -242,7 +242,8 @@ module mmu_top #(
     hits_d = hits_q;
     misses_d = misses_q;
     walks_d = walks_q;
-    wcyc_d = wcyc_q + {31'd0, wk_q != WkIdle};
+    // Walker busy: reading tables (a merged head's CHECK is not a walk).
+    wcyc_d = wcyc_q + {31'd0, wk_q != WkIdle && wk_q != WkCheck};
     wlen_d = (wk_q == WkIdle) ? 32'd0 : wlen_q + 32'd1;
     wmax_d = wmax_q;
     fill = 1'b0;
@@ -252,11 +253,7 @@ module mmu_top #(
     in_park = 1'b0;
     flt = FltNone;
     fault_o = 1'b0;
-    fault_va_o = '0;
-    fault_vmid_o = '0;
-    fault_client_o = '0;
-    fault_write_o = 1'b0;
-    fault_cause_o = FltNone;
+    in_fault = 1'b0;
 
     // Walker and FIFO head (they own the output and synthetic slots first).
     unique case (wk_q)
@@ -276,8 +273,8 @@ module mmu_top #(
             syn_fault_d = flt != FltNone;
             head_pop = 1'b1;
           end
+          // Counted once, as the miss it parked on; not again as a hit.
           lk_use = head_pop;
-          if (head_pop) hits_d = hits_q + 32'd1;
         end else begin
           wk_d = WkRead;
           wk_level_d = 2'd0;
@@ -348,14 +345,7 @@ module mmu_top #(
 
     if (head_pop) begin
       wk_d = WkIdle;
-      if (flt != FltNone) begin
-        fault_o = 1'b1;
-        fault_va_o = h_va;
-        fault_vmid_o = h_vmid;
-        fault_client_o = 7'(h_id[MemIdW-1:1]);
-        fault_write_o = h_we;
-        fault_cause_o = flt;
-      end
+      fault_o = flt != FltNone;
     end
 
     // The input, when the head left it room.
@@ -381,14 +371,8 @@ module mmu_top #(
           syn_valid_d = 1'b1;
           syn_id_d = in_id_i;
           syn_fault_d = flt != FltNone;
-          if (flt != FltNone) begin
-            fault_o = 1'b1;
-            fault_va_o = in_addr_i;
-            fault_vmid_o = in_vmid_i;
-            fault_client_o = 7'(in_id_i[MemIdW-1:1]);
-            fault_write_o = in_we_i;
-            fault_cause_o = flt;
-          end
+          in_fault = flt != FltNone;
+          fault_o = in_fault;
         end
         lk_use = in_take;
         if (in_take) hits_d = hits_q + 32'd1;
@@ -417,6 +401,15 @@ module mmu_top #(
         end
       end
     end
+  end
+
+  // The fault report names the access that faulted: the input or the head.
+  always_comb begin
+    fault_va_o = in_fault ? in_addr_i : h_va;
+    fault_vmid_o = in_fault ? in_vmid_i : h_vmid;
+    fault_client_o = 7'(in_fault ? in_id_i[MemIdW-1:1] : h_id[MemIdW-1:1]);
+    fault_write_o = in_fault ? in_we_i : h_we;
+    fault_cause_o = fault_o ? flt : FltNone;
   end
 
   // Output buffer: pop the head the memory port took, then append the push.

@@ -67,20 +67,7 @@ const char *__ubsan_default_options(void)
 /* The name of a gm_status value, for failure messages only. */
 static const char *st_str(int st)
 {
-	static const char *const names[] = {
-		[GM_OK] = "GM_OK",
-		[GM_ERR_BAD_ARG] = "GM_ERR_BAD_ARG",
-		[GM_ERR_NO_MEM] = "GM_ERR_NO_MEM",
-		[GM_ERR_ADDR] = "GM_ERR_ADDR",
-		[GM_ERR_TIMEOUT] = "GM_ERR_TIMEOUT",
-		[GM_ERR_BUSY] = "GM_ERR_BUSY",
-		[GM_ERR_UNSUPPORTED] = "GM_ERR_UNSUPPORTED",
-		[GM_ERR_IO] = "GM_ERR_IO",
-		[GM_ERR_HW] = "GM_ERR_HW",
-		[GM_ERR_FULL] = "GM_ERR_FULL",
-	};
-
-	return st >= 0 && (size_t)st < ARRAY_SIZE(names) && names[st] ? names[st] : "?";
+	return gm_status_name(st);
 }
 
 /* ------------------------------------------------------------ test buffer */
