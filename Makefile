@@ -4,7 +4,8 @@
 #
 #   make run        build and run the bring-up demo (installs what it needs)
 #   make test       build and run the whole regression (installs what it needs)
-#   make lint       Verilator -Wall lint and Yosys synthesis (no latches)
+#   make lint       Verilator -Wall lint and Yosys elaboration (no latches)
+#   make synth      full Yosys synthesis to gates (no latches; cell count)
 #   make gen        regenerate the files derived from regspec/gpusim.json
 #   make check-gen  fail if a generated file is stale
 #   make waves      run the demo with a full FST and print the GTKWave command
@@ -30,7 +31,7 @@ SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer
 B := build-san
 # valgrind cannot run ASan binaries; lint and the generator check do not
 # change with SAN; the sanitizer run does not run itself.
-CTEST_ARGS := -E "memcheck|lint|check_gen|sanitizers"
+CTEST_ARGS := -E "memcheck|lint|synth|check_gen|sanitizers"
 endif
 
 INCS := -Imodel -Idma -Ifw -Immu
@@ -62,7 +63,7 @@ TESTS := test_gm_mem test_dma test_mmu test_cp test_mmu_rtl test_wave test_sc_sm
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
-.PHONY: all deps deps-test run test lint gen check-gen waves bench clean
+.PHONY: all deps deps-test run test lint synth gen check-gen waves bench clean
 all: $(BIN)
 
 deps:
@@ -151,13 +152,23 @@ waves: deps
 	$(BIN) demo --wave $(B)/demo.fst
 	@echo "open with: gtkwave $(B)/demo.fst traces/gtkw/cp.gtkw"
 
+YOSYS_READ = read_verilog -sv -DSYNTHESIS -Irtl $(RTL_SRC)
+LATCH_CHECK = select -assert-none t:\$$dlatch t:\$$_DLATCH_*
+
+# Lint: Verilator -Wall, and Yosys's coarse synthesis (every construct
+# elaborated, processes turned to logic: a latch would show up here).
 lint: deps-test
 	@mkdir -p $(B)
 	$(VERILATOR) --lint-only $(filter-out --trace-fst --output-split 20000,$(VFLAGS))
-	yosys -q -l $(B)/synth.log -p "read_verilog -sv -DSYNTHESIS -Irtl $(RTL_SRC); \
-		synth -top gpu_top; select -assert-none t:\$$dlatch t:\$$_DLATCH_*; tee -o $(B)/synth.stat stat"
+	yosys -q -l $(B)/lint-yosys.log -p "$(YOSYS_READ); synth -top gpu_top -run :fine; $(LATCH_CHECK)"
+	@echo "lint: verilator -Wall clean, yosys elaborates gpu_top with no latches"
+
+# Full Yosys synthesis to gates (about a minute): no latches, and the size.
+synth: deps-test
+	@mkdir -p $(B)
+	yosys -q -l $(B)/synth.log -p "$(YOSYS_READ); synth -top gpu_top; $(LATCH_CHECK); \
+		tee -o $(B)/synth.stat stat"
 	@grep "Number of cells" $(B)/synth.stat | tail -1 | sed 's/^ */yosys: gpu_top /'
-	@echo "lint: verilator -Wall clean, yosys synth has no latches"
 
 test: deps-test
 	@mkdir -p $(B)

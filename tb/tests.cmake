@@ -9,6 +9,9 @@ set_tests_properties(check_gen PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEO
 add_test(lint make --no-print-directory lint)
 set_tests_properties(lint PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 300)
 
+add_test(synth make --no-print-directory synth)
+set_tests_properties(synth PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 900)
+
 add_test(unit_gm_mem tests/test_gm_mem)
 set_tests_properties(unit_gm_mem PROPERTIES LABELS unit TIMEOUT 60)
 
