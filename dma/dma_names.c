@@ -14,6 +14,9 @@ const char *gpu_opcode_name(uint32_t v)
 	case 0x3f: return "INDIRECT_BUFFER";
 	case 0x49: return "RELEASE_FENCE";
 	case 0x4a: return "TIMESTAMP";
+	case 0x50: return "COPY";
+	case 0x51: return "BLT";
+	case 0x52: return "FILL";
 	case 0x60: return "PTE_WRITE";
 	case 0x61: return "INVALIDATE_TLB";
 	default: return NULL;
@@ -103,6 +106,40 @@ const char *gpu_walk_state_name(uint32_t v)
 	}
 }
 
+const char *gpu_tile_mode_name(uint32_t v)
+{
+	switch (v) {
+	case 0x0: return "LINEAR";
+	case 0x1: return "SS64K";
+	case 0x2: return "Y";
+	case 0x3: return "X";
+	default: return NULL;
+	}
+}
+
+const char *gpu_ce_state_name(uint32_t v)
+{
+	switch (v) {
+	case 0x0: return "IDLE";
+	case 0x1: return "RUN";
+	case 0x2: return "DRAIN";
+	case 0x3: return "ABORT";
+	default: return NULL;
+	}
+}
+
+const char *gpu_apt_state_name(uint32_t v)
+{
+	switch (v) {
+	case 0x0: return "IDLE";
+	case 0x1: return "DIV";
+	case 0x2: return "SWZ";
+	case 0x3: return "REQ";
+	case 0x4: return "WAIT";
+	default: return NULL;
+	}
+}
+
 static const struct gpu_reg_desc gpu_regs[] = {
 	{ "ID", 0x000u, 0, 0 },
 	{ "CAPS", 0x004u, 0, 0 },
@@ -147,6 +184,12 @@ static const struct gpu_reg_desc gpu_regs[] = {
 	{ "Q_VMID", 0x048u, 0x100u, 0x80u },
 	{ "VM_ROOT_LO", 0x000u, 0x900u, 0x8u },
 	{ "VM_ROOT_HI", 0x004u, 0x900u, 0x8u },
+	{ "APT_CTRL", 0x000u, 0xa00u, 0x20u },
+	{ "APT_START", 0x004u, 0xa00u, 0x20u },
+	{ "APT_END", 0x008u, 0xa00u, 0x20u },
+	{ "APT_BASE_LO", 0x00cu, 0xa00u, 0x20u },
+	{ "APT_BASE_HI", 0x010u, 0xa00u, 0x20u },
+	{ "APT_PITCH", 0x014u, 0xa00u, 0x20u },
 };
 
 static const char *const dw_nop[] = { NULL };
@@ -157,6 +200,9 @@ static const char *const dw_wait_mem[] = { "ADDR_LO", "ADDR_HI", "REF_LO", "REF_
 static const char *const dw_timestamp[] = { "ADDR_LO", "ADDR_HI" };
 static const char *const dw_pte_write[] = { "DST_LO", "DST_HI", "FLAGS_LO", "FLAGS_HI", "BASE_LO", "BASE_HI", "STRIDE", "NUM" };
 static const char *const dw_invalidate_tlb[] = { "CTL", "START", "END" };
+static const char *const dw_copy[] = { "SRC_LO", "SRC_HI", "DST_LO", "DST_HI", "BYTES" };
+static const char *const dw_blt[] = { "SRC_LO", "SRC_HI", "SRC_FMT", "SRC_XY", "DST_LO", "DST_HI", "DST_FMT", "DST_XY", "WIDTH", "HEIGHT" };
+static const char *const dw_fill[] = { "DST_LO", "DST_HI", "DST_FMT", "DST_XY", "WIDTH", "HEIGHT", "VALUE_LO", "VALUE_HI" };
 
 static const struct gpu_pkt_desc gpu_pkts[] = {
 	{ "NOP", 0x10u, 0u, 16383u, 0u, dw_nop },
@@ -165,6 +211,9 @@ static const struct gpu_pkt_desc gpu_pkts[] = {
 	{ "INDIRECT_BUFFER", 0x3fu, 3u, 3u, 3u, dw_indirect_buffer },
 	{ "RELEASE_FENCE", 0x49u, 5u, 5u, 5u, dw_release_fence },
 	{ "TIMESTAMP", 0x4au, 2u, 2u, 2u, dw_timestamp },
+	{ "COPY", 0x50u, 5u, 5u, 5u, dw_copy },
+	{ "BLT", 0x51u, 10u, 10u, 10u, dw_blt },
+	{ "FILL", 0x52u, 8u, 8u, 8u, dw_fill },
 	{ "PTE_WRITE", 0x60u, 8u, 8u, 8u, dw_pte_write },
 	{ "INVALIDATE_TLB", 0x61u, 3u, 3u, 3u, dw_invalidate_tlb },
 };

@@ -24,6 +24,12 @@
 #define GPU_PAGE_SHIFT 0xcull /* log2 of the 4 KiB page */
 #define GPU_FRAG_SHIFT 0x10ull /* log2 of the 64 KiB fragment a FRAG64K PTE belongs to */
 #define GPU_NUM_VMIDS 0x10ull /* virtual-memory contexts; VMID 0 is physical (untranslated) */
+#define GPU_APT_RANGES 0x8ull /* aperture (BAR1) ranges */
+#define GPU_APT_WINDOW_BYTES 0x10000000ull /* size of the aperture window (BAR1): 256 MiB */
+#define GPU_APT_ACCESS_BYTES 0x8ull /* bytes per aperture access (one naturally aligned 64-bit word, with byte enables) */
+#define GPU_CE_ROB_SLOTS 0x20ull /* copy-engine read slots: reads in flight plus beats held for reuse */
+#define GPU_CE_CLIENT 0x40ull /* MMU fault client numbers 0x40..0x5f are copy-engine reads/writes (0x40 | tag) */
+#define GPU_APT_CLIENT 0x3eull /* MMU fault client number of the aperture */
 
 /* packet opcodes (header bits OPCODE) */
 enum gpu_opcode {
@@ -35,6 +41,9 @@ enum gpu_opcode {
 	GPU_OP_TIMESTAMP = 0x4a, /* write the 64-bit cycle counter to ADDR */
 	GPU_OP_PTE_WRITE = 0x60, /* privileged: write NUM 64-bit PTEs at DST, entry i = FLAGS | ((BASE + i * STRIDE) & PTE.ADDR bits) */
 	GPU_OP_INVALIDATE_TLB = 0x61, /* privileged: after the queue's earlier writes complete, drop TLB entries of VMID (or all) in [START, END] (64 KiB units); a walk in flight restarts */
+	GPU_OP_COPY = 0x50, /* copy BYTES bytes from SRC to DST (any alignment, overlapping not allowed) on the copy engine */
+	GPU_OP_BLT = 0x51, /* copy a W x H element rectangle between two surfaces of any tile modes and pitches */
+	GPU_OP_FILL = 0x52, /* fill a W x H element rectangle of a surface with the 64-bit VALUE repeated */
 };
 
 /* error causes latched in Q_ERR_CAUSE when a queue halts on an error */
@@ -105,6 +114,31 @@ enum gpu_walk_state {
 	GPU_WK_DONE = 0x4, /* walk finished; resolving the parked request */
 };
 
+/* surface layouts the swizzle unit knows (packets BLT/FILL, aperture ranges) */
+enum gpu_tile_mode {
+	GPU_TILE_LINEAR = 0x0, /* row-major: offset = y * PITCH + x * bpe */
+	GPU_TILE_SS64K = 0x1, /* D3D12 64KB_STANDARD_SWIZZLE: 64 KiB tiles, x/y bits interleaved per bytes-per-element; tiles row-major */
+	GPU_TILE_Y = 0x2, /* 4 KiB Y-major tile (Intel legacy Tile-Y): 128 B x 32 rows made of 16 B x 32 columns */
+	GPU_TILE_X = 0x3, /* 4 KiB X-major tile (Intel Tile-X): 512 B x 8 rows */
+};
+
+/* copy-engine FSM states (ce_top st_q) */
+enum gpu_ce_state {
+	GPU_CE_ST_IDLE = 0x0, /* no command */
+	GPU_CE_ST_RUN = 0x1, /* reading, realigning and writing */
+	GPU_CE_ST_DRAIN = 0x2, /* all bytes written; waiting for the write acknowledges */
+	GPU_CE_ST_ABORT = 0x3, /* an error: waiting for every request in flight to answer */
+};
+
+/* aperture FSM states (apt_top st_q) */
+enum gpu_apt_state {
+	GPU_APT_ST_IDLE = 0x0, /* waiting for a CPU access */
+	GPU_APT_ST_DIV = 0x1, /* dividing the range offset by the pitch (row-cache miss) */
+	GPU_APT_ST_SWZ = 0x2, /* computing the swizzled address */
+	GPU_APT_ST_REQ = 0x3, /* issuing the memory request */
+	GPU_APT_ST_WAIT = 0x4, /* waiting for the memory response */
+};
+
 /* Global registers (byte offsets) */
 #define GPU_REG_ID 0x000u /* reads ID_VALUE */
 #define GPU_REG_CAPS 0x004u /* capabilities */
@@ -155,6 +189,15 @@ enum gpu_walk_state {
 #define GPU_VMREG_STRIDE 0x8u
 #define GPU_REG_VM_ROOT_LO(i) (GPU_VMREG_BASE + (uint32_t)(i) * GPU_VMREG_STRIDE + 0x00u) /* L0 table address bits 31:0 (4 KiB aligned; bits 11:0 read as written, ignored) */
 #define GPU_REG_VM_ROOT_HI(i) (GPU_VMREG_BASE + (uint32_t)(i) * GPU_VMREG_STRIDE + 0x04u) /* L0 table address bits 47:32 */
+/* aperture range r at base + r * stride.  Update protocol: clear APT_CTRL.VALID, write the fields, set VALID; field writes while VALID is set are refused (error response, nothing changes).  The lowest-numbered valid range containing an access wins. */
+#define GPU_APTREG_BASE 0xa00u
+#define GPU_APTREG_STRIDE 0x20u
+#define GPU_REG_APT_CTRL(i) (GPU_APTREG_BASE + (uint32_t)(i) * GPU_APTREG_STRIDE + 0x00u) /* range control */
+#define GPU_REG_APT_START(i) (GPU_APTREG_BASE + (uint32_t)(i) * GPU_APTREG_STRIDE + 0x04u) /* first window byte of the range (8-byte aligned; bits 2:0 ignored) */
+#define GPU_REG_APT_END(i) (GPU_APTREG_BASE + (uint32_t)(i) * GPU_APTREG_STRIDE + 0x08u) /* window byte after the range (exclusive; 8-byte aligned) */
+#define GPU_REG_APT_BASE_LO(i) (GPU_APTREG_BASE + (uint32_t)(i) * GPU_APTREG_STRIDE + 0x0cu) /* surface base, physical, bits 31:0 (tiled: tile-aligned) */
+#define GPU_REG_APT_BASE_HI(i) (GPU_APTREG_BASE + (uint32_t)(i) * GPU_APTREG_STRIDE + 0x10u) /* surface base bits 47:32 */
+#define GPU_REG_APT_PITCH(i) (GPU_APTREG_BASE + (uint32_t)(i) * GPU_APTREG_STRIDE + 0x14u) /* surface pitch in bytes (also the pitch of the linear view); bits 19:0 */
 
 #define GPU_CAPS_NUM_QUEUES_SHIFT 0
 #define GPU_CAPS_NUM_QUEUES_MASK 0xfu
@@ -264,6 +307,18 @@ enum gpu_walk_state {
 #define GPU_Q_VMID_VMID_MASK 0xfu
 #define GPU_Q_VMID_VMID(v) (((uint32_t)(v) & GPU_Q_VMID_VMID_MASK) << GPU_Q_VMID_VMID_SHIFT)
 #define GPU_Q_VMID_VMID_GET(r) (((uint32_t)(r) >> GPU_Q_VMID_VMID_SHIFT) & GPU_Q_VMID_VMID_MASK)
+#define GPU_APT_CTRL_VALID_SHIFT 0
+#define GPU_APT_CTRL_VALID_MASK 0x1u
+#define GPU_APT_CTRL_VALID(v) (((uint32_t)(v) & GPU_APT_CTRL_VALID_MASK) << GPU_APT_CTRL_VALID_SHIFT)
+#define GPU_APT_CTRL_VALID_GET(r) (((uint32_t)(r) >> GPU_APT_CTRL_VALID_SHIFT) & GPU_APT_CTRL_VALID_MASK)
+#define GPU_APT_CTRL_MODE_SHIFT 4
+#define GPU_APT_CTRL_MODE_MASK 0x7u
+#define GPU_APT_CTRL_MODE(v) (((uint32_t)(v) & GPU_APT_CTRL_MODE_MASK) << GPU_APT_CTRL_MODE_SHIFT)
+#define GPU_APT_CTRL_MODE_GET(r) (((uint32_t)(r) >> GPU_APT_CTRL_MODE_SHIFT) & GPU_APT_CTRL_MODE_MASK)
+#define GPU_APT_CTRL_BPE_SHIFT 8
+#define GPU_APT_CTRL_BPE_MASK 0x7u
+#define GPU_APT_CTRL_BPE(v) (((uint32_t)(v) & GPU_APT_CTRL_BPE_MASK) << GPU_APT_CTRL_BPE_SHIFT)
+#define GPU_APT_CTRL_BPE_GET(r) (((uint32_t)(r) >> GPU_APT_CTRL_BPE_SHIFT) & GPU_APT_CTRL_BPE_MASK)
 
 /* PTE (64 bits): leaf page-table entry (level 3), 8 bytes; physical address = (SYS ? SYSMEM_BASE : VRAM_BASE) + (ADDR << PAGE_SHIFT); every bit not named is reserved and faults when set */
 #define GPU_PTE_V_SHIFT 0
@@ -417,5 +472,97 @@ enum gpu_walk_state {
 #define GPU_PKT_INVALIDATE_TLB_ALL_GET(r) (((uint32_t)(r) >> GPU_PKT_INVALIDATE_TLB_ALL_SHIFT) & GPU_PKT_INVALIDATE_TLB_ALL_MASK)
 #define GPU_PKT_INVALIDATE_TLB_START 1 /* payload dword: first 64 KiB block, VA bits 47:16 */
 #define GPU_PKT_INVALIDATE_TLB_END 2 /* payload dword: last 64 KiB block (inclusive), VA bits 47:16 */
+/* COPY: byte-exact copy on the copy engine through the queue's VMID; the queue waits for it (a fault halts the queue with PAGE_FAULT) */
+#define GPU_PKT_COPY_COUNT_MIN 5u
+#define GPU_PKT_COPY_COUNT_MAX 5u
+#define GPU_PKT_COPY_SRC_LO 0 /* payload dword: source bits 31:0 (any alignment) */
+#define GPU_PKT_COPY_SRC_HI 1 /* payload dword: source bits 47:32 */
+#define GPU_PKT_COPY_DST_LO 2 /* payload dword: destination bits 31:0 (any alignment) */
+#define GPU_PKT_COPY_DST_HI 3 /* payload dword: destination bits 47:32 */
+#define GPU_PKT_COPY_BYTES 4 /* payload dword: length in bytes (0: nothing) */
+/* BLT: rectangle copy between surfaces; both BPE equal; tiled bases tile-aligned; the rectangle inside the pitch */
+#define GPU_PKT_BLT_COUNT_MIN 10u
+#define GPU_PKT_BLT_COUNT_MAX 10u
+#define GPU_PKT_BLT_SRC_LO 0 /* payload dword: source surface base bits 31:0 */
+#define GPU_PKT_BLT_SRC_HI 1 /* payload dword: source surface base bits 47:32 */
+#define GPU_PKT_BLT_SRC_FMT 2 /* payload dword: source layout */
+#define GPU_PKT_BLT_SRC_PITCH_SHIFT 0
+#define GPU_PKT_BLT_SRC_PITCH_MASK 0xfffffu
+#define GPU_PKT_BLT_SRC_PITCH(v) (((uint32_t)(v) & GPU_PKT_BLT_SRC_PITCH_MASK) << GPU_PKT_BLT_SRC_PITCH_SHIFT)
+#define GPU_PKT_BLT_SRC_PITCH_GET(r) (((uint32_t)(r) >> GPU_PKT_BLT_SRC_PITCH_SHIFT) & GPU_PKT_BLT_SRC_PITCH_MASK)
+#define GPU_PKT_BLT_SRC_MODE_SHIFT 24
+#define GPU_PKT_BLT_SRC_MODE_MASK 0x7u
+#define GPU_PKT_BLT_SRC_MODE(v) (((uint32_t)(v) & GPU_PKT_BLT_SRC_MODE_MASK) << GPU_PKT_BLT_SRC_MODE_SHIFT)
+#define GPU_PKT_BLT_SRC_MODE_GET(r) (((uint32_t)(r) >> GPU_PKT_BLT_SRC_MODE_SHIFT) & GPU_PKT_BLT_SRC_MODE_MASK)
+#define GPU_PKT_BLT_SRC_BPE_SHIFT 28
+#define GPU_PKT_BLT_SRC_BPE_MASK 0x7u
+#define GPU_PKT_BLT_SRC_BPE(v) (((uint32_t)(v) & GPU_PKT_BLT_SRC_BPE_MASK) << GPU_PKT_BLT_SRC_BPE_SHIFT)
+#define GPU_PKT_BLT_SRC_BPE_GET(r) (((uint32_t)(r) >> GPU_PKT_BLT_SRC_BPE_SHIFT) & GPU_PKT_BLT_SRC_BPE_MASK)
+#define GPU_PKT_BLT_SRC_XY 3 /* payload dword: source origin */
+#define GPU_PKT_BLT_SRC_X_SHIFT 0
+#define GPU_PKT_BLT_SRC_X_MASK 0xffffu
+#define GPU_PKT_BLT_SRC_X(v) (((uint32_t)(v) & GPU_PKT_BLT_SRC_X_MASK) << GPU_PKT_BLT_SRC_X_SHIFT)
+#define GPU_PKT_BLT_SRC_X_GET(r) (((uint32_t)(r) >> GPU_PKT_BLT_SRC_X_SHIFT) & GPU_PKT_BLT_SRC_X_MASK)
+#define GPU_PKT_BLT_SRC_Y_SHIFT 16
+#define GPU_PKT_BLT_SRC_Y_MASK 0xffffu
+#define GPU_PKT_BLT_SRC_Y(v) (((uint32_t)(v) & GPU_PKT_BLT_SRC_Y_MASK) << GPU_PKT_BLT_SRC_Y_SHIFT)
+#define GPU_PKT_BLT_SRC_Y_GET(r) (((uint32_t)(r) >> GPU_PKT_BLT_SRC_Y_SHIFT) & GPU_PKT_BLT_SRC_Y_MASK)
+#define GPU_PKT_BLT_DST_LO 4 /* payload dword: destination surface base bits 31:0 */
+#define GPU_PKT_BLT_DST_HI 5 /* payload dword: destination surface base bits 47:32 */
+#define GPU_PKT_BLT_DST_FMT 6 /* payload dword: destination layout */
+#define GPU_PKT_BLT_DST_PITCH_SHIFT 0
+#define GPU_PKT_BLT_DST_PITCH_MASK 0xfffffu
+#define GPU_PKT_BLT_DST_PITCH(v) (((uint32_t)(v) & GPU_PKT_BLT_DST_PITCH_MASK) << GPU_PKT_BLT_DST_PITCH_SHIFT)
+#define GPU_PKT_BLT_DST_PITCH_GET(r) (((uint32_t)(r) >> GPU_PKT_BLT_DST_PITCH_SHIFT) & GPU_PKT_BLT_DST_PITCH_MASK)
+#define GPU_PKT_BLT_DST_MODE_SHIFT 24
+#define GPU_PKT_BLT_DST_MODE_MASK 0x7u
+#define GPU_PKT_BLT_DST_MODE(v) (((uint32_t)(v) & GPU_PKT_BLT_DST_MODE_MASK) << GPU_PKT_BLT_DST_MODE_SHIFT)
+#define GPU_PKT_BLT_DST_MODE_GET(r) (((uint32_t)(r) >> GPU_PKT_BLT_DST_MODE_SHIFT) & GPU_PKT_BLT_DST_MODE_MASK)
+#define GPU_PKT_BLT_DST_BPE_SHIFT 28
+#define GPU_PKT_BLT_DST_BPE_MASK 0x7u
+#define GPU_PKT_BLT_DST_BPE(v) (((uint32_t)(v) & GPU_PKT_BLT_DST_BPE_MASK) << GPU_PKT_BLT_DST_BPE_SHIFT)
+#define GPU_PKT_BLT_DST_BPE_GET(r) (((uint32_t)(r) >> GPU_PKT_BLT_DST_BPE_SHIFT) & GPU_PKT_BLT_DST_BPE_MASK)
+#define GPU_PKT_BLT_DST_XY 7 /* payload dword: destination origin */
+#define GPU_PKT_BLT_DST_X_SHIFT 0
+#define GPU_PKT_BLT_DST_X_MASK 0xffffu
+#define GPU_PKT_BLT_DST_X(v) (((uint32_t)(v) & GPU_PKT_BLT_DST_X_MASK) << GPU_PKT_BLT_DST_X_SHIFT)
+#define GPU_PKT_BLT_DST_X_GET(r) (((uint32_t)(r) >> GPU_PKT_BLT_DST_X_SHIFT) & GPU_PKT_BLT_DST_X_MASK)
+#define GPU_PKT_BLT_DST_Y_SHIFT 16
+#define GPU_PKT_BLT_DST_Y_MASK 0xffffu
+#define GPU_PKT_BLT_DST_Y(v) (((uint32_t)(v) & GPU_PKT_BLT_DST_Y_MASK) << GPU_PKT_BLT_DST_Y_SHIFT)
+#define GPU_PKT_BLT_DST_Y_GET(r) (((uint32_t)(r) >> GPU_PKT_BLT_DST_Y_SHIFT) & GPU_PKT_BLT_DST_Y_MASK)
+#define GPU_PKT_BLT_WIDTH 8 /* payload dword: elements per row (W << BPE < 2^32) */
+#define GPU_PKT_BLT_HEIGHT 9 /* payload dword: rows (< 2^16) */
+/* FILL: rectangle (or, LINEAR with HEIGHT 1, linear) fill; byte i of a row is VALUE byte (i mod 8) */
+#define GPU_PKT_FILL_COUNT_MIN 8u
+#define GPU_PKT_FILL_COUNT_MAX 8u
+#define GPU_PKT_FILL_DST_LO 0 /* payload dword: surface base bits 31:0 */
+#define GPU_PKT_FILL_DST_HI 1 /* payload dword: surface base bits 47:32 */
+#define GPU_PKT_FILL_DST_FMT 2 /* payload dword: layout */
+#define GPU_PKT_FILL_DST_PITCH_SHIFT 0
+#define GPU_PKT_FILL_DST_PITCH_MASK 0xfffffu
+#define GPU_PKT_FILL_DST_PITCH(v) (((uint32_t)(v) & GPU_PKT_FILL_DST_PITCH_MASK) << GPU_PKT_FILL_DST_PITCH_SHIFT)
+#define GPU_PKT_FILL_DST_PITCH_GET(r) (((uint32_t)(r) >> GPU_PKT_FILL_DST_PITCH_SHIFT) & GPU_PKT_FILL_DST_PITCH_MASK)
+#define GPU_PKT_FILL_DST_MODE_SHIFT 24
+#define GPU_PKT_FILL_DST_MODE_MASK 0x7u
+#define GPU_PKT_FILL_DST_MODE(v) (((uint32_t)(v) & GPU_PKT_FILL_DST_MODE_MASK) << GPU_PKT_FILL_DST_MODE_SHIFT)
+#define GPU_PKT_FILL_DST_MODE_GET(r) (((uint32_t)(r) >> GPU_PKT_FILL_DST_MODE_SHIFT) & GPU_PKT_FILL_DST_MODE_MASK)
+#define GPU_PKT_FILL_DST_BPE_SHIFT 28
+#define GPU_PKT_FILL_DST_BPE_MASK 0x7u
+#define GPU_PKT_FILL_DST_BPE(v) (((uint32_t)(v) & GPU_PKT_FILL_DST_BPE_MASK) << GPU_PKT_FILL_DST_BPE_SHIFT)
+#define GPU_PKT_FILL_DST_BPE_GET(r) (((uint32_t)(r) >> GPU_PKT_FILL_DST_BPE_SHIFT) & GPU_PKT_FILL_DST_BPE_MASK)
+#define GPU_PKT_FILL_DST_XY 3 /* payload dword: origin */
+#define GPU_PKT_FILL_DST_X_SHIFT 0
+#define GPU_PKT_FILL_DST_X_MASK 0xffffu
+#define GPU_PKT_FILL_DST_X(v) (((uint32_t)(v) & GPU_PKT_FILL_DST_X_MASK) << GPU_PKT_FILL_DST_X_SHIFT)
+#define GPU_PKT_FILL_DST_X_GET(r) (((uint32_t)(r) >> GPU_PKT_FILL_DST_X_SHIFT) & GPU_PKT_FILL_DST_X_MASK)
+#define GPU_PKT_FILL_DST_Y_SHIFT 16
+#define GPU_PKT_FILL_DST_Y_MASK 0xffffu
+#define GPU_PKT_FILL_DST_Y(v) (((uint32_t)(v) & GPU_PKT_FILL_DST_Y_MASK) << GPU_PKT_FILL_DST_Y_SHIFT)
+#define GPU_PKT_FILL_DST_Y_GET(r) (((uint32_t)(r) >> GPU_PKT_FILL_DST_Y_SHIFT) & GPU_PKT_FILL_DST_Y_MASK)
+#define GPU_PKT_FILL_WIDTH 4 /* payload dword: elements per row (W << BPE < 2^32) */
+#define GPU_PKT_FILL_HEIGHT 5 /* payload dword: rows (< 2^16) */
+#define GPU_PKT_FILL_VALUE_LO 6 /* payload dword: pattern bytes 3:0 */
+#define GPU_PKT_FILL_VALUE_HI 7 /* payload dword: pattern bytes 7:4 */
 
 #endif /* GPU_HW_H */

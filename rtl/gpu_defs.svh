@@ -22,6 +22,12 @@
   localparam int unsigned PageShift = 12;  // log2 of the 4 KiB page
   localparam int unsigned FragShift = 16;  // log2 of the 64 KiB fragment a FRAG64K PTE belongs to
   localparam int unsigned NumVmids = 16;  // virtual-memory contexts; VMID 0 is physical (untranslated)
+  localparam int unsigned AptRanges = 8;  // aperture (BAR1) ranges
+  localparam int unsigned AptWindowBytes = 268435456;  // size of the aperture window (BAR1): 256 MiB
+  localparam int unsigned AptAccessBytes = 8;  // bytes per aperture access (one naturally aligned 64-bit word, with byte enables)
+  localparam int unsigned CeRobSlots = 32;  // copy-engine read slots: reads in flight plus beats held for reuse
+  localparam int unsigned CeClient = 64;  // MMU fault client numbers 0x40..0x5f are copy-engine reads/writes (0x40 | tag)
+  localparam int unsigned AptClient = 62;  // MMU fault client number of the aperture
 
   // packet opcodes (header bits OPCODE)
   typedef logic [7:0] opcode_e;
@@ -33,6 +39,9 @@
   localparam opcode_e OpTimestamp = 8'h4a;  // write the 64-bit cycle counter to ADDR
   localparam opcode_e OpPteWrite = 8'h60;  // privileged: write NUM 64-bit PTEs at DST, entry i = FLAGS | ((BASE + i * STRIDE) & PTE.ADDR bits)
   localparam opcode_e OpInvalidateTlb = 8'h61;  // privileged: after the queue's earlier writes complete, drop TLB entries of VMID (or all) in [START, END] (64 KiB units); a walk in flight restarts
+  localparam opcode_e OpCopy = 8'h50;  // copy BYTES bytes from SRC to DST (any alignment, overlapping not allowed) on the copy engine
+  localparam opcode_e OpBlt = 8'h51;  // copy a W x H element rectangle between two surfaces of any tile modes and pitches
+  localparam opcode_e OpFill = 8'h52;  // fill a W x H element rectangle of a surface with the 64-bit VALUE repeated
 
   // error causes latched in Q_ERR_CAUSE when a queue halts on an error
   typedef logic [4:0] cause_e;
@@ -97,6 +106,28 @@
   localparam walk_state_e WkWait = 3'h3;  // waiting for the entry
   localparam walk_state_e WkDone = 3'h4;  // walk finished; resolving the parked request
 
+  // surface layouts the swizzle unit knows (packets BLT/FILL, aperture ranges)
+  typedef logic [2:0] tile_mode_e;
+  localparam tile_mode_e TileLinear = 3'h0;  // row-major: offset = y * PITCH + x * bpe
+  localparam tile_mode_e TileSs64k = 3'h1;  // D3D12 64KB_STANDARD_SWIZZLE: 64 KiB tiles, x/y bits interleaved per bytes-per-element; tiles row-major
+  localparam tile_mode_e TileY = 3'h2;  // 4 KiB Y-major tile (Intel legacy Tile-Y): 128 B x 32 rows made of 16 B x 32 columns
+  localparam tile_mode_e TileX = 3'h3;  // 4 KiB X-major tile (Intel Tile-X): 512 B x 8 rows
+
+  // copy-engine FSM states (ce_top st_q)
+  typedef logic [1:0] ce_state_e;
+  localparam ce_state_e CeIdle = 2'h0;  // no command
+  localparam ce_state_e CeRun = 2'h1;  // reading, realigning and writing
+  localparam ce_state_e CeDrain = 2'h2;  // all bytes written; waiting for the write acknowledges
+  localparam ce_state_e CeAbort = 2'h3;  // an error: waiting for every request in flight to answer
+
+  // aperture FSM states (apt_top st_q)
+  typedef logic [2:0] apt_state_e;
+  localparam apt_state_e AptIdle = 3'h0;  // waiting for a CPU access
+  localparam apt_state_e AptDiv = 3'h1;  // dividing the range offset by the pitch (row-cache miss)
+  localparam apt_state_e AptSwz = 3'h2;  // computing the swizzled address
+  localparam apt_state_e AptReq = 3'h3;  // issuing the memory request
+  localparam apt_state_e AptWait = 3'h4;  // waiting for the memory response
+
   // Global registers (byte offsets on the register port)
   localparam logic [15:0] RegId = 16'h0;  // reads ID_VALUE
   localparam logic [15:0] RegCaps = 16'h4;  // capabilities
@@ -147,6 +178,15 @@
   localparam logic [15:0] VmRegStride = 16'h8;
   localparam logic [15:0] RegVmRootLo = 16'h0;  // L0 table address bits 31:0 (4 KiB aligned; bits 11:0 read as written, ignored)
   localparam logic [15:0] RegVmRootHi = 16'h4;  // L0 table address bits 47:32
+  // aperture range r at base + r * stride.  Update protocol: clear APT_CTRL.VALID, write the fields, set VALID; field writes while VALID is set are refused (error response, nothing changes).  The lowest-numbered valid range containing an access wins.
+  localparam logic [15:0] AptRegBase = 16'ha00;
+  localparam logic [15:0] AptRegStride = 16'h20;
+  localparam logic [15:0] RegAptCtrl = 16'h0;  // range control
+  localparam logic [15:0] RegAptStart = 16'h4;  // first window byte of the range (8-byte aligned; bits 2:0 ignored)
+  localparam logic [15:0] RegAptEnd = 16'h8;  // window byte after the range (exclusive; 8-byte aligned)
+  localparam logic [15:0] RegAptBaseLo = 16'hc;  // surface base, physical, bits 31:0 (tiled: tile-aligned)
+  localparam logic [15:0] RegAptBaseHi = 16'h10;  // surface base bits 47:32
+  localparam logic [15:0] RegAptPitch = 16'h14;  // surface pitch in bytes (also the pitch of the linear view); bits 19:0
 
   // Register fields: <Reg><Field>Lsb / <Reg><Field>W
   localparam int unsigned CapsNumQueuesLsb = 0;
@@ -203,6 +243,12 @@
   localparam int unsigned QErrCauseCauseW = 5;
   localparam int unsigned QVmidVmidLsb = 0;
   localparam int unsigned QVmidVmidW = 4;
+  localparam int unsigned AptCtrlValidLsb = 0;
+  localparam int unsigned AptCtrlValidW = 1;
+  localparam int unsigned AptCtrlModeLsb = 4;
+  localparam int unsigned AptCtrlModeW = 3;
+  localparam int unsigned AptCtrlBpeLsb = 8;
+  localparam int unsigned AptCtrlBpeW = 3;
 
   // PTE (64 bits): leaf page-table entry (level 3), 8 bytes; physical address = (SYS ? SYSMEM_BASE : VRAM_BASE) + (ADDR << PAGE_SHIFT); every bit not named is reserved and faults when set
   localparam int unsigned PteVLsb = 0;
@@ -304,3 +350,62 @@
   localparam int unsigned PktInvalidateTlbAllW = 1;
   localparam int unsigned PktInvalidateTlbStartDw = 1;
   localparam int unsigned PktInvalidateTlbEndDw = 2;
+  localparam int unsigned PktCopyCountMin = 5;
+  localparam int unsigned PktCopyCountMax = 5;
+  localparam int unsigned PktCopySrcLoDw = 0;
+  localparam int unsigned PktCopySrcHiDw = 1;
+  localparam int unsigned PktCopyDstLoDw = 2;
+  localparam int unsigned PktCopyDstHiDw = 3;
+  localparam int unsigned PktCopyBytesDw = 4;
+  localparam int unsigned PktBltCountMin = 10;
+  localparam int unsigned PktBltCountMax = 10;
+  localparam int unsigned PktBltSrcLoDw = 0;
+  localparam int unsigned PktBltSrcHiDw = 1;
+  localparam int unsigned PktBltSrcFmtDw = 2;
+  localparam int unsigned PktBltSrcPitchLsb = 0;
+  localparam int unsigned PktBltSrcPitchW = 20;
+  localparam int unsigned PktBltSrcModeLsb = 24;
+  localparam int unsigned PktBltSrcModeW = 3;
+  localparam int unsigned PktBltSrcBpeLsb = 28;
+  localparam int unsigned PktBltSrcBpeW = 3;
+  localparam int unsigned PktBltSrcXyDw = 3;
+  localparam int unsigned PktBltSrcXLsb = 0;
+  localparam int unsigned PktBltSrcXW = 16;
+  localparam int unsigned PktBltSrcYLsb = 16;
+  localparam int unsigned PktBltSrcYW = 16;
+  localparam int unsigned PktBltDstLoDw = 4;
+  localparam int unsigned PktBltDstHiDw = 5;
+  localparam int unsigned PktBltDstFmtDw = 6;
+  localparam int unsigned PktBltDstPitchLsb = 0;
+  localparam int unsigned PktBltDstPitchW = 20;
+  localparam int unsigned PktBltDstModeLsb = 24;
+  localparam int unsigned PktBltDstModeW = 3;
+  localparam int unsigned PktBltDstBpeLsb = 28;
+  localparam int unsigned PktBltDstBpeW = 3;
+  localparam int unsigned PktBltDstXyDw = 7;
+  localparam int unsigned PktBltDstXLsb = 0;
+  localparam int unsigned PktBltDstXW = 16;
+  localparam int unsigned PktBltDstYLsb = 16;
+  localparam int unsigned PktBltDstYW = 16;
+  localparam int unsigned PktBltWidthDw = 8;
+  localparam int unsigned PktBltHeightDw = 9;
+  localparam int unsigned PktFillCountMin = 8;
+  localparam int unsigned PktFillCountMax = 8;
+  localparam int unsigned PktFillDstLoDw = 0;
+  localparam int unsigned PktFillDstHiDw = 1;
+  localparam int unsigned PktFillDstFmtDw = 2;
+  localparam int unsigned PktFillDstPitchLsb = 0;
+  localparam int unsigned PktFillDstPitchW = 20;
+  localparam int unsigned PktFillDstModeLsb = 24;
+  localparam int unsigned PktFillDstModeW = 3;
+  localparam int unsigned PktFillDstBpeLsb = 28;
+  localparam int unsigned PktFillDstBpeW = 3;
+  localparam int unsigned PktFillDstXyDw = 3;
+  localparam int unsigned PktFillDstXLsb = 0;
+  localparam int unsigned PktFillDstXW = 16;
+  localparam int unsigned PktFillDstYLsb = 16;
+  localparam int unsigned PktFillDstYW = 16;
+  localparam int unsigned PktFillWidthDw = 4;
+  localparam int unsigned PktFillHeightDw = 5;
+  localparam int unsigned PktFillValueLoDw = 6;
+  localparam int unsigned PktFillValueHiDw = 7;
