@@ -62,6 +62,8 @@ const char *gpu_cp_state_name(uint32_t v)
 	case 0xe: return "ERROR";
 	case 0xf: return "PTE";
 	case 0x10: return "INV";
+	case 0x11: return "CDRAIN";
+	case 0x12: return "CWAIT";
 	default: return NULL;
 	}
 }
@@ -163,6 +165,11 @@ static const struct gpu_reg_desc gpu_regs[] = {
 	{ "MMU_WALKS", 0x82cu, 0, 0 },
 	{ "MMU_WALK_CYCLES", 0x830u, 0, 0 },
 	{ "MMU_WALK_MAX", 0x834u, 0, 0 },
+	{ "CE_STATUS", 0x840u, 0, 0 },
+	{ "CE_BUSY_CYCLES", 0x844u, 0, 0 },
+	{ "CE_BYTES", 0x848u, 0, 0 },
+	{ "APT_ACCESSES", 0x84cu, 0, 0 },
+	{ "APT_STATUS", 0x850u, 0, 0 },
 	{ "Q_CTRL", 0x000u, 0x100u, 0x80u },
 	{ "Q_BASE_LO", 0x004u, 0x100u, 0x80u },
 	{ "Q_BASE_HI", 0x008u, 0x100u, 0x80u },

@@ -213,6 +213,100 @@ int gm_reg_read(struct gm *g, uint32_t off, uint32_t *val)
 	return st;
 }
 
+#define APT_BUDGET_CYCLES 100000u
+
+static int apt_access(struct gm *g, uint32_t off, bool we, uint64_t wdata, uint8_t strb,
+		      uint64_t *rdata)
+{
+	struct gm_pins *p = &g->pins;
+	uint32_t n;
+
+	if (off & 7u || off >= GPU_APT_WINDOW_BYTES || !strb)
+		return GM_ERR_BAD_ARG;
+	for (n = 0; !p->apt_req_ready; n++) {
+		if (n == APT_BUDGET_CYCLES)
+			return GM_ERR_HW;
+		tick(g);
+	}
+	p->apt_req_valid = 1;
+	p->apt_req_we = we;
+	p->apt_req_addr = off;
+	p->apt_req_wdata = wdata;
+	p->apt_req_wstrb = strb;
+	tick(g);
+	p->apt_req_valid = 0;
+	p->apt_req_we = 0;
+	for (n = 0; !p->apt_rsp_valid; n++) {
+		if (n == APT_BUDGET_CYCLES)
+			return GM_ERR_HW; /* the RTL broke its aperture contract */
+		tick(g);
+	}
+	if (rdata)
+		*rdata = p->apt_rsp_err ? 0 : p->apt_rsp_rdata;
+	return p->apt_rsp_err ? GM_ERR_ADDR : GM_OK;
+}
+
+int gm_apt_write64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb)
+{
+	return apt_access(g, off, true, val, strb, NULL);
+}
+
+int gm_apt_read64(struct gm *g, uint32_t off, uint64_t *val)
+{
+	if (!val)
+		return GM_ERR_BAD_ARG;
+	return apt_access(g, off, false, 0, 0xff, val);
+}
+
+static bool apt_range_ok(uint32_t off, const void *buf, size_t len)
+{
+	return buf && len <= GPU_APT_WINDOW_BYTES && off <= GPU_APT_WINDOW_BYTES - len;
+}
+
+int gm_apt_write(struct gm *g, uint32_t off, const void *buf, size_t len)
+{
+	const uint8_t *b = buf;
+	size_t done = 0;
+
+	if (!apt_range_ok(off, buf, len))
+		return GM_ERR_BAD_ARG;
+	while (done < len) {
+		uint32_t a = off + (uint32_t)done, lane = a & 7u;
+		size_t n = 8u - lane < len - done ? 8u - lane : len - done;
+		uint64_t w = 0;
+		uint8_t strb = (uint8_t)(((1u << n) - 1u) << lane);
+		int st;
+
+		memcpy((uint8_t *)&w + lane, b + done, n);
+		st = apt_access(g, a & ~7u, true, w, strb, NULL);
+		if (st != GM_OK)
+			return st;
+		done += n;
+	}
+	return GM_OK;
+}
+
+int gm_apt_read(struct gm *g, uint32_t off, void *buf, size_t len)
+{
+	uint8_t *b = buf;
+	size_t done = 0;
+
+	if (!apt_range_ok(off, buf, len))
+		return GM_ERR_BAD_ARG;
+	while (done < len) {
+		uint32_t a = off + (uint32_t)done, lane = a & 7u;
+		size_t n = 8u - lane < len - done ? 8u - lane : len - done;
+		uint64_t w;
+		int st = apt_access(g, a & ~7u, false, 0, 0xff, &w);
+
+		if (st != GM_OK)
+			return st;
+		memcpy(b + done, (uint8_t *)&w + lane, n);
+		done += n;
+	}
+	return GM_OK;
+}
+
 int gm_backdoor_write(struct gm *g, uint64_t addr, const void *buf, size_t len)
 {
 	return gm_mem_write(g->mem, addr, buf, len);

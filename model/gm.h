@@ -87,6 +87,28 @@ int gm_backdoor_write32(struct gm *g, uint64_t addr, uint32_t v);
 int gm_backdoor_read32(struct gm *g, uint64_t addr, uint32_t *v);
 int gm_backdoor_read64(struct gm *g, uint64_t addr, uint64_t *v);
 
+/*
+ * Aperture (BAR1): the CPU's window onto VRAM and, through its ranges, onto
+ * tiled surfaces as if they were linear (rtl/apt/apt_top.sv).  One access
+ * is a naturally aligned 64-bit word: @off below GPU_APT_WINDOW_BYTES and
+ * 8-aligned, @strb the byte enables (bit i = byte i, nonzero); otherwise
+ * GM_ERR_BAD_ARG and no cycle passes.  Cycles pass until the hardware
+ * answers.  GM_ERR_ADDR when it answered with err (the range's format is
+ * illegal, the row is past 2^16, or the memory refused): nothing was
+ * written and a read gives 0.  GM_ERR_HW if no answer came in 100000 cycles.
+ */
+int gm_apt_write64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb);
+int gm_apt_read64(struct gm *g, uint32_t off, uint64_t *val);
+
+/*
+ * Bulk aperture copies of any offset and length inside the window, as
+ * 64-bit accesses with byte enables for the ragged ends.  GM_ERR_BAD_ARG
+ * (NULL buffer, range outside the window) before any access; otherwise the
+ * first access error is returned, the words before it having completed.
+ */
+int gm_apt_write(struct gm *g, uint32_t off, const void *buf, size_t len);
+int gm_apt_read(struct gm *g, uint32_t off, void *buf, size_t len);
+
 /* Run @cycles clock cycles.  Always GM_OK (the hardware reports its own errors). */
 int gm_step(struct gm *g, uint64_t cycles);
 

@@ -33,6 +33,9 @@ struct gm_pins {
 	uint8_t mem_rsp_valid, mem_rsp_err;
 	uint32_t mem_rsp_id;
 	uint32_t mem_rsp_rdata[GM_BEAT_WORDS];
+	uint8_t apt_req_valid, apt_req_we, apt_req_wstrb;
+	uint32_t apt_req_addr;
+	uint64_t apt_req_wdata;
 	/* outputs: valid after cycle() */
 	uint8_t reg_req_ready, reg_rsp_valid, reg_rsp_err;
 	uint32_t reg_rsp_rdata;
@@ -42,6 +45,8 @@ struct gm_pins {
 	uint32_t mem_req_wdata[GM_BEAT_WORDS];
 	uint32_t mem_req_wstrb;
 	uint8_t irq;
+	uint8_t apt_req_ready, apt_rsp_valid, apt_rsp_err;
+	uint64_t apt_rsp_rdata;
 };
 
 struct gm_backend_ops {

@@ -47,6 +47,11 @@ struct sc_backend {
 	sc_signal<uint32_t> mem_rsp_id{"mem_rsp_id"};
 	sc_signal<sc_bv<GM_BEAT_BYTES * 8>> mem_rsp_rdata{"mem_rsp_rdata"};
 	sc_signal<bool> irq{"irq"};
+	sc_signal<bool> apt_req_valid{"apt_req_valid"}, apt_req_ready{"apt_req_ready"};
+	sc_signal<bool> apt_req_we{"apt_req_we"};
+	sc_signal<uint32_t> apt_req_addr{"apt_req_addr"}, apt_req_wstrb{"apt_req_wstrb"};
+	sc_signal<uint64_t> apt_req_wdata{"apt_req_wdata"}, apt_rsp_rdata{"apt_rsp_rdata"};
+	sc_signal<bool> apt_rsp_valid{"apt_rsp_valid"}, apt_rsp_err{"apt_rsp_err"};
 	std::unique_ptr<VerilatedContext> ctx;
 	std::unique_ptr<Vgpu_sc> top;
 	std::unique_ptr<VerilatedFstC> fst;
@@ -82,6 +87,15 @@ void sc_backend::bind()
 	t.mem_rsp_err_i(mem_rsp_err);
 	t.mem_rsp_rdata_i(mem_rsp_rdata);
 	t.irq_o(irq);
+	t.apt_req_valid_i(apt_req_valid);
+	t.apt_req_ready_o(apt_req_ready);
+	t.apt_req_we_i(apt_req_we);
+	t.apt_req_addr_i(apt_req_addr);
+	t.apt_req_wdata_i(apt_req_wdata);
+	t.apt_req_wstrb_i(apt_req_wstrb);
+	t.apt_rsp_valid_o(apt_rsp_valid);
+	t.apt_rsp_rdata_o(apt_rsp_rdata);
+	t.apt_rsp_err_o(apt_rsp_err);
 }
 
 void sc_backend::pins_in()
@@ -101,6 +115,11 @@ void sc_backend::pins_in()
 	for (unsigned i = 0; i < GM_BEAT_WORDS; i++)
 		rdata.set_word(i, p.mem_rsp_rdata[i]);
 	mem_rsp_rdata.write(rdata);
+	apt_req_valid.write(p.apt_req_valid);
+	apt_req_we.write(p.apt_req_we);
+	apt_req_addr.write(p.apt_req_addr);
+	apt_req_wdata.write(p.apt_req_wdata);
+	apt_req_wstrb.write(p.apt_req_wstrb);
 }
 
 void sc_backend::pins_out()
@@ -120,6 +139,10 @@ void sc_backend::pins_out()
 		p.mem_req_wdata[i] = wdata.get_word(i);
 	p.mem_req_wstrb = mem_req_wstrb.read();
 	p.irq = irq.read();
+	p.apt_req_ready = apt_req_ready.read();
+	p.apt_rsp_valid = apt_rsp_valid.read();
+	p.apt_rsp_err = apt_rsp_err.read();
+	p.apt_rsp_rdata = apt_rsp_rdata.read();
 }
 
 sc_backend *g_sc_model; // the one model the SystemC kernel has elaborated

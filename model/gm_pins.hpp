@@ -27,6 +27,11 @@ template <typename Top> inline void gm_pins_in(Top &t, const gm_pins &p)
 	t.mem_rsp_id_i = p.mem_rsp_id;
 	for (unsigned i = 0; i < GM_BEAT_WORDS; i++)
 		t.mem_rsp_rdata_i[i] = p.mem_rsp_rdata[i];
+	t.apt_req_valid_i = p.apt_req_valid;
+	t.apt_req_we_i = p.apt_req_we;
+	t.apt_req_addr_i = p.apt_req_addr;
+	t.apt_req_wdata_i = p.apt_req_wdata;
+	t.apt_req_wstrb_i = p.apt_req_wstrb;
 }
 
 template <typename Top> inline void gm_pins_out(const Top &t, gm_pins &p)
@@ -43,6 +48,10 @@ template <typename Top> inline void gm_pins_out(const Top &t, gm_pins &p)
 		p.mem_req_wdata[i] = t.mem_req_wdata_o[i];
 	p.mem_req_wstrb = t.mem_req_wstrb_o;
 	p.irq = t.irq_o;
+	p.apt_req_ready = t.apt_req_ready_o;
+	p.apt_rsp_valid = t.apt_rsp_valid_o;
+	p.apt_rsp_err = t.apt_rsp_err_o;
+	p.apt_rsp_rdata = t.apt_rsp_rdata_o;
 }
 
 // Open an FST of the whole of @top into @fst (which must be empty).

@@ -81,6 +81,8 @@ enum gpu_cp_state {
 	GPU_CP_ST_ERROR = 0xe, /* stopped on an error until the queue is reset */
 	GPU_CP_ST_PTE = 0xf, /* PTE_WRITE: writing the entries */
 	GPU_CP_ST_INV = 0x10, /* INVALIDATE_TLB: waiting for earlier writes, then invalidating */
+	GPU_CP_ST_CDRAIN = 0x11, /* COPY/BLT/FILL: waiting for the queue's earlier writes, then for the copy engine to take the command */
+	GPU_CP_ST_CWAIT = 0x12, /* waiting for the copy engine to finish the command */
 };
 
 /* WAIT_MEM compare functions: (mem & MASK) FUNC REF */
@@ -162,6 +164,11 @@ enum gpu_apt_state {
 #define GPU_REG_MMU_WALKS 0x82cu /* page walks completed */
 #define GPU_REG_MMU_WALK_CYCLES 0x830u /* cycles the walker was busy */
 #define GPU_REG_MMU_WALK_MAX 0x834u /* longest walk so far, in cycles (from the parked head's check to its resolution) */
+#define GPU_REG_CE_STATUS 0x840u /* copy engine status */
+#define GPU_REG_CE_BUSY_CYCLES 0x844u /* cycles the copy engine had a command */
+#define GPU_REG_CE_BYTES 0x848u /* bytes the copy engine wrote (by byte enable) */
+#define GPU_REG_APT_ACCESSES 0x84cu /* aperture accesses answered (including errors) */
+#define GPU_REG_APT_STATUS 0x850u /* aperture status */
 /* registers of queue q at base + q * stride */
 #define GPU_QREG_BASE 0x100u
 #define GPU_QREG_STRIDE 0x80u
@@ -259,6 +266,14 @@ enum gpu_apt_state {
 #define GPU_MMU_INV_CTL_GO_MASK 0x1u
 #define GPU_MMU_INV_CTL_GO(v) (((uint32_t)(v) & GPU_MMU_INV_CTL_GO_MASK) << GPU_MMU_INV_CTL_GO_SHIFT)
 #define GPU_MMU_INV_CTL_GO_GET(r) (((uint32_t)(r) >> GPU_MMU_INV_CTL_GO_SHIFT) & GPU_MMU_INV_CTL_GO_MASK)
+#define GPU_CE_STATUS_STATE_SHIFT 0
+#define GPU_CE_STATUS_STATE_MASK 0x3u
+#define GPU_CE_STATUS_STATE(v) (((uint32_t)(v) & GPU_CE_STATUS_STATE_MASK) << GPU_CE_STATUS_STATE_SHIFT)
+#define GPU_CE_STATUS_STATE_GET(r) (((uint32_t)(r) >> GPU_CE_STATUS_STATE_SHIFT) & GPU_CE_STATUS_STATE_MASK)
+#define GPU_APT_STATUS_STATE_SHIFT 0
+#define GPU_APT_STATUS_STATE_MASK 0x7u
+#define GPU_APT_STATUS_STATE(v) (((uint32_t)(v) & GPU_APT_STATUS_STATE_MASK) << GPU_APT_STATUS_STATE_SHIFT)
+#define GPU_APT_STATUS_STATE_GET(r) (((uint32_t)(r) >> GPU_APT_STATUS_STATE_SHIFT) & GPU_APT_STATUS_STATE_MASK)
 #define GPU_Q_CTRL_ENABLE_SHIFT 0
 #define GPU_Q_CTRL_ENABLE_MASK 0x1u
 #define GPU_Q_CTRL_ENABLE(v) (((uint32_t)(v) & GPU_Q_CTRL_ENABLE_MASK) << GPU_Q_CTRL_ENABLE_SHIFT)

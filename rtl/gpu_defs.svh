@@ -77,6 +77,8 @@
   localparam cp_state_e StError = 5'he;  // stopped on an error until the queue is reset
   localparam cp_state_e StPte = 5'hf;  // PTE_WRITE: writing the entries
   localparam cp_state_e StInv = 5'h10;  // INVALIDATE_TLB: waiting for earlier writes, then invalidating
+  localparam cp_state_e StCdrain = 5'h11;  // COPY/BLT/FILL: waiting for the queue's earlier writes, then for the copy engine to take the command
+  localparam cp_state_e StCwait = 5'h12;  // waiting for the copy engine to finish the command
 
   // WAIT_MEM compare functions: (mem & MASK) FUNC REF
   typedef logic [2:0] wait_func_e;
@@ -151,6 +153,11 @@
   localparam logic [15:0] RegMmuWalks = 16'h82c;  // page walks completed
   localparam logic [15:0] RegMmuWalkCycles = 16'h830;  // cycles the walker was busy
   localparam logic [15:0] RegMmuWalkMax = 16'h834;  // longest walk so far, in cycles (from the parked head's check to its resolution)
+  localparam logic [15:0] RegCeStatus = 16'h840;  // copy engine status
+  localparam logic [15:0] RegCeBusyCycles = 16'h844;  // cycles the copy engine had a command
+  localparam logic [15:0] RegCeBytes = 16'h848;  // bytes the copy engine wrote (by byte enable)
+  localparam logic [15:0] RegAptAccesses = 16'h84c;  // aperture accesses answered (including errors)
+  localparam logic [15:0] RegAptStatus = 16'h850;  // aperture status
   // registers of queue q at base + q * stride
   localparam logic [15:0] QRegBase = 16'h100;
   localparam logic [15:0] QRegStride = 16'h80;
@@ -219,6 +226,10 @@
   localparam int unsigned MmuInvVmidAllW = 1;
   localparam int unsigned MmuInvCtlGoLsb = 0;
   localparam int unsigned MmuInvCtlGoW = 1;
+  localparam int unsigned CeStatusStateLsb = 0;
+  localparam int unsigned CeStatusStateW = 2;
+  localparam int unsigned AptStatusStateLsb = 0;
+  localparam int unsigned AptStatusStateW = 3;
   localparam int unsigned QCtrlEnableLsb = 0;
   localparam int unsigned QCtrlEnableW = 1;
   localparam int unsigned QCtrlPrivLsb = 1;

@@ -3,12 +3,14 @@
 // cp_mem_arb: round-robin arbiter from NumClients request channels onto the
 // MMU's input (and so the memory port), and the demultiplexer of responses.
 //
-// Purpose: every client (queue) issues at most one request per cycle on a
-// valid/ready channel.  A granted request leaves on the port tagged with
-// id = {client, we}; a response is routed back to the client named by its id,
-// and bit 0 tells a write acknowledge from read data.  The grant rotates past
-// the last winner, so no client starves.  The port is a plain valid/ready
-// channel: the request is held stable until mem_req_ready_i.
+// Purpose: every client (queues, aperture, copy engine) issues at most one
+// request per cycle on a valid/ready channel.  A granted request leaves on
+// the port with id = {c_id_i of the client, we}; a response goes back to the
+// client whose id matches under its mask (c_idmask_i: a client that puts a
+// tag in its low id bits masks them out), and bit 0 tells a write
+// acknowledge from read data.  The grant rotates past the last winner, so no
+// client starves.  The port is a plain valid/ready channel: the request is
+// held stable until mem_req_ready_i.
 
 `default_nettype none
 
@@ -23,6 +25,8 @@ module cp_mem_arb #(
   input  logic [NumClients-1:0]             c_valid_i,
   output logic [NumClients-1:0]             c_ready_o,
   input  logic [NumClients-1:0]             c_we_i,
+  input  logic [NumClients*(MemIdW-1)-1:0]  c_id_i,
+  input  logic [NumClients*(MemIdW-1)-1:0]  c_idmask_i,
   input  logic [NumClients*4-1:0]           c_vmid_i,
   input  logic [NumClients*48-1:0]          c_addr_i,
   input  logic [NumClients*BeatBytes*8-1:0] c_wdata_i,
@@ -50,11 +54,6 @@ module cp_mem_arb #(
 
   localparam int unsigned CW = (NumClients > 1) ? $clog2(NumClients) : 1;
 
-  // Clients and the write flag must fit in the id.
-  initial begin : check_params
-    if (CW + 1 > MemIdW) $error("cp_mem_arb: MemIdW too small for NumClients");
-  end
-
   logic [CW-1:0] last_q, last_d, pick;
   logic found;
 
@@ -71,7 +70,7 @@ module cp_mem_arb #(
   end
 
   assign mem_req_valid_o = found;
-  assign mem_req_id_o = MemIdW'({pick, c_we_i[pick]});
+  assign mem_req_id_o = {c_id_i[(MemIdW-1)*pick +: (MemIdW-1)], c_we_i[pick]};
   assign mem_req_vmid_o = c_vmid_i[4*pick +: 4];
   assign mem_req_addr_o = c_addr_i[48*pick +: 48];
   assign mem_req_we_o = c_we_i[pick];
@@ -85,11 +84,12 @@ module cp_mem_arb #(
   end
 
   // Responses: the id names the client.
-  logic [CW-1:0] rsp_client;
-  assign rsp_client = mem_rsp_id_i[CW:1];
   always_comb begin
-    c_rsp_valid_o = '0;
-    if (mem_rsp_valid_i && 32'(rsp_client) < NumClients) c_rsp_valid_o[rsp_client] = 1'b1;
+    for (int unsigned c = 0; c < NumClients; c++) begin
+      c_rsp_valid_o[c] = mem_rsp_valid_i &&
+        ((mem_rsp_id_i[MemIdW-1:1] ^ c_id_i[(MemIdW-1)*c +: (MemIdW-1)]) &
+         c_idmask_i[(MemIdW-1)*c +: (MemIdW-1)]) == '0;
+    end
   end
   assign c_rsp_we_o = mem_rsp_id_i[0];
   assign c_rsp_err_o = mem_rsp_err_i;
@@ -101,9 +101,6 @@ module cp_mem_arb #(
     else last_q <= last_d;
   end
 
-  // Upper id bits are ours to leave zero; responses must echo them.
-  logic unused_id;
-  assign unused_id = ^mem_rsp_id_i;
 
 endmodule
 

@@ -71,13 +71,36 @@ module cp_queue #(
   input  logic                   rsp_we_i,
   input  logic                   rsp_err_i,
   input  logic                   rsp_fault_i,    // with err: the MMU refused it
-  input  logic [BeatBytes*8-1:0] rsp_rdata_i
+  input  logic [BeatBytes*8-1:0] rsp_rdata_i,
+  // Copy engine: a COPY/BLT/FILL command, taken when ce_ready_i; the engine
+  // answers ce_done_i (with err/fault) when every byte has landed
+  output logic                   ce_valid_o,
+  input  logic                   ce_ready_i,
+  output logic                   ce_fill_o,
+  output logic [47:0]            ce_src_base_o,
+  output logic [2:0]             ce_src_mode_o,
+  output logic [19:0]            ce_src_pitch_o,
+  output logic [19:0]            ce_src_x0b_o,
+  output logic [15:0]            ce_src_y0_o,
+  output logic [47:0]            ce_dst_base_o,
+  output logic [2:0]             ce_dst_mode_o,
+  output logic [19:0]            ce_dst_pitch_o,
+  output logic [19:0]            ce_dst_x0b_o,
+  output logic [15:0]            ce_dst_y0_o,
+  output logic [2:0]             ce_bpe_o,
+  output logic [31:0]            ce_w_o,
+  output logic [15:0]            ce_h_o,
+  output logic [63:0]            ce_value_o,
+  input  logic                   ce_done_i,
+  input  logic                   ce_err_i,
+  input  logic                   ce_fault_i
 );
 
   `include "gpu_defs.svh"
+  `include "apt_tile.svh"
 
   localparam int unsigned BeatLog2 = $clog2(BeatBytes);
-  localparam int unsigned PayloadDw = 8;  // largest fixed payload (PTE_WRITE)
+  localparam int unsigned PayloadDw = 10;  // largest fixed payload (BLT)
   localparam int unsigned MaxWrOut = 255;  // posted writes in flight
   localparam logic [63:0] PteAddrInPlace = ((64'd1 << PteAddrW) - 64'd1) << PteAddrLsb;
 
@@ -103,7 +126,7 @@ module cp_queue #(
   logic [7:0] wr_out_q, wr_out_d;
   logic [31:0] hdr_q, hdr_d;
   logic [13:0] cnt_q, cnt_d;
-  logic [2:0] idx_q, idx_d;
+  logic [3:0] idx_q, idx_d;
   logic [PayloadDw*32-1:0] pl_q, pl_d;
   logic [47:0] pkt_addr_q, pkt_addr_d;
   logic pkt_ring_q, pkt_ring_d;
@@ -141,17 +164,20 @@ module cp_queue #(
   opcode_e opcode;
   logic [47:0] pl_addr;      // ADDR_LO/ADDR_HI of every packet that has one
   logic addr_hi_bad;         // reserved ADDR_HI bits set
-  logic [31:0] pl2, pl3, pl4, pl5, pl6, pl7;
+  logic [31:0] pl1, pl2, pl3, pl4, pl5, pl6, pl7, pl8, pl9;
 
   assign opcode = hdr_q[HdrOpcodeLsb +: HdrOpcodeW];
   assign pl_addr = {pl_q[32 +: 16], pl_q[0 +: 32]};
   assign addr_hi_bad = pl_q[48 +: 16] != '0;
+  assign pl1 = pl_q[32 +: 32];
   assign pl2 = pl_q[64 +: 32];
   assign pl3 = pl_q[96 +: 32];
   assign pl4 = pl_q[128 +: 32];
   assign pl5 = pl_q[160 +: 32];
   assign pl6 = pl_q[192 +: 32];
   assign pl7 = pl_q[224 +: 32];
+  assign pl8 = pl_q[256 +: 32];
+  assign pl9 = pl_q[288 +: 32];
 
   // Header checks, on the dword being consumed in StHeader.
   logic [1:0] h_type;
@@ -178,6 +204,9 @@ module cp_queue #(
       OpTimestamp:      begin h_min = 14'(PktTimestampCountMin);      h_max = 14'(PktTimestampCountMax); end
       OpPteWrite:       begin h_min = 14'(PktPteWriteCountMin);       h_max = 14'(PktPteWriteCountMax); end
       OpInvalidateTlb:  begin h_min = 14'(PktInvalidateTlbCountMin);  h_max = 14'(PktInvalidateTlbCountMax); end
+      OpCopy:           begin h_min = 14'(PktCopyCountMin);           h_max = 14'(PktCopyCountMax); end
+      OpBlt:            begin h_min = 14'(PktBltCountMin);            h_max = 14'(PktBltCountMax); end
+      OpFill:           begin h_min = 14'(PktFillCountMin);           h_max = 14'(PktFillCountMax); end
       default:          h_known = 1'b0;
     endcase
   end
@@ -206,6 +235,106 @@ module cp_queue #(
       FuncGe:     wait_true = wait_masked >= wait_ref;
       FuncGt:     wait_true = wait_masked > wait_ref;
       default:    wait_true = 1'b0;
+    endcase
+  end
+
+  // ---------------------------------------------------------------- COPY / BLT / FILL
+  // A surface operand: base, FMT dword, XY dword.  bad_field: reserved bits,
+  // an unknown mode or element size, a pitch the layout cannot have, or a
+  // rectangle outside the pitch (tiled, or more than one row); bad_align: a
+  // tiled base off its tile.
+  function automatic logic [1:0] surf_bad(logic [31:0] hi, logic [31:0] fmt, logic [15:0] x,
+                                          logic [31:0] lo, logic [35:0] wb, logic [15:0] h);
+    logic [2:0] mode, bpe;
+    logic [19:0] pitch;
+    logic [35:0] right;
+    logic [4:0] tbl;
+    logic fld, aln;
+    mode = fmt[PktBltSrcModeLsb +: 3];
+    bpe = fmt[PktBltSrcBpeLsb +: 3];
+    pitch = fmt[PktBltSrcPitchLsb +: 20];
+    right = (36'(x) << bpe) + wb;
+    tbl = tile_tb_log2(mode);
+    fld = hi[31:16] != '0 || fmt[23:20] != '0 || fmt[27] || fmt[31] ||
+          !tile_fmt_ok(mode, bpe, pitch) ||
+          ((mode != TileLinear || h > 16'd1) && right > 36'(pitch));
+    aln = !fld && (({hi[15:0], lo} & ((48'd1 << tbl) - 48'd1)) != '0);
+    surf_bad = {fld, aln};
+  endfunction
+
+  logic [2:0] c_bpe;
+  logic [35:0] c_wb;
+  logic [1:0] c_src_bad, c_dst_bad;
+  logic c_field, c_align;
+  always_comb begin
+    c_bpe = (opcode == OpBlt) ? pl2[PktBltSrcBpeLsb +: 3] : pl2[PktFillDstBpeLsb +: 3];
+    c_wb = {4'd0, (opcode == OpBlt) ? pl8 : pl4} << c_bpe;
+    c_src_bad = surf_bad(pl1, pl2, pl3[15:0], pl_q[0 +: 32], c_wb, pl9[15:0]);
+    c_dst_bad = surf_bad(pl5, pl6, pl7[15:0], pl4, c_wb, pl9[15:0]);
+    c_field = 1'b0;
+    c_align = 1'b0;
+    unique case (opcode)
+      OpCopy: c_field = pl1[31:16] != '0 || pl3[31:16] != '0 ||
+                        {1'b0, pl1[15:0], pl_q[0 +: 32]} + 49'(pl4) > 49'h1_0000_0000_0000 ||
+                        {1'b0, pl3[15:0], pl2} + 49'(pl4) > 49'h1_0000_0000_0000;
+      OpBlt: begin
+        c_field = c_src_bad[1] || c_dst_bad[1] || c_wb[35:32] != '0 || pl9[31:16] != '0 ||
+                  pl2[PktBltSrcBpeLsb +: 3] != pl6[PktBltDstBpeLsb +: 3];
+        c_align = c_src_bad[0] || c_dst_bad[0];
+      end
+      OpFill: begin
+        c_dst_bad = surf_bad(pl1, pl2, pl3[15:0], pl_q[0 +: 32], c_wb, pl5[15:0]);
+        c_field = c_dst_bad[1] || c_wb[35:32] != '0 || pl5[31:16] != '0;
+        c_align = c_dst_bad[0];
+      end
+      default: ;
+    endcase
+  end
+
+  // The command the copy engine sees.
+  always_comb begin
+    ce_fill_o = opcode == OpFill;
+    ce_src_base_o = {pl1[15:0], pl_q[0 +: 32]};
+    ce_src_mode_o = TileLinear;
+    ce_src_pitch_o = '0;
+    ce_src_x0b_o = '0;
+    ce_src_y0_o = '0;
+    ce_dst_base_o = {pl3[15:0], pl2};
+    ce_dst_mode_o = TileLinear;
+    ce_dst_pitch_o = '0;
+    ce_dst_x0b_o = '0;
+    ce_dst_y0_o = '0;
+    ce_bpe_o = '0;
+    ce_w_o = pl4;
+    ce_h_o = 16'd1;
+    ce_value_o = {pl7, pl6};
+    unique case (opcode)
+      OpBlt: begin
+        ce_src_mode_o = pl2[PktBltSrcModeLsb +: 3];
+        ce_src_pitch_o = pl2[PktBltSrcPitchLsb +: 20];
+        ce_src_x0b_o = 20'(pl3[15:0]) << c_bpe;
+        ce_src_y0_o = pl3[31:16];
+        ce_dst_base_o = {pl5[15:0], pl4};
+        ce_dst_mode_o = pl6[PktBltDstModeLsb +: 3];
+        ce_dst_pitch_o = pl6[PktBltDstPitchLsb +: 20];
+        ce_dst_x0b_o = 20'(pl7[15:0]) << c_bpe;
+        ce_dst_y0_o = pl7[31:16];
+        ce_bpe_o = c_bpe;
+        ce_w_o = c_wb[31:0];
+        ce_h_o = pl9[15:0];
+      end
+      OpFill: begin
+        ce_src_base_o = '0;
+        ce_dst_base_o = {pl1[15:0], pl_q[0 +: 32]};
+        ce_dst_mode_o = pl2[PktFillDstModeLsb +: 3];
+        ce_dst_pitch_o = pl2[PktFillDstPitchLsb +: 20];
+        ce_dst_x0b_o = 20'(pl3[15:0]) << c_bpe;
+        ce_dst_y0_o = pl3[31:16];
+        ce_bpe_o = c_bpe;
+        ce_w_o = c_wb[31:0];
+        ce_h_o = pl5[15:0];
+      end
+      default: ;
     endcase
   end
 
@@ -281,6 +410,7 @@ module cp_queue #(
     pte_left_d = pte_left_q;
     pte_base_d = pte_base_q;
     inv_o = 1'b0;
+    ce_valid_o = 1'b0;
     err_cause_d = err_cause_q;
     err_addr_d = err_addr_q;
     err_hdr_d = err_hdr_q;
@@ -367,9 +497,9 @@ module cp_queue #(
       StPayload: begin
         if (consume) begin
           pl_d[32*idx_q +: 32] = dw;
-          idx_d = idx_q + 3'd1;
+          idx_d = idx_q + 4'd1;
           cnt_d = cnt_q - 14'd1;
-          if (opcode == OpWriteData && idx_q == 3'd1) begin
+          if (opcode == OpWriteData && idx_q == 4'd1) begin
             // ADDR_HI consumed: stream the data dwords.
             if ({dw[31:16]} != '0) begin
               err_set = 1'b1; err_cause = CauseBadField;
@@ -451,6 +581,15 @@ module cp_queue #(
               err_set = 1'b1; err_cause = CauseBadField;
             end else begin
               state_d = StInv;
+            end
+          end
+          OpCopy, OpBlt, OpFill: begin
+            if (c_field) begin
+              err_set = 1'b1; err_cause = CauseBadField;
+            end else if (c_align) begin
+              err_set = 1'b1; err_cause = CauseBadAlign;
+            end else begin
+              state_d = StCdrain;
             end
           end
           default: ;  // NOP and WRITE_DATA never reach StExec
@@ -536,6 +675,23 @@ module cp_queue #(
         if (wr_out_q == '0) begin
           inv_o = 1'b1;
           if (inv_ready_i) state_d = StDone;
+        end
+      end
+      StCdrain: begin
+        // The queue's earlier writes land before the engine reads.
+        if (wr_out_q == '0) begin
+          ce_valid_o = 1'b1;
+          if (ce_ready_i) state_d = StCwait;
+        end
+      end
+      StCwait: begin
+        if (ce_done_i) begin
+          if (ce_err_i) begin
+            err_set = 1'b1;
+            err_cause = ce_fault_i ? CausePageFault : CauseMemError;
+          end else begin
+            state_d = StDone;
+          end
         end
       end
       StHalted: begin

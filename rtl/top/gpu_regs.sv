@@ -16,7 +16,8 @@
 
 module gpu_regs #(
   parameter int unsigned NumQueues = 2,
-  parameter int unsigned BeatBytes = 32
+  parameter int unsigned BeatBytes = 32,
+  parameter int unsigned NumRanges = 8
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -62,6 +63,20 @@ module gpu_regs #(
   input  logic [31:0]              mmu_walks_i,
   input  logic [31:0]              mmu_walk_cycles_i,
   input  logic [31:0]              mmu_walk_max_i,
+  // Aperture ranges (range r in slice r) and copy-engine/aperture status
+  output logic [NumRanges-1:0]     apt_valid_o,
+  output logic [NumRanges*3-1:0]   apt_mode_o,
+  output logic [NumRanges*3-1:0]   apt_bpe_o,
+  output logic [NumRanges*28-1:0]  apt_start_o,
+  output logic [NumRanges*28-1:0]  apt_end_o,
+  output logic [NumRanges*48-1:0]  apt_base_o,
+  output logic [NumRanges*20-1:0]  apt_pitch_o,
+  output logic                     apt_wr_o,
+  input  logic [1:0]               ce_state_i,
+  input  logic [31:0]              ce_busy_i,
+  input  logic [31:0]              ce_bytes_i,
+  input  logic [31:0]              apt_accesses_i,
+  input  logic [2:0]               apt_state_i,
   // Queue status
   input  logic [NumQueues*20-1:0]  q_rptr_i,
   input  logic [NumQueues*5-1:0]   q_state_i,
@@ -100,12 +115,18 @@ module gpu_regs #(
   logic [16*48-1:0] root_q;
   logic [31:0] fault_status_q, fault_count_q, inv_vmid_q, inv_start_q, inv_end_q;
   logic [47:0] fault_va_q;
+  logic [NumRanges-1:0] apt_valid_q;
+  logic [NumRanges*3-1:0] apt_mode_q, apt_bpe_q;
+  logic [NumRanges*28-1:0] apt_start_q, apt_end_q;
+  logic [NumRanges*48-1:0] apt_base_q;
+  logic [NumRanges*20-1:0] apt_pitch_q;
   logic rsp_valid_q, rsp_err_q;
   logic [31:0] rsp_rdata_q;
 
   // ---------------------------------------------------------------- decode
-  logic is_q, is_vm, hit, wr, rd;
-  logic [15:0] qoff, voff;
+  logic is_q, is_vm, is_apt, hit, wr, rd, refuse;
+  logic [15:0] qoff, voff, aoff;
+  logic [2:0] ar;
   logic [QW-1:0] q;
   logic [3:0] v;
   logic [15:0] roff;
@@ -120,13 +141,32 @@ module gpu_regs #(
   assign voff = reg_req_addr_i - VmRegBase;
   assign is_vm = reg_req_addr_i >= VmRegBase && reg_req_addr_i < VmRegBase + 16'(NumVmids) * VmRegStride;
   assign v = voff[6:3];
+  assign aoff = reg_req_addr_i - AptRegBase;
+  assign is_apt = reg_req_addr_i >= AptRegBase &&
+                  reg_req_addr_i < AptRegBase + 16'(NumRanges) * AptRegStride;
+  assign ar = aoff[7:5];
   assign roff = is_q ? (qoff & (QRegStride - 16'd1)) :
-                is_vm ? (voff & (VmRegStride - 16'd1)) : reg_req_addr_i;
+                is_vm ? (voff & (VmRegStride - 16'd1)) :
+                is_apt ? (aoff & (AptRegStride - 16'd1)) : reg_req_addr_i;
+  // The range update protocol: fields change only while VALID is clear.
+  assign refuse = wr && is_apt && roff != RegAptCtrl && apt_valid_q[ar];
 
   always_comb begin
     hit = 1'b1;
     rdata = '0;
-    if (is_vm) begin
+    if (is_apt) begin
+      unique case (roff)
+        RegAptCtrl:   rdata = (32'(apt_valid_q[ar]) << AptCtrlValidLsb) |
+                              (32'(apt_mode_q[3*ar +: 3]) << AptCtrlModeLsb) |
+                              (32'(apt_bpe_q[3*ar +: 3]) << AptCtrlBpeLsb);
+        RegAptStart:  rdata = {4'd0, apt_start_q[28*ar +: 28]};
+        RegAptEnd:    rdata = {4'd0, apt_end_q[28*ar +: 28]};
+        RegAptBaseLo: rdata = apt_base_q[48*ar +: 32];
+        RegAptBaseHi: rdata = {16'd0, apt_base_q[48*ar + 32 +: 16]};
+        RegAptPitch:  rdata = {12'd0, apt_pitch_q[20*ar +: 20]};
+        default:      hit = 1'b0;
+      endcase
+    end else if (is_vm) begin
       unique case (roff)
         RegVmRootLo: rdata = root_q[48*v +: 32];
         RegVmRootHi: rdata = {16'd0, root_q[48*v + 32 +: 16]};
@@ -158,6 +198,11 @@ module gpu_regs #(
         RegMmuWalks:       rdata = mmu_walks_i;
         RegMmuWalkCycles:  rdata = mmu_walk_cycles_i;
         RegMmuWalkMax:     rdata = mmu_walk_max_i;
+        RegCeStatus:       rdata = 32'(ce_state_i) << CeStatusStateLsb;
+        RegCeBusyCycles:   rdata = ce_busy_i;
+        RegCeBytes:        rdata = ce_bytes_i;
+        RegAptAccesses:    rdata = apt_accesses_i;
+        RegAptStatus:      rdata = 32'(apt_state_i) << AptStatusStateLsb;
         default:      hit = 1'b0;
       endcase
     end else begin
@@ -207,10 +252,10 @@ module gpu_regs #(
     int_set[IntStatusErrorLsb +: NumQueues] = q_err_irq_i;
     int_set[IntStatusMmuFaultLsb] = fault_i;
     int_status_d = int_status_q;
-    if (wr && hit && !is_q && !is_vm && roff == RegIntStatus) int_status_d = int_status_d & ~reg_req_wdata_i;
+    if (wr && hit && !is_q && !is_vm && !is_apt && roff == RegIntStatus) int_status_d = int_status_d & ~reg_req_wdata_i;
     int_status_d = int_status_d | int_set;
     reset_d = '0;
-    inv_d = wr && hit && !is_q && !is_vm && roff == RegMmuInvCtl && reg_req_wdata_i[MmuInvCtlGoLsb];
+    inv_d = wr && hit && !is_q && !is_vm && !is_apt && roff == RegMmuInvCtl && reg_req_wdata_i[MmuInvCtlGoLsb];
     if (wr && hit && is_q && roff == RegQCtrl) reset_d[q] = reg_req_wdata_i[QCtrlResetLsb];
   end
 
@@ -233,6 +278,13 @@ module gpu_regs #(
       vmid_q <= '0;
       mmu_enable_q <= 1'b0;
       root_q <= '0;
+      apt_valid_q <= '0;
+      apt_mode_q <= '0;
+      apt_bpe_q <= '0;
+      apt_start_q <= '0;
+      apt_end_q <= '0;
+      apt_base_q <= '0;
+      apt_pitch_q <= '0;
       fault_status_q <= '0;
       fault_va_q <= '0;
       fault_count_q <= '0;
@@ -246,12 +298,12 @@ module gpu_regs #(
       cycle_q <= cycle_q + 64'd1;
       int_status_q <= int_status_d;
       rsp_valid_q <= reg_req_valid_i;
-      rsp_err_q <= reg_req_valid_i && !hit;
+      rsp_err_q <= reg_req_valid_i && (!hit || refuse);
       rsp_rdata_q <= (rd && hit) ? rdata : '0;
-      if (rd && hit && !is_q && !is_vm && roff == RegCycleLo) cycle_hi_q <= cycle_q[63:32];
+      if (rd && hit && !is_q && !is_vm && !is_apt && roff == RegCycleLo) cycle_hi_q <= cycle_q[63:32];
       // Faults: the first one is latched until software clears VALID.
       if (fault_i) fault_count_q <= fault_count_q + 32'd1;
-      if (wr && hit && !is_q && !is_vm && roff == RegMmuFaultStatus &&
+      if (wr && hit && !is_q && !is_vm && !is_apt && roff == RegMmuFaultStatus &&
           reg_req_wdata_i[MmuFaultStatusValidLsb])
         fault_status_q[MmuFaultStatusValidLsb] <= 1'b0;
       if (fault_i && !fault_status_q[MmuFaultStatusValidLsb]) begin
@@ -262,6 +314,21 @@ module gpu_regs #(
                           (32'(fault_client_i) << MmuFaultStatusClientLsb);
         fault_va_q <= fault_va_i;
       end
+      if (wr && hit && is_apt && !refuse) begin
+        unique case (roff)
+          RegAptCtrl: begin
+            apt_valid_q[ar] <= reg_req_wdata_i[AptCtrlValidLsb];
+            apt_mode_q[3*ar +: 3] <= reg_req_wdata_i[AptCtrlModeLsb +: 3];
+            apt_bpe_q[3*ar +: 3] <= reg_req_wdata_i[AptCtrlBpeLsb +: 3];
+          end
+          RegAptStart:  apt_start_q[28*ar +: 28] <= {reg_req_wdata_i[27:3], 3'b000};
+          RegAptEnd:    apt_end_q[28*ar +: 28] <= {reg_req_wdata_i[27:3], 3'b000};
+          RegAptBaseLo: apt_base_q[48*ar +: 32] <= reg_req_wdata_i;
+          RegAptBaseHi: apt_base_q[48*ar + 32 +: 16] <= reg_req_wdata_i[15:0];
+          RegAptPitch:  apt_pitch_q[20*ar +: 20] <= reg_req_wdata_i[19:0];
+          default: ;
+        endcase
+      end
       if (wr && hit && is_vm) begin
         unique case (roff)
           RegVmRootLo: root_q[48*v +: 32] <= reg_req_wdata_i;
@@ -269,7 +336,7 @@ module gpu_regs #(
           default: ;
         endcase
       end
-      if (wr && hit && !is_q && !is_vm) begin
+      if (wr && hit && !is_q && !is_vm && !is_apt) begin
         unique case (roff)
           RegIntEnable: int_enable_q <= reg_req_wdata_i;
           RegScratch:   scratch_q <= reg_req_wdata_i;
@@ -322,6 +389,14 @@ module gpu_regs #(
   assign q_vmid_o = vmid_q;
   assign mmu_enable_o = mmu_enable_q;
   assign vm_root_o = root_q;
+  assign apt_valid_o = apt_valid_q;
+  assign apt_mode_o = apt_mode_q;
+  assign apt_bpe_o = apt_bpe_q;
+  assign apt_start_o = apt_start_q;
+  assign apt_end_o = apt_end_q;
+  assign apt_base_o = apt_base_q;
+  assign apt_pitch_o = apt_pitch_q;
+  assign apt_wr_o = wr && is_apt;
   assign inv_o = inv_d;
   assign inv_all_o = inv_vmid_q[MmuInvVmidAllLsb];
   assign inv_vmid_o = inv_vmid_q[3:0];

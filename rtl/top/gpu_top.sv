@@ -2,10 +2,11 @@
 //
 // gpu_top: the gpusim GPU.
 //
-// Purpose: the register port (BAR0), NumQueues command-processor queues, the
-// arbiter of their memory requests, the MMU (TLB + page-table walker) in
-// front of the memory master port, and the interrupt line.  One clock,
-// synchronous active-low reset.
+// Purpose: the register port (BAR0), the aperture port (BAR1), NumQueues
+// command-processor queues, the copy engine they share, the arbiter of all
+// memory requests, the MMU (TLB + page-table walker) in front of the memory
+// master port, and the interrupt line.  One clock, synchronous active-low
+// reset.
 //
 // Ports:
 //  - Register port: valid/ready request {we, addr, wdata}; the response
@@ -14,7 +15,12 @@
 //  - Memory master port: valid/ready request {id, addr (beat aligned), we,
 //    wdata, wstrb}; responses {id, err, rdata} arrive in any order, one per
 //    cycle, and are always accepted; they are registered on the way in.
-//    id bit 0 = write, id[7:1] = client; id 0xff is the page walker.
+//    id bit 0 = write, id[7:1] = client: queue q is q, the aperture
+//    APT_CLIENT (0x3e), the copy engine CE_CLIENT | tag (0x40..0x5f); id 0xff
+//    is the page walker.
+//  - Aperture port (BAR1): request {we, addr (window offset), 64-bit wdata,
+//    8 byte enables} for one cycle while apt_req_ready_o; the response
+//    (valid, rdata, err) follows when the memory answers (see apt_top).
 //
 // Every input but mem_req_ready_i lands in a register before any logic, and
 // mem_req_ready_i only pops the MMU's output buffer: no large combinational
@@ -28,7 +34,8 @@ module gpu_top #(
   parameter int unsigned NumQueues = 2,
   parameter int unsigned BeatBytes = 32,  // memory port bytes per beat
   parameter int unsigned MemIdW = 8,
-  parameter int unsigned TlbEntries = 16
+  parameter int unsigned TlbEntries = 16,
+  parameter int unsigned NumRanges = 8
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -53,6 +60,16 @@ module gpu_top #(
   input  logic [MemIdW-1:0]      mem_rsp_id_i,
   input  logic                   mem_rsp_err_i,
   input  logic [BeatBytes*8-1:0] mem_rsp_rdata_i,
+  // Aperture port (BAR1)
+  input  logic                   apt_req_valid_i,
+  output logic                   apt_req_ready_o,
+  input  logic                   apt_req_we_i,
+  input  logic [27:0]            apt_req_addr_i,
+  input  logic [63:0]            apt_req_wdata_i,
+  input  logic [7:0]             apt_req_wstrb_i,
+  output logic                   apt_rsp_valid_o,
+  output logic [63:0]            apt_rsp_rdata_o,
+  output logic                   apt_rsp_err_o,
   // Interrupt
   output logic                   irq_o
 );
@@ -60,18 +77,29 @@ module gpu_top #(
   `include "gpu_defs.svh"
 
   localparam int unsigned BB = BeatBytes * 8;
+  localparam int unsigned NC = NumQueues + 2;  // clients: queues, aperture, copy engine
+  localparam int unsigned IW = MemIdW - 1;
+  localparam int unsigned QW = (NumQueues > 1) ? $clog2(NumQueues) : 1;
+
+  // Client numbers must stay clear of one another and of the walker.
+  initial begin : check_params
+    if (MemIdW != 8 || NumQueues > MaxQueues) $error("gpu_top: ids assume MemIdW 8, <= MAX_QUEUES queues");
+  end
 
   logic [63:0] cycle;
   logic [20:0] ib_max;
   logic [NumQueues-1:0] q_enable, q_priv, q_halt, q_rptr_wb, q_reset;
-  logic [NumQueues*48-1:0] q_base, q_rptr_wb_addr, q_err_addr, q_addr;
+  logic [NumQueues*48-1:0] q_base, q_rptr_wb_addr, q_err_addr;
   logic [NumQueues*5-1:0] q_size, q_state, q_err_cause;
   logic [NumQueues*20-1:0] q_wptr, q_rptr;
   logic [NumQueues-1:0] q_in_ib, q_fence_irq, q_err_irq;
   logic [NumQueues*32-1:0] q_err_hdr, q_pkts, q_busy, q_stall_mem, q_stall_wait, q_stall_fence;
-  logic [NumQueues-1:0] q_req_valid, q_req_ready, q_req_we, q_rsp_valid;
-  logic [NumQueues*BB-1:0] q_wdata;
-  logic [NumQueues*BeatBytes-1:0] q_wstrb;
+  logic [NC-1:0] q_req_valid, q_req_ready, q_req_we, q_rsp_valid;
+  logic [NC*BB-1:0] q_wdata;
+  logic [NC*BeatBytes-1:0] q_wstrb;
+  logic [NC*48-1:0] c_addr;
+  logic [NC*4-1:0] c_vmid;
+  logic [NC*IW-1:0] c_id, c_idmask;
   logic rsp_we, rsp_err;
   logic [BB-1:0] rsp_rdata;
   logic [NumQueues*4-1:0] q_vmid;
@@ -96,6 +124,32 @@ module gpu_top #(
   logic [47:0] a_addr;
   logic [BB-1:0] a_wdata, u_rdata;
   logic [BeatBytes-1:0] a_wstrb;
+  // Copy engine
+  logic [NumQueues-1:0] qc_valid, qc_ready, qc_fill, qc_done;
+  logic [NumQueues*48-1:0] qc_src_base, qc_dst_base;
+  logic [NumQueues*3-1:0] qc_src_mode, qc_dst_mode, qc_bpe;
+  logic [NumQueues*20-1:0] qc_src_pitch, qc_dst_pitch, qc_src_x0b, qc_dst_x0b;
+  logic [NumQueues*16-1:0] qc_src_y0, qc_dst_y0, qc_h;
+  logic [NumQueues*32-1:0] qc_w;
+  logic [NumQueues*64-1:0] qc_value;
+  logic ce_cmd_valid, ce_cmd_ready, ce_done, ce_err, ce_fault, ce_req_we;
+  logic [QW-1:0] ce_pick, ce_owner_q;
+  logic [3:0] ce_vmid_q;
+  logic [1:0] ce_state;
+  logic [31:0] ce_busy, ce_bytes;
+  logic [4:0] ce_tag;
+  // Aperture
+  logic [NumRanges-1:0] apt_valid;
+  logic [NumRanges*3-1:0] apt_mode, apt_bpe;
+  logic [NumRanges*28-1:0] apt_start, apt_end;
+  logic [NumRanges*48-1:0] apt_base;
+  logic [NumRanges*20-1:0] apt_pitch;
+  logic apt_wr, a_req_valid_q, a_req_we_q;
+  logic [27:0] a_req_addr_q;
+  logic [63:0] a_req_wdata_q;
+  logic [7:0] a_req_wstrb_q;
+  logic [2:0] apt_state;
+  logic [31:0] apt_accesses;
   // Input registers
   logic r_req_valid_q, r_req_we_q, m_rsp_valid_q, m_rsp_err_q;
   logic [15:0] r_req_addr_q;
@@ -113,6 +167,11 @@ module gpu_top #(
       m_rsp_err_q <= 1'b0;
       m_rsp_id_q <= '0;
       m_rsp_rdata_q <= '0;
+      a_req_valid_q <= 1'b0;
+      a_req_we_q <= 1'b0;
+      a_req_addr_q <= '0;
+      a_req_wdata_q <= '0;
+      a_req_wstrb_q <= '0;
     end else begin
       r_req_valid_q <= reg_req_valid_i;
       r_req_we_q <= reg_req_we_i;
@@ -122,6 +181,11 @@ module gpu_top #(
       m_rsp_err_q <= mem_rsp_err_i;
       m_rsp_id_q <= mem_rsp_id_i;
       m_rsp_rdata_q <= mem_rsp_rdata_i;
+      a_req_valid_q <= apt_req_valid_i;
+      a_req_we_q <= apt_req_we_i;
+      a_req_addr_q <= apt_req_addr_i;
+      a_req_wdata_q <= apt_req_wdata_i;
+      a_req_wstrb_q <= apt_req_wstrb_i;
     end
   end
   assign reg_req_ready_o = 1'b1;
@@ -170,6 +234,19 @@ module gpu_top #(
     .mmu_walks_i(mmu_walks),
     .mmu_walk_cycles_i(mmu_walk_cycles),
     .mmu_walk_max_i(mmu_walk_max),
+    .apt_valid_o(apt_valid),
+    .apt_mode_o(apt_mode),
+    .apt_bpe_o(apt_bpe),
+    .apt_start_o(apt_start),
+    .apt_end_o(apt_end),
+    .apt_base_o(apt_base),
+    .apt_pitch_o(apt_pitch),
+    .apt_wr_o(apt_wr),
+    .ce_state_i(ce_state),
+    .ce_busy_i(ce_busy),
+    .ce_bytes_i(ce_bytes),
+    .apt_accesses_i(apt_accesses),
+    .apt_state_i(apt_state),
     .q_rptr_i(q_rptr),
     .q_state_i(q_state),
     .q_in_ib_i(q_in_ib),
@@ -248,21 +325,155 @@ module gpu_top #(
       .req_valid_o(q_req_valid[g]),
       .req_ready_i(q_req_ready[g]),
       .req_we_o(q_req_we[g]),
-      .req_addr_o(q_addr[48*g +: 48]),
+      .req_addr_o(c_addr[48*g +: 48]),
       .req_wdata_o(q_wdata[BB*g +: BB]),
       .req_wstrb_o(q_wstrb[BeatBytes*g +: BeatBytes]),
       .rsp_valid_i(q_rsp_valid[g]),
       .rsp_we_i(rsp_we),
       .rsp_err_i(rsp_err),
       .rsp_fault_i(rsp_fault),
-      .rsp_rdata_i(rsp_rdata)
+      .rsp_rdata_i(rsp_rdata),
+      .ce_valid_o(qc_valid[g]),
+      .ce_ready_i(qc_ready[g]),
+      .ce_fill_o(qc_fill[g]),
+      .ce_src_base_o(qc_src_base[48*g +: 48]),
+      .ce_src_mode_o(qc_src_mode[3*g +: 3]),
+      .ce_src_pitch_o(qc_src_pitch[20*g +: 20]),
+      .ce_src_x0b_o(qc_src_x0b[20*g +: 20]),
+      .ce_src_y0_o(qc_src_y0[16*g +: 16]),
+      .ce_dst_base_o(qc_dst_base[48*g +: 48]),
+      .ce_dst_mode_o(qc_dst_mode[3*g +: 3]),
+      .ce_dst_pitch_o(qc_dst_pitch[20*g +: 20]),
+      .ce_dst_x0b_o(qc_dst_x0b[20*g +: 20]),
+      .ce_dst_y0_o(qc_dst_y0[16*g +: 16]),
+      .ce_bpe_o(qc_bpe[3*g +: 3]),
+      .ce_w_o(qc_w[32*g +: 32]),
+      .ce_h_o(qc_h[16*g +: 16]),
+      .ce_value_o(qc_value[64*g +: 64]),
+      .ce_done_i(qc_done[g]),
+      .ce_err_i(ce_err),
+      .ce_fault_i(ce_fault)
     );
     assign q_state[5*g +: 5] = state;
+    assign qc_ready[g] = ce_cmd_ready && ce_pick == QW'(g);
+    assign qc_done[g] = ce_done && ce_owner_q == QW'(g);
+    assign c_vmid[4*g +: 4] = q_vmid[4*g +: 4];
+    assign c_id[IW*g +: IW] = IW'(g);
+    assign c_idmask[IW*g +: IW] = '1;
     assign q_err_cause[5*g +: 5] = cause;
   end
 
+  // ---------------------------------------------------------------- copy engine
+  // The lowest-numbered queue with a command gets the engine; the engine
+  // answers the queue it took the command from, and its requests carry that
+  // queue's VMID.
+  always_comb begin
+    ce_cmd_valid = |qc_valid;
+    ce_pick = '0;
+    for (int i = NumQueues - 1; i >= 0; i--) begin
+      if (qc_valid[i]) ce_pick = QW'(i);
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      ce_owner_q <= '0;
+      ce_vmid_q <= '0;
+    end else if (ce_cmd_valid && ce_cmd_ready) begin
+      ce_owner_q <= ce_pick;
+      ce_vmid_q <= q_vmid[4*ce_pick +: 4];
+    end
+  end
+
+  ce_top #(
+    .BeatBytes(BeatBytes)
+  ) u_ce (
+    .clk_i,
+    .rst_ni,
+    .cmd_valid_i(ce_cmd_valid),
+    .cmd_ready_o(ce_cmd_ready),
+    .cmd_fill_i(qc_fill[ce_pick]),
+    .cmd_src_base_i(qc_src_base[48*ce_pick +: 48]),
+    .cmd_src_mode_i(qc_src_mode[3*ce_pick +: 3]),
+    .cmd_src_pitch_i(qc_src_pitch[20*ce_pick +: 20]),
+    .cmd_src_x0b_i(qc_src_x0b[20*ce_pick +: 20]),
+    .cmd_src_y0_i(qc_src_y0[16*ce_pick +: 16]),
+    .cmd_dst_base_i(qc_dst_base[48*ce_pick +: 48]),
+    .cmd_dst_mode_i(qc_dst_mode[3*ce_pick +: 3]),
+    .cmd_dst_pitch_i(qc_dst_pitch[20*ce_pick +: 20]),
+    .cmd_dst_x0b_i(qc_dst_x0b[20*ce_pick +: 20]),
+    .cmd_dst_y0_i(qc_dst_y0[16*ce_pick +: 16]),
+    .cmd_bpe_i(qc_bpe[3*ce_pick +: 3]),
+    .cmd_w_i(qc_w[32*ce_pick +: 32]),
+    .cmd_h_i(qc_h[16*ce_pick +: 16]),
+    .cmd_value_i(qc_value[64*ce_pick +: 64]),
+    .done_o(ce_done),
+    .done_err_o(ce_err),
+    .done_fault_o(ce_fault),
+    .state_o(ce_state),
+    .busy_cycles_o(ce_busy),
+    .bytes_o(ce_bytes),
+    .req_valid_o(q_req_valid[NumQueues+1]),
+    .req_ready_i(q_req_ready[NumQueues+1]),
+    .req_we_o(ce_req_we),
+    .req_tag_o(ce_tag),
+    .req_addr_o(c_addr[48*(NumQueues+1) +: 48]),
+    .req_wdata_o(q_wdata[BB*(NumQueues+1) +: BB]),
+    .req_wstrb_o(q_wstrb[BeatBytes*(NumQueues+1) +: BeatBytes]),
+    .rsp_valid_i(q_rsp_valid[NumQueues+1]),
+    .rsp_we_i(rsp_we),
+    .rsp_tag_i(u_id[5:1]),
+    .rsp_err_i(rsp_err),
+    .rsp_fault_i(rsp_fault),
+    .rsp_rdata_i(rsp_rdata)
+  );
+  assign q_req_we[NumQueues+1] = ce_req_we;
+  assign c_vmid[4*(NumQueues+1) +: 4] = ce_vmid_q;
+  assign c_id[IW*(NumQueues+1) +: IW] = IW'(CeClient) | IW'(ce_tag);
+  assign c_idmask[IW*(NumQueues+1) +: IW] = ~IW'(32'h1f);
+
+  // ---------------------------------------------------------------- aperture
+  apt_top #(
+    .NumRanges(NumRanges),
+    .BeatBytes(BeatBytes)
+  ) u_apt (
+    .clk_i,
+    .rst_ni,
+    .req_valid_i(a_req_valid_q),
+    .req_ready_o(apt_req_ready_o),
+    .req_we_i(a_req_we_q),
+    .req_addr_i(a_req_addr_q),
+    .req_wdata_i(a_req_wdata_q),
+    .req_wstrb_i(a_req_wstrb_q),
+    .rsp_valid_o(apt_rsp_valid_o),
+    .rsp_rdata_o(apt_rsp_rdata_o),
+    .rsp_err_o(apt_rsp_err_o),
+    .rng_valid_i(apt_valid),
+    .rng_mode_i(apt_mode),
+    .rng_bpe_i(apt_bpe),
+    .rng_start_i(apt_start),
+    .rng_end_i(apt_end),
+    .rng_base_i(apt_base),
+    .rng_pitch_i(apt_pitch),
+    .cfg_wr_i(apt_wr),
+    .state_o(apt_state),
+    .accesses_o(apt_accesses),
+    .m_req_valid_o(q_req_valid[NumQueues]),
+    .m_req_ready_i(q_req_ready[NumQueues]),
+    .m_req_we_o(q_req_we[NumQueues]),
+    .m_req_addr_o(c_addr[48*NumQueues +: 48]),
+    .m_req_wdata_o(q_wdata[BB*NumQueues +: BB]),
+    .m_req_wstrb_o(q_wstrb[BeatBytes*NumQueues +: BeatBytes]),
+    .m_rsp_valid_i(q_rsp_valid[NumQueues]),
+    .m_rsp_err_i(rsp_err),
+    .m_rsp_rdata_i(rsp_rdata)
+  );
+  assign c_vmid[4*NumQueues +: 4] = '0;
+  assign c_id[IW*NumQueues +: IW] = IW'(AptClient);
+  assign c_idmask[IW*NumQueues +: IW] = '1;
+
   cp_mem_arb #(
-    .NumClients(NumQueues),
+    .NumClients(NC),
     .BeatBytes(BeatBytes),
     .MemIdW(MemIdW)
   ) u_arb (
@@ -271,8 +482,10 @@ module gpu_top #(
     .c_valid_i(q_req_valid),
     .c_ready_o(q_req_ready),
     .c_we_i(q_req_we),
-    .c_vmid_i(q_vmid),
-    .c_addr_i(q_addr),
+    .c_id_i(c_id),
+    .c_idmask_i(c_idmask),
+    .c_vmid_i(c_vmid),
+    .c_addr_i(c_addr),
     .c_wdata_i(q_wdata),
     .c_wstrb_i(q_wstrb),
     .c_rsp_valid_o(q_rsp_valid),

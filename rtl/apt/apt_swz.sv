@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+//
+// apt_swz: the swizzle unit.  Combinational: (tile mode, bytes per element,
+// pitch, byte column, row) -> byte offset from the surface base.
+//
+// Purpose: one definition of every tile layout, instanced by the aperture
+// (CPU linear view of a tiled surface) and by the copy engine (one for the
+// source walker, one for the destination walker).  The geometry is in
+// apt_tile.svh; the C oracle is dma/dma_tile.c and test_apt checks the two
+// against each other over whole tiles of every mode and element size.
+//
+//   LINEAR: off = y * pitch + xb
+//   tiled:  off = ((y >> th) * (pitch >> tw) + (xb >> tw)) << tb
+//               | pdep(xb mod 2^tw, XMASK) | pdep(y mod 2^th, YMASK)
+//
+// The caller checks the format (tile_fmt_ok) first; an illegal one gives
+// some offset, never an X.
+
+`default_nettype none
+
+module apt_swz (
+  input  logic [2:0]  mode_i,
+  input  logic [2:0]  bpe_i,    // log2 bytes per element
+  input  logic [19:0] pitch_i,  // bytes per row
+  input  logic [31:0] xb_i,     // byte column
+  input  logic [15:0] y_i,      // row
+  output logic [47:0] off_o
+);
+
+  `include "gpu_defs.svh"
+  `include "apt_tile.svh"
+
+  // Deposit the low bits of v into the set bits of m, lowest first.
+  function automatic logic [15:0] pdep16(logic [15:0] v, logic [15:0] m);
+    logic [15:0] r;
+    logic [4:0] k;
+    r = '0;
+    k = '0;
+    for (int unsigned i = 0; i < 16; i++) begin
+      if (m[i]) begin
+        r[i] = v[k[3:0]];
+        k = k + 5'd1;
+      end
+    end
+    pdep16 = r;
+  endfunction
+
+  logic [3:0] twl, thl;
+  logic [4:0] tbl;
+  logic [15:0] xm, ym, xin, yin, intile;
+  logic [31:0] tx;
+  logic [15:0] ty;
+  logic [19:0] tpr;
+  logic [47:0] tile_idx;
+
+  always_comb begin
+    twl = tile_tw_log2(mode_i, bpe_i);
+    tbl = tile_tb_log2(mode_i);
+    thl = 4'(tbl - {1'b0, twl});
+    xm = tile_xmask(mode_i, bpe_i);
+    ym = tile_ymask(mode_i, bpe_i);
+    xin = xb_i[15:0] & ((16'd1 << twl) - 16'd1);
+    yin = y_i & ((16'd1 << thl) - 16'd1);
+    tx = xb_i >> twl;
+    ty = y_i >> thl;
+    tpr = pitch_i >> twl;
+    tile_idx = 48'(ty) * 48'(tpr) + 48'(tx);
+    intile = pdep16(xin, xm) | pdep16(yin, ym);
+    if (mode_i == TileLinear) off_o = 48'(y_i) * 48'(pitch_i) + 48'(xb_i);
+    else off_o = (tile_idx << tbl) | 48'(intile);
+  end
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: MIT
+//
+// ce_top: the copy engine (COPY, BLT, FILL).
+//
+// Purpose: move a rectangle of bytes from a source surface (or a 64-bit fill
+// pattern) to a destination surface, any tile modes, pitches and byte
+// alignments, keeping the memory port busy.  The command processor's queues
+// hand it one command at a time (cmd_valid_i/cmd_ready_o) and wait for
+// done_o.
+//
+// Structure (one piece = up to 16 contiguous bytes, see ce_walk):
+//   source walker -> read issue (a beat read per new beat; the last
+//   ReuseWays beats read are reused without a new read) -> piece FIFO ->
+//   extractor (waits for the beat in its read slot, pushes the piece's bytes
+//   into the byte FIFO) -> byte FIFO -> destination walker -> write
+//   combining buffer (WcbWays beats; a beat leaves when all 32 bytes are in,
+//   when its entry is needed, or at the end) -> write issue.
+// Reads carry the slot number as their tag (RobSlots slots: reads in flight
+// plus beats held for reuse), so responses may return in any order.  Writes
+// are posted and counted.  The memory channel takes one request per cycle;
+// a write ready to go has priority over a read.
+//
+// Errors: a response with err (a page fault through the MMU, or a memory
+// error) stops both walkers; the engine waits for every request in flight to
+// answer and reports done_o with err (and fault).  Nothing is left in
+// flight when done_o rises.
+
+`default_nettype none
+
+module ce_top #(
+  parameter int unsigned BeatBytes = 32
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // Command
+  input  logic                   cmd_valid_i,
+  output logic                   cmd_ready_o,
+  input  logic                   cmd_fill_i,
+  input  logic [47:0]            cmd_src_base_i,
+  input  logic [2:0]             cmd_src_mode_i,
+  input  logic [19:0]            cmd_src_pitch_i,
+  input  logic [19:0]            cmd_src_x0b_i,
+  input  logic [15:0]            cmd_src_y0_i,
+  input  logic [47:0]            cmd_dst_base_i,
+  input  logic [2:0]             cmd_dst_mode_i,
+  input  logic [19:0]            cmd_dst_pitch_i,
+  input  logic [19:0]            cmd_dst_x0b_i,
+  input  logic [15:0]            cmd_dst_y0_i,
+  input  logic [2:0]             cmd_bpe_i,
+  input  logic [31:0]            cmd_w_i,        // bytes per row
+  input  logic [15:0]            cmd_h_i,        // rows
+  input  logic [63:0]            cmd_value_i,    // FILL pattern
+  output logic                   done_o,         // one-cycle pulse
+  output logic                   done_err_o,
+  output logic                   done_fault_o,
+  output logic [1:0]             state_o,
+  output logic [31:0]            busy_cycles_o,
+  output logic [31:0]            bytes_o,        // bytes written (by strobe)
+  // Memory request channel and responses
+  output logic                   req_valid_o,
+  input  logic                   req_ready_i,
+  output logic                   req_we_o,
+  output logic [4:0]             req_tag_o,
+  output logic [47:0]            req_addr_o,
+  output logic [BeatBytes*8-1:0] req_wdata_o,
+  output logic [BeatBytes-1:0]   req_wstrb_o,
+  input  logic                   rsp_valid_i,
+  input  logic                   rsp_we_i,
+  input  logic [4:0]             rsp_tag_i,
+  input  logic                   rsp_err_i,
+  input  logic                   rsp_fault_i,
+  input  logic [BeatBytes*8-1:0] rsp_rdata_i
+);
+
+  `include "gpu_defs.svh"
+
+  localparam int unsigned RobSlots = 32;
+  localparam int unsigned ReuseWays = 4;
+  localparam int unsigned WcbWays = 4;
+  localparam int unsigned PfDepth = 16;
+  localparam int unsigned BfBytes = 64;
+  localparam int unsigned BL = $clog2(BeatBytes);
+
+  // The engine's pieces never cross 16 bytes, so any beat of 16+ bytes works.
+  initial begin : check_params
+    if (BeatBytes < 16 || BeatBytes > 64) $error("ce_top: BeatBytes must be 16..64");
+    if (RobSlots != 32) $error("ce_top: the 5-bit read tag assumes 32 slots");
+  end
+
+  ce_state_e st_q, st_d;
+  logic fill_q, fault_q, fault_d;
+  logic [63:0] value_q;
+  logic [31:0] busy_q, bytes_q;
+
+  // ---------------------------------------------------------------- walkers
+  logic start, stop, pair;
+  logic s_valid, s_ready, s_done, d_valid, d_ready, d_done;
+  logic [47:0] s_addr, d_addr;
+  logic [4:0] s_len, d_len;
+  logic [2:0] s_pos, d_pos_unused;
+
+  assign start = st_q == CeIdle && cmd_valid_i;
+  assign cmd_ready_o = st_q == CeIdle;
+  assign stop = st_q == CeAbort;
+  assign pair = cmd_h_i > 16'd1 && (cmd_src_mode_i != TileLinear || cmd_dst_mode_i != TileLinear);
+
+  ce_walk u_src (
+    .clk_i,
+    .rst_ni,
+    .start_i(start),
+    .stop_i(stop),
+    .base_i(cmd_src_base_i),
+    .mode_i(cmd_src_mode_i),
+    .bpe_i(cmd_bpe_i),
+    .pitch_i(cmd_src_pitch_i),
+    .x0b_i(cmd_src_x0b_i),
+    .y0_i(cmd_src_y0_i),
+    .w_i(cmd_w_i),
+    .h_i(cmd_h_i),
+    .pair_i(pair),
+    .valid_o(s_valid),
+    .ready_i(s_ready),
+    .addr_o(s_addr),
+    .len_o(s_len),
+    .pos_o(s_pos),
+    .done_o(s_done)
+  );
+
+  ce_walk u_dst (
+    .clk_i,
+    .rst_ni,
+    .start_i(start),
+    .stop_i(stop),
+    .base_i(cmd_dst_base_i),
+    .mode_i(cmd_dst_mode_i),
+    .bpe_i(cmd_bpe_i),
+    .pitch_i(cmd_dst_pitch_i),
+    .x0b_i(cmd_dst_x0b_i),
+    .y0_i(cmd_dst_y0_i),
+    .w_i(cmd_w_i),
+    .h_i(cmd_h_i),
+    .pair_i(pair),
+    .valid_o(d_valid),
+    .ready_i(d_ready),
+    .addr_o(d_addr),
+    .len_o(d_len),
+    .pos_o(d_pos_unused),
+    .done_o(d_done)
+  );
+
+  // ---------------------------------------------------------------- read side
+  logic [5:0] alloc_q, alloc_d, free_q, free_d;
+  logic [5:0] rd_out_q, rd_out_d;
+  logic [ReuseWays-1:0] cam_v_q, cam_v_d;
+  logic [ReuseWays*(48-BL)-1:0] cam_beat_q, cam_beat_d;
+  logic [ReuseWays*5-1:0] cam_slot_q, cam_slot_d;
+  logic [1:0] cam_ptr_q, cam_ptr_d;
+  logic [RobSlots-1:0] rob_v_q, rob_v_d;
+  logic [BeatBytes*8-1:0] rob_q [RobSlots];
+
+  logic s_hit, slot_free, rd_req, wr_req, granted;
+  logic [4:0] s_slot;
+  always_comb begin
+    s_hit = 1'b0;
+    s_slot = '0;
+    for (int unsigned i = 0; i < ReuseWays; i++) begin
+      if (cam_v_q[i] && cam_beat_q[(48-BL)*i +: (48-BL)] == s_addr[47:BL]) begin
+        s_hit = 1'b1;
+        s_slot = cam_slot_q[5*i +: 5];
+      end
+    end
+  end
+  assign slot_free = 6'(alloc_q - free_q) < 6'(RobSlots);
+
+  // Piece FIFO: {pos, seq, len, off, slot}
+  localparam int unsigned PfW = 3 + 6 + 5 + 6 + 5;
+  logic [PfW-1:0] pf_q [PfDepth];
+  logic [4:0] pf_wr_q, pf_rd_q;
+  logic pf_full, pf_empty, pf_push, pf_pop;
+  logic [PfW-1:0] pf_in, pf_head;
+  assign pf_full = 5'(pf_wr_q - pf_rd_q) == 5'(PfDepth);
+  assign pf_empty = pf_wr_q == pf_rd_q;
+  assign pf_head = pf_q[pf_rd_q[3:0]];
+
+  logic run;
+  assign run = st_q == CeRun;
+  // A read request does not look at req_ready_i (valid/ready rules).
+  assign rd_req = run && s_valid && !fill_q && !s_hit && slot_free && !pf_full && !wr_req;
+  assign granted = req_valid_o && req_ready_i;
+  assign s_ready = run && !pf_full && (fill_q || s_hit || (rd_req && req_ready_i));
+  assign pf_push = s_valid && s_ready;
+  logic [4:0] pf_slot;
+  logic [5:0] pf_seq;
+  assign pf_slot = s_hit ? s_slot : alloc_q[4:0];
+  assign pf_seq = (s_hit || fill_q) ? alloc_q : alloc_q + 6'd1;
+  assign pf_in = {s_pos, pf_seq, s_len, 6'(s_addr[BL-1:0]), pf_slot};
+
+  // Byte FIFO
+  logic [7:0] bf_q [BfBytes];
+  logic [6:0] bf_wr_q, bf_rd_q, bf_cnt;
+  assign bf_cnt = bf_wr_q - bf_rd_q;
+
+  // Extractor
+  logic [4:0] e_slot, e_len;
+  logic [5:0] e_off;
+  logic [5:0] e_seq, e_nf;
+  logic [2:0] e_pos;
+  logic e_take;
+  assign {e_pos, e_seq, e_len, e_off, e_slot} = pf_head;
+  assign e_take = run && !pf_empty && (fill_q || rob_v_q[e_slot]) &&
+                  (7'(BfBytes) - bf_cnt) >= 7'(e_len);
+  assign pf_pop = e_take;
+  assign e_nf = e_seq - 6'(ReuseWays);
+
+  logic [7:0] e_bytes [16];
+  always_comb begin
+    for (int unsigned j = 0; j < 16; j++) begin
+      if (fill_q) e_bytes[j] = value_q[8*((32'(e_pos) + j) % 8) +: 8];
+      else e_bytes[j] = rob_q[e_slot][8*((32'(e_off) + j) % BeatBytes) +: 8];
+    end
+  end
+
+  // ---------------------------------------------------------------- write side
+  logic [WcbWays-1:0] w_v_q, w_v_d, w_cl_q, w_cl_d;
+  logic [WcbWays*(48-BL)-1:0] w_beat_q, w_beat_d;
+  logic [WcbWays*BeatBytes*8-1:0] w_data_q, w_data_d;
+  logic [WcbWays*BeatBytes-1:0] w_strb_q, w_strb_d;
+  logic [1:0] w_evict_q, w_evict_d;
+  logic [15:0] wr_out_q, wr_out_d;
+
+  logic d_hit, d_free, d_take, w_any;
+  logic [1:0] d_way, f_way, i_way;
+  always_comb begin
+    d_hit = 1'b0;
+    d_way = '0;
+    d_free = 1'b0;
+    f_way = '0;
+    wr_req = 1'b0;
+    i_way = '0;
+    for (int i = WcbWays - 1; i >= 0; i--) begin
+      if (w_v_q[i] && !w_cl_q[i] && w_beat_q[(48-BL)*i +: (48-BL)] == d_addr[47:BL]) begin
+        d_hit = 1'b1;
+        d_way = 2'(i);
+      end
+      if (!w_v_q[i]) begin
+        d_free = 1'b1;
+        f_way = 2'(i);
+      end
+      if (w_v_q[i] && w_cl_q[i]) begin
+        wr_req = 1'b1;
+        i_way = 2'(i);
+      end
+    end
+  end
+  assign w_any = |w_v_q;
+  assign d_take = run && d_valid && bf_cnt >= 7'(d_len) && (d_hit || d_free);
+  assign d_ready = d_take;
+
+  // ---------------------------------------------------------------- memory channel
+  assign req_valid_o = wr_req || rd_req;
+  assign req_we_o = wr_req;
+  assign req_tag_o = wr_req ? 5'd0 : alloc_q[4:0];
+  assign req_addr_o = wr_req ? {w_beat_q[(48-BL)*i_way +: (48-BL)], {BL{1'b0}}}
+                             : {s_addr[47:BL], {BL{1'b0}}};
+  assign req_wdata_o = w_data_q[BeatBytes*8*i_way +: BeatBytes*8];
+  assign req_wstrb_o = w_strb_q[BeatBytes*i_way +: BeatBytes];
+
+  // ---------------------------------------------------------------- next state
+  logic rsp_rd, rsp_wr;
+  logic [1:0] e;
+  logic [BeatBytes-1:0] strb;
+  logic [6:0] wr_bytes;
+
+  // Bytes a granted write carries.
+  always_comb begin
+    wr_bytes = '0;
+    for (int unsigned j = 0; j < BeatBytes; j++) wr_bytes = wr_bytes + {6'd0, req_wstrb_o[j]};
+  end
+  assign rsp_rd = rsp_valid_i && !rsp_we_i;
+  assign rsp_wr = rsp_valid_i && rsp_we_i;
+
+  always_comb begin
+    st_d = st_q;
+    fault_d = fault_q;
+    alloc_d = alloc_q;
+    free_d = free_q;
+    rd_out_d = rd_out_q;
+    cam_v_d = cam_v_q;
+    cam_beat_d = cam_beat_q;
+    cam_slot_d = cam_slot_q;
+    cam_ptr_d = cam_ptr_q;
+    rob_v_d = rob_v_q;
+    w_v_d = w_v_q;
+    w_cl_d = w_cl_q;
+    w_beat_d = w_beat_q;
+    w_data_d = w_data_q;
+    w_strb_d = w_strb_q;
+    w_evict_d = w_evict_q;
+    wr_out_d = wr_out_q;
+    done_o = 1'b0;
+    e = '0;
+    strb = '0;
+
+    // Reads: a granted read takes the next slot and joins the reuse window.
+    if (granted && !req_we_o) begin
+      alloc_d = alloc_q + 6'd1;
+      rd_out_d = rd_out_d + 6'd1;
+      cam_v_d[cam_ptr_q] = 1'b1;
+      cam_beat_d[(48-BL)*cam_ptr_q +: (48-BL)] = s_addr[47:BL];
+      cam_slot_d[5*cam_ptr_q +: 5] = alloc_q[4:0];
+      cam_ptr_d = cam_ptr_q + 2'd1;
+    end
+    if (rsp_rd) begin
+      rd_out_d = rd_out_d - 6'd1;
+      rob_v_d[rsp_tag_i] = 1'b1;
+    end
+    // A piece extracted: slots older than its reuse window are free.
+    if (e_take && !fill_q && 6'(e_nf - free_q) != '0 && 6'(e_nf - free_q) < 6'(RobSlots)) begin
+      rob_v_d[free_q[4:0]] = 1'b0;
+      free_d = free_q + 6'd1;
+    end
+
+    // Writes.
+    if (granted && req_we_o) begin
+      w_v_d[i_way] = 1'b0;
+      wr_out_d = wr_out_d + 16'd1;
+    end
+    if (rsp_wr) wr_out_d = wr_out_d - 16'd1;
+    if (d_take) begin
+      e = d_hit ? d_way : f_way;
+      if (!d_hit) begin
+        w_v_d[e] = 1'b1;
+        w_cl_d[e] = 1'b0;
+        w_beat_d[(48-BL)*e +: (48-BL)] = d_addr[47:BL];
+        w_strb_d[BeatBytes*e +: BeatBytes] = '0;
+      end
+      for (int unsigned j = 0; j < 16; j++) begin
+        if (j < 32'(d_len)) begin
+          w_data_d[BeatBytes*8*e + 8*((32'(d_addr[BL-1:0]) + j) % BeatBytes) +: 8] =
+            bf_q[(32'(bf_rd_q) + j) % BfBytes];
+          w_strb_d[BeatBytes*e + (32'(d_addr[BL-1:0]) + j) % BeatBytes] = 1'b1;
+        end
+      end
+      strb = w_strb_d[BeatBytes*e +: BeatBytes];
+      if (&strb) w_cl_d[e] = 1'b1;
+    end else if (run && d_valid && !d_hit && !d_free && !(|(w_v_q & w_cl_q))) begin
+      // Every entry open and none matches: send the oldest choice off partial.
+      w_cl_d[w_evict_q] = 1'b1;
+      w_evict_d = w_evict_q + 2'd1;
+    end
+    if (run && d_done) w_cl_d = w_v_q;  // the last pieces are in: flush
+
+    unique case (st_q)
+      CeIdle: begin
+        if (cmd_valid_i) begin
+          st_d = CeRun;
+          fault_d = 1'b0;
+          cam_v_d = '0;
+          rob_v_d = '0;
+          alloc_d = '0;
+          free_d = '0;
+          w_v_d = '0;
+        end
+      end
+      CeRun: begin
+        if (s_done && d_done && pf_empty && bf_cnt == '0 && !w_any) st_d = CeDrain;
+      end
+      CeDrain: begin
+        if (wr_out_q == '0 && rd_out_q == '0) begin
+          st_d = CeIdle;
+          done_o = 1'b1;
+        end
+      end
+      CeAbort: begin
+        if (wr_out_q == '0 && rd_out_q == '0) begin
+          st_d = CeIdle;
+          done_o = 1'b1;
+        end
+      end
+      default: st_d = CeIdle;
+    endcase
+
+    if (rsp_valid_i && rsp_err_i && st_q != CeIdle && st_q != CeAbort) begin
+      st_d = CeAbort;
+      fault_d = rsp_fault_i;
+    end
+  end
+
+  assign done_err_o = st_q == CeAbort;
+  assign done_fault_o = fault_q;
+  assign state_o = st_q;
+  assign busy_cycles_o = busy_q;
+  assign bytes_o = bytes_q;
+
+  // ---------------------------------------------------------------- registers
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      st_q <= CeIdle;
+      fill_q <= 1'b0;
+      fault_q <= 1'b0;
+      value_q <= '0;
+      busy_q <= '0;
+      bytes_q <= '0;
+      alloc_q <= '0;
+      free_q <= '0;
+      rd_out_q <= '0;
+      cam_v_q <= '0;
+      cam_beat_q <= '0;
+      cam_slot_q <= '0;
+      cam_ptr_q <= '0;
+      rob_v_q <= '0;
+      pf_wr_q <= '0;
+      pf_rd_q <= '0;
+      bf_wr_q <= '0;
+      bf_rd_q <= '0;
+      w_v_q <= '0;
+      w_cl_q <= '0;
+      w_beat_q <= '0;
+      w_data_q <= '0;
+      w_strb_q <= '0;
+      w_evict_q <= '0;
+      wr_out_q <= '0;
+    end else begin
+      st_q <= st_d;
+      fault_q <= fault_d;
+      if (start) begin
+        fill_q <= cmd_fill_i;
+        value_q <= cmd_value_i;
+      end
+      busy_q <= busy_q + {31'd0, st_q != CeIdle};
+      if (granted && req_we_o) bytes_q <= bytes_q + 32'(wr_bytes);
+      alloc_q <= alloc_d;
+      free_q <= free_d;
+      rd_out_q <= rd_out_d;
+      cam_v_q <= cam_v_d;
+      cam_beat_q <= cam_beat_d;
+      cam_slot_q <= cam_slot_d;
+      cam_ptr_q <= start ? '0 : cam_ptr_d;
+      rob_v_q <= rob_v_d;
+      if (start || stop) begin
+        pf_wr_q <= '0;
+        pf_rd_q <= '0;
+        bf_wr_q <= '0;
+        bf_rd_q <= '0;
+      end else begin
+        pf_wr_q <= pf_wr_q + {4'd0, pf_push};
+        pf_rd_q <= pf_rd_q + {4'd0, pf_pop};
+        bf_wr_q <= bf_wr_q + (e_take ? 7'(e_len) : 7'd0);
+        bf_rd_q <= bf_rd_q + (d_take ? 7'(d_len) : 7'd0);
+      end
+      w_v_q <= stop ? '0 : w_v_d;
+      w_cl_q <= w_cl_d;
+      w_beat_q <= w_beat_d;
+      w_data_q <= w_data_d;
+      w_strb_q <= w_strb_d;
+      w_evict_q <= w_evict_d;
+      wr_out_q <= wr_out_d;
+    end
+  end
+
+  // Storage without reset: the ROB, the piece FIFO and the byte FIFO.
+  always_ff @(posedge clk_i) begin
+    if (rsp_rd) rob_q[rsp_tag_i] <= rsp_rdata_i;
+    if (pf_push) pf_q[pf_wr_q[3:0]] <= pf_in;
+    if (e_take) begin
+      for (int unsigned j = 0; j < 16; j++) begin
+        if (j < 32'(e_len)) bf_q[(32'(bf_wr_q) + j) % BfBytes] <= e_bytes[j];
+      end
+    end
+  end
+
+  logic unused;
+  assign unused = ^d_pos_unused;
+
+`ifndef SYNTHESIS
+  // Every response matches a request in flight.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && rsp_rd && rd_out_q == '0) $error("ce_top: read response with none in flight");
+    if (rst_ni && rsp_wr && wr_out_q == '0) $error("ce_top: write ack with none in flight");
+  end
+`endif
+
+endmodule
+
+`default_nettype wire

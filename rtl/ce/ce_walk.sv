@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+//
+// ce_walk: the address walker of one side (source or destination) of the
+// copy engine.
+//
+// Purpose: visit the bytes of a W x H rectangle of a surface in the copy
+// engine's canonical order and hand them out as pieces: a piece is up to 16
+// bytes that are contiguous in memory and do not cross a 16-byte address
+// boundary (so never a beat boundary).  Both walkers of a command use the
+// same order, so the byte stream of the source lines up with the
+// destination's whatever the two alignments and layouts.
+//
+// Canonical order: with pair_i clear, row by row, each row left to right.
+// With pair_i set (a tiled surface on either side and H > 1), rows go in
+// pairs and each pair in 32-byte columns: (y, c..c+31), (y+1, c..c+31),
+// (y, c+32..), ...  A beat of every tiled layout holds 16 bytes of two
+// neighbouring rows or 32 bytes of one, so this order lets the engine read
+// and write each tiled beat once (a small reuse window and write combining
+// do the rest).
+//
+// How to drive it: pulse start_i with the configuration (held stable while
+// busy); take pieces with ready_i; done_o rises after the last piece.
+// An empty rectangle (W or H zero) is done at once.
+
+`default_nettype none
+
+module ce_walk (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        start_i,
+  input  logic        stop_i,     // abandon the walk (error)
+  input  logic [47:0] base_i,
+  input  logic [2:0]  mode_i,
+  input  logic [2:0]  bpe_i,
+  input  logic [19:0] pitch_i,
+  input  logic [19:0] x0b_i,      // first byte column
+  input  logic [15:0] y0_i,       // first row
+  input  logic [31:0] w_i,        // bytes per row
+  input  logic [15:0] h_i,        // rows
+  input  logic        pair_i,
+  output logic        valid_o,
+  input  logic        ready_i,
+  output logic [47:0] addr_o,
+  output logic [4:0]  len_o,      // 1..16
+  output logic [2:0]  pos_o,      // row byte position of the first byte, mod 8
+  output logic        done_o
+);
+
+  logic busy_q, busy_d, r_q, r_d;
+  logic [15:0] yb_q, yb_d;
+  logic [32:0] c_q, c_d, p_q, p_d;
+
+  logic [32:0] w33, cw, seg_end, cend, left, nxt, nc;
+  logic [15:0] y, g;
+  logic [47:0] off;
+  logic [4:0] room, len;
+
+  assign w33 = {1'b0, w_i};
+  assign cw = pair_i ? 33'd32 : w33;
+  assign cend = c_q + cw;
+  assign seg_end = (cend < w33) ? cend : w33;
+  assign y = y0_i + yb_q + {15'd0, r_q};
+  assign g = pair_i ? 16'd2 : 16'd1;
+
+  apt_swz u_swz (
+    .mode_i(mode_i),
+    .bpe_i(bpe_i),
+    .pitch_i(pitch_i),
+    .xb_i(32'(x0b_i) + p_q[31:0]),
+    .y_i(y),
+    .off_o(off)
+  );
+
+  assign addr_o = base_i + off;
+  assign room = 5'd16 - {1'b0, addr_o[3:0]};
+  assign left = seg_end - p_q;
+  assign len = (left < 33'(room)) ? left[4:0] : room;
+  assign len_o = len;
+  assign pos_o = p_q[2:0];
+  assign valid_o = busy_q;
+  assign done_o = !busy_q;
+  assign nxt = p_q + 33'(len);
+  assign nc = c_q + cw;
+
+  always_comb begin
+    busy_d = busy_q;
+    r_d = r_q;
+    yb_d = yb_q;
+    c_d = c_q;
+    p_d = p_q;
+    if (start_i) begin
+      busy_d = w_i != '0 && h_i != '0;
+      r_d = 1'b0;
+      yb_d = '0;
+      c_d = '0;
+      p_d = '0;
+    end else if (stop_i) begin
+      busy_d = 1'b0;
+    end else if (busy_q && ready_i) begin
+      p_d = nxt;
+      if (nxt == seg_end) begin
+        if (pair_i && !r_q && yb_q + 16'd1 < h_i) begin
+          r_d = 1'b1;
+          p_d = c_q;
+        end else if (nc < w33) begin
+          r_d = 1'b0;
+          c_d = nc;
+          p_d = nc;
+        end else begin
+          r_d = 1'b0;
+          c_d = '0;
+          p_d = '0;
+          yb_d = yb_q + g;
+          if (32'(yb_q) + 32'(g) >= 32'(h_i)) busy_d = 1'b0;
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      busy_q <= 1'b0;
+      r_q <= 1'b0;
+      yb_q <= '0;
+      c_q <= '0;
+      p_q <= '0;
+    end else begin
+      busy_q <= busy_d;
+      r_q <= r_d;
+      yb_q <= yb_d;
+      c_q <= c_d;
+      p_q <= p_d;
+    end
+  end
+
+endmodule
+
+`default_nettype wire
