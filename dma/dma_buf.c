@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dma_buf.h"
+#include "dma_tile.h"
 
 #define ADDR_LIMIT (1ull << GPU_PA_BITS)
 
@@ -169,6 +170,94 @@ int dma_emit_pte_write(struct dma_buf *b, uint64_t dst, uint64_t flags, uint64_t
 	put_addr(&p[GPU_PKT_PTE_WRITE_BASE_LO], base);
 	p[GPU_PKT_PTE_WRITE_STRIDE] = stride;
 	p[GPU_PKT_PTE_WRITE_NUM] = GPU_PKT_PTE_WRITE_ENTRIES(num);
+	return GM_OK;
+}
+
+int dma_emit_copy(struct dma_buf *b, uint64_t dst, uint64_t src, uint32_t bytes)
+{
+	uint32_t *p;
+
+	if (src > ADDR_LIMIT - bytes || dst > ADDR_LIMIT - bytes)
+		return GM_ERR_BAD_ARG;
+	p = pkt_begin(b, GPU_OP_COPY, GPU_PKT_COPY_COUNT_MIN);
+	if (!p)
+		return buf_ok(b) ? GM_ERR_FULL : GM_ERR_BAD_ARG;
+	put_addr(&p[GPU_PKT_COPY_SRC_LO], src);
+	put_addr(&p[GPU_PKT_COPY_DST_LO], dst);
+	p[GPU_PKT_COPY_BYTES] = bytes;
+	return GM_OK;
+}
+
+/* The hardware's rules for one surface operand (cp_queue surf_bad). */
+static bool surf_ok(const struct dma_surf *s, uint32_t w, uint32_t h)
+{
+	struct dma_tile_info ti;
+	uint64_t wb;
+
+	if (!s)
+		return false;
+	wb = (uint64_t)w << (s->bpe_log2 & 7u);
+	if (dma_tile_check(s->mode, s->bpe_log2, s->pitch) != GM_OK ||
+	    s->pitch > GPU_PKT_BLT_SRC_PITCH_MASK || s->base >= ADDR_LIMIT ||
+	    h > 0xffffu || wb > 0xffffffffull ||
+	    dma_tile_info(s->mode, s->bpe_log2, &ti) != GM_OK)
+		return false;
+	if ((s->mode != GPU_TILE_LINEAR || h > 1) &&
+	    ((uint64_t)s->x << s->bpe_log2) + wb > s->pitch)
+		return false;
+	return s->mode == GPU_TILE_LINEAR || (s->base & (ti.tile_bytes - 1u)) == 0;
+}
+
+static uint32_t surf_fmt(const struct dma_surf *s)
+{
+	return GPU_PKT_BLT_SRC_PITCH(s->pitch) | GPU_PKT_BLT_SRC_MODE(s->mode) |
+	       GPU_PKT_BLT_SRC_BPE(s->bpe_log2);
+}
+
+static uint32_t surf_xy(const struct dma_surf *s)
+{
+	return GPU_PKT_BLT_SRC_X(s->x) | GPU_PKT_BLT_SRC_Y(s->y);
+}
+
+int dma_emit_blt(struct dma_buf *b, const struct dma_surf *dst, const struct dma_surf *src,
+		 uint32_t w, uint32_t h)
+{
+	uint32_t *p;
+
+	if (!dst || !src || !surf_ok(dst, w, h) || !surf_ok(src, w, h) ||
+	    dst->bpe_log2 != src->bpe_log2)
+		return GM_ERR_BAD_ARG;
+	p = pkt_begin(b, GPU_OP_BLT, GPU_PKT_BLT_COUNT_MIN);
+	if (!p)
+		return buf_ok(b) ? GM_ERR_FULL : GM_ERR_BAD_ARG;
+	put_addr(&p[GPU_PKT_BLT_SRC_LO], src->base);
+	p[GPU_PKT_BLT_SRC_FMT] = surf_fmt(src);
+	p[GPU_PKT_BLT_SRC_XY] = surf_xy(src);
+	put_addr(&p[GPU_PKT_BLT_DST_LO], dst->base);
+	p[GPU_PKT_BLT_DST_FMT] = surf_fmt(dst);
+	p[GPU_PKT_BLT_DST_XY] = surf_xy(dst);
+	p[GPU_PKT_BLT_WIDTH] = w;
+	p[GPU_PKT_BLT_HEIGHT] = h;
+	return GM_OK;
+}
+
+int dma_emit_fill(struct dma_buf *b, const struct dma_surf *dst, uint32_t w, uint32_t h,
+		  uint64_t value)
+{
+	uint32_t *p;
+
+	if (!dst || !surf_ok(dst, w, h))
+		return GM_ERR_BAD_ARG;
+	p = pkt_begin(b, GPU_OP_FILL, GPU_PKT_FILL_COUNT_MIN);
+	if (!p)
+		return buf_ok(b) ? GM_ERR_FULL : GM_ERR_BAD_ARG;
+	put_addr(&p[GPU_PKT_FILL_DST_LO], dst->base);
+	p[GPU_PKT_FILL_DST_FMT] = surf_fmt(dst);
+	p[GPU_PKT_FILL_DST_XY] = surf_xy(dst);
+	p[GPU_PKT_FILL_WIDTH] = w;
+	p[GPU_PKT_FILL_HEIGHT] = h;
+	p[GPU_PKT_FILL_VALUE_LO] = (uint32_t)value;
+	p[GPU_PKT_FILL_VALUE_HI] = (uint32_t)(value >> 32);
 	return GM_OK;
 }
 

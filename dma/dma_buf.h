@@ -77,4 +77,35 @@ int dma_emit_pte_write(struct dma_buf *b, uint64_t dst, uint64_t flags, uint64_t
 int dma_emit_invalidate_tlb(struct dma_buf *b, uint32_t vmid, bool all, uint32_t start,
 			    uint32_t end);
 
+/* A surface operand of BLT and FILL: the layout and the rectangle's origin. */
+struct dma_surf {
+	uint64_t base;     /* surface base (tiled: tile-aligned) */
+	uint32_t pitch;    /* bytes per row */
+	uint8_t mode;      /* enum gpu_tile_mode */
+	uint8_t bpe_log2;  /* log2 bytes per element, 0..4 */
+	uint16_t x, y;     /* origin: element column, row */
+};
+
+/*
+ * COPY: @bytes bytes from @src to @dst, any alignment, on the copy engine
+ * (the ranges must not overlap).  GM_ERR_BAD_ARG when either range passes
+ * the 48-bit address space.
+ */
+int dma_emit_copy(struct dma_buf *b, uint64_t dst, uint64_t src, uint32_t bytes);
+
+/*
+ * BLT: the @w x @h element rectangle at @src's origin to @dst's origin.
+ * GM_ERR_BAD_ARG for a layout dma_tile_check() refuses, different element
+ * sizes, a tiled base off its tile, @h >= 2^16, w << bpe >= 2^32, or a
+ * rectangle that leaves the pitch (tiled, or more than one row): what the
+ * hardware would reject.
+ */
+int dma_emit_blt(struct dma_buf *b, const struct dma_surf *dst, const struct dma_surf *src,
+		 uint32_t w, uint32_t h);
+
+/* FILL: the @w x @h rectangle at @dst's origin; byte i of each row gets byte
+ * (i mod 8) of @value.  GM_ERR_BAD_ARG as dma_emit_blt(). */
+int dma_emit_fill(struct dma_buf *b, const struct dma_surf *dst, uint32_t w, uint32_t h,
+		  uint64_t value);
+
 #endif /* DMA_BUF_H */
