@@ -52,7 +52,7 @@ VFLAGS := -Wall -Irtl -Irtl/apt --top-module gpu_top -O3 --x-assign fast --x-ini
 GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
 	regspec/REGISTERS.md $(wildcard traces/filters/*.txt)
 
-LIB_C := model/gm.c model/gm_mem.c model/gm_status.c dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c \
+LIB_C := model/gm.c model/gm_mem.c model/gm_status.c dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
 	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c fw/fw_dev.c fw/fw_vm.c fw/fw_demo.c
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_sc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
@@ -60,7 +60,7 @@ VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads
 LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
-TESTS := test_gm_mem test_dma test_mmu test_cp test_mmu_rtl test_wave test_sc_smoke
+TESTS := test_gm_mem test_dma test_mmu test_tile test_cp test_apt test_ce test_mmu_rtl test_wave test_sc_smoke
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
@@ -130,7 +130,11 @@ $(B)/tests/test_gm_mem: $(B)/obj/tb/unit/test_gm_mem.o $(B)/obj/model/gm_mem.o
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/test_dma: $(B)/obj/tb/unit/test_dma.o $(B)/obj/dma/dma_buf.o $(B)/obj/dma/dma_disasm.o \
-		$(B)/obj/dma/dma_names.o $(B)/obj/dma/dma_check.o $(B)/obj/model/gm_status.o
+		$(B)/obj/dma/dma_names.o $(B)/obj/dma/dma_check.o $(B)/obj/dma/dma_tile.o $(B)/obj/model/gm_status.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+
+$(B)/tests/test_tile: $(B)/obj/tb/unit/test_tile.o $(B)/obj/dma/dma_tile.o $(B)/obj/model/gm_status.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 

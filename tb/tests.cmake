@@ -21,6 +21,15 @@ set_tests_properties(unit_dma PROPERTIES LABELS unit TIMEOUT 60)
 add_test(unit_mmu tests/test_mmu)
 set_tests_properties(unit_mmu PROPERTIES LABELS unit TIMEOUT 120)
 
+add_test(unit_tile tests/test_tile)
+set_tests_properties(unit_tile PROPERTIES LABELS unit TIMEOUT 60)
+
+add_test(rtl_apt tests/test_apt)
+set_tests_properties(rtl_apt PROPERTIES LABELS rtl TIMEOUT 300)
+
+add_test(rtl_ce tests/test_ce)
+set_tests_properties(rtl_ce PROPERTIES LABELS rtl TIMEOUT 600)
+
 add_test(rtl_mmu tests/test_mmu_rtl)
 set_tests_properties(rtl_mmu PROPERTIES LABELS rtl TIMEOUT 600)
 

@@ -92,8 +92,54 @@ module ce_top #(
   logic [63:0] value_q;
   logic [31:0] busy_q, bytes_q;
 
+  // ---------------------------------------------------------------- command
+  // Latched when taken: the queue that sent it may be reset mid-command.
+  logic start, start_q, stop, pair, pair_q;
+  logic [47:0] src_base_q, dst_base_q;
+  logic [2:0] src_mode_q, dst_mode_q, bpe_q;
+  logic [19:0] src_pitch_q, dst_pitch_q, src_x0b_q, dst_x0b_q;
+  logic [15:0] src_y0_q, dst_y0_q, h_q;
+  logic [31:0] w_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      start_q <= 1'b0;
+      pair_q <= 1'b0;
+      src_base_q <= '0;
+      dst_base_q <= '0;
+      src_mode_q <= '0;
+      dst_mode_q <= '0;
+      bpe_q <= '0;
+      src_pitch_q <= '0;
+      dst_pitch_q <= '0;
+      src_x0b_q <= '0;
+      dst_x0b_q <= '0;
+      src_y0_q <= '0;
+      dst_y0_q <= '0;
+      h_q <= '0;
+      w_q <= '0;
+    end else begin
+      start_q <= start;
+      if (start) begin
+        pair_q <= pair;
+        src_base_q <= cmd_src_base_i;
+        dst_base_q <= cmd_dst_base_i;
+        src_mode_q <= cmd_src_mode_i;
+        dst_mode_q <= cmd_dst_mode_i;
+        bpe_q <= cmd_bpe_i;
+        src_pitch_q <= cmd_src_pitch_i;
+        dst_pitch_q <= cmd_dst_pitch_i;
+        src_x0b_q <= cmd_src_x0b_i;
+        dst_x0b_q <= cmd_dst_x0b_i;
+        src_y0_q <= cmd_src_y0_i;
+        dst_y0_q <= cmd_dst_y0_i;
+        h_q <= cmd_h_i;
+        w_q <= cmd_w_i;
+      end
+    end
+  end
+
   // ---------------------------------------------------------------- walkers
-  logic start, stop, pair;
   logic s_valid, s_ready, s_done, d_valid, d_ready, d_done;
   logic [47:0] s_addr, d_addr;
   logic [4:0] s_len, d_len;
@@ -107,17 +153,17 @@ module ce_top #(
   ce_walk u_src (
     .clk_i,
     .rst_ni,
-    .start_i(start),
+    .start_i(start_q),
     .stop_i(stop),
-    .base_i(cmd_src_base_i),
-    .mode_i(cmd_src_mode_i),
-    .bpe_i(cmd_bpe_i),
-    .pitch_i(cmd_src_pitch_i),
-    .x0b_i(cmd_src_x0b_i),
-    .y0_i(cmd_src_y0_i),
-    .w_i(cmd_w_i),
-    .h_i(cmd_h_i),
-    .pair_i(pair),
+    .base_i(src_base_q),
+    .mode_i(src_mode_q),
+    .bpe_i(bpe_q),
+    .pitch_i(src_pitch_q),
+    .x0b_i(src_x0b_q),
+    .y0_i(src_y0_q),
+    .w_i(w_q),
+    .h_i(h_q),
+    .pair_i(pair_q),
     .valid_o(s_valid),
     .ready_i(s_ready),
     .addr_o(s_addr),
@@ -129,17 +175,17 @@ module ce_top #(
   ce_walk u_dst (
     .clk_i,
     .rst_ni,
-    .start_i(start),
+    .start_i(start_q),
     .stop_i(stop),
-    .base_i(cmd_dst_base_i),
-    .mode_i(cmd_dst_mode_i),
-    .bpe_i(cmd_bpe_i),
-    .pitch_i(cmd_dst_pitch_i),
-    .x0b_i(cmd_dst_x0b_i),
-    .y0_i(cmd_dst_y0_i),
-    .w_i(cmd_w_i),
-    .h_i(cmd_h_i),
-    .pair_i(pair),
+    .base_i(dst_base_q),
+    .mode_i(dst_mode_q),
+    .bpe_i(bpe_q),
+    .pitch_i(dst_pitch_q),
+    .x0b_i(dst_x0b_q),
+    .y0_i(dst_y0_q),
+    .w_i(w_q),
+    .h_i(h_q),
+    .pair_i(pair_q),
     .valid_o(d_valid),
     .ready_i(d_ready),
     .addr_o(d_addr),
@@ -348,7 +394,7 @@ module ce_top #(
       w_cl_d[w_evict_q] = 1'b1;
       w_evict_d = w_evict_q + 2'd1;
     end
-    if (run && d_done) w_cl_d = w_v_q;  // the last pieces are in: flush
+    if (run && !start_q && d_done) w_cl_d = w_v_q;  // the last pieces are in: flush
 
     unique case (st_q)
       CeIdle: begin
@@ -363,7 +409,8 @@ module ce_top #(
         end
       end
       CeRun: begin
-        if (s_done && d_done && pf_empty && bf_cnt == '0 && !w_any) st_d = CeDrain;
+        // (The walkers start the cycle after the command is taken.)
+        if (!start_q && s_done && d_done && pf_empty && bf_cnt == '0 && !w_any) st_d = CeDrain;
       end
       CeDrain: begin
         if (wr_out_q == '0 && rd_out_q == '0) begin
