@@ -53,14 +53,16 @@ GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
 	regspec/REGISTERS.md $(wildcard traces/filters/*.txt)
 
 LIB_C := model/gm.c model/gm_mem.c model/gm_status.c dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
-	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c fw/fw_dev.c fw/fw_vm.c fw/fw_demo.c
+	dma/dma_patch.c dma/dma_validate.c \
+	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c fw/fw_dev.c fw/fw_vm.c fw/fw_demo.c \
+	fw/fw_mem.c fw/fw_res.c
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_sc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
 VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads.o)
 LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
-TESTS := test_gm_mem test_dma test_mmu test_tile test_cp test_apt test_ce test_mmu_rtl test_wave test_sc_smoke
+TESTS := test_gm_mem test_dma test_mmu test_tile test_patch test_disasm test_fw_res test_cp test_apt test_ce test_mmu_rtl test_wave test_sc_smoke
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
@@ -135,6 +137,17 @@ $(B)/tests/test_dma: $(B)/obj/tb/unit/test_dma.o $(B)/obj/dma/dma_buf.o $(B)/obj
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/test_tile: $(B)/obj/tb/unit/test_tile.o $(B)/obj/dma/dma_tile.o $(B)/obj/model/gm_status.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+
+DMA_OBJ := $(addprefix $(B)/obj/,dma/dma_buf.o dma/dma_disasm.o dma/dma_names.o dma/dma_check.o \
+	dma/dma_tile.o dma/dma_patch.o dma/dma_validate.o model/gm_status.o)
+$(B)/tests/test_patch $(B)/tests/test_disasm: $(B)/tests/%: $(B)/obj/tb/unit/%.o $(DMA_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+
+$(B)/tests/test_fw_res: $(B)/obj/tb/unit/test_fw_res.o $(B)/obj/fw/fw_mem.o $(B)/obj/fw/fw_res.o \
+		$(B)/obj/dma/dma_tile.o $(B)/obj/model/gm_status.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 

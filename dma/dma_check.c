@@ -5,6 +5,8 @@
  */
 #include "dma_check.h"
 #include "dma_names.h"
+#include "dma_tile.h"
+#include "gm_status.h"
 #include "gpu_hw.h"
 
 #define ADDR_HI_RESERVED 0xffff0000u /* ADDR_HI carries bits 47:32 only */
@@ -55,6 +57,64 @@ static uint32_t check_ib(const uint32_t *pl, bool in_ib, uint32_t ib_max_dw)
 	return GPU_CAUSE_NONE;
 }
 
+#define FMT_RESERVED 0x88f00000u /* FMT bits outside PITCH, MODE, BPE */
+
+/* A BLT/FILL surface operand (cp_queue surf_bad): bit 1 bad field, bit 0
+ * bad alignment.  @wb is the row width in bytes (up to 36 bits). */
+static unsigned surf_bad(const uint32_t *base, uint32_t fmt, uint32_t x, uint64_t wb, uint32_t h)
+{
+	unsigned mode = GPU_PKT_BLT_SRC_MODE_GET(fmt), bpe = GPU_PKT_BLT_SRC_BPE_GET(fmt);
+	uint32_t pitch = GPU_PKT_BLT_SRC_PITCH_GET(fmt);
+	struct dma_tile_info ti;
+
+	if (base[1] & ADDR_HI_RESERVED || fmt & FMT_RESERVED ||
+	    dma_tile_check(mode, bpe, pitch) != GM_OK || dma_tile_info(mode, bpe, &ti) != GM_OK)
+		return 2;
+	if ((mode != GPU_TILE_LINEAR || h > 1) && ((uint64_t)x << bpe) + wb > pitch)
+		return 2;
+	if (mode != GPU_TILE_LINEAR && pkt_addr(base) & (ti.tile_bytes - 1u))
+		return 1;
+	return 0;
+}
+
+static uint32_t check_copy(uint32_t op, const uint32_t *pl)
+{
+	const uint64_t lim = 1ull << GPU_PA_BITS;
+	unsigned bad;
+
+	if (op == GPU_OP_COPY) {
+		uint64_t len = pl[GPU_PKT_COPY_BYTES];
+
+		if (pl[GPU_PKT_COPY_SRC_HI] & ADDR_HI_RESERVED || pl[GPU_PKT_COPY_DST_HI] & ADDR_HI_RESERVED ||
+		    pkt_addr(&pl[GPU_PKT_COPY_SRC_LO]) + len > lim ||
+		    pkt_addr(&pl[GPU_PKT_COPY_DST_LO]) + len > lim)
+			return GPU_CAUSE_BAD_FIELD;
+		return GPU_CAUSE_NONE;
+	}
+	if (op == GPU_OP_BLT) {
+		uint32_t fs = pl[GPU_PKT_BLT_SRC_FMT], fd = pl[GPU_PKT_BLT_DST_FMT];
+		uint32_t h = pl[GPU_PKT_BLT_HEIGHT] & 0xffffu;
+		uint64_t wb = (uint64_t)pl[GPU_PKT_BLT_WIDTH] << GPU_PKT_BLT_SRC_BPE_GET(fs);
+
+		bad = surf_bad(&pl[GPU_PKT_BLT_SRC_LO], fs, GPU_PKT_BLT_SRC_X_GET(pl[GPU_PKT_BLT_SRC_XY]), wb, h) |
+		      surf_bad(&pl[GPU_PKT_BLT_DST_LO], fd, GPU_PKT_BLT_DST_X_GET(pl[GPU_PKT_BLT_DST_XY]), wb, h);
+		if (bad & 2 || wb >> 32 || pl[GPU_PKT_BLT_HEIGHT] >> 16 ||
+		    GPU_PKT_BLT_SRC_BPE_GET(fs) != GPU_PKT_BLT_DST_BPE_GET(fd))
+			return GPU_CAUSE_BAD_FIELD;
+		return bad ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
+	}
+	{ /* FILL */
+		uint32_t fd = pl[GPU_PKT_FILL_DST_FMT];
+		uint64_t wb = (uint64_t)pl[GPU_PKT_FILL_WIDTH] << GPU_PKT_FILL_DST_BPE_GET(fd);
+
+		bad = surf_bad(&pl[GPU_PKT_FILL_DST_LO], fd, GPU_PKT_FILL_DST_X_GET(pl[GPU_PKT_FILL_DST_XY]),
+			       wb, pl[GPU_PKT_FILL_HEIGHT] & 0xffffu);
+		if (bad & 2 || wb >> 32 || pl[GPU_PKT_FILL_HEIGHT] >> 16)
+			return GPU_CAUSE_BAD_FIELD;
+		return bad ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
+	}
+}
+
 /* Every packet but NOP starts with ADDR_LO, ADDR_HI (COUNT_MIN >= 2). */
 static uint32_t check_fields(uint32_t op, const uint32_t *pl, bool in_ib, uint32_t ib_max_dw)
 {
@@ -67,6 +127,8 @@ static uint32_t check_fields(uint32_t op, const uint32_t *pl, bool in_ib, uint32
 		return pl[GPU_PKT_INVALIDATE_TLB_CTL] & ~(GPU_PKT_INVALIDATE_TLB_VMID(~0u) |
 							  GPU_PKT_INVALIDATE_TLB_ALL(1)) ?
 			       GPU_CAUSE_BAD_FIELD : GPU_CAUSE_NONE;
+	if (op == GPU_OP_COPY || op == GPU_OP_BLT || op == GPU_OP_FILL)
+		return check_copy(op, pl);
 	hi_bad = pl[1] & ADDR_HI_RESERVED;
 	addr = pkt_addr(pl);
 	switch (op) {

@@ -15,6 +15,7 @@ static const char *const status_names[GM_ERR_COUNT] = {
 	[GM_ERR_IO] = "GM_ERR_IO",
 	[GM_ERR_HW] = "GM_ERR_HW",
 	[GM_ERR_FULL] = "GM_ERR_FULL",
+	[GM_ERR_DEVICE_REMOVED] = "GM_ERR_DEVICE_REMOVED",
 };
 
 const char *gm_status_name(int st)

@@ -19,6 +19,7 @@ enum gm_status {
 	GM_ERR_IO,          /* a host file could not be opened or written */
 	GM_ERR_HW,          /* the hardware reported an error (status registers hold the cause) */
 	GM_ERR_FULL,        /* a buffer is full; what was written before stays intact */
+	GM_ERR_DEVICE_REMOVED, /* the device was removed (TDR); nothing was changed; only destroying it still works */
 	GM_ERR_COUNT
 };
 

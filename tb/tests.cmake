@@ -24,6 +24,15 @@ set_tests_properties(unit_mmu PROPERTIES LABELS unit TIMEOUT 120)
 add_test(unit_tile tests/test_tile)
 set_tests_properties(unit_tile PROPERTIES LABELS unit TIMEOUT 60)
 
+add_test(unit_patch tests/test_patch)
+set_tests_properties(unit_patch PROPERTIES LABELS unit TIMEOUT 60)
+
+add_test(unit_disasm tests/test_disasm)
+set_tests_properties(unit_disasm PROPERTIES LABELS unit TIMEOUT 60)
+
+add_test(unit_fw_res tests/test_fw_res)
+set_tests_properties(unit_fw_res PROPERTIES LABELS unit TIMEOUT 60)
+
 add_test(rtl_apt tests/test_apt)
 set_tests_properties(rtl_apt PROPERTIES LABELS rtl TIMEOUT 300)
 

@@ -77,9 +77,10 @@ module ce_top #(
   localparam int unsigned RobSlots = 32;
   localparam int unsigned ReuseWays = 4;
   localparam int unsigned WcbWays = 4;
-  localparam int unsigned PfDepth = 16;
+  localparam int unsigned PfDepth = 64;  // pieces: >= 2 per read in flight over the latency
   localparam int unsigned BfBytes = 64;
   localparam int unsigned BL = $clog2(BeatBytes);
+  localparam int unsigned PfW2 = $clog2(PfDepth);
 
   // The engine's pieces never cross 16 bytes, so any beat of 16+ bytes works.
   initial begin : check_params
@@ -221,19 +222,35 @@ module ce_top #(
   // Piece FIFO: {pos, seq, len, off, slot}
   localparam int unsigned PfW = 3 + 6 + 5 + 6 + 5;
   logic [PfW-1:0] pf_q [PfDepth];
-  logic [4:0] pf_wr_q, pf_rd_q;
+  logic [PfW2:0] pf_wr_q, pf_rd_q;
   logic pf_full, pf_empty, pf_push, pf_pop;
   logic [PfW-1:0] pf_in, pf_head;
-  assign pf_full = 5'(pf_wr_q - pf_rd_q) == 5'(PfDepth);
+  assign pf_full = (PfW2+1)'(pf_wr_q - pf_rd_q) == (PfW2+1)'(PfDepth);
   assign pf_empty = pf_wr_q == pf_rd_q;
-  assign pf_head = pf_q[pf_rd_q[3:0]];
+  assign pf_head = pf_q[pf_rd_q[PfW2-1:0]];
 
-  logic run;
+  // Read queue: a piece on a new beat takes a slot at once and leaves its
+  // read here, so the walker never waits for the memory channel (writes have
+  // it first); reads go out in slot order.
+  localparam int unsigned RqDepth = 4;
+  logic [48-BL+5-1:0] rq_q [RqDepth];
+  logic [2:0] rq_wr_q, rq_rd_q;
+  logic rq_full, rq_empty, rq_push, rq_pop;
+  logic [47-BL:0] rq_beat;
+  logic [4:0] rq_slot;
+  assign rq_full = 3'(rq_wr_q - rq_rd_q) == 3'(RqDepth);
+  assign rq_empty = rq_wr_q == rq_rd_q;
+  assign {rq_beat, rq_slot} = rq_q[rq_rd_q[1:0]];
+
+  logic run, s_new;
   assign run = st_q == CeRun;
+  assign s_new = run && s_valid && !fill_q && !s_hit && slot_free && !pf_full && !rq_full;
   // A read request does not look at req_ready_i (valid/ready rules).
-  assign rd_req = run && s_valid && !fill_q && !s_hit && slot_free && !pf_full && !wr_req;
+  assign rd_req = !rq_empty && !wr_req && st_q != CeAbort;
   assign granted = req_valid_o && req_ready_i;
-  assign s_ready = run && !pf_full && (fill_q || s_hit || (rd_req && req_ready_i));
+  assign rq_push = s_new;
+  assign rq_pop = granted && !req_we_o;
+  assign s_ready = run && !pf_full && (fill_q || s_hit || s_new);
   assign pf_push = s_valid && s_ready;
   logic [4:0] pf_slot;
   logic [5:0] pf_seq;
@@ -242,7 +259,7 @@ module ce_top #(
   assign pf_in = {s_pos, pf_seq, s_len, 6'(s_addr[BL-1:0]), pf_slot};
 
   // Byte FIFO
-  logic [7:0] bf_q [BfBytes];
+  logic [BfBytes*8-1:0] bf_q;
   logic [6:0] bf_wr_q, bf_rd_q, bf_cnt;
   assign bf_cnt = bf_wr_q - bf_rd_q;
 
@@ -258,12 +275,45 @@ module ce_top #(
   assign pf_pop = e_take;
   assign e_nf = e_seq - 6'(ReuseWays);
 
-  logic [7:0] e_bytes [16];
+  // The datapath moves bytes with rotations (one barrel shifter each), not
+  // per-byte variable indexing.  Byte 0 of a piece is byte e_off of its beat.
+  logic [BeatBytes*8-1:0] e_beat, e_rot;
+  logic [63:0] e_pat;
+  logic [127:0] e_data;
+  logic [15:0] e_mask;
+  logic [BfBytes*8-1:0] bf_win, bf_bits;
+  logic [BfBytes-1:0] bf_wmask;
   always_comb begin
-    for (int unsigned j = 0; j < 16; j++) begin
-      if (fill_q) e_bytes[j] = value_q[8*((32'(e_pos) + j) % 8) +: 8];
-      else e_bytes[j] = rob_q[e_slot][8*((32'(e_off) + j) % BeatBytes) +: 8];
-    end
+    for (int unsigned j = 0; j < BfBytes; j++) bf_bits[8*j +: 8] = {8{bf_wmask[j]}};
+  end
+  assign e_beat = rob_q[e_slot];
+  assign e_rot = (e_beat >> {e_off[BL-1:0], 3'b000}) |
+                 (e_beat << ((BeatBytes*8) - 32'({e_off[BL-1:0], 3'b000})));
+  assign e_pat = (value_q >> {e_pos, 3'b000}) | (value_q << (64 - 32'({e_pos, 3'b000})));
+  assign e_data = fill_q ? {e_pat, e_pat} : e_rot[127:0];
+  assign e_mask = 16'((17'd1 << e_len) - 17'd1);
+  // The piece placed at the FIFO's write pointer, wrapping.
+  assign bf_win = ({{(BfBytes*8-128){1'b0}}, e_data} << {bf_wr_q[5:0], 3'b000}) |
+                  ({{(BfBytes*8-128){1'b0}}, e_data} >> ((BfBytes*8) - 32'({bf_wr_q[5:0], 3'b000})));
+  assign bf_wmask = ({{(BfBytes-16){1'b0}}, e_mask} << bf_wr_q[5:0]) |
+                    ({{(BfBytes-16){1'b0}}, e_mask} >> (BfBytes - 32'(bf_wr_q[5:0])));
+
+  // The destination piece: 16 bytes from the FIFO's read pointer, placed at
+  // its offset in the beat.
+  logic [BfBytes*8-1:0] bf_rot;
+  logic [127:0] d_data;
+  logic [15:0] d_mask;
+  logic [BeatBytes*8-1:0] d_win;
+  logic [BeatBytes-1:0] d_bmask;
+  logic [BeatBytes*8-1:0] d_bits;
+  assign bf_rot = (bf_q >> {bf_rd_q[5:0], 3'b000}) |
+                  (bf_q << ((BfBytes*8) - 32'({bf_rd_q[5:0], 3'b000})));
+  assign d_data = bf_rot[127:0];
+  assign d_mask = 16'((17'd1 << d_len) - 17'd1);
+  assign d_win = {{(BeatBytes*8-128){1'b0}}, d_data} << {d_addr[BL-1:0], 3'b000};
+  assign d_bmask = {{(BeatBytes-16){1'b0}}, d_mask} << d_addr[BL-1:0];
+  always_comb begin
+    for (int unsigned j = 0; j < BeatBytes; j++) d_bits[8*j +: 8] = {8{d_bmask[j]}};
   end
 
   // ---------------------------------------------------------------- write side
@@ -305,9 +355,9 @@ module ce_top #(
   // ---------------------------------------------------------------- memory channel
   assign req_valid_o = wr_req || rd_req;
   assign req_we_o = wr_req;
-  assign req_tag_o = wr_req ? 5'd0 : alloc_q[4:0];
+  assign req_tag_o = wr_req ? 5'd0 : rq_slot;
   assign req_addr_o = wr_req ? {w_beat_q[(48-BL)*i_way +: (48-BL)], {BL{1'b0}}}
-                             : {s_addr[47:BL], {BL{1'b0}}};
+                             : {rq_beat, {BL{1'b0}}};
   assign req_wdata_o = w_data_q[BeatBytes*8*i_way +: BeatBytes*8];
   assign req_wstrb_o = w_strb_q[BeatBytes*i_way +: BeatBytes];
 
@@ -347,10 +397,11 @@ module ce_top #(
     e = '0;
     strb = '0;
 
-    // Reads: a granted read takes the next slot and joins the reuse window.
-    if (granted && !req_we_o) begin
+    // Reads: a piece on a new beat takes the next slot and joins the reuse
+    // window; its read is counted in flight when granted.
+    if (rq_pop) rd_out_d = rd_out_d + 6'd1;
+    if (s_new) begin
       alloc_d = alloc_q + 6'd1;
-      rd_out_d = rd_out_d + 6'd1;
       cam_v_d[cam_ptr_q] = 1'b1;
       cam_beat_d[(48-BL)*cam_ptr_q +: (48-BL)] = s_addr[47:BL];
       cam_slot_d[5*cam_ptr_q +: 5] = alloc_q[4:0];
@@ -380,13 +431,10 @@ module ce_top #(
         w_beat_d[(48-BL)*e +: (48-BL)] = d_addr[47:BL];
         w_strb_d[BeatBytes*e +: BeatBytes] = '0;
       end
-      for (int unsigned j = 0; j < 16; j++) begin
-        if (j < 32'(d_len)) begin
-          w_data_d[BeatBytes*8*e + 8*((32'(d_addr[BL-1:0]) + j) % BeatBytes) +: 8] =
-            bf_q[(32'(bf_rd_q) + j) % BfBytes];
-          w_strb_d[BeatBytes*e + (32'(d_addr[BL-1:0]) + j) % BeatBytes] = 1'b1;
-        end
-      end
+      // A piece never crosses its beat (ce_walk), so no wrap here.
+      w_data_d[BeatBytes*8*e +: BeatBytes*8] =
+        (w_data_d[BeatBytes*8*e +: BeatBytes*8] & ~d_bits) | (d_win & d_bits);
+      w_strb_d[BeatBytes*e +: BeatBytes] = w_strb_d[BeatBytes*e +: BeatBytes] | d_bmask;
       strb = w_strb_d[BeatBytes*e +: BeatBytes];
       if (&strb) w_cl_d[e] = 1'b1;
     end else if (run && d_valid && !d_hit && !d_free && !(|(w_v_q & w_cl_q))) begin
@@ -455,6 +503,8 @@ module ce_top #(
       cam_beat_q <= '0;
       cam_slot_q <= '0;
       cam_ptr_q <= '0;
+      rq_wr_q <= '0;
+      rq_rd_q <= '0;
       rob_v_q <= '0;
       pf_wr_q <= '0;
       pf_rd_q <= '0;
@@ -483,6 +533,13 @@ module ce_top #(
       cam_beat_q <= cam_beat_d;
       cam_slot_q <= cam_slot_d;
       cam_ptr_q <= start ? '0 : cam_ptr_d;
+      if (start || stop) begin
+        rq_wr_q <= '0;
+        rq_rd_q <= '0;
+      end else begin
+        rq_wr_q <= rq_wr_q + {2'd0, rq_push};
+        rq_rd_q <= rq_rd_q + {2'd0, rq_pop};
+      end
       rob_v_q <= rob_v_d;
       if (start || stop) begin
         pf_wr_q <= '0;
@@ -490,8 +547,8 @@ module ce_top #(
         bf_wr_q <= '0;
         bf_rd_q <= '0;
       end else begin
-        pf_wr_q <= pf_wr_q + {4'd0, pf_push};
-        pf_rd_q <= pf_rd_q + {4'd0, pf_pop};
+        pf_wr_q <= pf_wr_q + (PfW2+1)'(pf_push);
+        pf_rd_q <= pf_rd_q + (PfW2+1)'(pf_pop);
         bf_wr_q <= bf_wr_q + (e_take ? 7'(e_len) : 7'd0);
         bf_rd_q <= bf_rd_q + (d_take ? 7'(d_len) : 7'd0);
       end
@@ -508,16 +565,14 @@ module ce_top #(
   // Storage without reset: the ROB, the piece FIFO and the byte FIFO.
   always_ff @(posedge clk_i) begin
     if (rsp_rd) rob_q[rsp_tag_i] <= rsp_rdata_i;
-    if (pf_push) pf_q[pf_wr_q[3:0]] <= pf_in;
-    if (e_take) begin
-      for (int unsigned j = 0; j < 16; j++) begin
-        if (j < 32'(e_len)) bf_q[(32'(bf_wr_q) + j) % BfBytes] <= e_bytes[j];
-      end
-    end
+    if (pf_push) pf_q[pf_wr_q[PfW2-1:0]] <= pf_in;
+    if (rq_push) rq_q[rq_wr_q[1:0]] <= {s_addr[47:BL], alloc_q[4:0]};
+    if (e_take) bf_q <= (bf_q & ~bf_bits) | (bf_win & bf_bits);
   end
 
   logic unused;
-  assign unused = ^d_pos_unused;
+  // Rotations produce whole words; a piece uses its first 16 bytes.
+  assign unused = ^{d_pos_unused, e_off, e_rot[BeatBytes*8-1:128], bf_rot[BfBytes*8-1:128]};
 
 `ifndef SYNTHESIS
   // Every response matches a request in flight.

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dma_check.h"
 #include "dma_tile.h"
 #include "fw_vm.h"
 #include "tb_util.h"
@@ -374,6 +375,10 @@ static void test_bad_fields(void **state)
 		p[1 + GPU_PKT_BLT_DST_FMT] = rows[i].fmt_dst;
 		p[1 + GPU_PKT_BLT_WIDTH] = 32;
 		p[1 + GPU_PKT_BLT_HEIGHT] = 2;
+		/* The C mirror of the hardware's rules (validator, disassembler). */
+		if (dma_pkt_check(p, 11, true, false, GPU_IB_MAX_DW_RESET) != rows[i].cause)
+			fail_msg("%s: dma_pkt_check says %u", rows[i].what,
+				 dma_pkt_check(p, 11, true, false, GPU_IB_MAX_DW_RESET));
 		assert_int_equal(gm_backdoor_write32(t.g, rows[i].base_dst, 0x5a5a5a5a), GM_OK);
 		dma_buf_init(&b, dw, 16);
 		assert_int_equal(dma_emit_raw(&b, p, 11), GM_OK);

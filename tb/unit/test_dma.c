@@ -1052,7 +1052,7 @@ struct name_case {
 #define OPN(x) { GPU_OP_##x, #x }
 static const struct name_case opcode_names[] = {
 	OPN(NOP), OPN(WRITE_DATA), OPN(WAIT_MEM), OPN(INDIRECT_BUFFER), OPN(RELEASE_FENCE),
-	OPN(TIMESTAMP), OPN(PTE_WRITE), OPN(INVALIDATE_TLB),
+	OPN(TIMESTAMP), OPN(PTE_WRITE), OPN(INVALIDATE_TLB), OPN(COPY), OPN(BLT), OPN(FILL),
 };
 #undef OPN
 
@@ -1068,7 +1068,7 @@ static const struct name_case cause_names[] = {
 static const struct name_case state_names[] = {
 	STN(IDLE), STN(HEADER), STN(PAYLOAD), STN(EXEC), STN(SKIP), STN(WDATA), STN(WRITE),
 	STN(FDRAIN), STN(FACK), STN(WREAD), STN(WRESP), STN(WPOLL), STN(DONE), STN(HALTED),
-	STN(ERROR), STN(PTE), STN(INV),
+	STN(ERROR), STN(PTE), STN(INV), STN(CDRAIN), STN(CWAIT),
 };
 #undef STN
 
@@ -1155,6 +1155,9 @@ static const struct pkt_case pkt_cases[] = {
 	PKT(TIMESTAMP, GPU_PKT_TIMESTAMP_COUNT_MAX),
 	PKT(PTE_WRITE, GPU_PKT_PTE_WRITE_COUNT_MAX),
 	PKT(INVALIDATE_TLB, GPU_PKT_INVALIDATE_TLB_COUNT_MAX),
+	PKT(COPY, GPU_PKT_COPY_COUNT_MAX),
+	PKT(BLT, GPU_PKT_BLT_COUNT_MAX),
+	PKT(FILL, GPU_PKT_FILL_COUNT_MAX),
 };
 #undef PKT
 

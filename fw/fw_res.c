@@ -1,0 +1,745 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fw_res.c - devices, handle tables, kernel resources and allocations,
+ * residency bookkeeping and victim selection (see fw_res.h).
+ *
+ * Every entry point checks its arguments, then makes every host allocation
+ * it needs, and only then changes state, so an error leaves nothing behind.
+ */
+#include <string.h>
+
+#include "dma_tile.h"
+#include "fw_res.h"
+
+#define PAGE_BYTES (1ull << GPU_PAGE_SHIFT)
+#define SLOT_NONE UINT32_MAX
+#define SLOT_MIN_CAP 64u
+
+/* Handle layout, see fw_res.h. */
+#define H_TAG_SHIFT 24
+#define H_GEN_SHIFT 20
+#define H_GEN_MASK 0xfu
+#define H_IDX_MASK FW_HANDLE_MAX
+
+/* ------------------------------------------------------------------ layout */
+
+/*
+ * A surface the copy engine can address (see struct fw_alloc_desc).  The
+ * tile geometry is dma_tile's, the C oracle of the RTL swizzle unit.
+ */
+static bool desc_ok(const struct fw_alloc_desc *d)
+{
+	struct dma_tile_info ti;
+	uint64_t need;
+
+	if (d->size == 0 || d->size > (1ull << GPU_PA_BITS) || d->width == 0 || d->height == 0)
+		return false;
+	if (d->priv_bytes > FW_PRIV_MAX || (d->priv_bytes && !d->priv))
+		return false;
+	if (dma_tile_info(d->tile, d->bpe_log2, &ti) != GM_OK)
+		return false; /* unknown mode, bpe_log2 > 4 */
+	if (((uint64_t)d->width << d->bpe_log2) > d->pitch)
+		return false;
+	if (dma_tile_surface_bytes(d->tile, d->bpe_log2, d->pitch, d->height, &need) != GM_OK)
+		return false; /* pitch 0 or not whole elements / tile widths */
+	if (d->tile != GPU_TILE_LINEAR && d->size % ti.tile_bytes)
+		return false;
+	return need <= d->size;
+}
+
+/* Placement alignment: whole tiles, and at least a page so the GPU VA
+ * mapping of the allocation starts on a page.  @d passed desc_ok. */
+static uint64_t desc_align(const struct fw_alloc_desc *d)
+{
+	struct dma_tile_info ti;
+
+	dma_tile_info(d->tile, d->bpe_log2, &ti);
+	return ti.tile_bytes > PAGE_BYTES ? ti.tile_bytes : PAGE_BYTES;
+}
+
+/* ------------------------------------------------------------------ adapter */
+
+/* The segment with id @id or NULL; like strchr, const in and mutable out,
+ * so the const query paths (victims) and the updating ones share it. */
+static struct fw_seg *seg_find(const struct fw_adapter *ad, unsigned id)
+{
+	unsigned i;
+
+	for (i = 0; i < ad->nseg; i++)
+		if (ad->seg[i].d.id == id)
+			return (struct fw_seg *)&ad->seg[i];
+	return NULL;
+}
+
+struct fw_seg *fw_adapter_seg(struct fw_adapter *ad, unsigned id)
+{
+	return ad ? seg_find(ad, id) : NULL;
+}
+
+int fw_adapter_init(struct fw_adapter *ad, const struct fw_host_mem *host)
+{
+	if (!ad || (host && !host->realloc_fn != !host->free_fn))
+		return GM_ERR_BAD_ARG;
+	memset(ad, 0, sizeof(*ad));
+	if (host)
+		ad->host = *host;
+	ad->next_serial = 1;
+	ad->next_share = 1;
+	return GM_OK;
+}
+
+void fw_adapter_fini(struct fw_adapter *ad)
+{
+	unsigned i;
+
+	if (!ad)
+		return;
+	while (ad->dev)
+		fw_device_destroy(ad->dev);
+	for (i = 0; i < ad->nseg; i++)
+		fw_seg_fini(&ad->seg[i]);
+	ad->nseg = 0;
+}
+
+static bool ranges_overlap(const struct fw_seg_desc *a, const struct fw_seg_desc *b)
+{
+	return a->base < b->base + b->size && b->base < a->base + a->size;
+}
+
+int fw_adapter_add_seg(struct fw_adapter *ad, const struct fw_seg_desc *desc)
+{
+	struct fw_seg s;
+	unsigned i;
+
+	if (!ad || !desc)
+		return GM_ERR_BAD_ARG;
+	if (fw_seg_init(&s, desc, &ad->host))
+		return GM_ERR_BAD_ARG;
+	for (i = 0; i < ad->nseg; i++)
+		if (ad->seg[i].d.id == desc->id || ranges_overlap(&ad->seg[i].d, desc))
+			return GM_ERR_BAD_ARG;
+	if (ad->nseg == FW_MAX_SEGS)
+		return GM_ERR_FULL;
+	ad->seg[ad->nseg++] = s;
+	return GM_OK;
+}
+
+int fw_adapter_get_stats(const struct fw_adapter *ad, struct fw_adapter_stats *st)
+{
+	if (!ad || !st)
+		return GM_ERR_BAD_ARG;
+	st->ndevices = ad->ndev;
+	st->nkres = ad->nkres;
+	st->nallocs = ad->nalloc;
+	return GM_OK;
+}
+
+/* ------------------------------------------------------------------ device */
+
+int fw_device_create(struct fw_adapter *ad, struct fw_device **out)
+{
+	struct fw_device *dev;
+	uint32_t tag;
+
+	if (!ad || !out)
+		return GM_ERR_BAD_ARG;
+	for (tag = 1; tag <= FW_MAX_DEVICES && ad->tag_used[tag]; tag++)
+		;
+	if (tag > FW_MAX_DEVICES)
+		return GM_ERR_FULL;
+	dev = fw_host_realloc_array(&ad->host, NULL, 1, sizeof(*dev));
+	if (!dev)
+		return GM_ERR_NO_MEM;
+	memset(dev, 0, sizeof(*dev));
+	dev->ad = ad;
+	dev->tag = tag;
+	dev->free_head = SLOT_NONE;
+	ad->tag_used[tag] = true;
+	dev->next = ad->dev;
+	if (ad->dev)
+		ad->dev->prev = dev;
+	ad->dev = dev;
+	ad->ndev++;
+	*out = dev;
+	return GM_OK;
+}
+
+int fw_device_mark_removed(struct fw_device *dev)
+{
+	if (!dev)
+		return GM_ERR_BAD_ARG;
+	if (dev->removed)
+		return GM_ERR_DEVICE_REMOVED;
+	dev->removed = true;
+	return GM_OK;
+}
+
+bool fw_device_is_removed(const struct fw_device *dev)
+{
+	return dev && dev->removed;
+}
+
+int fw_device_get_stats(const struct fw_device *dev, struct fw_device_stats *st)
+{
+	if (!dev)
+		return GM_ERR_BAD_ARG;
+	if (dev->removed)
+		return GM_ERR_DEVICE_REMOVED;
+	if (!st)
+		return GM_ERR_BAD_ARG;
+	st->nhandles = dev->nhandles;
+	st->nresources = dev->nres;
+	return GM_OK;
+}
+
+/* -------------------------------------------------------------- handles */
+
+/*
+ * Make sure @n handles can be taken without failing.  Only the table's
+ * capacity changes, which no caller can observe.
+ */
+static int slots_reserve(struct fw_device *dev, size_t n)
+{
+	struct fw_handle_slot *p;
+	size_t cap;
+
+	if (n <= (size_t)dev->cap - dev->nhandles)
+		return GM_OK;
+	if (n > (size_t)FW_HANDLE_MAX - dev->nhandles)
+		return GM_ERR_FULL;
+	cap = dev->cap ? 2 * (size_t)dev->cap : SLOT_MIN_CAP;
+	if (cap < dev->nhandles + n)
+		cap = dev->nhandles + n;
+	if (cap > FW_HANDLE_MAX)
+		cap = FW_HANDLE_MAX;
+	p = fw_host_realloc_array(&dev->ad->host, dev->slot, cap, sizeof(*p));
+	if (!p)
+		return GM_ERR_NO_MEM;
+	dev->slot = p;
+	dev->cap = (uint32_t)cap;
+	return GM_OK;
+}
+
+static uint32_t handle_make(const struct fw_device *dev, uint32_t idx)
+{
+	return (dev->tag << H_TAG_SHIFT) | ((dev->slot[idx].gen & H_GEN_MASK) << H_GEN_SHIFT) | (idx + 1);
+}
+
+/* Take a slot for @a (reserved by slots_reserve) and return its handle. */
+static uint32_t handle_take(struct fw_device *dev, struct fw_alloc *a)
+{
+	uint32_t idx;
+
+	if (dev->free_head != SLOT_NONE) {
+		idx = dev->free_head;
+		dev->free_head = dev->slot[idx].next_free;
+	} else {
+		idx = dev->nslot++;
+		dev->slot[idx].gen = 0;
+	}
+	dev->slot[idx].a = a;
+	dev->nhandles++;
+	a->refs++;
+	return handle_make(dev, idx);
+}
+
+/* The live slot @h names on @dev, or NULL. */
+static const struct fw_handle_slot *handle_slot(const struct fw_device *dev, uint32_t h)
+{
+	uint32_t idx = h & H_IDX_MASK;
+	const struct fw_handle_slot *s;
+
+	if ((h >> H_TAG_SHIFT) != dev->tag || idx == 0 || idx > dev->nslot)
+		return NULL;
+	s = &dev->slot[idx - 1];
+	if (!s->a || (s->gen & H_GEN_MASK) != ((h >> H_GEN_SHIFT) & H_GEN_MASK))
+		return NULL;
+	return s;
+}
+
+/* Release live handle @h (made by handle_take); its slot's next handle differs. */
+static void handle_release(struct fw_device *dev, uint32_t h)
+{
+	uint32_t idx = (h & H_IDX_MASK) - 1;
+	struct fw_handle_slot *s = &dev->slot[idx];
+
+	s->a->refs--;
+	s->a = NULL;
+	s->gen++;
+	s->next_free = dev->free_head;
+	dev->free_head = idx;
+	dev->nhandles--;
+}
+
+int fw_res_get_handle_data(const struct fw_device *dev, uint32_t handle, struct fw_alloc **out)
+{
+	const struct fw_handle_slot *s;
+
+	if (!dev)
+		return GM_ERR_BAD_ARG;
+	if (dev->removed)
+		return GM_ERR_DEVICE_REMOVED;
+	if (!out)
+		return GM_ERR_BAD_ARG;
+	s = handle_slot(dev, handle);
+	if (!s)
+		return GM_ERR_BAD_ARG;
+	*out = s->a;
+	return GM_OK;
+}
+
+/* ---------------------------------------------------- kernel resources */
+
+static void kres_free(struct fw_adapter *ad, struct fw_kres *k)
+{
+	size_t i;
+
+	if (!k)
+		return;
+	if (k->alloc)
+		for (i = 0; i < k->nalloc; i++)
+			fw_host_free(&ad->host, k->alloc[i]);
+	fw_host_free(&ad->host, k->alloc);
+	fw_host_free(&ad->host, k);
+}
+
+/*
+ * Make an unlinked kernel resource with an allocation per surface; the
+ * descriptions were checked.  NULL when the host heap fails (nothing left).
+ */
+static struct fw_kres *kres_new(struct fw_adapter *ad, const struct fw_alloc_desc *surf, size_t n)
+{
+	struct fw_kres *k;
+	size_t i;
+
+	k = fw_host_realloc_array(&ad->host, NULL, 1, sizeof(*k));
+	if (!k)
+		return NULL;
+	memset(k, 0, sizeof(*k));
+	k->ad = ad;
+	k->alloc = fw_host_realloc_array(&ad->host, NULL, n, sizeof(k->alloc[0]));
+	if (!k->alloc)
+		goto err_free_kres;
+	memset(k->alloc, 0, n * sizeof(k->alloc[0]));
+	k->nalloc = n;
+	for (i = 0; i < n; i++) {
+		struct fw_alloc *a = fw_host_realloc_array(&ad->host, NULL, 1, sizeof(*a));
+
+		if (!a)
+			goto err_free_kres;
+		memset(a, 0, sizeof(*a));
+		a->kres = k;
+		a->d = surf[i];
+		if (surf[i].priv_bytes)
+			memcpy(a->priv, surf[i].priv, surf[i].priv_bytes);
+		a->d.priv = a->priv;
+		a->pinned = surf[i].pinned;
+		a->align = desc_align(&surf[i]);
+		k->alloc[i] = a;
+	}
+	return k;
+
+err_free_kres:
+	kres_free(ad, k);
+	return NULL;
+}
+
+/* A share handle no live kernel resource has; the space is 2^32 - 1 wide
+ * and holds at most as many as there are kernel resources, so one exists. */
+static uint32_t share_next(struct fw_adapter *ad)
+{
+	for (;;) {
+		uint32_t s = ad->next_share++;
+		const struct fw_kres *k;
+
+		if (s == 0)
+			continue;
+		for (k = ad->kres; k && k->share != s; k = k->next)
+			;
+		if (!k)
+			return s;
+	}
+}
+
+static void kres_link(struct fw_adapter *ad, struct fw_kres *k, bool shared)
+{
+	size_t i;
+
+	for (i = 0; i < k->nalloc; i++)
+		k->alloc[i]->serial = ad->next_serial++;
+	if (shared)
+		k->share = share_next(ad);
+	k->next = ad->kres;
+	if (ad->kres)
+		ad->kres->prev = k;
+	ad->kres = k;
+	ad->nkres++;
+	ad->nalloc += k->nalloc;
+}
+
+/* The last user went: free the segment ranges, unlink, free. */
+static void kres_destroy(struct fw_adapter *ad, struct fw_kres *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->nalloc; i++) {
+		struct fw_alloc *a = k->alloc[i];
+
+		if (a->resident)
+			fw_seg_free(seg_find(ad, a->loc.seg_id), a->loc.addr);
+	}
+	if (k->prev)
+		k->prev->next = k->next;
+	else
+		ad->kres = k->next;
+	if (k->next)
+		k->next->prev = k->prev;
+	ad->nkres--;
+	ad->nalloc -= k->nalloc;
+	kres_free(ad, k);
+}
+
+static struct fw_kres *kres_by_share(const struct fw_adapter *ad, uint32_t share)
+{
+	struct fw_kres *k;
+
+	if (share == 0)
+		return NULL;
+	for (k = ad->kres; k && k->share != share; k = k->next)
+		;
+	return k;
+}
+
+/* -------------------------------------------------- user-mode resources */
+
+/* An unlinked resource with room for @n handles; NULL when the heap fails. */
+static struct fw_resource *res_new(struct fw_device *dev, size_t n)
+{
+	struct fw_resource *r;
+
+	r = fw_host_realloc_array(&dev->ad->host, NULL, 1, sizeof(*r));
+	if (!r)
+		return NULL;
+	memset(r, 0, sizeof(*r));
+	r->handle = fw_host_realloc_array(&dev->ad->host, NULL, n, sizeof(r->handle[0]));
+	if (!r->handle) {
+		fw_host_free(&dev->ad->host, r);
+		return NULL;
+	}
+	r->dev = dev;
+	r->nsurf = n;
+	return r;
+}
+
+static void res_free(struct fw_device *dev, struct fw_resource *r)
+{
+	fw_host_free(&dev->ad->host, r->handle);
+	fw_host_free(&dev->ad->host, r);
+}
+
+/*
+ * pfnAllocateCb: give @dev one handle per allocation of @k, into @r's
+ * surface table, and link @r.  Cannot fail: slots_reserve ran first.
+ */
+static void allocate_cb(struct fw_device *dev, struct fw_kres *k, struct fw_resource *r)
+{
+	size_t i;
+
+	for (i = 0; i < k->nalloc; i++)
+		r->handle[i] = handle_take(dev, k->alloc[i]);
+	r->kres = k;
+	k->opens++;
+	r->next = dev->res;
+	if (dev->res)
+		dev->res->prev = r;
+	dev->res = r;
+	dev->nres++;
+}
+
+/* pfnDeallocateCb and DestroyResource: undo allocate_cb, and destroy the
+ * kernel resource when this was its last user. */
+static void res_release(struct fw_device *dev, struct fw_resource *r)
+{
+	struct fw_kres *k = r->kres;
+	size_t i;
+
+	for (i = 0; i < r->nsurf; i++)
+		handle_release(dev, r->handle[i]);
+	if (r->prev)
+		r->prev->next = r->next;
+	else
+		dev->res = r->next;
+	if (r->next)
+		r->next->prev = r->prev;
+	dev->nres--;
+	if (--k->opens == 0)
+		kres_destroy(dev->ad, k);
+	res_free(dev, r);
+}
+
+int fw_res_create(struct fw_device *dev, const struct fw_alloc_desc *surf, size_t nsurf, bool shared,
+		  struct fw_resource **out)
+{
+	struct fw_resource *r;
+	struct fw_kres *k;
+	size_t i;
+	int st;
+
+	if (!dev)
+		return GM_ERR_BAD_ARG;
+	if (dev->removed)
+		return GM_ERR_DEVICE_REMOVED;
+	if (!surf || !out || nsurf == 0 || nsurf > FW_SURF_MAX)
+		return GM_ERR_BAD_ARG;
+	for (i = 0; i < nsurf; i++)
+		if (!desc_ok(&surf[i]))
+			return GM_ERR_BAD_ARG;
+	st = slots_reserve(dev, nsurf);
+	if (st)
+		return st;
+	k = kres_new(dev->ad, surf, nsurf);
+	if (!k)
+		return GM_ERR_NO_MEM;
+	r = res_new(dev, nsurf);
+	if (!r)
+		goto err_free_kres;
+	kres_link(dev->ad, k, shared);
+	allocate_cb(dev, k, r);
+	*out = r;
+	return GM_OK;
+
+err_free_kres:
+	kres_free(dev->ad, k);
+	return GM_ERR_NO_MEM;
+}
+
+int fw_res_open(struct fw_device *dev, uint32_t share, struct fw_resource **out)
+{
+	struct fw_resource *r;
+	struct fw_kres *k;
+	int st;
+
+	if (!dev)
+		return GM_ERR_BAD_ARG;
+	if (dev->removed)
+		return GM_ERR_DEVICE_REMOVED;
+	k = kres_by_share(dev->ad, share);
+	if (!out || !k)
+		return GM_ERR_BAD_ARG;
+	st = slots_reserve(dev, k->nalloc);
+	if (st)
+		return st;
+	r = res_new(dev, k->nalloc);
+	if (!r)
+		return GM_ERR_NO_MEM;
+	allocate_cb(dev, k, r);
+	*out = r;
+	return GM_OK;
+}
+
+int fw_res_destroy(struct fw_resource *res)
+{
+	if (!res)
+		return GM_ERR_BAD_ARG;
+	if (res->dev->removed)
+		return GM_ERR_DEVICE_REMOVED;
+	res_release(res->dev, res);
+	return GM_OK;
+}
+
+void fw_device_destroy(struct fw_device *dev)
+{
+	struct fw_adapter *ad;
+
+	if (!dev)
+		return;
+	ad = dev->ad;
+	while (dev->res)
+		res_release(dev, dev->res);
+	if (dev->prev)
+		dev->prev->next = dev->next;
+	else
+		ad->dev = dev->next;
+	if (dev->next)
+		dev->next->prev = dev->prev;
+	ad->ndev--;
+	ad->tag_used[dev->tag] = false;
+	fw_host_free(&ad->host, dev->slot);
+	fw_host_free(&ad->host, dev);
+}
+
+int fw_res_surface_handle(const struct fw_resource *res, size_t surf, uint32_t *handle)
+{
+	if (!res)
+		return GM_ERR_BAD_ARG;
+	if (res->dev->removed)
+		return GM_ERR_DEVICE_REMOVED;
+	if (!handle || surf >= res->nsurf)
+		return GM_ERR_BAD_ARG;
+	*handle = res->handle[surf];
+	return GM_OK;
+}
+
+int fw_res_share_handle(const struct fw_resource *res, uint32_t *share)
+{
+	if (!res)
+		return GM_ERR_BAD_ARG;
+	if (res->dev->removed)
+		return GM_ERR_DEVICE_REMOVED;
+	if (!share || res->kres->share == 0)
+		return GM_ERR_BAD_ARG;
+	*share = res->kres->share;
+	return GM_OK;
+}
+
+/* ------------------------------------------------------------ residency */
+
+static bool alloc_of(const struct fw_adapter *ad, const struct fw_alloc *a)
+{
+	return ad && a && a->kres && a->kres->ad == ad;
+}
+
+int fw_res_place(struct fw_adapter *ad, struct fw_alloc *a, unsigned seg_id, struct fw_loc *prev)
+{
+	struct fw_seg *seg;
+	struct fw_loc old;
+	uint64_t addr;
+	int st;
+
+	if (!alloc_of(ad, a))
+		return GM_ERR_BAD_ARG;
+	seg = seg_find(ad, seg_id);
+	if (!seg || (a->resident && a->loc.seg_id == seg_id) || (a->d.cpu_visible && !seg->d.cpu_visible))
+		return GM_ERR_BAD_ARG;
+	if (a->d.size > seg->d.size)
+		return GM_ERR_BAD_ARG;
+	if (a->resident && a->pinned)
+		return GM_ERR_BUSY;
+	st = fw_seg_alloc(seg, a->d.size, a->align, &addr);
+	if (st)
+		return st;
+	old = a->loc;
+	if (a->resident)
+		fw_seg_free(seg_find(ad, old.seg_id), old.addr);
+	a->loc.seg_id = seg_id;
+	a->loc.addr = addr;
+	a->resident = true;
+	if (prev)
+		*prev = old;
+	return GM_OK;
+}
+
+int fw_res_evict(struct fw_adapter *ad, struct fw_alloc *a, struct fw_loc *prev)
+{
+	if (!alloc_of(ad, a) || !a->resident)
+		return GM_ERR_BAD_ARG;
+	if (a->pinned)
+		return GM_ERR_BUSY;
+	fw_seg_free(seg_find(ad, a->loc.seg_id), a->loc.addr);
+	if (prev)
+		*prev = a->loc;
+	a->loc.seg_id = FW_SEG_NONE;
+	a->loc.addr = 0;
+	a->resident = false;
+	return GM_OK;
+}
+
+/* -------------------------------------------------------------- victims */
+
+struct victim_query {
+	unsigned seg_id;
+	struct fw_alloc *const *exclude;
+	size_t nexclude;
+};
+
+static bool evictable(const struct victim_query *q, const struct fw_alloc *a)
+{
+	size_t i;
+
+	if (!a->resident || a->loc.seg_id != q->seg_id || a->pinned)
+		return false;
+	for (i = 0; i < q->nexclude; i++)
+		if (q->exclude[i] == a)
+			return false;
+	return true;
+}
+
+/* LRU order: older stamp first, then older allocation; serials are unique. */
+static bool lru_before(const struct fw_alloc *a, const struct fw_alloc *b)
+{
+	return a->last_use < b->last_use || (a->last_use == b->last_use && a->serial < b->serial);
+}
+
+/* The least recently used evictable allocation after @after (NULL: the first). */
+static struct fw_alloc *lru_next(const struct fw_adapter *ad, const struct victim_query *q,
+				 const struct fw_alloc *after)
+{
+	struct fw_alloc *best = NULL;
+	const struct fw_kres *k;
+	size_t i;
+
+	for (k = ad->kres; k; k = k->next)
+		for (i = 0; i < k->nalloc; i++) {
+			struct fw_alloc *a = k->alloc[i];
+
+			if (!evictable(q, a) || (after && !lru_before(after, a)))
+				continue;
+			if (!best || lru_before(a, best))
+				best = a;
+		}
+	return best;
+}
+
+/*
+ * Walk the LRU order until @need bytes are covered; write the victims to
+ * @out when it is not NULL.  Returns how many, or 0 when all together are
+ * not enough.
+ */
+static size_t lru_walk(const struct fw_adapter *ad, const struct victim_query *q, uint64_t need,
+		       struct fw_alloc **out)
+{
+	const struct fw_alloc *a = NULL;
+	uint64_t got = 0;
+	size_t n = 0;
+
+	while (got < need) {
+		a = lru_next(ad, q, a);
+		if (!a)
+			return 0;
+		if (out)
+			out[n] = (struct fw_alloc *)a;
+		n++;
+		got += a->d.size;
+	}
+	return n;
+}
+
+int fw_res_pick_victims(const struct fw_adapter *ad, unsigned seg_id, uint64_t need,
+			struct fw_alloc *const *exclude, size_t nexclude,
+			struct fw_alloc **out, size_t cap, size_t *nout)
+{
+	struct victim_query q = { seg_id, exclude, nexclude };
+	const struct fw_seg *seg;
+	size_t i, n;
+
+	if (!ad || !nout || (!out && cap) || (!exclude && nexclude))
+		return GM_ERR_BAD_ARG;
+	for (i = 0; i < nexclude; i++)
+		if (!exclude[i])
+			return GM_ERR_BAD_ARG;
+	seg = seg_find(ad, seg_id);
+	if (!seg || need > seg->d.size)
+		return GM_ERR_BAD_ARG;
+	if (need == 0) {
+		*nout = 0;
+		return GM_OK;
+	}
+	n = lru_walk(ad, &q, need, NULL);
+	if (n == 0)
+		return GM_ERR_BUSY;
+	if (n > cap)
+		return GM_ERR_FULL;
+	lru_walk(ad, &q, need, out);
+	*nout = n;
+	return GM_OK;
+}

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fw_res.h - allocations, resources, devices and their handles: the video
+ * memory manager's objects (seeds 002, 003) without any GPU traffic.
+ *
+ * Three layers of objects, as in WDDM:
+ *
+ *   adapter   the video memory manager: segments (fw_mem.h), every kernel
+ *             resource and allocation, the global share handles, the devices.
+ *   kernel    struct fw_kres (one per CreateResource) holds one struct
+ *             fw_alloc per surface: layout, private driver data, residency.
+ *             Reference-counted by the user-mode resources that use it;
+ *             destroyed, and its memory released, on the last close.
+ *   device    struct fw_device, one per process that opens the adapter.  It
+ *             owns a handle table: each handle is device-local and resolves
+ *             to a kernel allocation (fw_res_get_handle_data, the
+ *             DxgkCbGetHandleData role).  struct fw_resource is the user-mode
+ *             driver's resource: the surface -> allocation-handle table.
+ *
+ * A resource made with shared=true gets a global share handle; another
+ * device opens it with fw_res_open and gets its own handles (pfnAllocateCb
+ * is called once per device for a shared surface) that resolve to the same
+ * kernel allocations.
+ *
+ * Handles are nonzero 32-bit values: bits 31:24 the device's tag (so a
+ * handle of one device is refused by another), 23:20 a generation (so a
+ * stale handle is refused until its slot has been reused 16 times), 19:0
+ * the slot index + 1.
+ *
+ * Device removal (TDR, PnP stop): after fw_device_mark_removed every call
+ * that names the device or one of its resources returns
+ * GM_ERR_DEVICE_REMOVED and changes nothing - except fw_device_destroy,
+ * which always releases the device and everything it holds.  The removed
+ * check comes right after the NULL check of the device/resource, before
+ * the other arguments are looked at.
+ *
+ * Residency is bookkeeping for the paging layer, which moves the bytes with
+ * the copy engine: fw_res_place/fw_res_evict keep segment ranges and the
+ * allocation's location in step; fw_res_pick_victims proposes what to evict.
+ *
+ * No globals; not thread-safe; all memory comes from the adapter's host heap.
+ */
+#ifndef FW_RES_H
+#define FW_RES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dma_tile.h"
+#include "fw_mem.h"
+#include "gm_status.h"
+#include "gpu_hw.h"
+
+#define FW_MAX_SEGS 8u          /* segments per adapter */
+#define FW_MAX_DEVICES 255u     /* live devices per adapter (the handle's tag byte) */
+#define FW_HANDLE_MAX 0xfffffu  /* live handles per device (the handle's index field) */
+#define FW_SURF_MAX 4096u       /* surfaces per resource */
+#define FW_PRIV_MAX 256u        /* bytes of private driver data per allocation */
+
+/*
+ * One surface to allocate (D3DDDI_ALLOCATIONINFO).  The layout must be one
+ * the copy engine can address (dma_tile.h is the geometry): rows of @pitch
+ * bytes holding @width elements, the pitch a multiple of the element
+ * (LINEAR) or of the tile width; tiled sizes a multiple of the tile; @size
+ * at least dma_tile_surface_bytes (@pitch * @height, tiled: @height rounded
+ * up to whole tile rows).
+ */
+struct fw_alloc_desc {
+	uint64_t size;           /* bytes */
+	uint32_t width;          /* elements per row, >= 1 */
+	uint32_t height;         /* rows, >= 1 (a buffer is one row) */
+	uint32_t pitch;          /* bytes per row, >= width << bpe_log2 */
+	uint32_t bpe_log2;       /* log2 of bytes per element, 0..DMA_TILE_BPE_LOG2_MAX */
+	uint32_t format;         /* free-form format code, kept as given */
+	enum gpu_tile_mode tile; /* GPU_TILE_* */
+	bool cpu_visible;        /* may only be placed in a CPU-visible segment */
+	bool pinned;             /* once placed, never moved or evicted */
+	const void *priv;        /* private driver data, copied; may be NULL when priv_bytes is 0 */
+	uint32_t priv_bytes;     /* 0..FW_PRIV_MAX */
+};
+
+struct fw_adapter;
+struct fw_kres;
+
+/* Where an allocation lives. */
+struct fw_loc {
+	unsigned seg_id;         /* FW_SEG_NONE: nowhere */
+	uint64_t addr;           /* physical address; 0 with FW_SEG_NONE */
+};
+
+/*
+ * The kernel allocation object: what a handle resolves to.  The paging
+ * layer reads it freely and writes only the fields marked so; the others
+ * change through the functions below.
+ */
+struct fw_alloc {
+	struct fw_kres *kres;    /* the kernel resource it belongs to */
+	uint64_t serial;         /* creation order on the adapter (LRU tie-break) */
+	unsigned refs;           /* device-local handles resolving to it */
+	struct fw_alloc_desc d;  /* as created; d.priv points at priv[]; `pinned` is the live flag */
+	uint8_t priv[FW_PRIV_MAX];
+	uint64_t align;          /* placement alignment, bytes: a page, or 64 KiB for SS64K */
+	/* Residency. */
+	struct fw_loc loc;       /* where the bytes are now */
+	bool resident;           /* in a segment: loc.seg_id != FW_SEG_NONE */
+	bool pinned;             /* from d.pinned; the paging layer may change it */
+	/* Written by the paging layer: */
+	uint64_t last_use;       /* LRU stamp, e.g. the last fence that used it */
+	bool content_valid;      /* the bytes must survive a move; false when made or discarded */
+};
+
+/* A kernel resource: the allocations of one CreateResource. */
+struct fw_kres {
+	struct fw_adapter *ad;
+	uint32_t share;          /* global share handle; 0: not shared */
+	unsigned opens;          /* fw_resources, on any device, that use it */
+	size_t nalloc;
+	struct fw_alloc **alloc; /* one per surface */
+	struct fw_kres *prev, *next; /* the adapter's list */
+};
+
+struct fw_handle_slot {
+	struct fw_alloc *a;      /* NULL: free */
+	uint32_t gen;            /* bumped on every release; part of the handle */
+	uint32_t next_free;      /* free-list link while free */
+};
+
+/* A WDDM device: one per process (or runtime device) on the adapter. */
+struct fw_device {
+	struct fw_adapter *ad;
+	uint32_t tag;            /* 1..FW_MAX_DEVICES, bits 31:24 of its handles */
+	bool removed;
+	struct fw_handle_slot *slot;
+	uint32_t nslot, cap;     /* slots ever used / allocated */
+	uint32_t free_head;      /* first free slot below nslot, UINT32_MAX: none */
+	uint32_t nhandles;       /* live handles */
+	size_t nres;
+	struct fw_resource *res; /* resources created or opened here */
+	struct fw_device *prev, *next; /* the adapter's list */
+};
+
+/* The user-mode driver's resource object for a list of surfaces. */
+struct fw_resource {
+	struct fw_device *dev;
+	struct fw_kres *kres;
+	size_t nsurf;
+	uint32_t *handle;        /* surface index -> device-local allocation handle */
+	struct fw_resource *prev, *next; /* the device's list */
+};
+
+struct fw_adapter {
+	struct fw_host_mem host;
+	struct fw_seg seg[FW_MAX_SEGS];
+	unsigned nseg;
+	struct fw_device *dev;   /* live devices */
+	size_t ndev;
+	bool tag_used[FW_MAX_DEVICES + 1];
+	struct fw_kres *kres;    /* live kernel resources */
+	size_t nkres, nalloc;
+	uint64_t next_serial;
+	uint32_t next_share;
+};
+
+struct fw_adapter_stats {
+	size_t ndevices;
+	size_t nkres;            /* live kernel resources */
+	size_t nallocs;          /* live kernel allocations */
+};
+
+struct fw_device_stats {
+	uint32_t nhandles;       /* live allocation handles */
+	size_t nresources;
+};
+
+/*
+ * Make an adapter with no segments or devices; @host NULL = the C library
+ * (both functions set or both NULL).  GM_OK; GM_ERR_BAD_ARG (NULL, half-set
+ * @host; *ad not written).
+ */
+int fw_adapter_init(struct fw_adapter *ad, const struct fw_host_mem *host);
+
+/* Destroy every device still open (releasing all resources), then the
+ * segments.  NULL is a no-op. */
+void fw_adapter_fini(struct fw_adapter *ad);
+
+/*
+ * Add a segment (fw_seg_init's rules).  GM_OK; GM_ERR_BAD_ARG (NULL, a bad
+ * @desc, an id already used, a range overlapping another segment);
+ * GM_ERR_FULL (FW_MAX_SEGS already).  Nothing changed on error.
+ */
+int fw_adapter_add_seg(struct fw_adapter *ad, const struct fw_seg_desc *desc);
+
+/* The segment with id @id, or NULL (unknown id, NULL @ad). */
+struct fw_seg *fw_adapter_seg(struct fw_adapter *ad, unsigned id);
+
+/* Fill *st.  GM_OK; GM_ERR_BAD_ARG for NULL (nothing written). */
+int fw_adapter_get_stats(const struct fw_adapter *ad, struct fw_adapter_stats *st);
+
+/*
+ * Open a device on @ad; *out is the new device.  GM_OK; GM_ERR_BAD_ARG
+ * (NULL); GM_ERR_FULL (FW_MAX_DEVICES open); GM_ERR_NO_MEM.  Nothing
+ * changed on error.
+ */
+int fw_device_create(struct fw_adapter *ad, struct fw_device **out);
+
+/*
+ * Close @dev: destroy its resources (each kernel resource is destroyed when
+ * its last user goes), free its handles and the device.  Works on a removed
+ * device.  NULL is a no-op.
+ */
+void fw_device_destroy(struct fw_device *dev);
+
+/*
+ * Mark @dev removed (TDR).  GM_OK; GM_ERR_BAD_ARG (NULL);
+ * GM_ERR_DEVICE_REMOVED when it already was.
+ */
+int fw_device_mark_removed(struct fw_device *dev);
+
+/* True when @dev was marked removed (false for NULL). */
+bool fw_device_is_removed(const struct fw_device *dev);
+
+/* Fill *st.  GM_OK; GM_ERR_BAD_ARG; GM_ERR_DEVICE_REMOVED (nothing written). */
+int fw_device_get_stats(const struct fw_device *dev, struct fw_device_stats *st);
+
+/*
+ * CreateResource: make a kernel resource with one allocation per entry of
+ * @surf (via pfnAllocateCb, which gives @dev one handle per allocation) and
+ * the user-mode resource holding the surface -> handle table.  With
+ * @shared the resource gets a global share handle (fw_res_share_handle).
+ * The allocations start in no segment with content_valid false.
+ * GM_OK and *out; GM_ERR_BAD_ARG (NULL, @nsurf 0 or > FW_SURF_MAX, a
+ * surface fw_alloc_desc refuses); GM_ERR_DEVICE_REMOVED; GM_ERR_FULL (the
+ * device's handle table cannot take @nsurf more); GM_ERR_NO_MEM.  Nothing
+ * changed on error.
+ */
+int fw_res_create(struct fw_device *dev, const struct fw_alloc_desc *surf, size_t nsurf, bool shared,
+		  struct fw_resource **out);
+
+/*
+ * OpenResource: open the shared resource @share on @dev; *out gets new
+ * device-local handles to the same kernel allocations (each one's refs and
+ * the kernel resource's opens go up by one).  GM_OK; GM_ERR_BAD_ARG (NULL,
+ * no live resource has that share handle); GM_ERR_DEVICE_REMOVED;
+ * GM_ERR_FULL (handle table); GM_ERR_NO_MEM.  Nothing changed on error.
+ */
+int fw_res_open(struct fw_device *dev, uint32_t share, struct fw_resource **out);
+
+/*
+ * DestroyResource: release @res's handles and free it; the kernel resource
+ * is destroyed (its segment ranges freed) when this was its last user.
+ * GM_OK; GM_ERR_BAD_ARG (NULL); GM_ERR_DEVICE_REMOVED (nothing released:
+ * fw_device_destroy does it).
+ */
+int fw_res_destroy(struct fw_resource *res);
+
+/*
+ * The allocation handle of surface @surf of @res.  GM_OK; GM_ERR_BAD_ARG
+ * (NULL, @surf out of range); GM_ERR_DEVICE_REMOVED.
+ */
+int fw_res_surface_handle(const struct fw_resource *res, size_t surf, uint32_t *handle);
+
+/*
+ * The global share handle of @res.  GM_OK; GM_ERR_BAD_ARG (NULL, not
+ * shared); GM_ERR_DEVICE_REMOVED.
+ */
+int fw_res_share_handle(const struct fw_resource *res, uint32_t *share);
+
+/*
+ * DxgkCbGetHandleData: the kernel allocation @handle names on @dev.  GM_OK
+ * and *out; GM_ERR_BAD_ARG (NULL, a handle that is not live on @dev:
+ * another device's, released, never made); GM_ERR_DEVICE_REMOVED.  *out is
+ * written only on GM_OK.
+ */
+int fw_res_get_handle_data(const struct fw_device *dev, uint32_t handle, struct fw_alloc **out);
+
+/*
+ * Place @a in segment @seg_id: reserve a range there at a->align and make
+ * it a's location (resident).  If @a was in another segment, that range is
+ * freed and returned in *prev (else prev->seg_id is FW_SEG_NONE) so the
+ * paging layer copies from it: the paging queue runs in order, so that copy
+ * precedes any later write into the freed range.  @prev may be NULL.
+ * GM_OK; GM_ERR_BAD_ARG (NULL, @a not of @ad, unknown segment, already in
+ * that segment, CPU-visible @a in a segment the CPU cannot see, larger than
+ * the segment); GM_ERR_BUSY (pinned and already placed); GM_ERR_FULL (no
+ * room now: evict, see fw_res_pick_victims); GM_ERR_NO_MEM.  Nothing
+ * changed on error.
+ */
+int fw_res_place(struct fw_adapter *ad, struct fw_alloc *a, unsigned seg_id, struct fw_loc *prev);
+
+/*
+ * Take @a out of its segment (its range is freed, it is in no segment);
+ * the paging layer has copied what it must keep beforehand.  *prev (may be
+ * NULL) gets the old location.  content_valid is left as it is.  GM_OK;
+ * GM_ERR_BAD_ARG (NULL, @a not of @ad, not resident); GM_ERR_BUSY (pinned).
+ * Nothing changed on error.
+ */
+int fw_res_evict(struct fw_adapter *ad, struct fw_alloc *a, struct fw_loc *prev);
+
+/*
+ * Choose what to evict from segment @seg_id to free at least @need bytes:
+ * resident, unpinned allocations there that are not in @exclude (the
+ * allocations the current submission references), least recently used
+ * first (last_use, then creation order).  Moves nothing.  The bytes freed
+ * may not be contiguous; the caller retries placement and asks again.
+ * GM_OK, out[0..*nout) oldest first (*nout 0 when @need is 0);
+ * GM_ERR_BAD_ARG (NULL where an array is needed, unknown segment, @need
+ * larger than the segment); GM_ERR_BUSY (everything evictable together is
+ * less than @need: the rest is pinned or referenced); GM_ERR_FULL (the
+ * victims needed are more than @cap).  On error *nout and @out are not
+ * written.
+ */
+int fw_res_pick_victims(const struct fw_adapter *ad, unsigned seg_id, uint64_t need,
+			struct fw_alloc *const *exclude, size_t nexclude,
+			struct fw_alloc **out, size_t cap, size_t *nout);
+
+#endif /* FW_RES_H */
