@@ -239,11 +239,47 @@ static void queue_recover(struct fw_dev *d, struct fw_queue *q)
 	name = gpu_cause_name(q->err_cause);
 	fw_log(d, "queue %u error: %s at 0x%012" PRIx64 " (header 0x%08" PRIx32 "); resetting queue\n",
 	       i, name ? name : "?", q->err_addr, hdr);
+	fw_queue_reset(d, i);
+}
+
+int fw_queue_reset(struct fw_dev *d, unsigned qi)
+{
+	struct fw_queue *q;
+
+	if (!d || qi >= d->nq)
+		return GM_ERR_BAD_ARG;
+	q = &d->q[qi];
 	fence_update(d, q);
 	q->fence_lost = q->fence_emitted;
-	reg_wr(d, GPU_REG_Q_CTRL(i), ctrl_bits(q) | GPU_Q_CTRL_RESET(1));
 	q->wptr = 0;
 	gm_backdoor_write32(d->gm, q->rptr_wb_addr, 0);
+	return reg_wr(d, GPU_REG_Q_CTRL(qi), ctrl_bits(q) | GPU_Q_CTRL_RESET(1));
+}
+
+int fw_apt_map(struct fw_dev *d, unsigned r, uint32_t start, uint32_t end, uint64_t base,
+	       unsigned mode, unsigned bpe_log2, uint32_t pitch)
+{
+	int st = 0;
+
+	if (!d || r >= GPU_APT_RANGES || (start & 7u) || (end & 7u) || start >= end ||
+	    end > GPU_APT_WINDOW_BYTES)
+		return GM_ERR_BAD_ARG;
+	st |= reg_wr(d, GPU_REG_APT_CTRL(r), 0);
+	st |= reg_wr(d, GPU_REG_APT_START(r), start);
+	st |= reg_wr(d, GPU_REG_APT_END(r), end);
+	st |= reg_wr(d, GPU_REG_APT_BASE_LO(r), (uint32_t)base);
+	st |= reg_wr(d, GPU_REG_APT_BASE_HI(r), (uint32_t)(base >> 32));
+	st |= reg_wr(d, GPU_REG_APT_PITCH(r), pitch);
+	st |= reg_wr(d, GPU_REG_APT_CTRL(r), GPU_APT_CTRL_VALID(1) | GPU_APT_CTRL_MODE(mode) |
+					       GPU_APT_CTRL_BPE(bpe_log2));
+	return st ? GM_ERR_HW : GM_OK;
+}
+
+int fw_apt_unmap(struct fw_dev *d, unsigned r)
+{
+	if (!d || r >= GPU_APT_RANGES)
+		return GM_ERR_BAD_ARG;
+	return reg_wr(d, GPU_REG_APT_CTRL(r), 0);
 }
 
 /* Read the MMU's latched fault, report it, and re-arm the latch. */

@@ -122,6 +122,26 @@ int fw_submit_ib(struct fw_dev *d, unsigned qi, uint64_t ib, uint32_t size_dw, u
 uint32_t fw_isr(struct fw_dev *d);
 
 /*
+ * Reset queue @qi (Q_CTRL.RESET): whatever it was doing stops, its ring is
+ * empty and it stays enabled; submissions not yet retired are lost
+ * (fence_lost = fence_emitted).  The timeout-detection path uses it.
+ * GM_OK; GM_ERR_BAD_ARG; GM_ERR_HW (the register refused).
+ */
+int fw_queue_reset(struct fw_dev *d, unsigned qi);
+
+/*
+ * Map aperture (BAR1) range @r: window bytes [@start, @end) show the surface
+ * at physical @base (mode @mode, 2^@bpe_log2-byte elements, @pitch bytes per
+ * row) as linear rows, with the update protocol clear VALID, write the
+ * fields, set VALID.  GM_OK; GM_ERR_BAD_ARG (@r, start/end not 8-aligned or
+ * out of order or past the window); GM_ERR_HW (a register refused).
+ * fw_apt_unmap clears VALID: the range's bytes are plain VRAM again.
+ */
+int fw_apt_map(struct fw_dev *d, unsigned r, uint32_t start, uint32_t end, uint64_t base,
+	       unsigned mode, unsigned bpe_log2, uint32_t pitch);
+int fw_apt_unmap(struct fw_dev *d, unsigned r);
+
+/*
  * Wait (by interrupt) until queue @qi's fence reaches @value, running the
  * GPU up to @budget cycles.  GM_OK; GM_ERR_HW when the queue was reset on
  * an error before reaching it (see err_cause); GM_ERR_TIMEOUT when the

@@ -60,11 +60,20 @@ set_tests_properties(demo_systemc PROPERTIES LABELS "fw;systemc" TIMEOUT 300)
 add_test(demo_windowed_fst bin/gpusim demo --quiet --wave demo-window.fst --wave-from 500 --wave-to 900)
 set_tests_properties(demo_windowed_fst PROPERTIES LABELS "fw;waves" TIMEOUT 120)
 
-add_test(cli_bad_args sh -c "bin/gpusim demo --backend nope; test $? -eq 2 && bin/gpusim demo --wave-from 5; test $? -eq 2 && bin/gpusim frobnicate; test $? -eq 2")
+# The submission pipeline end to end (gpusim run NAME): each scenario checks its results.
+foreach(scen copies evict shared hang)
+  add_test(run_${scen} bin/gpusim run ${scen} --quiet)
+  set_tests_properties(run_${scen} PROPERTIES LABELS fw TIMEOUT 300)
+endforeach()
+
+add_test(cli_bad_args sh -c "bin/gpusim demo --backend nope; test $? -eq 2 && bin/gpusim demo --wave-from 5; test $? -eq 2 && bin/gpusim frobnicate; test $? -eq 2 && bin/gpusim run nosuch; test $? -eq 2 && bin/gpusim run copies --seed x; test $? -eq 2")
 set_tests_properties(cli_bad_args PROPERTIES LABELS fw TIMEOUT 60)
 
 add_test(memcheck_demo valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim demo --quiet)
 set_tests_properties(memcheck_demo PROPERTIES LABELS "fw;memcheck" TIMEOUT 600)
+
+add_test(memcheck_run_shared valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim run shared --quiet)
+set_tests_properties(memcheck_run_shared PROPERTIES LABELS "fw;memcheck" TIMEOUT 600)
 
 # Everything above (but lint and valgrind) again, built with ASan + UBSan.
 add_test(sanitizers make --no-print-directory test SAN=1)

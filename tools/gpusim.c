@@ -15,6 +15,7 @@
 #include "dma_buf.h"
 #include "dma_disasm.h"
 #include "fw_demo.h"
+#include "fw_scen.h"
 #include "fw_dev.h"
 #include "fw_vm.h"
 #include "gm.h"
@@ -32,6 +33,10 @@ static const char usage[] =
 	"                  and checks every result (exit 1 on a failed check)\n"
 	"  bench           measure simulation speed of the demo workload on both\n"
 	"                  backends with waves off, a windowed FST and a full FST\n"
+	"  run NAME        run an end-to-end scenario of the submission pipeline\n"
+	"                  (Render, residency and paging, Patch, SubmitCommand, fences,\n"
+	"                  TDR) with its log and checks (exit 1 on a failed check);\n"
+	"                  `run all` runs each, `run --list` names them\n"
 	"  disasm FILE     decode a raw little-endian dword file as packets\n"
 	"\n"
 	"demo options:\n"
@@ -43,6 +48,12 @@ static const char usage[] =
 	"  --no-mmu          run the render queue physical (VMID 0) instead of VMID 1\n"
 	"  --quiet           print only the summary line\n"
 	"  -h, --help        this text\n"
+	"\n"
+	"run options:\n"
+	"  --backend verilator|systemc   RTL simulator (default verilator)\n"
+	"  --wave FILE       write a waveform of the whole scenario\n"
+	"  --seed N          image contents (default 1)\n"
+	"  --quiet           checks and summary only, no pipeline log\n"
 	"\n"
 	"Open a waveform with: gtkwave FILE traces/gtkw/cp.gtkw\n";
 
@@ -122,6 +133,79 @@ static int parse_demo(int argc, char **argv, struct fw_demo_opts *o)
 	if (o->wave_from >= o->wave_to)
 		return bad_usage("empty wave window", NULL);
 	return 0;
+}
+
+static int run_one(const char *name, const struct fw_scen_opts *o)
+{
+	struct fw_scen_result r;
+	int st = fw_scen_run(name, o, &r);
+
+	if (st && st != GM_ERR_HW) {
+		fprintf(stderr, "gpusim: scenario %s could not run: %s\n", name, gm_status_name(st));
+		return 1;
+	}
+	printf("run %s: %" PRIu64 " cycles, %u checks, %u failed; %" PRIu64 " submitted, %" PRIu64
+	       " retired, %" PRIu64 " paging buffers (%" PRIu64 " evictions, %" PRIu64
+	       " page-ins, %" PRIu64 " fills), %" PRIu64 " TDR%s\n\n",
+	       name, r.cycles, r.checks, r.failures, r.st.submits, r.st.retired,
+	       r.st.paging_buffers, r.st.evictions, r.st.page_ins, r.st.fills, r.st.tdrs,
+	       st ? " - FAILED" : "");
+	return st ? 1 : 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct fw_scen_opts o;
+	const char *name = NULL;
+	uint64_t v;
+	int rc = 0;
+
+	fw_scen_opts_default(&o);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--list")) {
+			for (const char *const *n = fw_scen_names; *n; n++)
+				printf("%-8s %s\n", *n, fw_scen_describe(*n));
+			return 0;
+		} else if (!strcmp(a, "--quiet")) {
+			o.quiet = true;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			return 0;
+		} else if (!strcmp(a, "--backend") || !strcmp(a, "--wave") || !strcmp(a, "--seed")) {
+			const char *val = i + 1 < argc ? argv[++i] : NULL;
+
+			if (!val)
+				return bad_usage("missing value for", a);
+			if (a[2] == 'b' && !parse_backend(val, &o.backend))
+				return bad_usage("unknown backend", val);
+			if (a[2] == 'w')
+				o.wave = val;
+			if (a[2] == 's') {
+				if (!parse_u64(val, &v) || v > UINT32_MAX)
+					return bad_usage("bad --seed", val);
+				o.seed = (uint32_t)v;
+			}
+		} else if (a[0] == '-' || name) {
+			return bad_usage(a[0] == '-' ? "unknown option" : "run takes one NAME", a);
+		} else {
+			name = a;
+		}
+	}
+	if (!name)
+		return bad_usage("run needs a scenario NAME (gpusim run --list)", NULL);
+	if (strcmp(name, "all") && !fw_scen_describe(name))
+		return bad_usage("unknown scenario", name);
+	if (!strcmp(name, "all") && o.wave)
+		return bad_usage("--wave needs one scenario", NULL);
+	if (!strcmp(name, "all") && o.backend == GM_BACKEND_SYSTEMC)
+		return bad_usage("the SystemC backend runs one model per process: one scenario", NULL);
+	if (strcmp(name, "all"))
+		return run_one(name, &o);
+	for (const char *const *n = fw_scen_names; *n; n++)
+		rc |= run_one(*n, &o);
+	return rc;
 }
 
 static int cmd_demo(int argc, char **argv)
@@ -471,6 +555,8 @@ int main(int argc, char **argv)
 		return cmd_demo(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "bench"))
 		return cmd_bench(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "disasm"))
 		return cmd_disasm(argc - 1, argv + 1);
 	return bad_usage("unknown command", argv[1]);

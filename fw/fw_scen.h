@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fw_scen.h - end-to-end scenarios of the submission pipeline, run by
+ * `gpusim run NAME`.
+ *
+ * Each scenario makes its own model, device layer and pipeline (fw_kmd),
+ * drives them the way a runtime would - CreateResource, user command
+ * buffers with patch lists (fw_umd), Render, SubmitCommand, monitored
+ * fences, Lock through the aperture - and checks every result against what
+ * the packets should have done, from memory (backdoor) and through the
+ * aperture.  The log on o->out reads as a story: the scenario's steps, the
+ * pipeline's own lines (kmd: residency, paging, patch, retire, TDR) and one
+ * line per check.
+ *
+ *   copies   surfaces in four layouts, a chain of BLTs and a COPY; checked
+ *            against the C reference swizzle and through the aperture
+ *   evict    more buffers than VRAM holds: eviction, page-in, discard; data
+ *            intact
+ *   shared   a shared surface written by one device and read by another
+ *            through its own handle; survives its creator closing it
+ *   hang     a device's buffer never finishes: TDR resets the render queue,
+ *            removes that device, pushes its fences to the maximum and
+ *            resubmits the other device's work
+ */
+#ifndef FW_SCEN_H
+#define FW_SCEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fw_kmd.h"
+#include "gm.h"
+
+struct fw_scen_opts {
+	enum gm_backend_kind backend;
+	const char *wave;    /* FST/VCD of the whole run, or NULL */
+	uint32_t seed;       /* image contents */
+	bool quiet;          /* checks and summary only, no pipeline log */
+	FILE *out;
+};
+
+struct fw_scen_result {
+	uint64_t cycles;
+	unsigned checks, failures;
+	struct fw_kmd_stats st;
+};
+
+/* Scenario names in order, NULL-terminated, and a one-line description. */
+extern const char *const fw_scen_names[];
+const char *fw_scen_describe(const char *name);
+
+void fw_scen_opts_default(struct fw_scen_opts *o);
+
+/*
+ * Run scenario @name.  GM_OK when every check passed; GM_ERR_HW when one
+ * failed (listed on o->out); GM_ERR_BAD_ARG for an unknown name; other codes
+ * when the model could not be made.  *r is filled whenever it ran.
+ */
+int fw_scen_run(const char *name, const struct fw_scen_opts *o, struct fw_scen_result *r);
+
+#endif /* FW_SCEN_H */
