@@ -123,9 +123,11 @@ $(LIB): $(LIB_OBJ)
 
 LINK = $(CXX) -o $@ $^ $(VL_ARCH) $(VL_RT) $(LDLIBS)
 
-$(BIN): $(B)/obj/tools/gpusim.o $(LIB) $(VL_ARCH) $(VL_RT)
+TOOL_OBJ := $(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_pipe.o
+$(TOOL_OBJ): tools/bench.h
+$(BIN): $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $(B)/obj/tools/gpusim.o $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)
+	$(CXX) -o $@ $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)
 
 $(B)/tests/test_gm_mem: $(B)/obj/tb/unit/test_gm_mem.o $(B)/obj/model/gm_mem.o
 	@mkdir -p $(@D)

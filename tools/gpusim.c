@@ -14,6 +14,7 @@
 
 #include "dma_buf.h"
 #include "dma_disasm.h"
+#include "bench.h"
 #include "fw_demo.h"
 #include "fw_scen.h"
 #include "fw_dev.h"
@@ -32,7 +33,9 @@ static const char usage[] =
 	"                  what it did, cycles, per-queue and MMU counters and fences,\n"
 	"                  and checks every result (exit 1 on a failed check)\n"
 	"  bench           measure simulation speed of the demo workload on both\n"
-	"                  backends with waves off, a windowed FST and a full FST\n"
+	"                  backends with waves off, a windowed FST and a full FST;\n"
+	"                  MMU hit rates, copy-engine and aperture bandwidth; the\n"
+	"                  pipeline's patch and build rates and submit->retire cycles\n"
 	"  run NAME        run an end-to-end scenario of the submission pipeline\n"
 	"                  (Render, residency and paging, Patch, SubmitCommand, fences,\n"
 	"                  TDR) with its log and checks (exit 1 on a failed check);\n"
@@ -504,7 +507,8 @@ static int cmd_bench(int argc, char **argv)
 	       " systemc full FST/off %.3f; translated/physical render queue %.3f\n",
 	       rate[3] / rate[0], rate[2] / rate[0], rate[1] / rate[0], rate[5] / rate[3],
 	       rate[0] / rate[6]);
-	return bench_mmu(false, 20000) || bench_mmu(true, 20000) || bench_copy_engine();
+	return bench_mmu(false, 20000) || bench_mmu(true, 20000) || bench_copy_engine() ||
+	       bench_pipeline();
 }
 
 /* ------------------------------------------------------------------ disasm */

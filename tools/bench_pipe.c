@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench_pipe.c - `gpusim bench`: the submission pipeline's host-side rates
+ * (patch entries per second, DMA-buffer build MB/s) and the GPU-side
+ * latency from SubmitCommand to retire of a minimal DMA buffer.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+#include "fw_umd.h"
+#include "gpu_hw.h"
+
+#define HOST_SECONDS 0.3 /* each host-side rate runs at least this long */
+
+static double secs(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* A DMA buffer full of COPY packets between 32 allocations: two ADDR64
+ * entries per packet. */
+static void build_copies(struct fw_umd *u)
+{
+	fw_umd_begin(u);
+	for (uint32_t i = 0; u->b.len + 6 <= FW_KMD_DMA_DW; i++)
+		fw_umd_copy(u, 0x100u + (i % 32u), 64u * i, 0x100u + ((i + 1) % 32u), 64u * i, 64);
+}
+
+/* dma_patch over one full DMA buffer, again and again. */
+static int bench_patch(struct fw_umd *u)
+{
+	struct dma_alloc_entry ae[FW_KMD_MAX_ALLOCS];
+	static uint32_t dma[FW_KMD_DMA_DW];
+	struct dma_patch_args pa;
+	uint64_t entries = 0, calls = 0;
+	double t0, t;
+
+	build_copies(u);
+	for (uint32_t i = 0; i < u->nalloc; i++)
+		ae[i] = (struct dma_alloc_entry){ .handle = &ae[i], .addr = 0x1000000ull * (i + 1),
+						  .size = 1u << 20, .segment_id = 1 };
+	memcpy(dma, u->dw, u->b.len * 4);
+	memset(&pa, 0, sizeof(pa));
+	pa.dma = dma;
+	pa.dma_size = (uint32_t)u->b.len * 4u;
+	pa.dma_phys = GPU_SYSMEM_BASE;
+	pa.dma_sub_end = pa.dma_size;
+	pa.allocs = ae;
+	pa.alloc_count = u->nalloc;
+	pa.locs = u->loc;
+	pa.loc_count = u->nloc;
+	pa.loc_sub_len = u->nloc;
+	t0 = secs();
+	do {
+		for (int i = 0; i < 64; i++, calls++) {
+			ae[calls % u->nalloc].addr += 0x10000; /* an allocation moved */
+			if (dma_patch(&pa))
+				return 1;
+			entries += u->nloc;
+		}
+		t = secs() - t0;
+	} while (t < HOST_SECONDS);
+	printf("  patch: %u entries per %zu-dword DMA buffer, %.1f M entries/s (%.0f buffers/s,"
+	       " every entry checked before any is written)\n", u->nloc, u->b.len,
+	       entries / t / 1e6, calls / t);
+	return 0;
+}
+
+/*
+ * Build rates: the user-mode builder (packets + allocation and patch lists,
+ * fw_umd) and Render (validate, copy, resolve handles, check the patch
+ * list: fw_kmd_render), in MB of DMA buffer per second.
+ */
+static int bench_build(struct fw_umd *u, struct fw_kmd *k, struct fw_dmabuf *out)
+{
+	struct fw_alloc_desc desc[32];
+	struct fw_resource *res;
+	struct fw_device *dev;
+	struct fw_cmdbuf cb;
+	uint64_t bytes = 0;
+	double t0, t;
+
+	t0 = secs();
+	do {
+		for (int i = 0; i < 64; i++) {
+			build_copies(u);
+			bytes += u->b.len * 4;
+		}
+		t = secs() - t0;
+	} while (t < HOST_SECONDS);
+	printf("  build: user command buffer of COPY packets with patch lists %.0f MB/s\n",
+	       bytes / t / 1e6);
+
+	for (unsigned i = 0; i < 32; i++)
+		desc[i] = (struct fw_alloc_desc){ .size = 1u << 16, .width = 1u << 16, .height = 1,
+						  .pitch = 1u << 16, .tile = GPU_TILE_LINEAR };
+	if (fw_device_create(&k->ad, &dev) || fw_res_create(dev, desc, 32, false, &res))
+		return 1;
+	/* The same packets, named by this device's handles. */
+	fw_umd_begin(u);
+	for (uint32_t i = 0; u->b.len + 6 <= FW_KMD_DMA_DW; i++) {
+		uint32_t hd = 0, hs = 0;
+
+		fw_res_surface_handle(res, i % 32u, &hd);
+		fw_res_surface_handle(res, (i + 1) % 32u, &hs);
+		fw_umd_copy(u, hd, 64u * (i % 1000u), hs, 64u * (i % 1000u), 64);
+	}
+	fw_umd_cmdbuf(u, &cb);
+	bytes = 0;
+	t0 = secs();
+	do {
+		for (int i = 0; i < 64; i++) {
+			uint32_t mp = 0;
+			int st;
+
+			do { /* as many DMA buffers as the patch list needs */
+				st = fw_kmd_render(k, dev, &cb, &mp, out);
+				if (st && st != GM_ERR_FULL)
+					return 1;
+				bytes += out->ndw * 4u;
+			} while (st);
+		}
+		t = secs() - t0;
+	} while (t < HOST_SECONDS);
+	printf("  build: Render (validate, copy, resolve handles, check the patch list) %.0f MB/s"
+	       " (%u dwords, %u patch entries per command buffer)\n", bytes / t / 1e6, cb.ndw, cb.nloc);
+	return fw_kmd_device_destroy(k, dev, 0) ? 1 : 0;
+}
+
+/* Submit -> retire of a one-packet DMA buffer (WRITE_DATA of one dword to a
+ * resident allocation), measured by the pipeline from SubmitCommand to the
+ * interrupt handler retiring it. */
+static int bench_latency(struct fw_umd *u, struct fw_kmd *k, struct fw_dmabuf *out)
+{
+	struct fw_alloc_desc desc = { .size = 4096, .width = 4096, .height = 1, .pitch = 4096,
+				      .tile = GPU_TILE_LINEAR };
+	struct fw_resource *res;
+	struct fw_device *dev;
+	struct fw_cmdbuf cb;
+	uint64_t sum = 0, lo = UINT64_MAX, hi = 0;
+	uint32_t h = 0, one = 1, mp = 0;
+	const unsigned n = 100;
+
+	if (fw_device_create(&k->ad, &dev) || fw_res_create(dev, &desc, 1, false, &res) ||
+	    fw_res_surface_handle(res, 0, &h))
+		return 1;
+	fw_umd_begin(u);
+	fw_umd_write(u, h, 0, &one, 1);
+	fw_umd_cmdbuf(u, &cb);
+	if (fw_kmd_render(k, dev, &cb, &mp, out))
+		return 1;
+	/* The first submission pages the allocation in; then measure. */
+	for (unsigned i = 0; i <= n; i++) {
+		uint64_t c;
+
+		if (fw_kmd_submit(k, out, NULL, 0, NULL) || fw_kmd_idle(k, 1000000))
+			return 1;
+		c = k->st.last_submit_to_retire;
+		if (i == 0)
+			continue;
+		sum += c;
+		lo = c < lo ? c : lo;
+		hi = c > hi ? c : hi;
+	}
+	printf("  submit -> retire, minimal DMA buffer (%u dwords, 1 patch): %.1f cycles average,"
+	       " %" PRIu64 " min, %" PRIu64 " max over %u submissions\n", out->ndw,
+	       (double)sum / n, lo, hi, n);
+	return fw_kmd_device_destroy(k, dev, 1000000) ? 1 : 0;
+}
+
+int bench_pipeline(void)
+{
+	struct fw_umd *u = calloc(1, sizeof(*u));
+	struct fw_kmd *k = calloc(1, sizeof(*k));
+	struct fw_dmabuf *out = calloc(1, sizeof(*out));
+	struct fw_dev_cfg dc;
+	struct fw_kmd_cfg kc;
+	struct gm_config gc;
+	struct fw_dev d;
+	struct gm *g = NULL;
+	int bad = 1;
+
+	printf("bench: submission pipeline\n");
+	gm_config_default(&gc);
+	fw_dev_cfg_default(&dc);
+	fw_kmd_cfg_default(&kc);
+	if (u && k && out && !gm_create(&gc, &g) && !fw_dev_init(&d, g, &dc) &&
+	    !fw_kmd_init(k, &d, &kc))
+		bad = bench_patch(u) || bench_build(u, k, out) || bench_latency(u, k, out);
+	if (bad)
+		printf("  pipeline: failed\n");
+	fw_kmd_fini(k);
+	if (g)
+		gm_destroy(g);
+	free(u), free(k), free(out);
+	return bad;
+}
