@@ -183,7 +183,7 @@ lint: deps-test
 	yosys -q -l $(B)/lint-yosys.log -p "$(YOSYS_READ); synth -top gpu_top -run :fine; $(LATCH_CHECK)"
 	@echo "lint: verilator -Wall clean, yosys elaborates gpu_top with no latches"
 
-# Full Yosys synthesis to gates (about a minute): no latches, and the size.
+# Full Yosys synthesis to gates (about 4 minutes, 2 GB): no latches, and the size.
 synth: deps-test
 	@mkdir -p $(B)
 	yosys -q -l $(B)/synth.log -p "$(YOSYS_READ); synth -top gpu_top; $(LATCH_CHECK); \

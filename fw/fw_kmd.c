@@ -122,25 +122,49 @@ static uint32_t patch_bytes(uint32_t driver_id)
 }
 
 /*
- * The patch entries of @cb whose place lies in dwords [pos, pos + n): their
- * count, or UINT32_MAX when one of them runs past dword pos + n (a patched
- * place belongs to one packet).
+ * The DMA buffer that starts at packet dword @start: whole packets while
+ * they fit FW_KMD_DMA_DW dwords and FW_KMD_MAX_LOCS patch entries.  *end is
+ * the dword after it (== @start: the first packet alone is too large).
+ * GM_ERR_BAD_ARG when a patched place of those packets runs into the next
+ * packet (a patched place belongs to one packet).  O(packets + entries).
  */
-static uint32_t locs_in(const struct fw_cmdbuf *cb, uint32_t pos, uint32_t n)
+static int chunk_end(const struct fw_cmdbuf *cb, uint32_t start, uint32_t *end)
 {
-	uint64_t lo = 4ull * pos, hi = 4ull * (pos + n);
-	uint32_t count = 0;
+	uint32_t pk[FW_KMD_DMA_DW + 1]; /* packet starts, then the end */
+	uint16_t cnt[FW_KMD_DMA_DW];    /* patch entries in each packet */
+	uint32_t np = 0, pos = start, nloc = 0;
 
-	for (uint32_t i = 0; i < cb->nloc; i++) {
-		uint64_t po = cb->locs[i].patch_offset;
-
-		if (po < lo || po >= hi)
-			continue;
-		if (po + patch_bytes(cb->locs[i].driver_id) > hi)
-			return UINT32_MAX;
-		count++;
+	while (pos < cb->ndw && pos + pkt_dw(cb->dw[pos]) - start <= FW_KMD_DMA_DW) {
+		cnt[np] = 0;
+		pk[np++] = pos;
+		pos += pkt_dw(cb->dw[pos]);
 	}
-	return count;
+	pk[np] = pos;
+	for (uint32_t i = 0; i < cb->nloc; i++) {
+		uint32_t po = cb->locs[i].patch_offset / 4u, lo = 0, hi = np;
+
+		if (po < start || po >= pos)
+			continue;
+		while (hi - lo > 1) { /* the last packet starting at or before po */
+			uint32_t mid = (lo + hi) / 2;
+
+			if (pk[mid] <= po)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		if ((uint64_t)cb->locs[i].patch_offset + patch_bytes(cb->locs[i].driver_id) >
+		    4ull * pk[lo + 1])
+			return GM_ERR_BAD_ARG;
+		if (cnt[lo] <= FW_KMD_MAX_LOCS)
+			cnt[lo]++;
+	}
+	*end = start;
+	for (uint32_t j = 0; j < np && nloc + cnt[j] <= FW_KMD_MAX_LOCS; j++) {
+		nloc += cnt[j];
+		*end = pk[j + 1];
+	}
+	return GM_OK;
 }
 
 /* Check the patch list of @out against its allocations by patching it with
@@ -171,7 +195,7 @@ int fw_kmd_render(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbu
 		  uint32_t *multipass, struct fw_dmabuf *out)
 {
 	struct dma_validate_limits lim = { .in_ring = true };
-	uint32_t start, pos, end, nloc = 0;
+	uint32_t start, pos, end;
 	bool boundary = false;
 
 	if (!k || !dev)
@@ -194,17 +218,8 @@ int fw_kmd_render(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbu
 		if ((uint64_t)cb->locs[i].patch_offset + patch_bytes(cb->locs[i].driver_id) >
 		    4ull * cb->ndw)
 			return GM_ERR_BAD_ARG;
-	/* Whole packets while they fit the DMA buffer and the patch list. */
-	for (end = start; end < cb->ndw;) {
-		uint32_t n = pkt_dw(cb->dw[end]), c = locs_in(cb, end, n);
-
-		if (c == UINT32_MAX)
-			return GM_ERR_BAD_ARG;
-		if (end - start + n > FW_KMD_DMA_DW || nloc + c > FW_KMD_MAX_LOCS)
-			break;
-		nloc += c;
-		end += n;
-	}
+	if (chunk_end(cb, start, &end))
+		return GM_ERR_BAD_ARG;
 	if (end == start) /* one packet larger than a DMA buffer or its list */
 		return GM_ERR_BAD_ARG;
 

@@ -47,7 +47,7 @@
 #define FW_KMD_DMA_DW 4096u      /* dwords in one DMA buffer */
 #define FW_KMD_SLOTS 8u          /* DMA buffers in flight */
 #define FW_KMD_MAX_ALLOCS 32u    /* allocations one DMA buffer references */
-#define FW_KMD_MAX_LOCS 256u     /* patch locations in one DMA buffer */
+#define FW_KMD_MAX_LOCS 1024u    /* patch locations in one DMA buffer */
 #define FW_KMD_MAX_SIGNALS 4u    /* monitored-fence signals per submission */
 #define FW_KMD_MAX_MFENCES 64u
 #define FW_KMD_SEG_VRAM 1u       /* segment ids */
