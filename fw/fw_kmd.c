@@ -781,14 +781,23 @@ int fw_kmd_idle(struct fw_kmd *k, uint64_t budget)
 	return any_pending(k) ? GM_ERR_TIMEOUT : GM_OK;
 }
 
+/* The allocation @handle names on @dev (of @k): GetHandleData's codes. */
+static int resolve(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, struct fw_alloc **a)
+{
+	if (!k || !dev)
+		return GM_ERR_BAD_ARG;
+	if (fw_device_is_removed(dev))
+		return GM_ERR_DEVICE_REMOVED;
+	if (dev->ad != &k->ad)
+		return GM_ERR_BAD_ARG;
+	return fw_res_get_handle_data(dev, handle, a);
+}
+
 int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle)
 {
 	struct fw_alloc *a;
-	int st;
+	int st = resolve(k, dev, handle, &a);
 
-	if (!k || !dev)
-		return GM_ERR_BAD_ARG;
-	st = fw_res_get_handle_data(dev, handle, &a);
 	if (st)
 		return st;
 	a->content_valid = false;
@@ -873,11 +882,8 @@ int fw_kmd_lock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsign
 {
 	struct fw_alloc *a;
 	uint64_t end;
-	int st;
+	int st = resolve(k, dev, handle, &a);
 
-	if (!k || !dev)
-		return GM_ERR_BAD_ARG;
-	st = fw_res_get_handle_data(dev, handle, &a);
 	if (st)
 		return st;
 	end = (uint64_t)win + a->d.size;
@@ -925,11 +931,8 @@ int fw_kmd_lock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsign
 int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsigned range)
 {
 	struct fw_alloc *a;
-	int st;
+	int st = resolve(k, dev, handle, &a);
 
-	if (!k || !dev)
-		return GM_ERR_BAD_ARG;
-	st = fw_res_get_handle_data(dev, handle, &a);
 	if (st)
 		return st;
 	if (range >= GPU_APT_RANGES || k->apt[range] != a)
