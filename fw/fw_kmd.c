@@ -54,7 +54,7 @@ static uint64_t now(const struct fw_kmd *k)
 int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg)
 {
 	struct fw_seg_desc vram, sys;
-	uint64_t sys_base = 0;
+	uint64_t sys_base = 0, sys_next;
 	int st;
 
 	if (!k || !d || !cfg || cfg->tdr_cycles == 0 || cfg->vram_bytes == 0 || cfg->sys_bytes == 0 ||
@@ -64,6 +64,7 @@ int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg
 	memset(k, 0, sizeof(*k));
 	k->d = d;
 	k->cfg = *cfg;
+	sys_next = d->sys_next; /* what fw_alloc_sys carves below is given back on error */
 	st = fw_adapter_init(&k->ad, NULL);
 	if (st)
 		return st;
@@ -90,6 +91,7 @@ int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg
 		st = fw_alloc_sys(d, 8ull * (FW_KMD_MAX_MFENCES + 1), 32, &k->mf_addr);
 	if (st) {
 		fw_adapter_fini(&k->ad);
+		d->sys_next = sys_next;
 		k->d = NULL;
 		return st == GM_ERR_BAD_ARG ? GM_ERR_BAD_ARG : GM_ERR_NO_MEM;
 	}
@@ -167,10 +169,11 @@ static int chunk_end(const struct fw_cmdbuf *cb, uint32_t start, uint32_t *end)
 	return GM_OK;
 }
 
-/* Check the patch list of @out against its allocations by patching it with
- * zero addresses (every entry checked before any is written; the placeholders
- * get overwritten at submit anyway). */
-static int render_check_locs(struct fw_dmabuf *out)
+/* Check the patch list of @out against its allocations by patching @dw (its
+ * own dwords, or scratch space as large) with zero addresses: every entry is
+ * checked before any is written, and the placeholders get overwritten at
+ * submit anyway. */
+static int check_locs(const struct fw_dmabuf *out, uint32_t *dw)
 {
 	struct dma_alloc_entry ae[FW_KMD_MAX_ALLOCS];
 	struct dma_patch_args pa;
@@ -180,7 +183,7 @@ static int render_check_locs(struct fw_dmabuf *out)
 						  .size = out->alloc[i]->d.size,
 						  .write = out->write[i] };
 	memset(&pa, 0, sizeof(pa));
-	pa.dma = out->dw;
+	pa.dma = dw;
 	pa.dma_size = out->ndw * 4u;
 	pa.dma_sub_end = pa.dma_size;
 	pa.allocs = ae;
@@ -246,7 +249,7 @@ int fw_kmd_render(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbu
 		l.split_offset = l.split_offset >= 4u * start ? l.split_offset - 4u * start : UINT32_MAX;
 		out->loc[out->nloc++] = l;
 	}
-	if (render_check_locs(out))
+	if (check_locs(out, out->dw))
 		return GM_ERR_BAD_ARG;
 	*multipass = end;
 	return end == cb->ndw ? GM_OK : GM_ERR_FULL;
@@ -563,6 +566,8 @@ static int free_slot(struct fw_kmd *k, unsigned *slot)
 	return GM_ERR_TIMEOUT;
 }
 
+static bool recover_errors(struct fw_kmd *k);
+
 int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw_signal *sig,
 		  uint32_t nsig, uint64_t *fence)
 {
@@ -590,6 +595,9 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 			if (sig[j].fence == sig[i].fence && sig[j].value >= sig[i].value)
 				return GM_ERR_BAD_ARG;
 	}
+	/* The patch list too, before residency moves anything. */
+	if (check_locs(buf, k->scratch))
+		return GM_ERR_BAD_ARG;
 	st = free_slot(k, &slot);
 	if (st)
 		return st;
@@ -600,12 +608,20 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	p->buf = *buf;
 	memcpy(p->sig, sig, nsig * sizeof(*sig));
 	p->nsig = nsig;
-	/* VRAM full of what pending work uses: wait for some of it to retire. */
-	while ((st = make_resident(k, &p->buf)) == GM_ERR_BUSY && any_pending(k)) {
-		uint64_t done = k->st.retired + k->st.failed;
+	for (;;) {
+		/* VRAM full of what pending work uses: wait for some of it to retire. */
+		while ((st = make_resident(k, &p->buf)) == GM_ERR_BUSY && any_pending(k)) {
+			uint64_t done = k->st.retired + k->st.failed;
 
-		while (any_pending(k) && k->st.retired + k->st.failed == done)
-			fw_kmd_poll(k, SLOT_WAIT_SLICE);
+			while (any_pending(k) && k->st.retired + k->st.failed == done)
+				fw_kmd_poll(k, SLOT_WAIT_SLICE);
+		}
+		/* A paging wait may have met a render-queue error that reset the
+		 * queue: what it lost goes back on the ring before this buffer. */
+		if (st || !recover_errors(k))
+			break;
+		if (fw_device_is_removed(buf->dev))
+			return GM_ERR_DEVICE_REMOVED;
 	}
 	if (!st) {
 		if (!any_pending(k))
@@ -618,6 +634,10 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	}
 	p->used = true;
 	p->seq = ++k->seq;
+	/* What this submission writes is content again, even if discarded before. */
+	for (uint32_t i = 0; i < buf->nalloc; i++)
+		if (buf->write[i])
+			buf->alloc[i]->content_valid = true;
 	for (uint32_t i = 0; i < nsig; i++)
 		k->mf[sig[i].fence].requested = sig[i].value;
 	k->st.submits++;
@@ -725,6 +745,21 @@ static void recover(struct fw_kmd *k, const char *why)
 	}
 }
 
+/* A render-queue error the interrupt handler met (in fw_kmd_poll or in a
+ * paging wait) and reset the queue on: recover.  True when there was one. */
+static bool recover_errors(struct fw_kmd *k)
+{
+	const struct fw_queue *rq = &k->d->q[RENDER_Q];
+	const char *name;
+
+	if (rq->errors == k->render_errors)
+		return false;
+	k->render_errors = rq->errors;
+	name = gpu_cause_name(rq->err_cause);
+	recover(k, name ? name : "queue error");
+	return true;
+}
+
 /* Progress for the TDR watch: the render fence moved, or the paging queue
  * (which a render submission may be waiting on) did. */
 static void watch(struct fw_kmd *k)
@@ -740,24 +775,18 @@ static void watch(struct fw_kmd *k)
 
 int fw_kmd_poll(struct fw_kmd *k, uint64_t cycles)
 {
-	const struct fw_queue *rq;
 	uint64_t end;
 
 	if (!k || !k->d)
 		return GM_ERR_BAD_ARG;
-	rq = &k->d->q[RENDER_Q];
 	end = now(k) + cycles;
 	for (;;) {
 		uint64_t t = now(k), deadline, used = 0;
 
 		watch(k);
 		retire(k);
-		if (rq->errors != k->render_errors) {
-			k->render_errors = rq->errors;
-			recover(k, gpu_cause_name(rq->err_cause) ? gpu_cause_name(rq->err_cause)
-								 : "queue error");
+		if (recover_errors(k))
 			continue;
-		}
 		if (!any_pending(k) || t >= end)
 			return GM_OK;
 		deadline = k->progress_cycle + k->cfg.tdr_cycles;
@@ -774,11 +803,23 @@ int fw_kmd_poll(struct fw_kmd *k, uint64_t cycles)
 
 int fw_kmd_idle(struct fw_kmd *k, uint64_t budget)
 {
-	int st = fw_kmd_poll(k, budget);
+	uint64_t end;
+	int st;
 
+	if (!k || !k->d)
+		return GM_ERR_BAD_ARG;
+	end = now(k) + budget;
+	st = fw_kmd_poll(k, budget);
 	if (st)
 		return st;
-	return any_pending(k) ? GM_ERR_TIMEOUT : GM_OK;
+	if (any_pending(k))
+		return GM_ERR_TIMEOUT;
+	/* A paging buffer no render submission waits for (its submit failed
+	 * after residency moved things) may still be moving bytes. */
+	if (k->pg.fence &&
+	    fw_fence_wait(k->d, PAGING_Q, k->pg.fence, end > now(k) ? end - now(k) : 0))
+		return GM_ERR_TIMEOUT;
+	return GM_OK;
 }
 
 /* The allocation @handle names on @dev (of @k): GetHandleData's codes. */
@@ -935,7 +976,8 @@ int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsi
 
 	if (st)
 		return st;
-	if (range >= GPU_APT_RANGES || k->apt[range] != a)
+	/* Only the device that locked it (a shared allocation has several). */
+	if (range >= GPU_APT_RANGES || k->apt[range] != a || k->apt_dev[range] != dev)
 		return GM_ERR_BAD_ARG;
 	st = fw_apt_unmap(k->d, range);
 	if (st)

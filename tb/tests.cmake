@@ -45,6 +45,9 @@ set_tests_properties(rtl_mmu PROPERTIES LABELS rtl TIMEOUT 600)
 add_test(rtl_cp tests/test_cp)
 set_tests_properties(rtl_cp PROPERTIES LABELS rtl TIMEOUT 300)
 
+add_test(rtl_kmd tests/test_kmd)
+set_tests_properties(rtl_kmd PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
+
 add_test(rtl_waves tests/test_wave)
 set_tests_properties(rtl_waves PROPERTIES LABELS waves TIMEOUT 120)
 

@@ -1,0 +1,1869 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_kmd.c - the submission pipeline (fw_kmd.h) end to end on the RTL
+ * model: the firmware validates and copies command buffers into DMA
+ * buffers, the paging queue moves allocations, the patched buffers run on
+ * the render queue, and every result is read back from the model's memory
+ * wherever fw_alloc.loc says the bytes live now.
+ *
+ * Testplan (issue 5):
+ *   test_kmd_bad_args         every fw_kmd entry point against a table of bad
+ *                             arguments (NULLs, out-of-range values, another
+ *                             device's handle or fence, another pipeline's
+ *                             device, stale handles, privileged packets and
+ *                             IBs, bad counts, bad patch entries, multipass
+ *                             off a packet boundary, aperture ranges out of
+ *                             range or in use, ...): each row gives the exact
+ *                             GM_ERR_* of fw_kmd.h and changes nothing
+ *                             (statistics, queue fences, monitored fences,
+ *                             slots, residency of every allocation, aperture
+ *                             locks, *multipass, system memory carved,
+ *                             cycles).  Also GM_ERR_TIMEOUT of destroy/idle
+ *                             with work pending (nothing released), and
+ *                             GM_ERR_BUSY/FULL when VRAM cannot hold a
+ *                             buffer's allocations (nothing submitted).  Then
+ *                             a valid call works.
+ *   test_kmd_device_removed   a hang (WAIT_MEM nobody satisfies) and TDR: each
+ *                             entry point naming the device gives
+ *                             GM_ERR_DEVICE_REMOVED and changes nothing, its
+ *                             fences read UINT64_MAX, its queued work never
+ *                             runs; another device's submission queued behind
+ *                             is resubmitted and completes; destroying the
+ *                             removed device still works and frees its lock.
+ *   test_kmd_queue_error      the same recovery from a hardware error instead
+ *                             of a timeout: a COPY the validator accepts reads
+ *                             an address in no memory region (MEM_ERROR).
+ *   test_kmd_error_in_paging_wait  a render-queue error met while a submission
+ *                             waits for the paging queue: the older survivors
+ *                             still run before the new submission.
+ *   test_kmd_repatch_after_move  one rendered DMA buffer submitted twice, its
+ *                             allocation evicted and paged in elsewhere in
+ *                             between: the second run writes the new address,
+ *                             not the old one.
+ *   test_kmd_evict_random     (seeded) random GPU writes (WRITE_DATA, FILL,
+ *                             COPY) in random submissions over allocations
+ *                             whose sum exceeds the VRAM segment, some content
+ *                             discarded: every allocation equals a C model.
+ *   test_kmd_multipass        (seeded) command buffers longer than one DMA
+ *                             buffer, by dwords and by patch entries:
+ *                             GM_ERR_FULL at the last packet boundary that
+ *                             fits, each part's patch entries rebased, the
+ *                             whole result right.
+ *   test_kmd_mfence_monotonic monitored fences read in small slices during
+ *                             submissions never go back; waits on values
+ *                             never requested are refused.
+ *
+ * $GPUSIM_KMD_LOG set: the pipeline's log goes to stderr.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dma_names.h"
+#include "dma_validate.h"
+#include "fw_kmd.h"
+#include "fw_umd.h"
+#include "tb_util.h"
+
+#define BIN "build/tests/test_kmd"
+#define PITCH 4096u            /* bytes per row of every test buffer */
+#define KT_TRACK 96u           /* allocations a fixture watches */
+#define BUDGET 20000000ull     /* cycles any one wait may take */
+#define UNMAPPED 0x40000000ull /* between the end of 256 MiB VRAM and system memory */
+#define RQ FW_QUEUE_RENDER
+
+/* ------------------------------------------------------------ fixture */
+
+struct kt {
+	struct tb t;
+	struct fw_kmd *k;
+	struct fw_umd *u;
+	struct fw_dmabuf *buf;
+	struct fw_alloc *track[KT_TRACK]; /* allocations whose residency a row must not change */
+	unsigned ntrack;
+	unsigned rows;                    /* bad-argument rows checked */
+};
+
+/* A one-surface resource: its handle and kernel allocation. */
+struct kbuf {
+	struct fw_resource *res;
+	uint32_t h;
+	struct fw_alloc *a;
+};
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* A model, the device layer and a pipeline with a @vram_bytes VRAM segment. */
+static void kt_open(struct kt *x, uint64_t vram_bytes, uint64_t tdr_cycles)
+{
+	struct fw_kmd_cfg kc;
+	int st;
+
+	memset(x, 0, sizeof(*x));
+	tb_open(&x->t);
+	x->k = calloc(1, sizeof(*x->k));
+	x->u = calloc(1, sizeof(*x->u));
+	x->buf = calloc(1, sizeof(*x->buf));
+	assert_true(x->k && x->u && x->buf);
+	fw_kmd_cfg_default(&kc);
+	kc.vram_bytes = vram_bytes;
+	kc.tdr_cycles = tdr_cycles;
+	kc.log = getenv("GPUSIM_KMD_LOG") ? stderr : NULL;
+	st = fw_kmd_init(x->k, &x->t.d, &kc);
+	if (st)
+		fail_msg("fw_kmd_init: %s", gm_status_name(st));
+}
+
+static void kt_close(struct kt *x)
+{
+	fw_kmd_fini(x->k);
+	free(x->k);
+	free(x->u);
+	free(x->buf);
+	tb_close(&x->t);
+}
+
+/* A linear buffer of @bytes (whole PITCH-byte rows of 4-byte elements). */
+static struct fw_alloc_desc buf_desc(uint64_t bytes)
+{
+	return (struct fw_alloc_desc){ .size = bytes, .width = PITCH / 4,
+				       .height = (uint32_t)(bytes / PITCH), .pitch = PITCH,
+				       .bpe_log2 = 2, .tile = GPU_TILE_LINEAR };
+}
+
+static struct kbuf kbuf_desc(struct kt *x, struct fw_device *dev, const struct fw_alloc_desc *d,
+			     bool shared)
+{
+	struct kbuf b;
+
+	assert_int_equal(fw_res_create(dev, d, 1, shared, &b.res), GM_OK);
+	assert_int_equal(fw_res_surface_handle(b.res, 0, &b.h), GM_OK);
+	assert_int_equal(fw_res_get_handle_data(dev, b.h, &b.a), GM_OK);
+	if (x) {
+		assert_true(x->ntrack < KT_TRACK);
+		x->track[x->ntrack++] = b.a;
+	}
+	return b;
+}
+
+static struct kbuf kbuf_new(struct kt *x, struct fw_device *dev, uint64_t bytes)
+{
+	struct fw_alloc_desc d = buf_desc(bytes);
+
+	return kbuf_desc(x, dev, &d, false);
+}
+
+static struct fw_device *dev_new(struct kt *x)
+{
+	struct fw_device *dev = NULL;
+
+	assert_int_equal(fw_device_create(&x->k->ad, &dev), GM_OK);
+	return dev;
+}
+
+static uint32_t mfence_new(struct kt *x, struct fw_device *dev, uint64_t initial)
+{
+	uint32_t id = 0;
+
+	assert_int_equal(fw_mfence_create(x->k, dev, initial, &id), GM_OK);
+	return id;
+}
+
+static uint64_t mfence_val(struct kt *x, uint32_t id)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(fw_mfence_read(x->k, id, &v), GM_OK);
+	return v;
+}
+
+/* FILL @rows rows of @w bytes from byte @off of allocation @h with @v. */
+static void umd_fill(struct fw_umd *u, uint32_t h, uint64_t off, uint32_t w, uint32_t rows,
+		     uint64_t v)
+{
+	struct dma_surf s = { .base = off, .pitch = PITCH, .mode = GPU_TILE_LINEAR };
+
+	assert_int_equal(fw_umd_fill(u, h, &s, w, rows, v), GM_OK);
+}
+
+/* What that FILL does to a host copy of the allocation. */
+static void model_fill(uint8_t *m, uint64_t off, uint32_t w, uint32_t rows, uint64_t v)
+{
+	for (uint32_t r = 0; r < rows; r++)
+		for (uint32_t i = 0; i < w; i++)
+			m[off + (uint64_t)r * PITCH + i] = (uint8_t)(v >> 8 * (i % 8));
+}
+
+/* Render the command buffer in x->u on @dev, as many DMA buffers as it takes,
+ * and submit each; the last signals @fence = @value (fence 0: none). */
+static void kt_run(struct kt *x, struct fw_device *dev, uint32_t fence, uint64_t value)
+{
+	struct fw_signal sig = { fence, value };
+	struct fw_cmdbuf cb;
+	uint32_t mp = 0;
+	int st;
+
+	fw_umd_cmdbuf(x->u, &cb);
+	do {
+		st = fw_kmd_render(x->k, dev, &cb, &mp, x->buf);
+		if (st != GM_OK && st != GM_ERR_FULL)
+			fail_msg("render: %s", gm_status_name(st));
+		st = fw_kmd_submit(x->k, x->buf, &sig, mp == cb.ndw && fence ? 1 : 0, NULL);
+		if (st)
+			fail_msg("submit: %s", gm_status_name(st));
+	} while (mp < cb.ndw);
+}
+
+static void kt_idle(struct kt *x)
+{
+	int st = fw_kmd_idle(x->k, BUDGET);
+
+	if (st)
+		fail_msg("fw_kmd_idle: %s", gm_status_name(st));
+}
+
+/* The bytes of @a wherever they live now. */
+static void read_alloc(struct kt *x, const struct fw_alloc *a, void *p)
+{
+	assert_int_not_equal(a->loc.seg_id, FW_SEG_NONE);
+	assert_int_equal(gm_backdoor_read(x->t.g, a->loc.addr, p, a->d.size), GM_OK);
+}
+
+static bool all_bytes(const uint8_t *p, size_t n, uint64_t pattern)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != (uint8_t)(pattern >> 8 * (i % 8)))
+			return false;
+	return true;
+}
+
+/* Allocation @a holds @pattern repeated (a FILL of all of it). */
+static void expect_filled(struct kt *x, const struct fw_alloc *a, uint64_t pattern,
+			  const char *what)
+{
+	uint8_t *p = malloc(a->d.size);
+
+	assert_non_null(p);
+	read_alloc(x, a, p);
+	if (!all_bytes(p, a->d.size, pattern))
+		fail_msg("%s: allocation at 0x%" PRIx64 " does not hold 0x%016" PRIx64, what,
+			 a->loc.addr, pattern);
+	free(p);
+}
+
+/* ------------------------------------------------------------ "nothing changed" */
+
+struct alloc_state {
+	unsigned seg_id;
+	uint64_t addr, last_use;
+	bool resident, pinned, content_valid;
+};
+
+/* Everything a refused call must leave as it was. */
+struct snap {
+	struct fw_kmd_stats st;
+	uint64_t cycles, sys_next, seq, use_stamp, pg_fence;
+	uint64_t emitted[2], seen[2], lost[2];
+	uint32_t errors[2], pg_ndw, render_errors;
+	bool used[FW_KMD_SLOTS];
+	uint64_t pend_fence[FW_KMD_SLOTS];
+	struct fw_mfence mf[FW_KMD_MAX_MFENCES + 1];
+	struct fw_alloc *apt[GPU_APT_RANGES];
+	struct fw_device *apt_dev[GPU_APT_RANGES];
+	struct alloc_state a[KT_TRACK];
+};
+
+static void snap_take(const struct kt *x, struct snap *s)
+{
+	const struct fw_kmd *k = x->k;
+
+	memset(s, 0, sizeof(*s));
+	s->st = k->st;
+	s->cycles = gm_cycles(x->t.g);
+	s->sys_next = x->t.d.sys_next;
+	s->seq = k->seq;
+	s->use_stamp = k->use_stamp;
+	s->pg_fence = k->pg.fence;
+	s->pg_ndw = k->pg.ndw;
+	s->render_errors = k->render_errors;
+	for (unsigned q = 0; q < 2; q++) {
+		s->emitted[q] = x->t.d.q[q].fence_emitted;
+		s->seen[q] = x->t.d.q[q].fence_seen;
+		s->lost[q] = x->t.d.q[q].fence_lost;
+		s->errors[q] = x->t.d.q[q].errors;
+	}
+	for (unsigned i = 0; i < FW_KMD_SLOTS; i++) {
+		s->used[i] = k->pend[i].used;
+		s->pend_fence[i] = k->pend[i].fence;
+	}
+	memcpy(s->mf, k->mf, sizeof(s->mf));
+	memcpy(s->apt, k->apt, sizeof(s->apt));
+	memcpy(s->apt_dev, k->apt_dev, sizeof(s->apt_dev));
+	for (unsigned i = 0; i < x->ntrack; i++) {
+		const struct fw_alloc *a = x->track[i];
+
+		s->a[i] = (struct alloc_state){ a->loc.seg_id, a->loc.addr, a->last_use, a->resident,
+						a->pinned, a->content_valid };
+	}
+}
+
+/* The first part of @now that differs from @before, or NULL. */
+static const char *snap_diff(const struct kt *x, const struct snap *b, const struct snap *n)
+{
+	if (memcmp(&b->st, &n->st, sizeof(b->st)))
+		return "fw_kmd_stats";
+	if (b->cycles != n->cycles)
+		return "cycles (the GPU ran)";
+	if (b->sys_next != n->sys_next)
+		return "system memory carved (fw_dev.sys_next)";
+	if (b->seq != n->seq || b->use_stamp != n->use_stamp)
+		return "submission sequence / LRU stamp";
+	if (b->pg_fence != n->pg_fence || b->pg_ndw != n->pg_ndw)
+		return "paging buffer";
+	if (b->render_errors != n->render_errors)
+		return "render errors handled";
+	for (unsigned q = 0; q < 2; q++)
+		if (b->emitted[q] != n->emitted[q] || b->seen[q] != n->seen[q] ||
+		    b->lost[q] != n->lost[q] || b->errors[q] != n->errors[q])
+			return q == RQ ? "render queue fences" : "paging queue fences";
+	for (unsigned i = 0; i < FW_KMD_SLOTS; i++)
+		if (b->used[i] != n->used[i] || b->pend_fence[i] != n->pend_fence[i])
+			return "pending submissions";
+	if (memcmp(b->mf, n->mf, sizeof(b->mf)))
+		return "monitored fences (owner, requested, seen)";
+	if (memcmp(b->apt, n->apt, sizeof(b->apt)) ||
+	    memcmp(b->apt_dev, n->apt_dev, sizeof(b->apt_dev)))
+		return "aperture locks";
+	for (unsigned i = 0; i < x->ntrack; i++) {
+		const struct alloc_state *p = &b->a[i], *q = &n->a[i];
+
+		if (p->seg_id != q->seg_id || p->addr != q->addr || p->resident != q->resident)
+			return "an allocation's location";
+		if (p->pinned != q->pinned || p->content_valid != q->content_valid ||
+		    p->last_use != q->last_use)
+			return "an allocation's pinned / content_valid / last_use";
+	}
+	return NULL;
+}
+
+static void row_check(struct kt *x, const struct snap *before, const char *what, int want, int got,
+		      int line)
+{
+	struct snap now;
+	const char *d;
+
+	x->rows++;
+	if (got != want)
+		fail_msg("row at line %d, %s: %s, want %s", line, what, gm_status_name(got),
+			 gm_status_name(want));
+	snap_take(x, &now);
+	d = snap_diff(x, before, &now);
+	if (d)
+		fail_msg("row at line %d, %s: %s as it should, but %s changed", line, what,
+			 gm_status_name(got), d);
+}
+
+/* One row of a bad-argument table: @call returns exactly @want and nothing
+ * in the pipeline changes. */
+#define ROW(x, what, want, call)                                                                 \
+	do {                                                                                     \
+		struct snap *s_ = malloc(sizeof(*s_));                                           \
+		int got_;                                                                        \
+		assert_non_null(s_);                                                             \
+		snap_take((x), s_);                                                              \
+		got_ = (call);                                                                   \
+		row_check((x), s_, (what), (want), got_, __LINE__);                              \
+		free(s_);                                                                        \
+	} while (0)
+
+/* Render with *multipass = @mp; on an error *multipass must not move. */
+static int render_mp(struct kt *x, struct fw_device *dev, const struct fw_cmdbuf *cb, uint32_t mp,
+		     struct fw_dmabuf *out)
+{
+	uint32_t m = mp;
+	int st = fw_kmd_render(x->k, dev, cb, &m, out);
+
+	if (st != GM_OK && st != GM_ERR_FULL && m != mp)
+		fail_msg("refused render moved *multipass %u -> %u", mp, m);
+	return st;
+}
+
+/* fw_mfence_read whose *value must stay untouched on an error. */
+static int read_row(struct fw_kmd *k, uint32_t id)
+{
+	uint64_t v = 0x5a5a5a5a5a5a5a5aull;
+	int st = fw_mfence_read(k, id, &v);
+
+	if (st && v != 0x5a5a5a5a5a5a5a5aull)
+		fail_msg("refused fw_mfence_read wrote *value");
+	return st;
+}
+
+/* A command buffer a row may spoil: a copy of @cb in its own arrays. */
+struct cbx {
+	uint32_t dw[256];
+	struct fw_alloc_ref al[FW_KMD_MAX_ALLOCS + 1];
+	struct dma_patch_loc loc[16];
+	struct fw_cmdbuf cb;
+};
+
+static struct fw_cmdbuf *cbx(struct cbx *c, const struct fw_cmdbuf *cb)
+{
+	assert_true(cb->ndw <= 200 && cb->nalloc <= FW_KMD_MAX_ALLOCS && cb->nloc <= 16);
+	memset(c, 0, sizeof(*c));
+	memcpy(c->dw, cb->dw, cb->ndw * 4ull);
+	memcpy(c->al, cb->allocs, cb->nalloc * sizeof(*c->al));
+	memcpy(c->loc, cb->locs, cb->nloc * sizeof(*c->loc));
+	c->cb = (struct fw_cmdbuf){ c->dw, cb->ndw, c->al, cb->nalloc, c->loc, cb->nloc };
+	return &c->cb;
+}
+
+/* Append raw packets (e.g. a privileged one) to a spoilable buffer. */
+static struct fw_cmdbuf *cbx_append(struct cbx *c, const struct fw_cmdbuf *cb,
+				    int (*emit)(struct dma_buf *))
+{
+	struct dma_buf b;
+
+	cbx(c, cb);
+	dma_buf_init(&b, c->dw, 256);
+	b.len = cb->ndw;
+	assert_int_equal(emit(&b), GM_OK);
+	c->cb.ndw = (uint32_t)b.len;
+	return &c->cb;
+}
+
+static int emit_pte(struct dma_buf *b)
+{
+	return dma_emit_pte_write(b, 0x100000, 0, 0x200000, 0x1000, 4);
+}
+
+static int emit_inv(struct dma_buf *b)
+{
+	return dma_emit_invalidate_tlb(b, 1, false, 0, 16);
+}
+
+static int emit_ib(struct dma_buf *b)
+{
+	return dma_emit_indirect_buffer(b, GPU_SYSMEM_BASE + 0x10000, 16);
+}
+
+static int emit_short_wd(struct dma_buf *b)
+{
+	uint32_t p[2] = { GPU_PKT_HDR(GPU_OP_WRITE_DATA, 1), 0 }; /* COUNT below its minimum */
+
+	return dma_emit_raw(b, p, 2);
+}
+
+static int emit_bad_op(struct dma_buf *b)
+{
+	uint32_t p[1] = { GPU_PKT_HDR(0x7e, 0) };
+
+	return dma_emit_raw(b, p, 1);
+}
+
+static int emit_bad_type(struct dma_buf *b)
+{
+	uint32_t p[1] = { GPU_HDR_OPCODE(GPU_OP_NOP) }; /* TYPE 0 */
+
+	return dma_emit_raw(b, p, 1);
+}
+
+static int emit_truncated(struct dma_buf *b)
+{
+	uint32_t p[3] = { GPU_PKT_HDR(GPU_OP_NOP, 8), 0, 0 }; /* 9 dwords announced, 3 there */
+
+	return dma_emit_raw(b, p, 3);
+}
+
+/* ------------------------------------------------------------ bad arguments */
+
+struct argenv {
+	struct kt *x, *y;                    /* y: another pipeline, on its own model */
+	struct fw_device *A, *B, *C, *F;     /* F is y's */
+	struct kbuf X, Y, Z, L, SH, BX, FX, P4, PW, SEMC, BIG1, BIG2;
+	uint32_t stale;                      /* a released handle of A */
+	uint32_t sh_b;                       /* B's handle of A's shared SH */
+	uint32_t fA, fB;
+	struct fw_cmdbuf good;               /* FILL X, WRITE_DATA Y, in x->u */
+	struct fw_dmabuf *gbuf, *zbuf, *bad; /* good rendered; FILL of the fresh Z; scratch */
+};
+
+static void rows_init(struct argenv *e)
+{
+	struct kt *x = e->x;
+	struct fw_dev *d = &x->t.d;
+	struct fw_kmd *kx = calloc(1, sizeof(*kx));
+	struct fw_kmd_cfg c, ok;
+	uint64_t next, room;
+
+	assert_non_null(kx);
+	fw_kmd_cfg_default(&ok);
+	ROW(x, "init: NULL pipeline", GM_ERR_BAD_ARG, fw_kmd_init(NULL, d, &ok));
+	ROW(x, "init: NULL device", GM_ERR_BAD_ARG, fw_kmd_init(kx, NULL, &ok));
+	ROW(x, "init: NULL cfg", GM_ERR_BAD_ARG, fw_kmd_init(kx, d, NULL));
+	c = ok, c.tdr_cycles = 0;
+	ROW(x, "init: no TDR time", GM_ERR_BAD_ARG, fw_kmd_init(kx, d, &c));
+	c = ok, c.vram_bytes = 0;
+	ROW(x, "init: empty VRAM segment", GM_ERR_BAD_ARG, fw_kmd_init(kx, d, &c));
+	c = ok, c.sys_bytes = 0;
+	ROW(x, "init: empty system segment", GM_ERR_BAD_ARG, fw_kmd_init(kx, d, &c));
+	c = ok, c.vram_base = 200ull << 20;
+	ROW(x, "init: VRAM segment past the model's VRAM", GM_ERR_BAD_ARG, fw_kmd_init(kx, d, &c));
+	c = ok, c.vram_base = UINT64_MAX - 0xffff, c.vram_bytes = 0x20000;
+	ROW(x, "init: VRAM segment wrapping the address space", GM_ERR_BAD_ARG,
+	    fw_kmd_init(kx, d, &c));
+	c = ok, c.vram_base += 0x1000;
+	ROW(x, "init: VRAM segment not 64 KiB aligned", GM_ERR_BAD_ARG, fw_kmd_init(kx, d, &c));
+	c = ok, c.sys_bytes = 1ull << 30;
+	ROW(x, "init: system segment larger than system memory", GM_ERR_NO_MEM,
+	    fw_kmd_init(kx, d, &c));
+	/* The segment fits but the DMA buffer slots after it do not. */
+	next = (d->sys_next + 0xffff) & ~0xffffull;
+	room = (d->sys_end - next) & ~0xffffull;
+	c = ok, c.sys_bytes = room - 0x10000;
+	ROW(x, "init: no system memory left for the DMA buffer slots", GM_ERR_NO_MEM,
+	    fw_kmd_init(kx, d, &c));
+	free(kx);
+}
+
+static void rows_render(struct argenv *e)
+{
+	static uint32_t huge[4300];
+	struct kt *x = e->x;
+	struct fw_dmabuf *o = e->bad;
+	const struct fw_cmdbuf *g = &e->good;
+	struct fw_cmdbuf *cb, hc;
+	struct cbx c;
+	uint32_t mp = 0, wd; /* wd: byte offset of the WRITE_DATA packet */
+
+	wd = 4u * (GPU_HDR_COUNT_GET(g->dw[0]) + 1);
+	ROW(x, "render: NULL pipeline", GM_ERR_BAD_ARG, fw_kmd_render(NULL, e->A, g, &mp, o));
+	ROW(x, "render: NULL device", GM_ERR_BAD_ARG, fw_kmd_render(x->k, NULL, g, &mp, o));
+	ROW(x, "render: NULL command buffer", GM_ERR_BAD_ARG, render_mp(x, e->A, NULL, 0, o));
+	ROW(x, "render: NULL multipass", GM_ERR_BAD_ARG, fw_kmd_render(x->k, e->A, g, NULL, o));
+	ROW(x, "render: NULL output", GM_ERR_BAD_ARG, render_mp(x, e->A, g, 0, NULL));
+	ROW(x, "render: another pipeline's device", GM_ERR_BAD_ARG, render_mp(x, e->F, g, 0, o));
+	cb = cbx(&c, g), cb->ndw = 0;
+	ROW(x, "render: no dwords", GM_ERR_BAD_ARG, render_mp(x, e->A, cb, 0, o));
+	cb = cbx(&c, g), cb->dw = NULL;
+	ROW(x, "render: NULL dwords", GM_ERR_BAD_ARG, render_mp(x, e->A, cb, 0, o));
+	cb = cbx(&c, g), cb->allocs = NULL;
+	ROW(x, "render: allocations counted, NULL list", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, cb, 0, o));
+	cb = cbx(&c, g), cb->locs = NULL;
+	ROW(x, "render: patch entries counted, NULL list", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, cb, 0, o));
+	cb = cbx(&c, g);
+	for (unsigned i = cb->nalloc; i <= FW_KMD_MAX_ALLOCS; i++)
+		c.al[i] = c.al[0];
+	cb->nalloc = FW_KMD_MAX_ALLOCS + 1;
+	ROW(x, "render: one allocation past FW_KMD_MAX_ALLOCS", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, cb, 0, o));
+	ROW(x, "render: *multipass at the end", GM_ERR_BAD_ARG, render_mp(x, e->A, g, g->ndw, o));
+	ROW(x, "render: *multipass past the end", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, g, g->ndw + 5, o));
+	ROW(x, "render: *multipass inside the first packet", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, g, 1, o));
+	ROW(x, "render: *multipass inside the WRITE_DATA packet", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, g, wd / 4 + 2, o));
+	ROW(x, "render: privileged PTE_WRITE", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, cbx_append(&c, g, emit_pte), 0, o));
+	ROW(x, "render: privileged INVALIDATE_TLB", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, cbx_append(&c, g, emit_inv), 0, o));
+	ROW(x, "render: INDIRECT_BUFFER", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, cbx_append(&c, g, emit_ib), 0, o));
+	ROW(x, "render: WRITE_DATA with COUNT below its minimum", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, cbx_append(&c, g, emit_short_wd), 0, o));
+	ROW(x, "render: unknown opcode", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, cbx_append(&c, g, emit_bad_op), 0, o));
+	ROW(x, "render: header TYPE not 3", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, cbx_append(&c, g, emit_bad_type), 0, o));
+	ROW(x, "render: a packet running past the end", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, cbx_append(&c, g, emit_truncated), 0, o));
+	/* A NOP of 4201 dwords: legal, but larger than a DMA buffer. */
+	huge[0] = GPU_PKT_HDR(GPU_OP_NOP, 4200);
+	hc = (struct fw_cmdbuf){ .dw = huge, .ndw = 4201 };
+	ROW(x, "render: one packet larger than a DMA buffer", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, &hc, 0, o));
+	cb = cbx(&c, g), c.al[0].handle = 0;
+	ROW(x, "render: handle 0", GM_ERR_BAD_ARG, render_mp(x, e->A, cb, 0, o));
+	cb = cbx(&c, g), c.al[1].handle = e->BX.h;
+	ROW(x, "render: another device's handle", GM_ERR_BAD_ARG, render_mp(x, e->A, cb, 0, o));
+	cb = cbx(&c, g), c.al[1].handle = e->stale;
+	ROW(x, "render: a released (stale) handle", GM_ERR_BAD_ARG, render_mp(x, e->A, cb, 0, o));
+	cb = cbx(&c, g), c.loc[1].patch_offset = 4u * g->ndw;
+	ROW(x, "render: patch entry past the buffer", GM_ERR_BAD_ARG, render_mp(x, e->A, cb, 0, o));
+	cb = cbx(&c, g), c.loc[1].patch_offset = 4u * g->ndw - 4;
+	ROW(x, "render: ADDR64 patch in the last dword (runs past the end)", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, cb, 0, o));
+	cb = cbx(&c, g), c.loc[0].alloc_index = g->nalloc;
+	ROW(x, "render: patch entry naming an allocation index past the list", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, cb, 0, o));
+	cb = cbx(&c, g), c.loc[0].alloc_offset = (uint32_t)e->X.a->d.size;
+	ROW(x, "render: patch entry offset past its allocation", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, cb, 0, o));
+	cb = cbx(&c, g), c.loc[1].patch_offset += 2;
+	ROW(x, "render: patch offset not 4-aligned", GM_ERR_BAD_ARG, render_mp(x, e->A, cb, 0, o));
+	cb = cbx(&c, g), c.loc[1].driver_id = DMA_PATCH_KIND_COUNT;
+	ROW(x, "render: patch kind unknown", GM_ERR_BAD_ARG, render_mp(x, e->A, cb, 0, o));
+	cb = cbx(&c, g), c.loc[1].slot_id = 0x01000000u;
+	ROW(x, "render: patch slot id with reserved bits", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, cb, 0, o));
+	cb = cbx(&c, g), c.loc[1].driver_id = DMA_PATCH_FENCE_ID32;
+	ROW(x, "render: FENCE_ID32 patch naming an allocation", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, cb, 0, o));
+	cb = cbx(&c, g), c.loc[0].patch_offset = wd - 4, c.loc[0].split_offset = 0;
+	ROW(x, "render: ADDR64 patch across two packets", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, cb, 0, o));
+	cb = cbx(&c, g), c.loc[1].split_offset = c.loc[1].patch_offset + 4;
+	ROW(x, "render: split offset after the patched place", GM_ERR_BAD_ARG,
+	    render_mp(x, e->A, cb, 0, o));
+}
+
+static void rows_submit(struct argenv *e)
+{
+	struct kt *x = e->x;
+	struct fw_dmabuf *b = e->bad;
+	const struct fw_dmabuf *g = e->gbuf;
+	struct fw_signal s5[5], s, s2[2];
+	uint64_t f = 0;
+
+	for (unsigned i = 0; i < 5; i++)
+		s5[i] = (struct fw_signal){ e->fA, 10 + i };
+#define SPOIL(stmt) (memcpy(b, g, sizeof(*b)), (stmt), b)
+	ROW(x, "submit: NULL pipeline", GM_ERR_BAD_ARG, fw_kmd_submit(NULL, g, NULL, 0, &f));
+	ROW(x, "submit: NULL buffer", GM_ERR_BAD_ARG, fw_kmd_submit(x->k, NULL, NULL, 0, &f));
+	ROW(x, "submit: buffer of no device", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, SPOIL(b->dev = NULL), NULL, 0, &f));
+	ROW(x, "submit: buffer of another pipeline's device", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, SPOIL(b->dev = e->F), NULL, 0, &f));
+	ROW(x, "submit: no dwords", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, SPOIL(b->ndw = 0), NULL, 0, &f));
+	ROW(x, "submit: more dwords than a DMA buffer", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, SPOIL(b->ndw = FW_KMD_DMA_DW + 1), NULL, 0, &f));
+	ROW(x, "submit: allocation count past FW_KMD_MAX_ALLOCS", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, SPOIL(b->nalloc = FW_KMD_MAX_ALLOCS + 1), NULL, 0, &f));
+	ROW(x, "submit: patch count past FW_KMD_MAX_LOCS", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, SPOIL(b->nloc = FW_KMD_MAX_LOCS + 1), NULL, 0, &f));
+	ROW(x, "submit: NULL allocation in the list", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, SPOIL(b->alloc[1] = NULL), NULL, 0, &f));
+	ROW(x, "submit: more signals than FW_KMD_MAX_SIGNALS", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, g, s5, FW_KMD_MAX_SIGNALS + 1, &f));
+	ROW(x, "submit: signals counted, NULL array", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, g, NULL, 1, &f));
+	s = (struct fw_signal){ 0, 10 };
+	ROW(x, "submit: signal to fence id 0", GM_ERR_BAD_ARG, fw_kmd_submit(x->k, g, &s, 1, &f));
+	s = (struct fw_signal){ FW_KMD_MAX_MFENCES + 1, 10 };
+	ROW(x, "submit: signal to a fence id past the table", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, g, &s, 1, &f));
+	s = (struct fw_signal){ FW_KMD_MAX_MFENCES, 10 };
+	ROW(x, "submit: signal to a fence never created", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, g, &s, 1, &f));
+	s = (struct fw_signal){ e->fB, 10 };
+	ROW(x, "submit: signal to another device's fence", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, g, &s, 1, &f));
+	s = (struct fw_signal){ e->fA, x->k->mf[e->fA].requested };
+	ROW(x, "submit: signal value equal to one already requested", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, g, &s, 1, &f));
+	s = (struct fw_signal){ e->fA, 0 };
+	ROW(x, "submit: signal value going backwards", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, g, &s, 1, &f));
+	s2[0] = (struct fw_signal){ e->fA, 8 }, s2[1] = (struct fw_signal){ e->fA, 8 };
+	ROW(x, "submit: two signals of one fence, the second not above", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, g, s2, 2, &f));
+	s2[1].value = 7;
+	ROW(x, "submit: two signals of one fence, the second going backwards", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, g, s2, 2, &f));
+	/* A spoiled patch list on a buffer whose allocation Z is not resident:
+	 * refused before any paging (Z stays where it is, no paging buffer). */
+	g = e->zbuf;
+	ROW(x, "submit: patch entry naming an allocation index past the list", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, SPOIL(b->loc[0].alloc_index = b->nalloc), NULL, 0, &f));
+	ROW(x, "submit: patch entry past the buffer", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, SPOIL(b->loc[0].patch_offset = 4 * b->ndw), NULL, 0, &f));
+	ROW(x, "submit: patch entry offset past its allocation", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, SPOIL(b->loc[0].alloc_offset = (uint32_t)e->Z.a->d.size), NULL, 0,
+			  &f));
+	ROW(x, "submit: patch kind unknown", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x->k, SPOIL(b->loc[0].driver_id = DMA_PATCH_KIND_COUNT), NULL, 0, &f));
+#undef SPOIL
+	assert_int_equal(e->Z.a->loc.seg_id, FW_SEG_NONE);
+}
+
+/* VRAM cannot hold a buffer's allocations: GM_ERR_BUSY/FULL, nothing
+ * submitted and no fence requested (residency may change on the way). */
+static void rows_vram_too_small(struct argenv *e)
+{
+	struct kt *x = e->x;
+	struct fw_signal s = { e->fA, 5 };
+	struct fw_cmdbuf cb;
+	uint64_t req = x->k->mf[e->fA].requested, submits = x->k->st.submits;
+	uint64_t emitted = x->t.d.q[RQ].fence_emitted;
+	uint32_t mp = 0;
+	int st;
+
+	fw_umd_begin(x->u);
+	umd_fill(x->u, e->BIG1.h, 0, PITCH, 1, 1);
+	umd_fill(x->u, e->BIG2.h, 0, PITCH, 1, 2);
+	fw_umd_cmdbuf(x->u, &cb);
+	assert_int_equal(fw_kmd_render(x->k, e->A, &cb, &mp, e->bad), GM_OK);
+	st = fw_kmd_submit(x->k, e->bad, &s, 1, NULL);
+	if (st != GM_ERR_BUSY && st != GM_ERR_FULL)
+		fail_msg("submit of two 5 MiB allocations into 8 MiB of VRAM: %s, want "
+			 "GM_ERR_BUSY or GM_ERR_FULL", gm_status_name(st));
+	assert_int_equal(x->k->st.submits, submits);
+	assert_int_equal(x->t.d.q[RQ].fence_emitted, emitted);
+	assert_int_equal(x->k->mf[e->fA].requested, req);
+	x->rows++;
+}
+
+static void rows_discard(struct argenv *e)
+{
+	struct kt *x = e->x;
+
+	ROW(x, "discard: NULL pipeline", GM_ERR_BAD_ARG, fw_kmd_discard(NULL, e->A, e->X.h));
+	ROW(x, "discard: NULL device", GM_ERR_BAD_ARG, fw_kmd_discard(x->k, NULL, e->X.h));
+	ROW(x, "discard: handle 0", GM_ERR_BAD_ARG, fw_kmd_discard(x->k, e->A, 0));
+	ROW(x, "discard: another device's handle", GM_ERR_BAD_ARG,
+	    fw_kmd_discard(x->k, e->A, e->BX.h));
+	ROW(x, "discard: a released (stale) handle", GM_ERR_BAD_ARG,
+	    fw_kmd_discard(x->k, e->A, e->stale));
+	ROW(x, "discard: another pipeline's device and allocation", GM_ERR_BAD_ARG,
+	    fw_kmd_discard(x->k, e->F, e->FX.h));
+}
+
+static void rows_mfence(struct argenv *e)
+{
+	struct kt *x = e->x;
+	uint64_t req = x->k->mf[e->fA].requested;
+	uint32_t id = 0, n = 0;
+
+	ROW(x, "mfence_create: NULL pipeline", GM_ERR_BAD_ARG,
+	    fw_mfence_create(NULL, e->A, 0, &id));
+	ROW(x, "mfence_create: NULL device", GM_ERR_BAD_ARG, fw_mfence_create(x->k, NULL, 0, &id));
+	ROW(x, "mfence_create: NULL id", GM_ERR_BAD_ARG, fw_mfence_create(x->k, e->A, 0, NULL));
+	ROW(x, "mfence_create: another pipeline's device", GM_ERR_BAD_ARG,
+	    fw_mfence_create(x->k, e->F, 0, &id));
+	ROW(x, "mfence_create: initial value UINT64_MAX", GM_ERR_BAD_ARG,
+	    fw_mfence_create(x->k, e->A, UINT64_MAX, &id));
+	ROW(x, "mfence_read: NULL pipeline", GM_ERR_BAD_ARG, read_row(NULL, e->fA));
+	ROW(x, "mfence_read: id 0", GM_ERR_BAD_ARG, read_row(x->k, 0));
+	ROW(x, "mfence_read: id past the table", GM_ERR_BAD_ARG,
+	    read_row(x->k, FW_KMD_MAX_MFENCES + 1));
+	ROW(x, "mfence_read: a fence never created", GM_ERR_BAD_ARG,
+	    read_row(x->k, FW_KMD_MAX_MFENCES));
+	ROW(x, "mfence_read: NULL value", GM_ERR_BAD_ARG, fw_mfence_read(x->k, e->fA, NULL));
+	ROW(x, "mfence_wait: NULL pipeline", GM_ERR_BAD_ARG,
+	    fw_mfence_wait(NULL, e->fA, 1, BUDGET));
+	ROW(x, "mfence_wait: id 0", GM_ERR_BAD_ARG, fw_mfence_wait(x->k, 0, 0, BUDGET));
+	ROW(x, "mfence_wait: a fence never created", GM_ERR_BAD_ARG,
+	    fw_mfence_wait(x->k, FW_KMD_MAX_MFENCES, 0, BUDGET));
+	ROW(x, "mfence_wait: a value never requested", GM_ERR_BAD_ARG,
+	    fw_mfence_wait(x->k, e->fA, req + 1, BUDGET));
+	ROW(x, "mfence_wait: UINT64_MAX never requested", GM_ERR_BAD_ARG,
+	    fw_mfence_wait(x->k, e->fA, UINT64_MAX, BUDGET));
+	/* Fill the table from device C, then one more. */
+	while (fw_mfence_create(x->k, e->C, 0, &id) == GM_OK)
+		n++;
+	assert_true(n > 0 && n < FW_KMD_MAX_MFENCES);
+	ROW(x, "mfence_create: every fence in use", GM_ERR_FULL,
+	    fw_mfence_create(x->k, e->A, 0, &id));
+}
+
+static void rows_lock(struct argenv *e)
+{
+	struct kt *x = e->x;
+	const uint32_t win_end = (uint32_t)GPU_APT_WINDOW_BYTES;
+
+	assert_int_equal(fw_kmd_lock(x->k, e->A, e->L.h, 0, 0), GM_OK);
+	assert_int_equal(fw_kmd_lock(x->k, e->A, e->SH.h, 2, 0x200000), GM_OK);
+	ROW(x, "lock: NULL pipeline", GM_ERR_BAD_ARG, fw_kmd_lock(NULL, e->A, e->X.h, 1, 0));
+	ROW(x, "lock: NULL device", GM_ERR_BAD_ARG, fw_kmd_lock(x->k, NULL, e->X.h, 1, 0));
+	ROW(x, "lock: handle 0", GM_ERR_BAD_ARG, fw_kmd_lock(x->k, e->A, 0, 1, 0));
+	ROW(x, "lock: another device's handle", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x->k, e->A, e->BX.h, 1, 0));
+	ROW(x, "lock: a released (stale) handle", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x->k, e->A, e->stale, 1, 0));
+	ROW(x, "lock: another pipeline's device and allocation", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x->k, e->F, e->FX.h, 1, 0));
+	ROW(x, "lock: range past GPU_APT_RANGES", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x->k, e->A, e->X.h, GPU_APT_RANGES, 0));
+	ROW(x, "lock: range already in use", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x->k, e->A, e->X.h, 0, 0x100000));
+	ROW(x, "lock: allocation already locked in another range", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x->k, e->A, e->L.h, 1, 0x100000));
+	ROW(x, "lock: window offset not 8-aligned", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x->k, e->A, e->X.h, 1, 4));
+	ROW(x, "lock: window end past the aperture", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x->k, e->A, e->X.h, 1, win_end - 0x8000));
+	ROW(x, "lock: pitch not a multiple of 8", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x->k, e->A, e->P4.h, 1, 0));
+	ROW(x, "lock: pitch past the aperture's pitch field", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x->k, e->A, e->PW.h, 1, 0));
+
+	ROW(x, "unlock: NULL pipeline", GM_ERR_BAD_ARG, fw_kmd_unlock(NULL, e->A, e->L.h, 0));
+	ROW(x, "unlock: NULL device", GM_ERR_BAD_ARG, fw_kmd_unlock(x->k, NULL, e->L.h, 0));
+	ROW(x, "unlock: handle 0", GM_ERR_BAD_ARG, fw_kmd_unlock(x->k, e->A, 0, 0));
+	ROW(x, "unlock: a released (stale) handle", GM_ERR_BAD_ARG,
+	    fw_kmd_unlock(x->k, e->A, e->stale, 0));
+	ROW(x, "unlock: another device, its own allocation", GM_ERR_BAD_ARG,
+	    fw_kmd_unlock(x->k, e->B, e->BX.h, 0));
+	ROW(x, "unlock: range past GPU_APT_RANGES", GM_ERR_BAD_ARG,
+	    fw_kmd_unlock(x->k, e->A, e->L.h, GPU_APT_RANGES));
+	ROW(x, "unlock: a range the allocation is not locked in", GM_ERR_BAD_ARG,
+	    fw_kmd_unlock(x->k, e->A, e->L.h, 1));
+	ROW(x, "unlock: a range holding another allocation", GM_ERR_BAD_ARG,
+	    fw_kmd_unlock(x->k, e->A, e->X.h, 0));
+	ROW(x, "unlock: another device's lock of a shared allocation", GM_ERR_BAD_ARG,
+	    fw_kmd_unlock(x->k, e->B, e->sh_b, 2));
+	ROW(x, "unlock: another pipeline's device and allocation", GM_ERR_BAD_ARG,
+	    fw_kmd_unlock(x->k, e->F, e->FX.h, 0));
+	assert_int_equal(fw_kmd_unlock(x->k, e->A, e->L.h, 0), GM_OK);
+	assert_int_equal(fw_kmd_unlock(x->k, e->A, e->SH.h, 2), GM_OK);
+	assert_false(e->L.a->pinned || e->SH.a->pinned);
+}
+
+static void rows_destroy(struct argenv *e)
+{
+	struct kt *x = e->x;
+	struct fw_alloc *a = NULL;
+
+	ROW(x, "poll: NULL pipeline", GM_ERR_BAD_ARG, fw_kmd_poll(NULL, 1000));
+	ROW(x, "idle: NULL pipeline", GM_ERR_BAD_ARG, fw_kmd_idle(NULL, 1000));
+	ROW(x, "device_destroy: NULL pipeline", GM_ERR_BAD_ARG,
+	    fw_kmd_device_destroy(NULL, e->C, 0));
+	ROW(x, "device_destroy: NULL device", GM_ERR_BAD_ARG, fw_kmd_device_destroy(x->k, NULL, 0));
+	ROW(x, "device_destroy: another pipeline's device", GM_ERR_BAD_ARG,
+	    fw_kmd_device_destroy(x->k, e->F, 0));
+	/* C: a submission blocked on a semaphore the CPU releases below. */
+	fw_umd_begin(x->u);
+	assert_int_equal(fw_umd_wait_eq(x->u, e->SEMC.h, 0, 1), GM_OK);
+	kt_run(x, e->C, 0, 0);
+	fw_kmd_poll(x->k, 2000); /* its paging done, the WAIT_MEM spinning */
+	ROW(x, "device_destroy: still pending, budget 0", GM_ERR_TIMEOUT,
+	    fw_kmd_device_destroy(x->k, e->C, 0));
+	ROW(x, "idle: still pending, budget 0", GM_ERR_TIMEOUT, fw_kmd_idle(x->k, 0));
+	/* Nothing released: C's handles and fences still work. */
+	assert_int_equal(fw_res_get_handle_data(e->C, e->SEMC.h, &a), GM_OK);
+	assert_ptr_equal(a, e->SEMC.a);
+	assert_ptr_equal(x->k->mf[FW_KMD_MAX_MFENCES].dev, e->C);
+	assert_int_equal(gm_backdoor_write32(x->t.g, e->SEMC.a->loc.addr, 1), GM_OK);
+	kt_idle(x);
+	assert_int_equal(x->k->st.tdrs, 0);
+	assert_int_equal(fw_kmd_device_destroy(x->k, e->C, BUDGET), GM_OK);
+	assert_null(x->k->mf[FW_KMD_MAX_MFENCES].dev);
+}
+
+static void test_kmd_bad_args(void **state)
+{
+	struct kt x, y;
+	struct argenv e = { .x = &x, .y = &y };
+	struct fw_alloc_desc d;
+	struct fw_resource *rb;
+	struct fw_cmdbuf cb;
+	struct kbuf S;
+	uint32_t share, mp = 0, ff;
+	uint8_t *p;
+
+	(void)state;
+	kt_open(&x, 8ull << 20, 200000);
+	kt_open(&y, 4ull << 20, 200000);
+	e.gbuf = calloc(1, sizeof(*e.gbuf));
+	e.zbuf = calloc(1, sizeof(*e.zbuf));
+	e.bad = calloc(1, sizeof(*e.bad));
+	assert_true(e.gbuf && e.zbuf && e.bad);
+	e.A = dev_new(&x);
+	e.B = dev_new(&x);
+	e.C = dev_new(&x);
+	e.F = dev_new(&y);
+	e.X = kbuf_new(&x, e.A, 0x10000);
+	e.Y = kbuf_new(&x, e.A, 0x10000);
+	e.Z = kbuf_new(&x, e.A, 0x10000);
+	e.L = kbuf_new(&x, e.A, 0x10000);
+	e.BIG1 = kbuf_new(&x, e.A, 5ull << 20);
+	e.BIG2 = kbuf_new(&x, e.A, 5ull << 20);
+	d = buf_desc(0x10000);
+	e.SH = kbuf_desc(&x, e.A, &d, true);
+	assert_int_equal(fw_res_share_handle(e.SH.res, &share), GM_OK);
+	assert_int_equal(fw_res_open(e.B, share, &rb), GM_OK);
+	assert_int_equal(fw_res_surface_handle(rb, 0, &e.sh_b), GM_OK);
+	e.BX = kbuf_new(&x, e.B, 0x10000);
+	e.SEMC = kbuf_new(&x, e.C, PITCH);
+	d = (struct fw_alloc_desc){ .size = 4096, .width = 1, .height = 1024, .pitch = 4,
+				    .bpe_log2 = 2, .tile = GPU_TILE_LINEAR };
+	e.P4 = kbuf_desc(&x, e.A, &d, false);
+	d = (struct fw_alloc_desc){ .size = 1u << 20, .width = 1u << 18, .height = 1,
+				    .pitch = 1u << 20, .bpe_log2 = 2, .tile = GPU_TILE_LINEAR };
+	e.PW = kbuf_desc(&x, e.A, &d, false);
+	S = kbuf_new(NULL, e.A, 0x10000);
+	e.stale = S.h;
+	assert_int_equal(fw_res_destroy(S.res), GM_OK);
+	/* Another pipeline's allocation with valid content (Lock made it so). */
+	e.FX = kbuf_new(NULL, e.F, 0x10000);
+	assert_int_equal(fw_kmd_lock(y.k, e.F, e.FX.h, 0, 0), GM_OK);
+	assert_int_equal(fw_kmd_unlock(y.k, e.F, e.FX.h, 0), GM_OK);
+	assert_true(e.FX.a->content_valid);
+	x.track[x.ntrack++] = e.FX.a;
+	e.fA = mfence_new(&x, e.A, 0);
+	e.fB = mfence_new(&x, e.B, 0);
+
+	/* Z's buffer, rendered while Z has never been resident. */
+	fw_umd_begin(x.u);
+	umd_fill(x.u, e.Z.h, 0, PITCH, 16, 0x7777777777777777ull);
+	fw_umd_cmdbuf(x.u, &cb);
+	assert_int_equal(fw_kmd_render(x.k, e.A, &cb, &mp, e.zbuf), GM_OK);
+	/* The good buffer, run once: X and Y resident, fence A requested 1. */
+	fw_umd_begin(x.u);
+	umd_fill(x.u, e.X.h, 0, PITCH, 16, 0x1111111111111111ull);
+	ff = 0xf00dcafe;
+	assert_int_equal(fw_umd_write(x.u, e.Y.h, 8, &ff, 1), GM_OK);
+	fw_umd_cmdbuf(x.u, &e.good);
+	mp = 0;
+	assert_int_equal(fw_kmd_render(x.k, e.A, &e.good, &mp, e.gbuf), GM_OK);
+	assert_int_equal(mp, e.good.ndw);
+	assert_int_equal(fw_kmd_submit(x.k, e.gbuf, &(struct fw_signal){ e.fA, 1 }, 1, NULL),
+			 GM_OK);
+	kt_idle(&x);
+
+	rows_init(&e);
+	rows_render(&e);
+	rows_submit(&e);
+	rows_discard(&e);
+	rows_mfence(&e);
+	rows_lock(&e);
+	rows_destroy(&e);
+	rows_vram_too_small(&e);
+	/* A pipeline after fini refuses to run. */
+	fw_kmd_fini(y.k);
+	assert_int_equal(fw_kmd_poll(y.k, 100), GM_ERR_BAD_ARG);
+	assert_int_equal(fw_kmd_idle(y.k, 100), GM_ERR_BAD_ARG);
+
+	/* Not poisoned: what the good buffer wrote is there, and new work runs. */
+	p = malloc(0x10000);
+	assert_non_null(p);
+	memset(p, 0, 0x10000);
+	kt_idle(&x); /* the refused submission's paging has landed */
+	read_alloc(&x, e.Y.a, p);
+	assert_memory_equal(p + 8, &ff, 4);
+	expect_filled(&x, e.X.a, 0x1111111111111111ull, "X before the last submission");
+	fw_umd_begin(x.u);
+	umd_fill(x.u, e.X.h, 0, PITCH, 16, 0x2222222222222222ull);
+	umd_fill(x.u, e.Y.h, 0, PITCH, 16, 0x3333333333333333ull);
+	kt_run(&x, e.A, e.fA, 2);
+	assert_int_equal(fw_mfence_wait(x.k, e.fA, 2, BUDGET), GM_OK);
+	assert_int_equal(mfence_val(&x, e.fA), 2);
+	kt_idle(&x);
+	expect_filled(&x, e.X.a, 0x2222222222222222ull, "X after the table");
+	expect_filled(&x, e.Y.a, 0x3333333333333333ull, "Y after the table");
+	assert_int_equal(x.k->st.tdrs, 0);
+	printf("bad arguments: %u rows\n", x.rows);
+	free(p);
+	free(e.gbuf);
+	free(e.zbuf);
+	free(e.bad);
+	/* Oldest model first: destroying the older of two Verilator models
+	 * after the newer one hangs in VerilatedContextImp::scopeErase. */
+	kt_close(&x);
+	kt_close(&y);
+}
+
+/* ------------------------------------------------------------ device removed */
+
+static void test_kmd_device_removed(void **state)
+{
+	struct kt x;
+	struct fw_device *A, *B;
+	struct kbuf SEM, M, L, BX, BY;
+	struct fw_dmabuf *abuf = calloc(1, sizeof(*abuf));
+	struct fw_signal s;
+	struct fw_cmdbuf cb;
+	uint32_t fa, fa2, fb, mark[2] = { 0xdead0001, 0xdead0002 }, id = 0, mp = 0;
+	uint64_t c0, v;
+	uint8_t *p;
+
+	(void)state;
+	assert_non_null(abuf);
+	kt_open(&x, 16ull << 20, 20000);
+	A = dev_new(&x);
+	B = dev_new(&x);
+	SEM = kbuf_new(&x, A, PITCH);
+	M = kbuf_new(&x, A, 0x10000);
+	L = kbuf_new(&x, A, 0x10000);
+	BX = kbuf_new(&x, B, 0x10000);
+	BY = kbuf_new(&x, B, 0x10000);
+	fa = mfence_new(&x, A, 0);
+	fa2 = mfence_new(&x, A, 5);
+	fb = mfence_new(&x, B, 0);
+	assert_int_equal(fw_kmd_lock(x.k, A, L.h, 3, 0), GM_OK);
+	/* A's buffer for the submit row, rendered while A was alive. */
+	fw_umd_begin(x.u);
+	assert_int_equal(fw_umd_write(x.u, M.h, 64, mark, 2), GM_OK);
+	fw_umd_cmdbuf(x.u, &cb);
+	assert_int_equal(fw_kmd_render(x.k, A, &cb, &mp, abuf), GM_OK);
+
+	/* A1 hangs on a semaphore, then would write M; B1 is queued behind it;
+	 * A2 would write M again. */
+	fw_umd_begin(x.u);
+	assert_int_equal(fw_umd_wait_eq(x.u, SEM.h, 0, 1), GM_OK);
+	assert_int_equal(fw_umd_write(x.u, M.h, 0, &mark[0], 1), GM_OK);
+	kt_run(&x, A, fa, 1);
+	fw_umd_begin(x.u);
+	umd_fill(x.u, BX.h, 0, PITCH, 16, 0x1111111111111111ull);
+	kt_run(&x, B, fb, 1);
+	fw_umd_begin(x.u);
+	assert_int_equal(fw_umd_write(x.u, M.h, 4, &mark[1], 1), GM_OK);
+	kt_run(&x, A, fa, 2);
+	c0 = gm_cycles(x.t.g);
+	assert_int_equal(fw_mfence_wait(x.k, fb, 1, BUDGET), GM_OK);
+	assert_true(gm_cycles(x.t.g) - c0 >= 20000); /* it took the TDR */
+	assert_int_equal(x.k->st.tdrs, 1);
+	assert_int_equal(x.k->st.failed, 2);
+	assert_int_equal(x.k->st.resubmitted, 1);
+	assert_true(fw_device_is_removed(A));
+	assert_false(fw_device_is_removed(B));
+	expect_filled(&x, BX.a, 0x1111111111111111ull, "B's resubmitted FILL");
+	assert_int_equal(mfence_val(&x, fa), UINT64_MAX);
+	assert_int_equal(mfence_val(&x, fa2), UINT64_MAX);
+	assert_int_equal(fw_mfence_wait(x.k, fa, 2, 0), GM_OK);
+
+	/* Every entry point naming A: DEVICE_REMOVED, nothing changed; the
+	 * removed check comes before the other arguments. */
+	fw_umd_cmdbuf(x.u, &cb);
+	ROW(&x, "removed: render", GM_ERR_DEVICE_REMOVED, render_mp(&x, A, &cb, 0, x.buf));
+	ROW(&x, "removed: render with a NULL command buffer", GM_ERR_DEVICE_REMOVED,
+	    render_mp(&x, A, NULL, 0, x.buf));
+	ROW(&x, "removed: submit a buffer rendered before", GM_ERR_DEVICE_REMOVED,
+	    fw_kmd_submit(x.k, abuf, NULL, 0, NULL));
+	s = (struct fw_signal){ fa, 3 };
+	ROW(&x, "removed: submit with a signal", GM_ERR_DEVICE_REMOVED,
+	    fw_kmd_submit(x.k, abuf, &s, 1, NULL));
+	ROW(&x, "removed: discard", GM_ERR_DEVICE_REMOVED, fw_kmd_discard(x.k, A, M.h));
+	ROW(&x, "removed: mfence_create", GM_ERR_DEVICE_REMOVED, fw_mfence_create(x.k, A, 0, &id));
+	ROW(&x, "removed: mfence_create with NULL id", GM_ERR_DEVICE_REMOVED,
+	    fw_mfence_create(x.k, A, 0, NULL));
+	ROW(&x, "removed: lock", GM_ERR_DEVICE_REMOVED, fw_kmd_lock(x.k, A, M.h, 4, 0x100000));
+	ROW(&x, "removed: lock with a bad range", GM_ERR_DEVICE_REMOVED,
+	    fw_kmd_lock(x.k, A, M.h, GPU_APT_RANGES, 0));
+	ROW(&x, "removed: unlock", GM_ERR_DEVICE_REMOVED, fw_kmd_unlock(x.k, A, L.h, 3));
+	ROW(&x, "removed: mfence_read (UINT64_MAX)", GM_OK, read_row(x.k, fa));
+
+	/* A's queued work never runs, even once its semaphore is released. */
+	assert_int_equal(gm_backdoor_write32(x.t.g, SEM.a->loc.addr, 1), GM_OK);
+	fw_umd_begin(x.u);
+	umd_fill(x.u, BX.h, 0, PITCH, 16, 0x2222222222222222ull);
+	umd_fill(x.u, BY.h, 0, PITCH, 16, 0x4444444444444444ull);
+	kt_run(&x, B, fb, 2);
+	assert_int_equal(fw_mfence_wait(x.k, fb, 2, BUDGET), GM_OK);
+	kt_idle(&x);
+	expect_filled(&x, BX.a, 0x2222222222222222ull, "B after the TDR");
+	expect_filled(&x, BY.a, 0x4444444444444444ull, "B after the TDR");
+	expect_filled(&x, M.a, 0, "M (A's writes after the hang never ran)");
+	assert_int_equal(mfence_val(&x, fb), 2);
+	assert_int_equal(mfence_val(&x, fa), UINT64_MAX);
+	assert_int_equal(x.k->st.tdrs, 1);
+
+	/* Destroying the removed device works and frees its lock and fences. */
+	assert_ptr_equal(x.k->apt[3], L.a);
+	assert_int_equal(fw_kmd_device_destroy(x.k, A, 0), GM_OK);
+	assert_null(x.k->apt[3]);
+	assert_null(x.k->mf[fa].dev);
+	assert_int_equal(fw_kmd_lock(x.k, B, BY.h, 3, 0), GM_OK);
+	p = malloc(0x10000);
+	assert_non_null(p);
+	assert_int_equal(gm_apt_read(x.t.g, 0, p, 0x10000), GM_OK);
+	assert_true(all_bytes(p, 0x10000, 0x4444444444444444ull));
+	assert_int_equal(fw_kmd_unlock(x.k, B, BY.h, 3), GM_OK);
+	v = mfence_val(&x, fb);
+	assert_int_equal(v, 2);
+	free(p);
+	free(abuf);
+	kt_close(&x);
+}
+
+/* ------------------------------------------------------------ queue error */
+
+/* A COPY from UNMAPPED into @h (the source left as a raw address, no patch
+ * entry), then a WRITE_DATA of @mark at byte 0x2000 of @h. */
+static void umd_bad_copy(struct fw_umd *u, uint32_t h, uint32_t mark)
+{
+	size_t pkt = u->b.len;
+
+	assert_int_equal(fw_umd_copy(u, h, 0, h, 0x8000, 4096), GM_OK);
+	/* fw_umd_copy records the source entry first: drop it, write the address. */
+	assert_int_equal(u->loc[u->nloc - 2].patch_offset, (pkt + 1 + GPU_PKT_COPY_SRC_LO) * 4);
+	u->loc[u->nloc - 2] = u->loc[u->nloc - 1];
+	u->nloc--;
+	u->dw[pkt + 1 + GPU_PKT_COPY_SRC_LO] = (uint32_t)UNMAPPED;
+	u->dw[pkt + 1 + GPU_PKT_COPY_SRC_HI] = (uint32_t)(UNMAPPED >> 32);
+	assert_int_equal(fw_umd_write(u, h, 0x2000, &mark, 1), GM_OK);
+}
+
+static void test_kmd_queue_error(void **state)
+{
+	struct kt x;
+	struct fw_device *A, *B;
+	struct kbuf X, BX;
+	struct fw_cmdbuf cb;
+	uint32_t fa, fb;
+	uint64_t c0;
+	uint8_t *p;
+	const uint64_t tdr = 50000000;
+
+	(void)state;
+	kt_open(&x, 16ull << 20, tdr);
+	A = dev_new(&x);
+	B = dev_new(&x);
+	X = kbuf_new(&x, A, 0x10000);
+	BX = kbuf_new(&x, B, 0x10000);
+	fa = mfence_new(&x, A, 0);
+	fb = mfence_new(&x, B, 0);
+
+	fw_umd_begin(x.u);
+	umd_bad_copy(x.u, X.h, 0xbadc0de);
+	fw_umd_cmdbuf(x.u, &cb);
+	assert_int_equal(dma_validate_cmdbuf(cb.dw, cb.ndw,
+					     &(struct dma_validate_limits){ .in_ring = false }, NULL),
+			 GM_OK);
+	kt_run(&x, A, fa, 1);
+	fw_umd_begin(x.u);
+	umd_fill(x.u, BX.h, 0, PITCH, 16, 0x3333333333333333ull);
+	kt_run(&x, B, fb, 1);
+	c0 = gm_cycles(x.t.g);
+	assert_int_equal(fw_mfence_wait(x.k, fb, 1, 2000000), GM_OK);
+	if (x.t.d.q[RQ].errors != 1 || x.t.d.q[RQ].err_cause != GPU_CAUSE_MEM_ERROR)
+		fail_msg("render queue: %u errors, cause %s; want one MEM_ERROR", x.t.d.q[RQ].errors,
+			 gpu_cause_name(x.t.d.q[RQ].err_cause));
+	assert_true(gm_cycles(x.t.g) - c0 < tdr); /* recovered from the error, not a timeout */
+	assert_int_equal(x.k->st.tdrs, 1);
+	assert_int_equal(x.k->st.failed, 1);
+	assert_int_equal(x.k->st.resubmitted, 1);
+	assert_true(fw_device_is_removed(A));
+	assert_false(fw_device_is_removed(B));
+	assert_int_equal(mfence_val(&x, fa), UINT64_MAX);
+	expect_filled(&x, BX.a, 0x3333333333333333ull, "B's FILL behind the faulting COPY");
+	p = malloc(0x10000);
+	assert_non_null(p);
+	read_alloc(&x, X.a, p);
+	assert_int_equal(p[0x2000], 0); /* the WRITE_DATA after the fault never ran */
+	free(p);
+	fw_umd_cmdbuf(x.u, &cb);
+	assert_int_equal(render_mp(&x, A, &cb, 0, x.buf), GM_ERR_DEVICE_REMOVED);
+
+	fw_umd_begin(x.u);
+	umd_fill(x.u, BX.h, 0, PITCH, 16, 0x5555555555555555ull);
+	kt_run(&x, B, fb, 2);
+	kt_idle(&x);
+	expect_filled(&x, BX.a, 0x5555555555555555ull, "B after the recovery");
+	assert_int_equal(mfence_val(&x, fb), 2);
+	assert_int_equal(x.t.d.q[RQ].errors, 1);
+	kt_close(&x);
+}
+
+/*
+ * The interrupt handler can meet a render-queue error inside a paging wait
+ * of fw_kmd_submit (fw_fence_wait on the paging queue) and reset the queue
+ * there.  The submission being made must still go behind the older ones
+ * that the reset lost and recovery resubmits.  A1 waits on a VRAM word the
+ * paging queue's FILL zero of a fresh 4 MiB allocation clears, then faults;
+ * B1 and B2 sit behind it; B3's page-in waits for that FILL.
+ */
+static void test_kmd_error_in_paging_wait(void **state)
+{
+	struct kt x;
+	struct fw_device *A, *B;
+	struct kbuf BX, Z1, Z3;
+	struct fw_cmdbuf cb;
+	uint32_t dw[32], fa, fb;
+	uint64_t w;
+	struct dma_buf b;
+	const uint64_t pat[3] = { 0x1111111111111111ull, 0x2222222222222222ull,
+				  0x3333333333333333ull };
+
+	(void)state;
+	kt_open(&x, 32ull << 20, 50000000);
+	A = dev_new(&x);
+	B = dev_new(&x);
+	BX = kbuf_new(&x, B, 0x10000);
+	Z1 = kbuf_new(&x, B, 4ull << 20);
+	Z3 = kbuf_new(&x, B, 0x10000);
+	fa = mfence_new(&x, A, 0);
+	fb = mfence_new(&x, B, 0);
+	fw_umd_begin(x.u);
+	umd_fill(x.u, BX.h, 0, PITCH, 16, 0);
+	kt_run(&x, B, 0, 0);
+	kt_idle(&x);
+	/* W: 1 MiB into the free VRAM after BX, where Z1 will be placed. */
+	w = BX.a->loc.addr + BX.a->d.size + (1u << 20);
+	assert_int_equal(gm_backdoor_write32(x.t.g, w, 0xffffffffu), GM_OK);
+
+	dma_buf_init(&b, dw, 32);
+	assert_int_equal(dma_emit_wait_mem(&b, w, 0, UINT32_MAX, GPU_FUNC_EQ, false, 16), GM_OK);
+	assert_int_equal(dma_emit_copy(&b, w + 64, UNMAPPED, 256), GM_OK);
+	cb = (struct fw_cmdbuf){ .dw = dw, .ndw = (uint32_t)b.len };
+	{
+		uint32_t mp = 0;
+		struct fw_signal s = { fa, 1 };
+
+		assert_int_equal(fw_kmd_render(x.k, A, &cb, &mp, x.buf), GM_OK);
+		assert_int_equal(fw_kmd_submit(x.k, x.buf, &s, 1, NULL), GM_OK);
+	}
+	fw_umd_begin(x.u);
+	umd_fill(x.u, BX.h, 0, PITCH, 16, pat[0]);
+	kt_run(&x, B, fb, 1);
+	fw_umd_begin(x.u);
+	umd_fill(x.u, Z1.h, 0, PITCH, 1, 1);
+	umd_fill(x.u, BX.h, 0, PITCH, 16, pat[1]);
+	kt_run(&x, B, fb, 2);
+	if (w < Z1.a->loc.addr || w >= Z1.a->loc.addr + Z1.a->d.size)
+		fail_msg("Z1 placed at 0x%" PRIx64 ", not over W 0x%" PRIx64, Z1.a->loc.addr, w);
+	assert_int_equal(x.t.d.q[RQ].errors, 0);
+	fw_umd_begin(x.u);
+	umd_fill(x.u, Z3.h, 0, PITCH, 1, 1);
+	umd_fill(x.u, BX.h, 0, PITCH, 16, pat[2]);
+	kt_run(&x, B, fb, 3);
+	/* The error really was met inside that submission's paging wait. */
+	assert_int_equal(x.t.d.q[RQ].errors, 1);
+	assert_int_equal(x.t.d.q[RQ].err_cause, GPU_CAUSE_MEM_ERROR);
+	kt_idle(&x);
+	assert_true(fw_device_is_removed(A));
+	assert_int_equal(x.k->st.failed, 1);
+	assert_int_equal(mfence_val(&x, fb), 3);
+	expect_filled(&x, BX.a, pat[2], "BX after B1, B2, B3 in submission order");
+	kt_close(&x);
+}
+
+/* ------------------------------------------------------------ re-patch */
+
+static void test_kmd_repatch_after_move(void **state)
+{
+	struct kt x;
+	struct fw_device *A;
+	struct kbuf X, P[3], D;
+	struct fw_dmabuf *bx = calloc(1, sizeof(*bx)), *copy = calloc(1, sizeof(*copy));
+	struct fw_cmdbuf cb;
+	const uint64_t sz = 512u << 10;
+	const uint32_t mark[4] = { 0x600df00d, 0x12345678, 0x9abcdef0, 0x0badf00d };
+	uint64_t old, nw;
+	uint8_t *before = malloc(sz), *got = malloc(sz);
+	uint32_t mp = 0;
+
+	(void)state;
+	assert_true(bx && copy && before && got);
+	kt_open(&x, 2ull << 20, 200000);
+	A = dev_new(&x);
+	X = kbuf_new(&x, A, sz);
+	for (unsigned i = 0; i < 3; i++)
+		P[i] = kbuf_new(&x, A, sz);
+	D = kbuf_new(&x, A, sz);
+
+	/* The buffer under test: FILL all of X, then a marker at its start. */
+	fw_umd_begin(x.u);
+	umd_fill(x.u, X.h, 0, PITCH, (uint32_t)(sz / PITCH), 0xaaaaaaaaaaaaaaaaull);
+	assert_int_equal(fw_umd_write(x.u, X.h, 0, mark, 4), GM_OK);
+	fw_umd_cmdbuf(x.u, &cb);
+	assert_int_equal(fw_kmd_render(x.k, A, &cb, &mp, bx), GM_OK);
+	memcpy(copy, bx, sizeof(*copy));
+	assert_int_equal(fw_kmd_submit(x.k, bx, NULL, 0, NULL), GM_OK);
+	kt_idle(&x);
+	old = X.a->loc.addr;
+	assert_int_equal(X.a->loc.seg_id, FW_KMD_SEG_VRAM);
+
+	/* Overwrite X, so only the second run of bx can bring its data back. */
+	fw_umd_begin(x.u);
+	umd_fill(x.u, X.h, 0, PITCH, (uint32_t)(sz / PITCH), 0x5555555555555555ull);
+	kt_run(&x, A, 0, 0);
+	for (unsigned i = 0; i < 3; i++) {
+		fw_umd_begin(x.u);
+		umd_fill(x.u, P[i].h, 0, PITCH, (uint32_t)(sz / PITCH),
+			 0x0101010101010101ull * (i + 1));
+		kt_run(&x, A, 0, 0);
+	}
+	fw_umd_begin(x.u);
+	umd_fill(x.u, D.h, 0, PITCH, (uint32_t)(sz / PITCH), 0xddddddddddddddddull);
+	kt_run(&x, A, 0, 0);
+	kt_idle(&x);
+	assert_int_equal(X.a->loc.seg_id, FW_KMD_SEG_SYS); /* X was the least recently used */
+	expect_filled(&x, X.a, 0x5555555555555555ull, "X evicted with its content");
+	assert_int_equal(gm_backdoor_read(x.t.g, old, before, sz), GM_OK);
+
+	/* The same DMA buffer again: X comes back elsewhere, bx is patched anew. */
+	assert_int_equal(fw_kmd_submit(x.k, bx, NULL, 0, NULL), GM_OK);
+	kt_idle(&x);
+	assert_memory_equal(bx, copy, sizeof(*bx)); /* the caller's buffer is not patched */
+	nw = X.a->loc.addr;
+	assert_int_equal(X.a->loc.seg_id, FW_KMD_SEG_VRAM);
+	if (nw < old + sz && old < nw + sz)
+		fail_msg("X paged in at 0x%" PRIx64 ", overlapping its old 0x%" PRIx64, nw, old);
+	read_alloc(&x, X.a, got);
+	assert_memory_equal(got, mark, sizeof(mark));
+	assert_true(all_bytes(got + 16, sz - 16, 0xaaaaaaaaaaaaaaaaull));
+	assert_int_equal(gm_backdoor_read(x.t.g, old, got, sz), GM_OK);
+	assert_memory_equal(got, before, sz); /* nothing written at the old address */
+	assert_true(x.k->st.page_ins >= 1);
+	free(bx);
+	free(copy);
+	free(before);
+	free(got);
+	kt_close(&x);
+}
+
+/* ------------------------------------------------------------ eviction, random */
+
+#define EV_N 14u
+#define EV_SUBS 90u
+#define EV_VRAM (1ull << 20)
+
+struct ev_alloc {
+	struct kbuf b;
+	uint8_t *model;
+	bool used;  /* referenced by a submission */
+	bool disc;  /* discarded, not made valid again since */
+	bool gone;  /* discarded and out of VRAM since: the next page-in fills zero */
+};
+
+/* After a call that may evict: a discarded allocation outside VRAM lost it. */
+static void ev_observe(struct ev_alloc *ev)
+{
+	for (unsigned i = 0; i < EV_N; i++)
+		if (ev[i].disc && ev[i].b.a->loc.seg_id != FW_KMD_SEG_VRAM)
+			ev[i].gone = true;
+}
+
+/* The submission in x->u is about to run: what residency does to the model
+ * first (a page-in of discarded content fills zero; a write makes the
+ * content valid again). */
+static void ev_page_in(struct kt *x, struct ev_alloc *ev)
+{
+	for (uint32_t r = 0; r < x->u->nalloc; r++)
+		for (unsigned i = 0; i < EV_N; i++) {
+			struct ev_alloc *e = &ev[i];
+
+			if (e->b.h != x->u->alloc[r].handle)
+				continue;
+			e->used = true;
+			if (e->gone) {
+				memset(e->model, 0, e->b.a->d.size);
+				e->gone = e->disc = false;
+			} else if (e->disc && x->u->alloc[r].write) {
+				e->disc = false;
+			}
+		}
+}
+
+/* One random packet, kept to be applied to the model once residency has. */
+struct ev_op {
+	unsigned kind;          /* 0 WRITE_DATA, 1 FILL, 2 COPY */
+	struct ev_alloc *d, *src;
+	uint64_t off, so, v;
+	uint32_t n, w, rows;    /* dwords / bytes; FILL width, rows */
+	uint32_t data[24];
+};
+
+/* Up to 5 random packets over allocations @pick[0..n), built into x->u. */
+static unsigned ev_packets(struct kt *x, struct ev_alloc *ev, const unsigned *pick, unsigned n,
+			   uint64_t *s, struct ev_op *ops)
+{
+	unsigned nops = 1 + (unsigned)(rnd(s) % 5);
+
+	for (unsigned o = 0; o < nops; o++) {
+		struct ev_op *op = &ops[o];
+		struct ev_alloc *d = &ev[pick[rnd(s) % n]];
+		uint64_t size = d->b.a->d.size;
+
+		memset(op, 0, sizeof(*op));
+		op->kind = (unsigned)(rnd(s) % 3);
+		op->d = d;
+		if (op->kind == 0) {
+			op->n = 1 + (uint32_t)(rnd(s) % 24);
+			op->off = 4 * (rnd(s) % ((size - 4ull * op->n) / 4 + 1));
+			for (uint32_t i = 0; i < op->n; i++)
+				op->data[i] = (uint32_t)rnd(s);
+			assert_int_equal(fw_umd_write(x->u, d->b.h, op->off, op->data, op->n),
+					 GM_OK);
+		} else if (op->kind == 1) {
+			uint32_t y, col;
+
+			op->rows = 1 + (uint32_t)(rnd(s) % 8);
+			y = (uint32_t)(rnd(s) % (size / PITCH - op->rows + 1));
+			col = (uint32_t)(rnd(s) % PITCH);
+			op->w = 1 + (uint32_t)(rnd(s) % (PITCH - col));
+			op->v = rnd(s);
+			op->off = (uint64_t)y * PITCH + col;
+			umd_fill(x->u, d->b.h, op->off, op->w, op->rows, op->v);
+		} else {
+			struct ev_alloc *src = &ev[pick[rnd(s) % n]];
+			uint64_t ssz = src->b.a->d.size;
+			uint32_t bytes = 1 + (uint32_t)(rnd(s) % 32768);
+
+			op->src = src;
+			if (src == d) { /* one allocation: halves, so the ranges never overlap */
+				bytes = bytes % (uint32_t)(size / 2) + 1;
+				op->so = rnd(s) % (size / 2 - bytes + 1);
+				op->off = size / 2 + rnd(s) % (size / 2 - bytes + 1);
+				if (rnd(s) & 1) {
+					uint64_t t = op->so;
+
+					op->so = op->off, op->off = t;
+				}
+			} else {
+				if (bytes > ssz)
+					bytes = (uint32_t)ssz;
+				if (bytes > size)
+					bytes = (uint32_t)size;
+				op->so = rnd(s) % (ssz - bytes + 1);
+				op->off = rnd(s) % (size - bytes + 1);
+			}
+			op->n = bytes;
+			assert_int_equal(fw_umd_copy(x->u, d->b.h, op->off, src->b.h, op->so, bytes),
+					 GM_OK);
+		}
+	}
+	return nops;
+}
+
+static void ev_apply(const struct ev_op *op)
+{
+	if (op->kind == 0)
+		memcpy(op->d->model + op->off, op->data, 4ull * op->n);
+	else if (op->kind == 1)
+		model_fill(op->d->model, op->off, op->w, op->rows, op->v);
+	else
+		memmove(op->d->model + op->off, op->src->model + op->so, op->n);
+}
+
+/* Render and submit x->u on @dev signalling @sig; the model takes the
+ * packets after residency. */
+static void ev_submit(struct kt *x, struct fw_device *dev, struct ev_alloc *ev,
+		      const struct ev_op *ops, unsigned nops, struct fw_signal sig, uint64_t seed,
+		      unsigned sub)
+{
+	struct fw_cmdbuf cb;
+	uint32_t mp = 0;
+	int st;
+
+	fw_umd_cmdbuf(x->u, &cb);
+	st = fw_kmd_render(x->k, dev, &cb, &mp, x->buf);
+	if (!st)
+		st = fw_kmd_submit(x->k, x->buf, &sig, 1, NULL);
+	if (st)
+		fail_msg("seed %" PRIu64 ": submission %u: %s (reproduce: GPUSIM_SEED=%" PRIu64
+			 " " BIN ")", seed, sub, gm_status_name(st), seed);
+	ev_page_in(x, ev);
+	for (unsigned o = 0; o < nops; o++)
+		ev_apply(&ops[o]);
+	ev_observe(ev);
+}
+
+/* Every allocation of @ev[0..n) a submission used holds what its model
+ * says, wherever it lives; the others were never placed. */
+static void ev_check(struct kt *x, const struct ev_alloc *ev, unsigned n, uint64_t seed,
+		     uint8_t *got)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const struct fw_alloc *a = ev[i].b.a;
+
+		if (!ev[i].used) {
+			assert_int_equal(a->loc.seg_id, FW_SEG_NONE);
+			continue;
+		}
+		read_alloc(x, a, got);
+		for (uint64_t b = 0; b < a->d.size; b++)
+			if (got[b] != ev[i].model[b])
+				fail_msg("seed %" PRIu64 ": allocation %u (%s 0x%" PRIx64 ") byte 0x%"
+					 PRIx64 " is 0x%02x, the model says 0x%02x (reproduce: "
+					 "GPUSIM_SEED=%" PRIu64 " " BIN ")", seed, i,
+					 a->loc.seg_id == FW_KMD_SEG_VRAM ? "VRAM" : "system",
+					 a->loc.addr, b, got[b], ev[i].model[b], seed);
+	}
+}
+
+static void test_kmd_evict_random(void **state)
+{
+	struct kt x;
+	struct fw_device *A;
+	struct ev_alloc ev[EV_N];
+	struct ev_op ops[5];
+	uint64_t seed = tb_seed(BIN), s = seed | 1, total = 0, fv = 0;
+	uint8_t *got = malloc(1u << 20);
+	unsigned discards = 0, nops, sub;
+	uint32_t f;
+
+	(void)state;
+	assert_non_null(got);
+	kt_open(&x, EV_VRAM, 2000000);
+	A = dev_new(&x);
+	f = mfence_new(&x, A, 0);
+	memset(ev, 0, sizeof(ev));
+	for (unsigned i = 0; i < EV_N; i++) {
+		uint64_t size = 0x10000ull * (1 + rnd(&s) % 4);
+
+		ev[i].b = kbuf_new(&x, A, size);
+		ev[i].model = calloc(1, size);
+		assert_non_null(ev[i].model);
+		total += size;
+	}
+	assert_true(total > EV_VRAM);
+
+	for (sub = 0; sub < EV_SUBS; sub++) {
+		unsigned pick[3], n = 0, want = 1 + (unsigned)(rnd(&s) % 3);
+		uint64_t bytes = 0;
+
+		/* At most half the VRAM segment: with the other allocations
+		 * evicted it always fits, whatever the holes. */
+		for (unsigned tries = 0; n < want && tries < 20; tries++) {
+			unsigned i = (unsigned)(rnd(&s) % EV_N);
+			bool dup = false;
+
+			for (unsigned j = 0; j < n; j++)
+				dup |= pick[j] == i;
+			if (dup || bytes + ev[i].b.a->d.size > EV_VRAM / 2)
+				continue;
+			pick[n++] = i;
+			bytes += ev[i].b.a->d.size;
+		}
+		fw_umd_begin(x.u);
+		nops = ev_packets(&x, ev, pick, n, &s, ops);
+		ev_submit(&x, A, ev, ops, nops, (struct fw_signal){ f, ++fv }, seed, sub);
+		switch (rnd(&s) % 8) {
+		case 0:
+			kt_idle(&x);
+			break;
+		case 1: {
+			unsigned i = (unsigned)(rnd(&s) % EV_N);
+
+			assert_int_equal(fw_kmd_discard(x.k, A, ev[i].b.h), GM_OK);
+			ev[i].disc = true;
+			discards++;
+			ev_observe(ev);
+			break;
+		}
+		case 2:
+			assert_int_equal(fw_mfence_wait(x.k, f, 1 + rnd(&s) % fv, BUDGET), GM_OK);
+			break;
+		default:
+			fw_kmd_poll(x.k, rnd(&s) % 20000);
+			break;
+		}
+	}
+	/* Bring every discarded allocation back with one written dword, so
+	 * what fw_kmd.h promises about it can be checked. */
+	for (unsigned i = 0; i < EV_N; i++) {
+		if (!ev[i].disc)
+			continue;
+		fw_umd_begin(x.u);
+		ops[0] = (struct ev_op){ .kind = 0, .d = &ev[i], .n = 1,
+					 .data = { (uint32_t)rnd(&s) } };
+		assert_int_equal(fw_umd_write(x.u, ev[i].b.h, 0, ops[0].data, 1), GM_OK);
+		ev_submit(&x, A, ev, ops, 1, (struct fw_signal){ f, ++fv }, seed, sub++);
+	}
+	kt_idle(&x);
+	assert_int_equal(mfence_val(&x, f), fv);
+	ev_check(&x, ev, EV_N, seed, got);
+	printf("evict random: %u submissions, %u discards; %" PRIu64 " evictions, %" PRIu64
+	       " page-ins, %" PRIu64 " zero fills, %" PRIu64 " dropped, %" PRIu64 " cycles\n",
+	       sub, discards, x.k->st.evictions, x.k->st.page_ins, x.k->st.fills,
+	       x.k->st.discards, gm_cycles(x.t.g));
+	assert_true(x.k->st.evictions > 0 && x.k->st.page_ins > 0);
+	assert_true(fw_seg_consistent(fw_adapter_seg(&x.k->ad, FW_KMD_SEG_VRAM)));
+	assert_true(fw_seg_consistent(fw_adapter_seg(&x.k->ad, FW_KMD_SEG_SYS)));
+	assert_int_equal(x.k->st.tdrs, 0);
+	kt_close(&x);
+	free(got);
+	for (unsigned i = 0; i < EV_N; i++)
+		free(ev[i].model);
+}
+
+/* ------------------------------------------------------------ multipass */
+
+/* Render the command buffer in x->u on @dev part by part, checking each part
+ * against the whole, and submit each; the last signals @fence = @value.
+ * Counts in *by_dw / *by_locs the parts that ended because the next packet
+ * would pass FW_KMD_DMA_DW dwords / FW_KMD_MAX_LOCS patch entries. */
+static unsigned mp_run(struct kt *x, struct fw_device *dev, uint32_t fence, uint64_t value,
+		       unsigned *by_dw, unsigned *by_locs)
+{
+	struct fw_signal sig = { fence, value };
+	const struct fw_dmabuf *o = x->buf;
+	struct fw_cmdbuf cb;
+	uint32_t mp = 0;
+	unsigned parts = 0;
+	bool *boundary, *patched;
+
+	fw_umd_cmdbuf(x->u, &cb);
+	boundary = calloc(cb.ndw + 1, sizeof(*boundary));
+	patched = calloc(cb.ndw + 1, sizeof(*patched));
+	assert_true(boundary && patched);
+	for (uint32_t p = 0; p < cb.ndw; p += GPU_HDR_COUNT_GET(cb.dw[p]) + 1)
+		boundary[p] = true;
+	boundary[cb.ndw] = true;
+	do {
+		uint32_t start = mp, n = 0, next = 0, next_locs = 0;
+		int st = fw_kmd_render(x->k, dev, &cb, &mp, x->buf);
+
+		parts++;
+		if (st != (mp == cb.ndw ? GM_OK : GM_ERR_FULL))
+			fail_msg("part %u at dword %u: %s, *multipass %u of %u", parts, start,
+				 gm_status_name(st), mp, cb.ndw);
+		if (mp <= start || !boundary[mp])
+			fail_msg("part %u: *multipass %u is no packet boundary after %u", parts, mp,
+				 start);
+		assert_ptr_equal(o->dev, dev);
+		assert_int_equal(o->ndw, mp - start);
+		assert_true(o->ndw <= FW_KMD_DMA_DW);
+		/* The part's dwords, but for the patched places (render checks the
+		 * patch list by patching them, patch fills them at submit). */
+		for (uint32_t i = 0; i < cb.nloc; i++) {
+			uint32_t po = cb.locs[i].patch_offset / 4;
+
+			if (po >= start && po < mp)
+				for (uint32_t j = 0; j < (cb.locs[i].driver_id ? 1u : 2u); j++)
+					patched[po + j] = true;
+		}
+		for (uint32_t i = start; i < mp; i++)
+			if (!patched[i] && o->dw[i - start] != cb.dw[i])
+				fail_msg("part %u: dword %u is 0x%08x, the buffer has 0x%08x", parts, i,
+					 o->dw[i - start], cb.dw[i]);
+		assert_int_equal(o->nalloc, cb.nalloc);
+		for (uint32_t i = 0; i < cb.nalloc; i++) {
+			struct fw_alloc *a = NULL;
+
+			assert_int_equal(fw_res_get_handle_data(dev, cb.allocs[i].handle, &a),
+					 GM_OK);
+			assert_ptr_equal(o->alloc[i], a);
+			assert_int_equal(o->write[i], cb.allocs[i].write);
+		}
+		/* Its patch entries, in order, rebased to the part's first byte. */
+		for (uint32_t i = 0; i < cb.nloc; i++) {
+			const struct dma_patch_loc *l = &cb.locs[i], *g = &o->loc[n];
+
+			if (l->patch_offset < 4 * start || l->patch_offset >= 4 * mp)
+				continue;
+			if (n >= o->nloc || g->alloc_index != l->alloc_index ||
+			    g->slot_id != l->slot_id || g->driver_id != l->driver_id ||
+			    g->alloc_offset != l->alloc_offset ||
+			    g->patch_offset != l->patch_offset - 4 * start ||
+			    g->split_offset != l->split_offset - 4 * start)
+				fail_msg("part %u: patch entry %u of the buffer is not rebased as "
+					 "entry %u of the part", parts, i, n);
+			n++;
+		}
+		assert_int_equal(n, o->nloc);
+		assert_true(n <= FW_KMD_MAX_LOCS);
+		/* The part is as long as it can be. */
+		if (mp < cb.ndw) {
+			next = GPU_HDR_COUNT_GET(cb.dw[mp]) + 1;
+			for (uint32_t i = 0; i < cb.nloc; i++)
+				next_locs += cb.locs[i].patch_offset >= 4 * mp &&
+					     cb.locs[i].patch_offset < 4 * (mp + next);
+			if (mp - start + next > FW_KMD_DMA_DW)
+				(*by_dw)++;
+			else if (n + next_locs > FW_KMD_MAX_LOCS)
+				(*by_locs)++;
+			else
+				fail_msg("part %u ends at %u, but the next packet (%u dwords, %u patch "
+					 "entries) would fit", parts, mp, next, next_locs);
+		}
+		st = fw_kmd_submit(x->k, x->buf, &sig, mp == cb.ndw && fence ? 1 : 0, NULL);
+		if (st)
+			fail_msg("part %u: submit %s", parts, gm_status_name(st));
+	} while (mp < cb.ndw);
+	free(boundary);
+	free(patched);
+	return parts;
+}
+
+static void test_kmd_multipass(void **state)
+{
+	struct kt x;
+	struct fw_device *A;
+	struct ev_alloc ev[3];
+	struct ev_op *ops = calloc(2000, sizeof(*ops));
+	const unsigned pick[3] = { 0, 1, 2 };
+	const uint64_t size[3] = { 0x40000, 0x40000, 0x10000 };
+	uint64_t seed = tb_seed(BIN), s = seed | 2;
+	uint8_t *got = malloc(0x40000);
+	unsigned nops = 0, parts, by_dw = 0, by_locs = 0;
+	uint32_t f;
+
+	(void)state;
+	assert_true(ops && got);
+	kt_open(&x, 16ull << 20, 2000000);
+	A = dev_new(&x);
+	f = mfence_new(&x, A, 0);
+	memset(ev, 0, sizeof(ev));
+	for (unsigned i = 0; i < 3; i++) {
+		ev[i].b = kbuf_new(&x, A, size[i]);
+		ev[i].model = calloc(1, size[i]);
+		assert_non_null(ev[i].model);
+	}
+
+	/* 1: random WRITE_DATA, FILL and COPY packets, three DMA buffers long
+	 * and more: the parts end on the dword limit. */
+	fw_umd_begin(x.u);
+	while (x.u->b.len < 3 * FW_KMD_DMA_DW + 500)
+		nops += ev_packets(&x, ev, pick, 3, &s, ops + nops);
+	assert_true(nops <= 2000 && x.u->nloc <= FW_UMD_MAX_LOCS);
+	parts = mp_run(&x, A, f, 1, &by_dw, &by_locs);
+	assert_true(parts >= 4 && by_dw == parts - 1);
+	assert_int_equal(fw_mfence_wait(x.k, f, 1, BUDGET), GM_OK);
+	kt_idle(&x);
+	for (unsigned i = 0; i < 3; i++)
+		ev[i].used = true;
+	for (unsigned o = 0; o < nops; o++)
+		ev_apply(&ops[o]);
+	ev_check(&x, ev, 3, seed, got);
+
+	/* 2: 1000 small COPY packets (6 dwords, 2 patch entries each): the
+	 * parts end on the patch-entry limit. */
+	fw_umd_begin(x.u);
+	nops = 0;
+	for (unsigned i = 0; i < 1000; i++) {
+		struct ev_op *op = &ops[nops++];
+
+		*op = (struct ev_op){ .kind = 2, .d = &ev[i % 2], .src = &ev[2],
+				      .n = 1 + (uint32_t)(rnd(&s) % 64) };
+		op->off = rnd(&s) % (size[i % 2] - op->n + 1);
+		op->so = rnd(&s) % (size[2] - op->n + 1);
+		assert_int_equal(fw_umd_copy(x.u, op->d->b.h, op->off, op->src->b.h, op->so, op->n),
+				 GM_OK);
+	}
+	by_dw = by_locs = 0;
+	parts = mp_run(&x, A, f, 2, &by_dw, &by_locs);
+	assert_true(parts >= 2 && by_locs == parts - 1);
+	kt_idle(&x);
+	for (unsigned o = 0; o < nops; o++)
+		ev_apply(&ops[o]);
+	ev_check(&x, ev, 3, seed, got);
+	assert_int_equal(mfence_val(&x, f), 2);
+	assert_int_equal(x.k->st.tdrs, 0);
+	printf("multipass: %" PRIu64 " DMA buffers submitted, %" PRIu64 " patch entries\n",
+	       x.k->st.submits, x.k->st.patch_entries);
+	for (unsigned i = 0; i < 3; i++)
+		free(ev[i].model);
+	free(ops);
+	free(got);
+	kt_close(&x);
+}
+
+/* ------------------------------------------------------------ fences */
+
+/* Read fence @id: never below what was read before, never above what was
+ * requested; counts the distinct values seen. */
+static uint64_t mono(struct kt *x, uint32_t id, uint64_t *prev, unsigned *distinct)
+{
+	uint64_t v = mfence_val(x, id);
+
+	if (v < *prev || v > x->k->mf[id].requested)
+		fail_msg("fence %u read %" PRIu64 " after %" PRIu64 " (requested %" PRIu64 ")", id,
+			 v, *prev, x->k->mf[id].requested);
+	*distinct += v != *prev;
+	*prev = v;
+	return v;
+}
+
+static void test_kmd_mfence_monotonic(void **state)
+{
+	struct kt x;
+	struct fw_device *A;
+	struct kbuf S, T;
+	struct fw_signal sig[2];
+	struct fw_cmdbuf cb;
+	uint64_t pf = 0, pg = 100, last_g = 100, v;
+	unsigned df = 0, dg = 0, n;
+	uint32_t f, g, h, mp;
+	const unsigned N = 24;
+
+	(void)state;
+	kt_open(&x, 16ull << 20, 2000000);
+	A = dev_new(&x);
+	S = kbuf_new(&x, A, 1u << 20);
+	T = kbuf_new(&x, A, 1u << 20);
+	f = mfence_new(&x, A, 0);
+	g = mfence_new(&x, A, 100);
+	assert_int_equal(mono(&x, g, &pg, &dg), 100);
+	for (unsigned i = 0; i < N; i++) {
+		fw_umd_begin(x.u);
+		assert_int_equal(fw_umd_copy(x.u, T.h, 0, S.h, 0, 0x20000), GM_OK);
+		fw_umd_cmdbuf(x.u, &cb);
+		mp = 0;
+		assert_int_equal(fw_kmd_render(x.k, A, &cb, &mp, x.buf), GM_OK);
+		sig[0] = (struct fw_signal){ f, i + 1 };
+		sig[1] = (struct fw_signal){ g, 101 + i };
+		n = i % 3 == 0 ? 2 : 1;
+		if (n == 2)
+			last_g = 101 + i;
+		assert_int_equal(fw_kmd_submit(x.k, x.buf, sig, n, NULL), GM_OK);
+		mono(&x, f, &pf, &df);
+		mono(&x, g, &pg, &dg);
+	}
+	for (unsigned spins = 0; pf < N && spins < 100000; spins++) {
+		fw_kmd_poll(x.k, 300);
+		mono(&x, f, &pf, &df);
+		mono(&x, g, &pg, &dg);
+	}
+	assert_int_equal(pf, N);
+	assert_int_equal(pg, last_g);
+	if (df < 6)
+		fail_msg("only %u distinct values of fence %u seen in 300-cycle slices", df, f);
+
+	/* What the CPU has read never goes back, whatever memory says. */
+	assert_int_equal(gm_backdoor_write(x.t.g, x.k->mf[f].addr, &(uint64_t){ 3 }, 8), GM_OK);
+	assert_int_equal(mono(&x, f, &pf, &df), N);
+	ROW(&x, "mfence_wait: a value never requested", GM_ERR_BAD_ARG,
+	    fw_mfence_wait(x.k, f, N + 1, BUDGET));
+	ROW(&x, "mfence_wait: a value reached", GM_OK, fw_mfence_wait(x.k, f, N, BUDGET));
+	ROW(&x, "mfence_wait: a value below one reached", GM_OK, fw_mfence_wait(x.k, f, 1, BUDGET));
+
+	/* A fence made at 50: a signal must be above 50. */
+	h = mfence_new(&x, A, 50);
+	sig[0] = (struct fw_signal){ h, 50 };
+	ROW(&x, "submit: signal equal to the fence's initial value", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x.k, x.buf, sig, 1, NULL));
+	sig[0].value = 49;
+	ROW(&x, "submit: signal below the fence's initial value", GM_ERR_BAD_ARG,
+	    fw_kmd_submit(x.k, x.buf, sig, 1, NULL));
+	ROW(&x, "mfence_wait: on a fence made at 50, value 51", GM_ERR_BAD_ARG,
+	    fw_mfence_wait(x.k, h, 51, BUDGET));
+
+	/* A wait that runs out of cycles, then the same wait given enough;
+	 * two ascending signals of one fence in one submission. */
+	fw_umd_begin(x.u);
+	assert_int_equal(fw_umd_copy(x.u, T.h, 0, S.h, 0, 1u << 20), GM_OK);
+	fw_umd_cmdbuf(x.u, &cb);
+	mp = 0;
+	assert_int_equal(fw_kmd_render(x.k, A, &cb, &mp, x.buf), GM_OK);
+	sig[0] = (struct fw_signal){ f, N + 1 };
+	sig[1] = (struct fw_signal){ f, N + 2 };
+	assert_int_equal(fw_kmd_submit(x.k, x.buf, sig, 2, NULL), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, N + 2, 100), GM_ERR_TIMEOUT);
+	assert_true(mono(&x, f, &pf, &df) <= N + 2);
+	assert_int_equal(fw_mfence_wait(x.k, f, N + 2, BUDGET), GM_OK);
+	v = mono(&x, f, &pf, &df);
+	assert_int_equal(v, N + 2);
+	assert_int_equal(mono(&x, h, &(uint64_t){ 50 }, &dg), 50);
+	kt_idle(&x);
+	kt_close(&x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kmd_bad_args),
+		cmocka_unit_test(test_kmd_device_removed),
+		cmocka_unit_test(test_kmd_queue_error),
+		cmocka_unit_test(test_kmd_error_in_paging_wait),
+		cmocka_unit_test(test_kmd_repatch_after_move),
+		cmocka_unit_test(test_kmd_evict_random),
+		cmocka_unit_test(test_kmd_multipass),
+		cmocka_unit_test(test_kmd_mfence_monotonic),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
