@@ -572,6 +572,7 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 		  uint32_t nsig, uint64_t *fence)
 {
 	struct fw_kmd_pending *p;
+	uint64_t need = 0;
 	unsigned slot;
 	int st;
 
@@ -598,6 +599,15 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	/* The patch list too, before residency moves anything. */
 	if (check_locs(buf, k->scratch))
 		return GM_ERR_BAD_ARG;
+	/* Allocations the VRAM segment could never hold together: refused
+	 * before anything is evicted for them. */
+	for (uint32_t i = 0; i < buf->nalloc; i++) {
+		const struct fw_alloc *a = buf->alloc[i];
+
+		need += (a->d.size + a->align - 1) / a->align * a->align;
+	}
+	if (need > k->cfg.vram_bytes)
+		return GM_ERR_FULL;
 	st = free_slot(k, &slot);
 	if (st)
 		return st;

@@ -194,9 +194,11 @@ int fw_kmd_render(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbu
  * fences of @buf's device when the buffer completes; each value must be
  * above every value already requested for that fence.  GM_OK; GM_ERR_BAD_ARG
  * (NULL, a signal to another device's fence or going backwards, a patch list
- * the patcher refuses: nothing submitted); GM_ERR_FULL / GM_ERR_BUSY (VRAM
- * cannot hold the buffer's allocations even after eviction); GM_ERR_TIMEOUT
- * (no DMA buffer slot came free); GM_ERR_DEVICE_REMOVED.
+ * the patcher refuses: nothing submitted); GM_ERR_FULL (the VRAM segment is
+ * smaller than the buffer's allocations together: nothing moved);
+ * GM_ERR_BUSY (pinned, locked and in-flight allocations leave too little
+ * room even after eviction; what was evicted on the way stays evicted);
+ * GM_ERR_TIMEOUT (no DMA buffer slot came free); GM_ERR_DEVICE_REMOVED.
  */
 int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw_signal *sig,
 		  uint32_t nsig, uint64_t *fence);
