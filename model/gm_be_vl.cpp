@@ -44,10 +44,15 @@ int vl_create(gm_pins *pins, void **out)
 void vl_destroy(void *p)
 {
 	auto *be = static_cast<vl_backend *>(p);
+	// The model's scopes unregister from the thread's current context, which
+	// is the newest one constructed: make it this model's own, and forget it
+	// once it is gone (Verilator then falls back to its default context).
+	Verilated::threadContextp(be->ctx.get());
 	if (be->fst)
 		be->fst->close();
 	be->top->final();
 	delete be;
+	Verilated::threadContextp(nullptr);
 }
 
 void vl_cycle(void *p, uint64_t cycle, int dump)

@@ -832,7 +832,7 @@ static void test_ring_wrap_and_split_doorbell(void **state)
 	gm_destroy(t.g);
 }
 
-/* Two models in one process are independent. */
+/* Two models in one process are independent, and close in any order. */
 static void test_two_models(void **state)
 {
 	struct tb a, b;
@@ -859,8 +859,19 @@ static void test_two_models(void **state)
 	assert_int_not_equal(gm_cycles(a.g), gm_cycles(b.g));
 	assert_int_equal(tb_rd(&a, GPU_REG_Q_PKTS(Q0)), 2);
 	assert_int_equal(tb_rd(&b, GPU_REG_Q_PKTS(Q0)), 3);
-	tb_close(&a);
+	/* Torn down in any order, with a third model made in between: the
+	 * newest first (Verilator's scopes leave the context they were made
+	 * in, not the last one constructed), then the oldest. */
 	tb_close(&b);
+	tb_open(&b);
+	p = fresh();
+	dma_emit_write_data(&p, a.scratch + 4, &vb, 1);
+	fa = tb_submit_ring(&a, Q0, &p);
+	tb_wait(&a, Q0, fa);
+	assert_int_equal(tb_mem32(&a, a.scratch + 4), 0xbbbb);
+	assert_int_equal(tb_mem32(&b, b.scratch + 4), 0);
+	tb_close(&b);
+	tb_close(&a);
 }
 
 int main(void)

@@ -959,10 +959,8 @@ static void test_kmd_bad_args(void **state)
 	free(e.gbuf);
 	free(e.zbuf);
 	free(e.bad);
-	/* Oldest model first: destroying the older of two Verilator models
-	 * after the newer one hangs in VerilatedContextImp::scopeErase. */
-	kt_close(&x);
 	kt_close(&y);
+	kt_close(&x);
 }
 
 /* ------------------------------------------------------------ device removed */
