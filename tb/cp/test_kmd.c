@@ -929,8 +929,8 @@ static void test_kmd_bad_args(void **state)
 	rows_discard(&e);
 	rows_mfence(&e);
 	rows_lock(&e);
-	rows_destroy(&e);
 	rows_vram_too_small(&e);
+	rows_destroy(&e); /* last: the snapshots read the allocations it frees */
 	/* A pipeline after fini refuses to run. */
 	fw_kmd_fini(y.k);
 	assert_int_equal(fw_kmd_poll(y.k, 100), GM_ERR_BAD_ARG);
