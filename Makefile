@@ -66,13 +66,15 @@ TESTS := test_gm_mem test_dma test_mmu test_tile test_patch test_disasm test_fw_
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
-.PHONY: all deps deps-test run test lint synth gen check-gen waves bench clean
+.PHONY: all deps deps-test deps-fuzz run test lint synth gen check-gen waves bench fuzz clean
 all: $(BIN)
 
 deps:
 	@sh tools/deps.sh build
 deps-test:
 	@sh tools/deps.sh test
+deps-fuzz:
+	@sh tools/deps.sh fuzz
 
 # ---------------------------------------------------------------- generated
 gen:
@@ -200,6 +202,21 @@ test: deps-test
 bench: deps-test
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)
 	$(BIN) bench
+
+# libFuzzer + ASan/UBSan on the validator, the patcher and the disassembler
+# (tb/fuzz/fuzz_dma.c); the corpus grows in build/fuzz/corpus.
+FUZZ_SECONDS ?= 120
+FUZZ_C := tb/fuzz/fuzz_dma.c dma/dma_validate.c dma/dma_patch.c dma/dma_disasm.c \
+	dma/dma_names.c dma/dma_check.c dma/dma_buf.c dma/dma_tile.c model/gm_status.c
+$(B)/fuzz/fuzz_dma: $(FUZZ_C) $(wildcard dma/*.h model/*.h)
+	@mkdir -p $(@D)/corpus
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		$(INCS) $(FUZZ_C) -o $@
+
+fuzz: deps-fuzz
+	@$(MAKE) --no-print-directory $(B)/fuzz/fuzz_dma
+	cd $(B)/fuzz && ./fuzz_dma -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
+		-print_final_stats=1 corpus
 
 clean:
 	rm -rf build build-san

@@ -3,7 +3,7 @@
 #
 # deps.sh - install the Debian packages gpusim needs, only those missing.
 #
-# Usage: tools/deps.sh [build|test|bench]   (the Makefile calls it)
+# Usage: tools/deps.sh [build|test|bench|fuzz]   (the Makefile calls it)
 # Says what it installs.  Uses apt-get directly as root, else sudo.
 set -eu
 
@@ -26,13 +26,20 @@ valgrind
 # cmake: ctest runs the regression and writes JUnit; cmocka: C unit tests;
 # yosys: the synthesis (no latch) check of make lint; valgrind: memcheck runs.
 PKGS_BENCH=""
+PKGS_FUZZ="
+clang
+libclang-rt-14-dev
+"
+# clang: libFuzzer and the sanitizers of make fuzz; libclang-rt-14-dev holds
+# libFuzzer's runtime (only recommended by clang, so named here).
 
 want="$PKGS_BUILD"
 case "${1:-build}" in
 build) ;;
 test) want="$want $PKGS_TEST" ;;
 bench) want="$want $PKGS_TEST $PKGS_BENCH" ;;
-*) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
+fuzz) want="$want $PKGS_FUZZ" ;;
+*) echo "usage: $0 [build|test|bench|fuzz]" >&2; exit 2 ;;
 esac
 
 missing=""
