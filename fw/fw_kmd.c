@@ -568,6 +568,23 @@ static int free_slot(struct fw_kmd *k, unsigned *slot)
 
 static bool recover_errors(struct fw_kmd *k);
 
+/* Each signal names a fence of @dev and goes above what was requested, and
+ * above the earlier signals of the same fence. */
+static bool signals_ok(const struct fw_kmd *k, const struct fw_device *dev,
+		       const struct fw_signal *sig, uint32_t nsig)
+{
+	for (uint32_t i = 0; i < nsig; i++) {
+		const struct fw_mfence *m = sig[i].fence <= FW_KMD_MAX_MFENCES ? &k->mf[sig[i].fence] : NULL;
+
+		if (!m || m->dev != dev || sig[i].value <= m->requested)
+			return false;
+		for (uint32_t j = 0; j < i; j++)
+			if (sig[j].fence == sig[i].fence && sig[j].value >= sig[i].value)
+				return false;
+	}
+	return true;
+}
+
 int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw_signal *sig,
 		  uint32_t nsig, uint64_t *fence)
 {
@@ -587,15 +604,8 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	for (uint32_t i = 0; i < buf->nalloc; i++)
 		if (!buf->alloc[i])
 			return GM_ERR_BAD_ARG;
-	for (uint32_t i = 0; i < nsig; i++) {
-		const struct fw_mfence *m = sig[i].fence <= FW_KMD_MAX_MFENCES ? &k->mf[sig[i].fence] : NULL;
-
-		if (!m || m->dev != buf->dev || sig[i].value <= m->requested)
-			return GM_ERR_BAD_ARG;
-		for (uint32_t j = 0; j < i; j++)
-			if (sig[j].fence == sig[i].fence && sig[j].value >= sig[i].value)
-				return GM_ERR_BAD_ARG;
-	}
+	if (!signals_ok(k, buf->dev, sig, nsig))
+		return GM_ERR_BAD_ARG;
 	/* The patch list too, before residency moves anything. */
 	if (check_locs(buf, k->scratch))
 		return GM_ERR_BAD_ARG;
@@ -781,6 +791,29 @@ static void watch(struct fw_kmd *k)
 		k->seen_paging = p;
 		k->progress_cycle = now(k);
 	}
+}
+
+int fw_kmd_submit_cmdbuf(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbuf *cb,
+			 struct fw_dmabuf *scratch, const struct fw_signal *sig)
+{
+	uint32_t mp = 0;
+	int st;
+
+	do {
+		/* Render checks the arguments (a removed device first); then the
+		 * signal, before the first part goes. */
+		st = fw_kmd_render(k, dev, cb, &mp, scratch);
+		if (st != GM_OK && st != GM_ERR_FULL)
+			return st;
+		if (sig && !signals_ok(k, dev, sig, 1))
+			return GM_ERR_BAD_ARG;
+		if (st == GM_ERR_FULL)
+			kmd_log(k, "command buffer continues past a full DMA buffer at dword %u\n", mp);
+		st = fw_kmd_submit(k, scratch, sig, mp == cb->ndw && sig ? 1 : 0, NULL);
+		if (st)
+			return st;
+	} while (mp < cb->ndw);
+	return GM_OK;
 }
 
 int fw_kmd_poll(struct fw_kmd *k, uint64_t cycles)

@@ -204,6 +204,17 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 		  uint32_t nsig, uint64_t *fence);
 
 /*
+ * The runtime's flush: Render @cb on @dev into @scratch as many DMA buffers
+ * as it takes (multipass) and submit each in order; only the last carries
+ * @sig (NULL: no signal).  GM_OK; the codes of fw_kmd_render for its
+ * arguments and GM_ERR_BAD_ARG for a signal fw_kmd_submit would refuse, both
+ * before anything is submitted; else the first code of fw_kmd_submit, with
+ * the DMA buffers before it submitted and the rest not.
+ */
+int fw_kmd_submit_cmdbuf(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbuf *cb,
+			 struct fw_dmabuf *scratch, const struct fw_signal *sig);
+
+/*
  * Run the GPU up to @cycles cycles handling interrupts, retiring completed
  * submissions and watching for a hang (TDR).  Returns when the render queue
  * has nothing pending or the cycles are spent.  GM_OK; GM_ERR_BAD_ARG.

@@ -142,27 +142,15 @@ static struct dma_surf surf_of(const struct fw_alloc_desc *a)
 				  .bpe_log2 = (uint8_t)a->bpe_log2 };
 }
 
-/* Render the command buffer in s->u (as many DMA buffers as it takes) and
- * submit each; the last carries the signal @sig (id 0: none). */
+/* Render and submit the command buffer in s->u; the last DMA buffer
+ * signals @fence = @value (fence 0: none). */
 static int render_submit(struct scen *s, struct fw_device *dev, uint32_t fence, uint64_t value)
 {
 	struct fw_signal sig = { fence, value };
 	struct fw_cmdbuf cb;
-	uint32_t mp = 0;
-	int st;
 
 	fw_umd_cmdbuf(s->u, &cb);
-	do {
-		st = fw_kmd_render(s->k, dev, &cb, &mp, s->buf);
-		if (st && st != GM_ERR_FULL)
-			return st;
-		if (st == GM_ERR_FULL)
-			say(s, "command buffer continues past a full DMA buffer at dword %u\n", mp);
-		st = fw_kmd_submit(s->k, s->buf, &sig, mp == cb.ndw && fence ? 1 : 0, NULL);
-		if (st)
-			return st;
-	} while (mp < cb.ndw);
-	return GM_OK;
+	return fw_kmd_submit_cmdbuf(s->k, dev, &cb, s->buf, fence ? &sig : NULL);
 }
 
 /* The bytes of allocation @a wherever it lives now. */

@@ -201,24 +201,18 @@ static void model_fill(uint8_t *m, uint64_t off, uint32_t w, uint32_t rows, uint
 			m[off + (uint64_t)r * PITCH + i] = (uint8_t)(v >> 8 * (i % 8));
 }
 
-/* Render the command buffer in x->u on @dev, as many DMA buffers as it takes,
- * and submit each; the last signals @fence = @value (fence 0: none). */
+/* Render and submit the command buffer in x->u on @dev; the last DMA buffer
+ * signals @fence = @value (fence 0: none). */
 static void kt_run(struct kt *x, struct fw_device *dev, uint32_t fence, uint64_t value)
 {
 	struct fw_signal sig = { fence, value };
 	struct fw_cmdbuf cb;
-	uint32_t mp = 0;
 	int st;
 
 	fw_umd_cmdbuf(x->u, &cb);
-	do {
-		st = fw_kmd_render(x->k, dev, &cb, &mp, x->buf);
-		if (st != GM_OK && st != GM_ERR_FULL)
-			fail_msg("render: %s", gm_status_name(st));
-		st = fw_kmd_submit(x->k, x->buf, &sig, mp == cb.ndw && fence ? 1 : 0, NULL);
-		if (st)
-			fail_msg("submit: %s", gm_status_name(st));
-	} while (mp < cb.ndw);
+	st = fw_kmd_submit_cmdbuf(x->k, dev, &cb, x->buf, fence ? &sig : NULL);
+	if (st)
+		fail_msg("render and submit: %s", gm_status_name(st));
 }
 
 static void kt_idle(struct kt *x)
@@ -550,6 +544,18 @@ static void rows_render(struct argenv *e)
 	ROW(x, "render: NULL multipass", GM_ERR_BAD_ARG, fw_kmd_render(x->k, e->A, g, NULL, o));
 	ROW(x, "render: NULL output", GM_ERR_BAD_ARG, render_mp(x, e->A, g, 0, NULL));
 	ROW(x, "render: another pipeline's device", GM_ERR_BAD_ARG, render_mp(x, e->F, g, 0, o));
+	ROW(x, "submit_cmdbuf: NULL pipeline", GM_ERR_BAD_ARG,
+	    fw_kmd_submit_cmdbuf(NULL, e->A, g, o, NULL));
+	ROW(x, "submit_cmdbuf: NULL device", GM_ERR_BAD_ARG,
+	    fw_kmd_submit_cmdbuf(x->k, NULL, g, o, NULL));
+	ROW(x, "submit_cmdbuf: NULL command buffer", GM_ERR_BAD_ARG,
+	    fw_kmd_submit_cmdbuf(x->k, e->A, NULL, o, NULL));
+	ROW(x, "submit_cmdbuf: NULL DMA buffer", GM_ERR_BAD_ARG,
+	    fw_kmd_submit_cmdbuf(x->k, e->A, g, NULL, NULL));
+	ROW(x, "submit_cmdbuf: a privileged packet", GM_ERR_BAD_ARG,
+	    fw_kmd_submit_cmdbuf(x->k, e->A, cbx_append(&c, g, emit_pte), o, NULL));
+	ROW(x, "submit_cmdbuf: a signal to another device's fence", GM_ERR_BAD_ARG,
+	    fw_kmd_submit_cmdbuf(x->k, e->A, g, o, &(struct fw_signal){ e->fB, 10 }));
 	cb = cbx(&c, g), cb->ndw = 0;
 	ROW(x, "render: no dwords", GM_ERR_BAD_ARG, render_mp(x, e->A, cb, 0, o));
 	cb = cbx(&c, g), cb->dw = NULL;
@@ -1028,6 +1034,8 @@ static void test_kmd_device_removed(void **state)
 	ROW(&x, "removed: render", GM_ERR_DEVICE_REMOVED, render_mp(&x, A, &cb, 0, x.buf));
 	ROW(&x, "removed: render with a NULL command buffer", GM_ERR_DEVICE_REMOVED,
 	    render_mp(&x, A, NULL, 0, x.buf));
+	ROW(&x, "removed: submit_cmdbuf", GM_ERR_DEVICE_REMOVED,
+	    fw_kmd_submit_cmdbuf(x.k, A, NULL, x.buf, NULL));
 	ROW(&x, "removed: submit a buffer rendered before", GM_ERR_DEVICE_REMOVED,
 	    fw_kmd_submit(x.k, abuf, NULL, 0, NULL));
 	s = (struct fw_signal){ fa, 3 };
