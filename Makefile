@@ -44,9 +44,9 @@ LDLIBS := -L$(SC_LIB) -lsystemc -lz -lpthread $(SANFLAGS)
 RTL_SRC := rtl/apt/apt_swz.sv rtl/apt/apt_top.sv rtl/ce/ce_walk.sv rtl/ce/ce_top.sv \
 	rtl/cp/cp_mem_arb.sv rtl/cp/cp_queue.sv rtl/mmu/mmu_tlb.sv rtl/mmu/mmu_top.sv \
 	rtl/top/gpu_regs.sv rtl/top/gpu_top.sv
-RTL_DEP := $(RTL_SRC) rtl/gpu_defs.svh rtl/apt/apt_tile.svh rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
+RTL_DEP := $(RTL_SRC) rtl/gpu_defs.svh rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
 VLT := rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
-VFLAGS := -Wall -Irtl -Irtl/apt --top-module gpu_top -O3 --x-assign fast --x-initial fast \
+VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast \
 	--trace-fst --output-split 20000 $(VLT) $(RTL_SRC)
 
 GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
@@ -140,7 +140,8 @@ $(B)/tests/test_dma: $(B)/obj/tb/unit/test_dma.o $(B)/obj/dma/dma_buf.o $(B)/obj
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
-$(B)/tests/test_tile: $(B)/obj/tb/unit/test_tile.o $(B)/obj/dma/dma_tile.o $(B)/obj/model/gm_status.o
+$(B)/tests/test_tile: $(B)/obj/tb/unit/test_tile.o $(B)/obj/dma/dma_tile.o $(B)/obj/dma/dma_names.o \
+		$(B)/obj/model/gm_status.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
@@ -151,7 +152,7 @@ $(B)/tests/test_patch $(B)/tests/test_disasm: $(B)/tests/%: $(B)/obj/tb/unit/%.o
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/test_fw_res: $(B)/obj/tb/unit/test_fw_res.o $(B)/obj/fw/fw_mem.o $(B)/obj/fw/fw_res.o \
-		$(B)/obj/dma/dma_tile.o $(B)/obj/model/gm_status.o
+		$(B)/obj/dma/dma_tile.o $(B)/obj/dma/dma_names.o $(B)/obj/model/gm_status.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
@@ -174,7 +175,7 @@ waves: deps
 	$(BIN) demo --wave $(B)/demo.fst
 	@echo "open with: gtkwave $(B)/demo.fst traces/gtkw/cp.gtkw"
 
-YOSYS_READ = read_verilog -sv -DSYNTHESIS -Irtl -Irtl/apt $(RTL_SRC)
+YOSYS_READ = read_verilog -sv -DSYNTHESIS -Irtl $(RTL_SRC)
 LATCH_CHECK = select -assert-none t:\$$dlatch t:\$$_DLATCH_*
 
 # Lint: Verilator -Wall, and Yosys's coarse synthesis (every construct

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dma_check.c - packet rules; keep in step with cp_queue.sv (StHeader,
- * StPayload for WRITE_DATA, StExec for the others).
+ * StPayload for WRITE_DATA, StExec for the others).  The table-driven rules
+ * (COUNT range, privileged, reserved payload bits, tile geometry) are
+ * generated from regspec/gpusim.json into dma/dma_names.c, the same source
+ * as the RTL's pkt_* and tile_* functions; what remains here is arithmetic
+ * (alignment, ranges, rectangles).
  */
 #include "dma_check.h"
 #include "dma_names.h"
@@ -9,18 +13,19 @@
 #include "gm_status.h"
 #include "gpu_hw.h"
 
-#define ADDR_HI_RESERVED 0xffff0000u /* ADDR_HI carries bits 47:32 only */
-#define FENCE_FLAGS_RESERVED (~(GPU_PKT_RELEASE_FENCE_SIZE64(1) | GPU_PKT_RELEASE_FENCE_INT(1)))
-#define WAIT_CTL_RESERVED 0x0000fff0u
-
 static uint64_t pkt_addr(const uint32_t *pl)
 {
 	return pl[0] | (uint64_t)pl[1] << 32;
 }
 
-static bool is_privileged(uint32_t op)
+/* Whether a payload dword of @pd has a reserved bit set (BAD_FIELD).  Every
+ * COUNT_MIN covers the named dwords (regtool checks it). */
+static bool reserved_set(const struct gpu_pkt_desc *pd, const uint32_t *pl)
 {
-	return op == GPU_OP_PTE_WRITE || op == GPU_OP_INVALIDATE_TLB;
+	for (uint32_t i = 0; i < pd->ndw; i++)
+		if (pl[i] & pd->reserved[i])
+			return true;
+	return false;
 }
 
 static uint32_t check_header(uint32_t hdr, size_t left, bool priv)
@@ -32,7 +37,7 @@ static uint32_t check_header(uint32_t hdr, size_t left, bool priv)
 		return GPU_CAUSE_BAD_TYPE;
 	if (!pd)
 		return GPU_CAUSE_BAD_OPCODE;
-	if (is_privileged(pd->opcode) && !priv)
+	if (pd->priv && !priv)
 		return GPU_CAUSE_PRIV;
 	if (count < pd->count_min || count > pd->count_max || count >= left)
 		return GPU_CAUSE_BAD_COUNT;
@@ -44,10 +49,6 @@ static uint32_t check_ib(const uint32_t *pl, bool in_ib, uint32_t ib_max_dw)
 	uint32_t size = GPU_PKT_INDIRECT_BUFFER_SIZE_DW_GET(pl[GPU_PKT_INDIRECT_BUFFER_SIZE]);
 	uint64_t addr = pkt_addr(&pl[GPU_PKT_INDIRECT_BUFFER_ADDR_LO]);
 
-	if (pl[GPU_PKT_INDIRECT_BUFFER_ADDR_HI] & ADDR_HI_RESERVED ||
-	    pl[GPU_PKT_INDIRECT_BUFFER_SIZE] & ~(GPU_PKT_INDIRECT_BUFFER_SIZE_DW_MASK
-						 << GPU_PKT_INDIRECT_BUFFER_SIZE_DW_SHIFT))
-		return GPU_CAUSE_BAD_FIELD;
 	if (in_ib)
 		return GPU_CAUSE_IB_NESTED;
 	if (size == 0 || size > ib_max_dw || addr + 4ull * size > 1ull << GPU_PA_BITS)
@@ -57,18 +58,16 @@ static uint32_t check_ib(const uint32_t *pl, bool in_ib, uint32_t ib_max_dw)
 	return GPU_CAUSE_NONE;
 }
 
-#define FMT_RESERVED 0x88f00000u /* FMT bits outside PITCH, MODE, BPE */
-
 /* A BLT/FILL surface operand (cp_queue surf_bad): bit 1 bad field, bit 0
- * bad alignment.  @wb is the row width in bytes (up to 36 bits). */
+ * bad alignment.  @wb is the row width in bytes (up to 36 bits).  Reserved
+ * bits were checked before. */
 static unsigned surf_bad(const uint32_t *base, uint32_t fmt, uint32_t x, uint64_t wb, uint32_t h)
 {
 	unsigned mode = GPU_PKT_BLT_SRC_MODE_GET(fmt), bpe = GPU_PKT_BLT_SRC_BPE_GET(fmt);
 	uint32_t pitch = GPU_PKT_BLT_SRC_PITCH_GET(fmt);
 	struct dma_tile_info ti;
 
-	if (base[1] & ADDR_HI_RESERVED || fmt & FMT_RESERVED ||
-	    dma_tile_check(mode, bpe, pitch) != GM_OK || dma_tile_info(mode, bpe, &ti) != GM_OK)
+	if (dma_tile_check(mode, bpe, pitch) != GM_OK || dma_tile_info(mode, bpe, &ti) != GM_OK)
 		return 2;
 	if ((mode != GPU_TILE_LINEAR || h > 1) && ((uint64_t)x << bpe) + wb > pitch)
 		return 2;
@@ -85,21 +84,19 @@ static uint32_t check_copy(uint32_t op, const uint32_t *pl)
 	if (op == GPU_OP_COPY) {
 		uint64_t len = pl[GPU_PKT_COPY_BYTES];
 
-		if (pl[GPU_PKT_COPY_SRC_HI] & ADDR_HI_RESERVED || pl[GPU_PKT_COPY_DST_HI] & ADDR_HI_RESERVED ||
-		    pkt_addr(&pl[GPU_PKT_COPY_SRC_LO]) + len > lim ||
+		if (pkt_addr(&pl[GPU_PKT_COPY_SRC_LO]) + len > lim ||
 		    pkt_addr(&pl[GPU_PKT_COPY_DST_LO]) + len > lim)
 			return GPU_CAUSE_BAD_FIELD;
 		return GPU_CAUSE_NONE;
 	}
 	if (op == GPU_OP_BLT) {
 		uint32_t fs = pl[GPU_PKT_BLT_SRC_FMT], fd = pl[GPU_PKT_BLT_DST_FMT];
-		uint32_t h = pl[GPU_PKT_BLT_HEIGHT] & 0xffffu;
+		uint32_t h = pl[GPU_PKT_BLT_HEIGHT];
 		uint64_t wb = (uint64_t)pl[GPU_PKT_BLT_WIDTH] << GPU_PKT_BLT_SRC_BPE_GET(fs);
 
 		bad = surf_bad(&pl[GPU_PKT_BLT_SRC_LO], fs, GPU_PKT_BLT_SRC_X_GET(pl[GPU_PKT_BLT_SRC_XY]), wb, h) |
 		      surf_bad(&pl[GPU_PKT_BLT_DST_LO], fd, GPU_PKT_BLT_DST_X_GET(pl[GPU_PKT_BLT_DST_XY]), wb, h);
-		if (bad & 2 || wb >> 32 || pl[GPU_PKT_BLT_HEIGHT] >> 16 ||
-		    GPU_PKT_BLT_SRC_BPE_GET(fs) != GPU_PKT_BLT_DST_BPE_GET(fd))
+		if (bad & 2 || wb >> 32 || GPU_PKT_BLT_SRC_BPE_GET(fs) != GPU_PKT_BLT_DST_BPE_GET(fd))
 			return GPU_CAUSE_BAD_FIELD;
 		return bad ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
 	}
@@ -108,59 +105,56 @@ static uint32_t check_copy(uint32_t op, const uint32_t *pl)
 		uint64_t wb = (uint64_t)pl[GPU_PKT_FILL_WIDTH] << GPU_PKT_FILL_DST_BPE_GET(fd);
 
 		bad = surf_bad(&pl[GPU_PKT_FILL_DST_LO], fd, GPU_PKT_FILL_DST_X_GET(pl[GPU_PKT_FILL_DST_XY]),
-			       wb, pl[GPU_PKT_FILL_HEIGHT] & 0xffffu);
-		if (bad & 2 || wb >> 32 || pl[GPU_PKT_FILL_HEIGHT] >> 16)
+			       wb, pl[GPU_PKT_FILL_HEIGHT]);
+		if (bad & 2 || wb >> 32)
 			return GPU_CAUSE_BAD_FIELD;
 		return bad ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
 	}
 }
 
-/* Every packet but NOP starts with ADDR_LO, ADDR_HI (COUNT_MIN >= 2). */
-static uint32_t check_fields(uint32_t op, const uint32_t *pl, bool in_ib, uint32_t ib_max_dw)
+/* Every packet but NOP and INVALIDATE_TLB starts with an address in
+ * dwords 0 and 1 (COUNT_MIN >= 2). */
+static uint32_t check_fields(const struct gpu_pkt_desc *pd, const uint32_t *pl, bool in_ib,
+			     uint32_t ib_max_dw)
 {
-	bool hi_bad;
+	uint32_t op = pd->opcode;
 	uint64_t addr;
 
-	if (op == GPU_OP_NOP)
-		return GPU_CAUSE_NONE; /* any payload, possibly none */
-	if (op == GPU_OP_INVALIDATE_TLB) /* CTL: only VMID and ALL */
-		return pl[GPU_PKT_INVALIDATE_TLB_CTL] & ~(GPU_PKT_INVALIDATE_TLB_VMID(~0u) |
-							  GPU_PKT_INVALIDATE_TLB_ALL(1)) ?
-			       GPU_CAUSE_BAD_FIELD : GPU_CAUSE_NONE;
+	if (reserved_set(pd, pl))
+		return GPU_CAUSE_BAD_FIELD;
+	if (op == GPU_OP_NOP || op == GPU_OP_INVALIDATE_TLB)
+		return GPU_CAUSE_NONE;
 	if (op == GPU_OP_COPY || op == GPU_OP_BLT || op == GPU_OP_FILL)
 		return check_copy(op, pl);
-	hi_bad = pl[1] & ADDR_HI_RESERVED;
 	addr = pkt_addr(pl);
 	switch (op) {
 	case GPU_OP_WRITE_DATA:
-		return hi_bad ? GPU_CAUSE_BAD_FIELD : addr & 3 ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
+		return addr & 3 ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
 	case GPU_OP_INDIRECT_BUFFER:
 		return check_ib(pl, in_ib, ib_max_dw);
 	case GPU_OP_RELEASE_FENCE: {
 		uint32_t flags = pl[GPU_PKT_RELEASE_FENCE_FLAGS];
 		uint64_t align = GPU_PKT_RELEASE_FENCE_SIZE64_GET(flags) ? 7 : 3;
 
-		if (hi_bad || flags & FENCE_FLAGS_RESERVED)
-			return GPU_CAUSE_BAD_FIELD;
 		return addr & align ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
 	}
 	case GPU_OP_WAIT_MEM: {
 		uint32_t ctl = pl[GPU_PKT_WAIT_MEM_CTL];
 		uint64_t align = GPU_PKT_WAIT_MEM_SIZE64_GET(ctl) ? 7 : 3;
 
-		if (hi_bad || GPU_PKT_WAIT_MEM_FUNC_GET(ctl) > GPU_FUNC_GT || ctl & WAIT_CTL_RESERVED)
+		if (GPU_PKT_WAIT_MEM_FUNC_GET(ctl) > GPU_FUNC_GT)
 			return GPU_CAUSE_BAD_FIELD;
 		return addr & align ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
 	}
 	case GPU_OP_PTE_WRITE: {
 		uint32_t num = pl[GPU_PKT_PTE_WRITE_NUM];
 
-		if (hi_bad || num == 0 || num & ~GPU_PKT_PTE_WRITE_ENTRIES(~0u))
+		if (num == 0)
 			return GPU_CAUSE_BAD_FIELD;
 		return addr & 7 ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
 	}
 	case GPU_OP_TIMESTAMP:
-		return hi_bad ? GPU_CAUSE_BAD_FIELD : addr & 7 ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
+		return addr & 7 ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
 	default:
 		return GPU_CAUSE_NONE;
 	}
@@ -175,5 +169,5 @@ uint32_t dma_pkt_check(const uint32_t *dw, size_t left, bool in_ib, bool priv, u
 	cause = check_header(dw[0], left, priv);
 	if (cause != GPU_CAUSE_NONE)
 		return cause;
-	return check_fields(GPU_HDR_OPCODE_GET(dw[0]), &dw[1], in_ib, ib_max_dw);
+	return check_fields(gpu_pkt_desc(GPU_HDR_OPCODE_GET(dw[0])), &dw[1], in_ib, ib_max_dw);
 }

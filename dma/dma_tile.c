@@ -2,13 +2,15 @@
 /*
  * dma_tile.c - the reference swizzle (see dma_tile.h for the definitions).
  *
- * The masks are also written in rtl/apt/apt_tile.svh; test_apt runs both
+ * The masks are typed once, in regspec/gpusim.json ("tiles"), and generated
+ * into dma/dma_names.c and the RTL's tile_* functions; test_apt runs both
  * over whole tiles of every mode and element size, and tb/unit/test_tile.c
- * checks these against the published tile shapes.
+ * pins offsets taken from the published definitions.
  */
 #include <stdbool.h>
 #include <string.h>
 
+#include "dma_names.h"
 #include "dma_tile.h"
 
 /* The geometry of one (mode, element size); see the table in dma_tile.h. */
@@ -19,45 +21,32 @@ struct tile_geom {
 	uint16_t ymask;  /* in-tile offset bits fed from the row */
 };
 
-/* D3D12 64KB_STANDARD_SWIZZLE, indexed by bpe_log2. */
-static const struct tile_geom ss64k_geom[DMA_TILE_BPE_LOG2_MAX + 1] = {
-	{ 8, 8, 0xaa0f, 0x55f0 }, /* 1 B: 256 x 256 elements */
-	{ 9, 7, 0xaa1f, 0x55e0 }, /* 2 B: 256 x 128 */
-	{ 9, 7, 0xaa8f, 0x5570 }, /* 4 B: 128 x 128 */
-	{ 10, 6, 0xaa9f, 0x5560 }, /* 8 B: 128 x 64 */
-	{ 10, 6, 0xaacf, 0x5530 }, /* 16 B: 64 x 64 */
-};
-
-/* Intel legacy Tile-Y: 16-byte columns of 32 rows, 8 columns side by side. */
-static const struct tile_geom y_geom = { 7, 5, 0x0e0f, 0x01f0 };
-
-/* Intel Tile-X: 512-byte rows, 8 of them. */
-static const struct tile_geom x_geom = { 9, 3, 0x01ff, 0x0e00 };
-
-/* Fill *@g for @mode at @bpe_log2; false for an unknown mode or size. */
+/*
+ * Fill *@g for @mode at @bpe_log2; false for an unknown mode or size.  The
+ * tiled modes come from the generated table (regspec "tiles", the same one
+ * the RTL's tile_* functions are generated from).
+ */
 static bool geom_get(unsigned mode, unsigned bpe_log2, struct tile_geom *g)
 {
-	if (bpe_log2 > DMA_TILE_BPE_LOG2_MAX)
+	const struct gpu_tile_geom *t;
+
+	if (bpe_log2 > GPU_TILE_BPE_LOG2_MAX)
 		return false;
-	switch (mode) {
-	case GPU_TILE_LINEAR: /* one element is the "tile" */
+	if (mode == GPU_TILE_LINEAR) { /* one element is the "tile" */
 		g->tw_log2 = (uint8_t)bpe_log2;
 		g->th_log2 = 0;
 		g->xmask = (uint16_t)((1u << bpe_log2) - 1);
 		g->ymask = 0;
 		return true;
-	case GPU_TILE_SS64K:
-		*g = ss64k_geom[bpe_log2];
-		return true;
-	case GPU_TILE_Y:
-		*g = y_geom;
-		return true;
-	case GPU_TILE_X:
-		*g = x_geom;
-		return true;
-	default:
-		return false;
 	}
+	t = gpu_tile_geom(mode, bpe_log2);
+	if (!t)
+		return false;
+	g->tw_log2 = t->tw_log2;
+	g->th_log2 = t->th_log2;
+	g->xmask = t->xmask;
+	g->ymask = t->ymask;
+	return true;
 }
 
 uint64_t dma_tile_pdep(uint64_t val, uint64_t mask)

@@ -5,7 +5,7 @@
  * between a tiled surface and a linear host image.
  *
  * This is the oracle of the RTL swizzle unit (rtl/apt/apt_swz.sv, geometry
- * in rtl/apt/apt_tile.svh): both implement exactly these definitions.
+ * generated into rtl/gpu_defs.svh): both implement exactly these definitions.
  *
  *   LINEAR: offset = y * pitch + (x << bpe_log2)
  *   tiled:  xb = x << bpe_log2 (the byte column); a tile is TW bytes by TH
@@ -16,12 +16,18 @@
  *
  *   mode    bpe   TW B  TH   XMASK   YMASK   tile in elements
  *   SS64K   1     256   256  0xaa0f  0x55f0  256 x 256
- *   SS64K   2     512   128  0xaa1f  0x55e0  256 x 128
+ *   SS64K   2     512   128  0xaa8f  0x5570  256 x 128
  *   SS64K   4     512   128  0xaa8f  0x5570  128 x 128
- *   SS64K   8    1024    64  0xaa9f  0x5560  128 x 64
+ *   SS64K   8    1024    64  0xaacf  0x5530  128 x 64
  *   SS64K  16    1024    64  0xaacf  0x5530   64 x 64
  *   Y      any    128    32  0x0e0f  0x01f0  (16 B columns of 32 rows)
  *   X      any    512     8  0x01ff  0x0e00
+ *
+ * SS64K is the D3D12 64KB_STANDARD_SWIZZLE, as Intel's gmmlib defines it
+ * (CpuSwizzleBlt.c, INTEL_TILE_YS_8..128: Tile-Ys is that swizzle) and, at
+ * 32 bpp, Microsoft's D3D11_TEXTURE_LAYOUT page; Y and X are gmmlib's
+ * INTEL_TILE_Y and INTEL_TILE_X.  The masks live in regspec/gpusim.json
+ * ("tiles"), generated into dma/dma_names.c and the RTL.
  *
  * Every tiled mask keeps byte bits 3:0 in place, so an element (at most
  * 16 bytes) and any 16 bytes of a row at a 16-byte boundary are contiguous.
@@ -39,7 +45,7 @@
 #include "gm_status.h"
 #include "gpu_hw.h"
 
-#define DMA_TILE_BPE_LOG2_MAX 4u /* largest bpe_log2: 16-byte elements */
+#define DMA_TILE_BPE_LOG2_MAX GPU_TILE_BPE_LOG2_MAX /* largest bpe_log2: 16-byte elements */
 
 /*
  * The geometry of one (mode, bpe_log2).  For LINEAR the "tile" is one

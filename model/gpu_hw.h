@@ -399,18 +399,24 @@ enum gpu_apt_state {
 /* NOP: padding; the payload is ignored */
 #define GPU_PKT_NOP_COUNT_MIN 0u
 #define GPU_PKT_NOP_COUNT_MAX 16383u
+#define GPU_PKT_NOP_PRIV 0 /* privileged: only on a PRIV queue */
 /* WRITE_DATA: ADDR dword aligned; DATA repeats COUNT-2 times */
 #define GPU_PKT_WRITE_DATA_COUNT_MIN 3u
 #define GPU_PKT_WRITE_DATA_COUNT_MAX 16383u
+#define GPU_PKT_WRITE_DATA_PRIV 0 /* privileged: only on a PRIV queue */
 #define GPU_PKT_WRITE_DATA_ADDR_LO 0 /* payload dword: destination bits 31:0 */
 #define GPU_PKT_WRITE_DATA_ADDR_HI 1 /* payload dword: destination bits 47:32 */
+#define GPU_PKT_WRITE_DATA_ADDR_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
 #define GPU_PKT_WRITE_DATA_DATA 2 /* payload dword: first data dword (more follow) */
 /* INDIRECT_BUFFER: only legal in a ring */
 #define GPU_PKT_INDIRECT_BUFFER_COUNT_MIN 3u
 #define GPU_PKT_INDIRECT_BUFFER_COUNT_MAX 3u
+#define GPU_PKT_INDIRECT_BUFFER_PRIV 0 /* privileged: only on a PRIV queue */
 #define GPU_PKT_INDIRECT_BUFFER_ADDR_LO 0 /* payload dword: IB address bits 31:0, dword aligned */
 #define GPU_PKT_INDIRECT_BUFFER_ADDR_HI 1 /* payload dword: IB address bits 47:32 */
+#define GPU_PKT_INDIRECT_BUFFER_ADDR_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
 #define GPU_PKT_INDIRECT_BUFFER_SIZE 2 /* payload dword: IB size */
+#define GPU_PKT_INDIRECT_BUFFER_SIZE_RESERVED 0xffe00000u /* set: BAD_FIELD */
 #define GPU_PKT_INDIRECT_BUFFER_SIZE_DW_SHIFT 0
 #define GPU_PKT_INDIRECT_BUFFER_SIZE_DW_MASK 0x1fffffu
 #define GPU_PKT_INDIRECT_BUFFER_SIZE_DW(v) (((uint32_t)(v) & GPU_PKT_INDIRECT_BUFFER_SIZE_DW_MASK) << GPU_PKT_INDIRECT_BUFFER_SIZE_DW_SHIFT)
@@ -418,11 +424,14 @@ enum gpu_apt_state {
 /* RELEASE_FENCE: ADDR 4-aligned (8 for SIZE64) */
 #define GPU_PKT_RELEASE_FENCE_COUNT_MIN 5u
 #define GPU_PKT_RELEASE_FENCE_COUNT_MAX 5u
+#define GPU_PKT_RELEASE_FENCE_PRIV 0 /* privileged: only on a PRIV queue */
 #define GPU_PKT_RELEASE_FENCE_ADDR_LO 0 /* payload dword: fence address bits 31:0 */
 #define GPU_PKT_RELEASE_FENCE_ADDR_HI 1 /* payload dword: fence address bits 47:32 */
+#define GPU_PKT_RELEASE_FENCE_ADDR_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
 #define GPU_PKT_RELEASE_FENCE_VALUE_LO 2 /* payload dword: value bits 31:0 */
 #define GPU_PKT_RELEASE_FENCE_VALUE_HI 3 /* payload dword: value bits 63:32 (SIZE64) */
 #define GPU_PKT_RELEASE_FENCE_FLAGS 4 /* payload dword: flags */
+#define GPU_PKT_RELEASE_FENCE_FLAGS_RESERVED 0xfffffffcu /* set: BAD_FIELD */
 #define GPU_PKT_RELEASE_FENCE_SIZE64_SHIFT 0
 #define GPU_PKT_RELEASE_FENCE_SIZE64_MASK 0x1u
 #define GPU_PKT_RELEASE_FENCE_SIZE64(v) (((uint32_t)(v) & GPU_PKT_RELEASE_FENCE_SIZE64_MASK) << GPU_PKT_RELEASE_FENCE_SIZE64_SHIFT)
@@ -434,13 +443,16 @@ enum gpu_apt_state {
 /* WAIT_MEM: ADDR 4-aligned (8 for SIZE64) */
 #define GPU_PKT_WAIT_MEM_COUNT_MIN 7u
 #define GPU_PKT_WAIT_MEM_COUNT_MAX 7u
+#define GPU_PKT_WAIT_MEM_PRIV 0 /* privileged: only on a PRIV queue */
 #define GPU_PKT_WAIT_MEM_ADDR_LO 0 /* payload dword: address bits 31:0 */
 #define GPU_PKT_WAIT_MEM_ADDR_HI 1 /* payload dword: address bits 47:32 */
+#define GPU_PKT_WAIT_MEM_ADDR_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
 #define GPU_PKT_WAIT_MEM_REF_LO 2 /* payload dword: reference bits 31:0 */
 #define GPU_PKT_WAIT_MEM_REF_HI 3 /* payload dword: reference bits 63:32 */
 #define GPU_PKT_WAIT_MEM_MASK_LO 4 /* payload dword: mask bits 31:0 */
 #define GPU_PKT_WAIT_MEM_MASK_HI 5 /* payload dword: mask bits 63:32 */
 #define GPU_PKT_WAIT_MEM_CTL 6 /* payload dword: control */
+#define GPU_PKT_WAIT_MEM_CTL_RESERVED 0x0000fff0u /* set: BAD_FIELD */
 #define GPU_PKT_WAIT_MEM_FUNC_SHIFT 0
 #define GPU_PKT_WAIT_MEM_FUNC_MASK 0x7u
 #define GPU_PKT_WAIT_MEM_FUNC(v) (((uint32_t)(v) & GPU_PKT_WAIT_MEM_FUNC_MASK) << GPU_PKT_WAIT_MEM_FUNC_SHIFT)
@@ -456,19 +468,25 @@ enum gpu_apt_state {
 /* TIMESTAMP: ADDR 8-aligned */
 #define GPU_PKT_TIMESTAMP_COUNT_MIN 2u
 #define GPU_PKT_TIMESTAMP_COUNT_MAX 2u
+#define GPU_PKT_TIMESTAMP_PRIV 0 /* privileged: only on a PRIV queue */
 #define GPU_PKT_TIMESTAMP_ADDR_LO 0 /* payload dword: address bits 31:0 */
 #define GPU_PKT_TIMESTAMP_ADDR_HI 1 /* payload dword: address bits 47:32 */
+#define GPU_PKT_TIMESTAMP_ADDR_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
 /* PTE_WRITE: DST 8-aligned; privileged */
 #define GPU_PKT_PTE_WRITE_COUNT_MIN 8u
 #define GPU_PKT_PTE_WRITE_COUNT_MAX 8u
+#define GPU_PKT_PTE_WRITE_PRIV 1 /* privileged: only on a PRIV queue */
 #define GPU_PKT_PTE_WRITE_DST_LO 0 /* payload dword: address of the first PTE bits 31:0 */
 #define GPU_PKT_PTE_WRITE_DST_HI 1 /* payload dword: address of the first PTE bits 47:32 */
+#define GPU_PKT_PTE_WRITE_DST_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
 #define GPU_PKT_PTE_WRITE_FLAGS_LO 2 /* payload dword: PTE bits 31:0 OR'd into every entry (V, SYS, R, W, PRT, FRAG64K) */
 #define GPU_PKT_PTE_WRITE_FLAGS_HI 3 /* payload dword: PTE bits 63:32 OR'd into every entry */
 #define GPU_PKT_PTE_WRITE_BASE_LO 4 /* payload dword: address the first entry maps, bits 31:0 (in its memory: VRAM offset, or system-memory offset with SYS) */
 #define GPU_PKT_PTE_WRITE_BASE_HI 5 /* payload dword: bits 47:32 of the same */
+#define GPU_PKT_PTE_WRITE_BASE_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
 #define GPU_PKT_PTE_WRITE_STRIDE 6 /* payload dword: bytes added to the mapped address per entry (4096 for consecutive pages) */
 #define GPU_PKT_PTE_WRITE_NUM 7 /* payload dword: entries */
+#define GPU_PKT_PTE_WRITE_NUM_RESERVED 0xfff00000u /* set: BAD_FIELD */
 #define GPU_PKT_PTE_WRITE_ENTRIES_SHIFT 0
 #define GPU_PKT_PTE_WRITE_ENTRIES_MASK 0xfffffu
 #define GPU_PKT_PTE_WRITE_ENTRIES(v) (((uint32_t)(v) & GPU_PKT_PTE_WRITE_ENTRIES_MASK) << GPU_PKT_PTE_WRITE_ENTRIES_SHIFT)
@@ -476,7 +494,9 @@ enum gpu_apt_state {
 /* INVALIDATE_TLB: privileged */
 #define GPU_PKT_INVALIDATE_TLB_COUNT_MIN 3u
 #define GPU_PKT_INVALIDATE_TLB_COUNT_MAX 3u
+#define GPU_PKT_INVALIDATE_TLB_PRIV 1 /* privileged: only on a PRIV queue */
 #define GPU_PKT_INVALIDATE_TLB_CTL 0 /* payload dword: what to drop */
+#define GPU_PKT_INVALIDATE_TLB_CTL_RESERVED 0x7ffffff0u /* set: BAD_FIELD */
 #define GPU_PKT_INVALIDATE_TLB_VMID_SHIFT 0
 #define GPU_PKT_INVALIDATE_TLB_VMID_MASK 0xfu
 #define GPU_PKT_INVALIDATE_TLB_VMID(v) (((uint32_t)(v) & GPU_PKT_INVALIDATE_TLB_VMID_MASK) << GPU_PKT_INVALIDATE_TLB_VMID_SHIFT)
@@ -490,17 +510,23 @@ enum gpu_apt_state {
 /* COPY: byte-exact copy on the copy engine through the queue's VMID; the queue waits for it (a fault halts the queue with PAGE_FAULT) */
 #define GPU_PKT_COPY_COUNT_MIN 5u
 #define GPU_PKT_COPY_COUNT_MAX 5u
+#define GPU_PKT_COPY_PRIV 0 /* privileged: only on a PRIV queue */
 #define GPU_PKT_COPY_SRC_LO 0 /* payload dword: source bits 31:0 (any alignment) */
 #define GPU_PKT_COPY_SRC_HI 1 /* payload dword: source bits 47:32 */
+#define GPU_PKT_COPY_SRC_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
 #define GPU_PKT_COPY_DST_LO 2 /* payload dword: destination bits 31:0 (any alignment) */
 #define GPU_PKT_COPY_DST_HI 3 /* payload dword: destination bits 47:32 */
+#define GPU_PKT_COPY_DST_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
 #define GPU_PKT_COPY_BYTES 4 /* payload dword: length in bytes (0: nothing) */
 /* BLT: rectangle copy between surfaces; both BPE equal; tiled bases tile-aligned; the rectangle inside the pitch */
 #define GPU_PKT_BLT_COUNT_MIN 10u
 #define GPU_PKT_BLT_COUNT_MAX 10u
+#define GPU_PKT_BLT_PRIV 0 /* privileged: only on a PRIV queue */
 #define GPU_PKT_BLT_SRC_LO 0 /* payload dword: source surface base bits 31:0 */
 #define GPU_PKT_BLT_SRC_HI 1 /* payload dword: source surface base bits 47:32 */
+#define GPU_PKT_BLT_SRC_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
 #define GPU_PKT_BLT_SRC_FMT 2 /* payload dword: source layout */
+#define GPU_PKT_BLT_SRC_FMT_RESERVED 0x88f00000u /* set: BAD_FIELD */
 #define GPU_PKT_BLT_SRC_PITCH_SHIFT 0
 #define GPU_PKT_BLT_SRC_PITCH_MASK 0xfffffu
 #define GPU_PKT_BLT_SRC_PITCH(v) (((uint32_t)(v) & GPU_PKT_BLT_SRC_PITCH_MASK) << GPU_PKT_BLT_SRC_PITCH_SHIFT)
@@ -524,7 +550,9 @@ enum gpu_apt_state {
 #define GPU_PKT_BLT_SRC_Y_GET(r) (((uint32_t)(r) >> GPU_PKT_BLT_SRC_Y_SHIFT) & GPU_PKT_BLT_SRC_Y_MASK)
 #define GPU_PKT_BLT_DST_LO 4 /* payload dword: destination surface base bits 31:0 */
 #define GPU_PKT_BLT_DST_HI 5 /* payload dword: destination surface base bits 47:32 */
+#define GPU_PKT_BLT_DST_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
 #define GPU_PKT_BLT_DST_FMT 6 /* payload dword: destination layout */
+#define GPU_PKT_BLT_DST_FMT_RESERVED 0x88f00000u /* set: BAD_FIELD */
 #define GPU_PKT_BLT_DST_PITCH_SHIFT 0
 #define GPU_PKT_BLT_DST_PITCH_MASK 0xfffffu
 #define GPU_PKT_BLT_DST_PITCH(v) (((uint32_t)(v) & GPU_PKT_BLT_DST_PITCH_MASK) << GPU_PKT_BLT_DST_PITCH_SHIFT)
@@ -548,12 +576,16 @@ enum gpu_apt_state {
 #define GPU_PKT_BLT_DST_Y_GET(r) (((uint32_t)(r) >> GPU_PKT_BLT_DST_Y_SHIFT) & GPU_PKT_BLT_DST_Y_MASK)
 #define GPU_PKT_BLT_WIDTH 8 /* payload dword: elements per row (W << BPE < 2^32) */
 #define GPU_PKT_BLT_HEIGHT 9 /* payload dword: rows (< 2^16) */
+#define GPU_PKT_BLT_HEIGHT_RESERVED 0xffff0000u /* set: BAD_FIELD */
 /* FILL: rectangle (or, LINEAR with HEIGHT 1, linear) fill; byte i of a row is VALUE byte (i mod 8) */
 #define GPU_PKT_FILL_COUNT_MIN 8u
 #define GPU_PKT_FILL_COUNT_MAX 8u
+#define GPU_PKT_FILL_PRIV 0 /* privileged: only on a PRIV queue */
 #define GPU_PKT_FILL_DST_LO 0 /* payload dword: surface base bits 31:0 */
 #define GPU_PKT_FILL_DST_HI 1 /* payload dword: surface base bits 47:32 */
+#define GPU_PKT_FILL_DST_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
 #define GPU_PKT_FILL_DST_FMT 2 /* payload dword: layout */
+#define GPU_PKT_FILL_DST_FMT_RESERVED 0x88f00000u /* set: BAD_FIELD */
 #define GPU_PKT_FILL_DST_PITCH_SHIFT 0
 #define GPU_PKT_FILL_DST_PITCH_MASK 0xfffffu
 #define GPU_PKT_FILL_DST_PITCH(v) (((uint32_t)(v) & GPU_PKT_FILL_DST_PITCH_MASK) << GPU_PKT_FILL_DST_PITCH_SHIFT)
@@ -577,7 +609,11 @@ enum gpu_apt_state {
 #define GPU_PKT_FILL_DST_Y_GET(r) (((uint32_t)(r) >> GPU_PKT_FILL_DST_Y_SHIFT) & GPU_PKT_FILL_DST_Y_MASK)
 #define GPU_PKT_FILL_WIDTH 4 /* payload dword: elements per row (W << BPE < 2^32) */
 #define GPU_PKT_FILL_HEIGHT 5 /* payload dword: rows (< 2^16) */
+#define GPU_PKT_FILL_HEIGHT_RESERVED 0xffff0000u /* set: BAD_FIELD */
 #define GPU_PKT_FILL_VALUE_LO 6 /* payload dword: pattern bytes 3:0 */
 #define GPU_PKT_FILL_VALUE_HI 7 /* payload dword: pattern bytes 7:4 */
+
+/* Tile geometry: the tables are in dma/dma_names.c (gpu_tile_geom) */
+#define GPU_TILE_BPE_LOG2_MAX 4u /* largest element: 2^4 bytes */
 
 #endif /* GPU_HW_H */

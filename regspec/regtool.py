@@ -79,6 +79,9 @@ class Spec:
                 names += [f["name"] for f in dw.get("fields", [])]
             if len(set(names)) != len(names):
                 sys.exit("regtool: packet %s reuses a dword or field name" % p["name"])
+            if p["count_min"] < len(p["dwords"]):
+                sys.exit("regtool: packet %s: COUNT_MIN below its named dwords" % p["name"])
+        self.check_tiles()
 
     @staticmethod
     def check_fields(owner, fields, width=32):
@@ -88,6 +91,33 @@ class Spec:
             if used & m or f["lsb"] + f["width"] > width:
                 sys.exit("regtool: field %s.%s overlaps or overflows" % (owner, f["name"]))
             used |= m
+
+    def check_tiles(self):
+        """Every tiled mode's masks: disjoint, together the low bits of the
+        tile, and byte bits 3:0 in x (16 bytes of a row are contiguous; the
+        copy engine's piece and the aperture's access rely on it)."""
+        t = self.d["tiles"]
+        modes = [v["name"] for v in self.enums["tile_mode"]["values"]]
+        for m in t["modes"]:
+            if m["mode"] not in modes or len(m["masks"]) not in (1, t["bpe_log2_max"] + 1):
+                sys.exit("regtool: tile mode %s unknown or with a wrong mask count" % m["mode"])
+            for xm, ym in self.tile_masks(m):
+                full = xm | ym
+                if xm & ym or full & (full + 1) or xm & 0xF != 0xF:
+                    sys.exit("regtool: tile mode %s: bad masks %#x/%#x" % (m["mode"], xm, ym))
+
+    def tile_masks(self, m):
+        """The (xmask, ymask) of mode entry @m for every bpe_log2."""
+        n = self.d["tiles"]["bpe_log2_max"] + 1
+        ms = [(num(x), num(y)) for x, y in m["masks"]]
+        return ms * n if len(ms) == 1 else ms
+
+    @staticmethod
+    def dw_reserved(p, dw):
+        """Reserved bits of payload dword @dw: outside its fields, or above its width."""
+        if "fields" in dw:
+            return mask(32) & ~sum(mask(f["width"]) << f["lsb"] for f in dw["fields"])
+        return mask(32) & ~mask(dw.get("width", 32))
 
     def all_registers(self):
         return self.d["registers"] + [r for b in self.d["blocks"] for r in b["registers"]]
@@ -158,11 +188,174 @@ def gen_sv(s):
         o.append("  localparam int unsigned Pkt%sCountMax = %d;" % (pc, p["count_max"]))
         for i, dw in enumerate(p["dwords"]):
             o.append("  localparam int unsigned Pkt%s%sDw = %d;" % (pc, camel(dw["name"]), i))
+            rsv = Spec.dw_reserved(p, dw)
+            if rsv:
+                o.append("  localparam logic [31:0] Pkt%s%sRsv = 32'h%x;  // reserved: BAD_FIELD" % (pc, camel(dw["name"]), rsv))
             for f in dw.get("fields", []):
                 o.append("  localparam int unsigned Pkt%s%sLsb = %d;" % (pc, camel(f["name"]), f["lsb"]))
                 o.append("  localparam int unsigned Pkt%s%sW = %d;" % (pc, camel(f["name"]), f["width"]))
     o.append("")
+    o += sv_packet_types(s)
+    o += sv_packet_rules(s)
+    o += sv_tiles(s)
     return "\n".join(o)
+
+
+SV_KEYWORDS = {"int", "end", "begin", "bit", "byte", "logic", "reg", "wire", "type", "case",
+               "default", "input", "output", "event", "time", "real", "string", "const"}
+
+
+def sv_name(name):
+    """A field name as a struct member: lower case, a keyword gets a trailing _."""
+    n = name.lower()
+    return n + "_" if n in SV_KEYWORDS else n
+
+
+def sv_bits(width):
+    return "logic" if width == 1 else "logic [%d:0]" % (width - 1)
+
+
+def sv_struct(o, name, members, doc):
+    """A packed struct; @members are (type, name) from the least significant up."""
+    o.append("  // %s" % doc)
+    o.append("  typedef struct packed {")
+    for t, n in reversed(members):
+        o.append("    %s %s;" % (t, n))
+    o.append("  } %s;" % name)
+
+
+def fixed_dw(s):
+    return max(len(p["dwords"]) for p in s.d["packets"])
+
+
+def sv_packet_types(s):
+    """One packed struct per packet payload (dword 0 in the low bits), and
+    one per dword with fields; unnamed bits are rsv_<msb>_<lsb>."""
+    o = ["  // Packet payloads as typed structs: pkt_<packet>_t holds the fixed",
+         "  // dwords, dword 0 in bits 31:0, padded to PktFixedDw dwords.",
+         "  localparam int unsigned PktFixedDw = %d;  // most fixed payload dwords of any packet" % fixed_dw(s)]
+    for p in s.d["packets"]:
+        if not p["dwords"]:
+            continue
+        pl = p["name"].lower()
+        members = []
+        for dw in p["dwords"]:
+            dn = sv_name(dw["name"])
+            if "fields" not in dw:
+                members.append(("logic [31:0]", dn))
+                continue
+            fm, bit = [], 0
+            for f in sorted(dw["fields"], key=lambda f: f["lsb"]):
+                if f["lsb"] > bit:
+                    fm.append((sv_bits(f["lsb"] - bit), "rsv_%d_%d" % (f["lsb"] - 1, bit)))
+                fm.append((sv_bits(f["width"]), sv_name(f["name"])))
+                bit = f["lsb"] + f["width"]
+            if bit < 32:
+                fm.append((sv_bits(32 - bit), "rsv_31_%d" % bit))
+            t = "pkt_%s_%s_t" % (pl, dn)
+            sv_struct(o, t, fm, "%s.%s: %s" % (p["name"], dw["name"], dw["doc"]))
+            members.append((t, dn))
+        pad = fixed_dw(s) - len(p["dwords"])
+        if pad:
+            members.append(("logic [%d:0]" % (32 * pad - 1), "pad"))
+        sv_struct(o, "pkt_%s_t" % pl, members, "%s payload: %s" % (p["name"], p["doc"]))
+    o.append("  // The payload register seen as every packet at once: pkt_payload_u.blt.width.")
+    o.append("  typedef union packed {")
+    o.append("    logic [%d:0] raw;" % (32 * fixed_dw(s) - 1))
+    for p in s.d["packets"]:
+        if p["dwords"]:
+            o.append("    pkt_%s_t %s;" % (p["name"].lower(), p["name"].lower()))
+    o.append("  } pkt_payload_u;")
+    o.append("")
+    return o
+
+
+def sv_case_fn(o, ret, name, args, cases, default):
+    """A function that is one unique case over its first argument."""
+    o.append("  function automatic %s %s(%s);" % (ret, name, args))
+    o.append("    %s = %s;" % (name, default))
+    o.append("    unique case (%s)" % args.split()[-1])
+    for k, v in cases:
+        o.append("      %s: %s = %s;" % (k, name, v))
+    o.append("      default: %s = %s;" % (name, default))
+    o.append("    endcase")
+    o.append("  endfunction")
+
+
+def sv_packet_rules(s):
+    """Header rules per opcode, and each packet's reserved payload bits."""
+    o = ["  // Packet rules: the header checks and the reserved payload bits (a set",
+         "  // reserved bit is BAD_FIELD); the C validator reads the same rules from",
+         "  // dma/dma_names.c."]
+    ops = [("Op" + camel(p["name"]), p) for p in s.d["packets"]]
+    w = 32 * fixed_dw(s)
+    sv_case_fn(o, "logic", "pkt_known", "opcode_e op", [(k, "1'b1") for k, _ in ops], "1'b0")
+    sv_case_fn(o, "logic", "pkt_priv", "opcode_e op",
+               [(k, "1'b1") for k, p in ops if p.get("privileged")], "1'b0")
+    sv_case_fn(o, "logic [13:0]", "pkt_count_min", "opcode_e op",
+               [(k, "14'd%d" % p["count_min"]) for k, p in ops], "'0")
+    sv_case_fn(o, "logic [13:0]", "pkt_count_max", "opcode_e op",
+               [(k, "14'd%d" % p["count_max"]) for k, p in ops], "'0")
+    rsv = []
+    for k, p in ops:
+        v = sum(Spec.dw_reserved(p, dw) << (32 * i) for i, dw in enumerate(p["dwords"]))
+        if v:
+            rsv.append((k, "%d'h%x" % (w, v)))
+    sv_case_fn(o, "logic [%d:0]" % (w - 1), "pkt_rsv", "opcode_e op", rsv, "'0")
+    o.append("")
+    return o
+
+
+def sv_tiles(s):
+    """The tile geometry functions of the swizzle unit and the packet checks."""
+    t = s.d["tiles"]
+    o = ["  // Tile geometry (regspec \"tiles\"; the formula is in dma/dma_tile.h).",
+         "  localparam int unsigned TileBpeLog2Max = %d;  // largest element: 2^%d bytes" % (t["bpe_log2_max"], t["bpe_log2_max"])]
+
+    def per_mode(name, ret, width, value, by_bpe=True):
+        o.append("  function automatic %s %s(tile_mode_e mode%s);" % (ret, name, ", logic [2:0] bpe" if by_bpe else ""))
+        o.append("    %s = '0;" % name)
+        o.append("    unique case (mode)")
+        for m in t["modes"]:
+            vals = [value(xm, ym) for xm, ym in s.tile_masks(m)]
+            mode = "Tile" + camel(m["mode"])
+            if len(set(vals)) != 1 and not by_bpe:
+                sys.exit("regtool: %s of tile mode %s depends on the element size" % (name, m["mode"]))
+            if len(set(vals)) == 1:
+                o.append("      %s: %s = %d'h%x;" % (mode, name, width, vals[0]))
+                continue
+            o.append("      %s: begin" % mode)
+            o.append("        unique case (bpe)")
+            for i, v in enumerate(vals):
+                o.append("          3'd%d: %s = %d'h%x;" % (i, name, width, v))
+            o.append("          default: %s = '0;" % name)
+            o.append("        endcase")
+            o.append("      end")
+        o.append("      default: %s = '0;" % name)
+        o.append("    endcase")
+        o.append("  endfunction")
+
+    pc = lambda v: bin(v).count("1")
+    o.append("  // log2 of the tile width in bytes (LINEAR: 0, no grid)")
+    per_mode("tile_tw_log2", "logic [3:0]", 4, lambda x, y: pc(x))
+    o.append("  // log2 of the tile height in rows (LINEAR: 0)")
+    per_mode("tile_th_log2", "logic [3:0]", 4, lambda x, y: pc(y))
+    o.append("  // log2 of the tile size in bytes (LINEAR: 0)")
+    per_mode("tile_tb_log2", "logic [4:0]", 5, lambda x, y: pc(x | y), by_bpe=False)
+    o.append("  // in-tile offset bits fed from the byte column / the row")
+    per_mode("tile_xmask", "logic [15:0]", 16, lambda x, y: x)
+    per_mode("tile_ymask", "logic [15:0]", 16, lambda x, y: y)
+    known = " || ".join("mode == Tile" + camel(v["name"]) for v in s.enums["tile_mode"]["values"])
+    o += ["  // A layout the hardware can address: a known mode, an element of at most",
+          "  // 2^TileBpeLog2Max bytes, a pitch that is a nonzero multiple of the",
+          "  // element (LINEAR) or of the tile width.",
+          "  function automatic logic tile_fmt_ok(tile_mode_e mode, logic [2:0] bpe, logic [19:0] pitch);",
+          "    logic [3:0] twl;",
+          "    twl = (mode == TileLinear) ? {1'b0, bpe} : tile_tw_log2(mode, bpe);",
+          "    tile_fmt_ok = (%s) && 32'(bpe) <= TileBpeLog2Max && pitch != '0 &&" % known,
+          "                  (pitch & ((20'd1 << twl) - 20'd1)) == '0;",
+          "  endfunction", ""]
+    return o
 
 
 def gen_vlt(s):
@@ -247,10 +440,17 @@ def gen_h(s):
         o.append("/* %s: %s */" % (p["name"], p["doc"]))
         o.append("#define %s_COUNT_MIN %du" % (n, p["count_min"]))
         o.append("#define %s_COUNT_MAX %du" % (n, p["count_max"]))
+        o.append("#define %s_PRIV %d /* privileged: only on a PRIV queue */" % (n, 1 if p.get("privileged") else 0))
         for i, dw in enumerate(p["dwords"]):
             o.append("#define %s_%s %d /* payload dword: %s */" % (n, dw["name"], i, dw["doc"]))
+            rsv = Spec.dw_reserved(p, dw)
+            if rsv:
+                o.append("#define %s_%s_RESERVED 0x%08xu /* set: BAD_FIELD */" % (n, dw["name"], rsv))
             for f in dw.get("fields", []):
                 c_field(o, n, f)
+    t = s.d["tiles"]
+    o += ["", "/* Tile geometry: the tables are in dma/dma_names.c (gpu_tile_geom) */",
+          "#define GPU_TILE_BPE_LOG2_MAX %du /* largest element: 2^%d bytes */" % (t["bpe_log2_max"], t["bpe_log2_max"])]
     o += ["", "#endif /* GPU_HW_H */", ""]
     return "\n".join(o)
 
@@ -259,9 +459,10 @@ def gen_h(s):
 
 def gen_names(s):
     o = ["/* " + BANNER + " */", "/*",
-         " * dma_names.c - names of opcodes, causes, states and registers, and the",
-         " * packet layouts the disassembler prints.", " */",
-         '#include "dma_names.h"', ""]
+         " * dma_names.c - names of opcodes, causes, states and registers, the",
+         " * packet layouts the disassembler prints, the packet rules the validator",
+         " * checks and the tile geometry of the reference swizzle.", " */",
+         '#include "dma_names.h"', '#include "gpu_hw.h"', ""]
     for e in s.d["enums"]:
         o.append("const char *gpu_%s_name(uint32_t v)" % e["name"])
         o.append("{")
@@ -283,11 +484,14 @@ def gen_names(s):
     for p in s.d["packets"]:
         names = ", ".join('"%s"' % dw["name"] for dw in p["dwords"])
         o.append("static const char *const dw_%s[] = { %s };" % (p["name"].lower(), names or "NULL"))
+        rsv = ", ".join("0x%08xu" % Spec.dw_reserved(p, dw) for dw in p["dwords"])
+        o.append("static const uint32_t rsv_%s[] = { %s };" % (p["name"].lower(), rsv or "0"))
     o.append("")
     o.append("static const struct gpu_pkt_desc gpu_pkts[] = {")
     for p in sorted(s.d["packets"], key=lambda p: s.opcode(p["name"])):
-        o.append('\t{ "%s", 0x%02xu, %du, %du, %du, dw_%s },' % (
-            p["name"], s.opcode(p["name"]), p["count_min"], p["count_max"], len(p["dwords"]), p["name"].lower()))
+        o.append('\t{ "%s", 0x%02xu, %du, %du, %du, %s, dw_%s, rsv_%s },' % (
+            p["name"], s.opcode(p["name"]), p["count_min"], p["count_max"], len(p["dwords"]),
+            "true" if p.get("privileged") else "false", p["name"].lower(), p["name"].lower()))
     o.append("};")
     o.append("")
     o.append("const struct gpu_pkt_desc *gpu_pkt_desc(uint32_t opcode)")
@@ -296,6 +500,26 @@ def gen_names(s):
     o.append("\t\tif (gpu_pkts[i].opcode == opcode)")
     o.append("\t\t\treturn &gpu_pkts[i];")
     o.append("\treturn NULL;")
+    o.append("}")
+    o.append("")
+    t = s.d["tiles"]
+    n = t["bpe_log2_max"] + 1
+    pc = lambda v: bin(v).count("1")
+    o.append("/* Tile geometry per mode and bpe_log2 (regspec \"tiles\"); LINEAR has none. */")
+    o.append("static const struct gpu_tile_geom gpu_tiles[][%d] = {" % n)
+    for m in t["modes"]:
+        o.append("\t[GPU_TILE_%s] = {" % m["mode"])
+        for xm, ym in s.tile_masks(m):
+            o.append("\t\t{ 0x%04xu, 0x%04xu, %du, %du }," % (xm, ym, pc(xm), pc(ym)))
+        o.append("\t},")
+    o.append("};")
+    o.append("")
+    o.append("const struct gpu_tile_geom *gpu_tile_geom(uint32_t mode, uint32_t bpe_log2)")
+    o.append("{")
+    o.append("\tif (mode >= sizeof(gpu_tiles) / sizeof(gpu_tiles[0]) || bpe_log2 > GPU_TILE_BPE_LOG2_MAX ||")
+    o.append("\t    gpu_tiles[mode][bpe_log2].xmask == 0)")
+    o.append("\t\treturn NULL;")
+    o.append("\treturn &gpu_tiles[mode][bpe_log2];")
     o.append("}")
     o.append("")
     o.append("const struct gpu_reg_desc *gpu_reg_table(size_t *n)")
@@ -348,12 +572,24 @@ def gen_md(s):
     o += ["", "## Packets", "", s.d["header"]["doc"] + ":", ""]
     for f in s.d["header"]["fields"]:
         o.append("- %s, bits %d:%d: %s" % (f["name"], f["lsb"] + f["width"] - 1, f["lsb"], f["doc"]))
+    o += ["", "A set reserved bit (a bit outside a dword's fields, or above its width) is",
+          "BAD_FIELD. A privileged packet on a queue without Q_CTRL.PRIV is PRIV."]
     for p in s.d["packets"]:
-        o += ["", "### %s (opcode 0x%02x, COUNT %d..%d)" % (p["name"], s.opcode(p["name"]), p["count_min"], p["count_max"]), "", p["doc"], ""]
+        o += ["", "### %s (opcode 0x%02x, COUNT %d..%d%s)" % (p["name"], s.opcode(p["name"]), p["count_min"], p["count_max"],
+                                                          ", privileged" if p.get("privileged") else ""), "", p["doc"], ""]
         for i, dw in enumerate(p["dwords"]):
-            o.append("%d. %s: %s" % (i + 1, dw["name"], dw["doc"]))
+            rsv = Spec.dw_reserved(p, dw)
+            o.append("%d. %s: %s%s" % (i + 1, dw["name"], dw["doc"], " (reserved 0x%08x)" % rsv if rsv else ""))
             for f in dw.get("fields", []):
                 o.append("   - %s, bits %d:%d: %s" % (f["name"], f["lsb"] + f["width"] - 1, f["lsb"], f["doc"]))
+    t = s.d["tiles"]
+    o += ["", "## Tile modes", "", t["doc"], "",
+          "| mode | bpe (bytes) | XMASK | YMASK | tile (bytes x rows) | source |", "|---|---|---|---|---|---|"]
+    for m in t["modes"]:
+        for i, (xm, ym) in enumerate(s.tile_masks(m)):
+            o.append("| %s | %d | 0x%04x | 0x%04x | %d x %d | %s |" % (
+                m["mode"], 1 << i, xm, ym, 1 << bin(xm).count("1"), 1 << bin(ym).count("1"),
+                m["source"] if i == 0 else "\"" ))
     for e in s.d["enums"]:
         o += ["", "## Enum %s" % e["name"], "", e["doc"], "", "| value | name | meaning |", "|---|---|---|"]
         for v in e["values"]:

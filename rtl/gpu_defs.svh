@@ -302,21 +302,26 @@
   localparam int unsigned PktWriteDataCountMax = 16383;
   localparam int unsigned PktWriteDataAddrLoDw = 0;
   localparam int unsigned PktWriteDataAddrHiDw = 1;
+  localparam logic [31:0] PktWriteDataAddrHiRsv = 32'hffff0000;  // reserved: BAD_FIELD
   localparam int unsigned PktWriteDataDataDw = 2;
   localparam int unsigned PktIndirectBufferCountMin = 3;
   localparam int unsigned PktIndirectBufferCountMax = 3;
   localparam int unsigned PktIndirectBufferAddrLoDw = 0;
   localparam int unsigned PktIndirectBufferAddrHiDw = 1;
+  localparam logic [31:0] PktIndirectBufferAddrHiRsv = 32'hffff0000;  // reserved: BAD_FIELD
   localparam int unsigned PktIndirectBufferSizeDw = 2;
+  localparam logic [31:0] PktIndirectBufferSizeRsv = 32'hffe00000;  // reserved: BAD_FIELD
   localparam int unsigned PktIndirectBufferSizeDwLsb = 0;
   localparam int unsigned PktIndirectBufferSizeDwW = 21;
   localparam int unsigned PktReleaseFenceCountMin = 5;
   localparam int unsigned PktReleaseFenceCountMax = 5;
   localparam int unsigned PktReleaseFenceAddrLoDw = 0;
   localparam int unsigned PktReleaseFenceAddrHiDw = 1;
+  localparam logic [31:0] PktReleaseFenceAddrHiRsv = 32'hffff0000;  // reserved: BAD_FIELD
   localparam int unsigned PktReleaseFenceValueLoDw = 2;
   localparam int unsigned PktReleaseFenceValueHiDw = 3;
   localparam int unsigned PktReleaseFenceFlagsDw = 4;
+  localparam logic [31:0] PktReleaseFenceFlagsRsv = 32'hfffffffc;  // reserved: BAD_FIELD
   localparam int unsigned PktReleaseFenceSize64Lsb = 0;
   localparam int unsigned PktReleaseFenceSize64W = 1;
   localparam int unsigned PktReleaseFenceIntLsb = 1;
@@ -325,11 +330,13 @@
   localparam int unsigned PktWaitMemCountMax = 7;
   localparam int unsigned PktWaitMemAddrLoDw = 0;
   localparam int unsigned PktWaitMemAddrHiDw = 1;
+  localparam logic [31:0] PktWaitMemAddrHiRsv = 32'hffff0000;  // reserved: BAD_FIELD
   localparam int unsigned PktWaitMemRefLoDw = 2;
   localparam int unsigned PktWaitMemRefHiDw = 3;
   localparam int unsigned PktWaitMemMaskLoDw = 4;
   localparam int unsigned PktWaitMemMaskHiDw = 5;
   localparam int unsigned PktWaitMemCtlDw = 6;
+  localparam logic [31:0] PktWaitMemCtlRsv = 32'hfff0;  // reserved: BAD_FIELD
   localparam int unsigned PktWaitMemFuncLsb = 0;
   localparam int unsigned PktWaitMemFuncW = 3;
   localparam int unsigned PktWaitMemSize64Lsb = 3;
@@ -340,21 +347,26 @@
   localparam int unsigned PktTimestampCountMax = 2;
   localparam int unsigned PktTimestampAddrLoDw = 0;
   localparam int unsigned PktTimestampAddrHiDw = 1;
+  localparam logic [31:0] PktTimestampAddrHiRsv = 32'hffff0000;  // reserved: BAD_FIELD
   localparam int unsigned PktPteWriteCountMin = 8;
   localparam int unsigned PktPteWriteCountMax = 8;
   localparam int unsigned PktPteWriteDstLoDw = 0;
   localparam int unsigned PktPteWriteDstHiDw = 1;
+  localparam logic [31:0] PktPteWriteDstHiRsv = 32'hffff0000;  // reserved: BAD_FIELD
   localparam int unsigned PktPteWriteFlagsLoDw = 2;
   localparam int unsigned PktPteWriteFlagsHiDw = 3;
   localparam int unsigned PktPteWriteBaseLoDw = 4;
   localparam int unsigned PktPteWriteBaseHiDw = 5;
+  localparam logic [31:0] PktPteWriteBaseHiRsv = 32'hffff0000;  // reserved: BAD_FIELD
   localparam int unsigned PktPteWriteStrideDw = 6;
   localparam int unsigned PktPteWriteNumDw = 7;
+  localparam logic [31:0] PktPteWriteNumRsv = 32'hfff00000;  // reserved: BAD_FIELD
   localparam int unsigned PktPteWriteEntriesLsb = 0;
   localparam int unsigned PktPteWriteEntriesW = 20;
   localparam int unsigned PktInvalidateTlbCountMin = 3;
   localparam int unsigned PktInvalidateTlbCountMax = 3;
   localparam int unsigned PktInvalidateTlbCtlDw = 0;
+  localparam logic [31:0] PktInvalidateTlbCtlRsv = 32'h7ffffff0;  // reserved: BAD_FIELD
   localparam int unsigned PktInvalidateTlbVmidLsb = 0;
   localparam int unsigned PktInvalidateTlbVmidW = 4;
   localparam int unsigned PktInvalidateTlbAllLsb = 31;
@@ -365,14 +377,18 @@
   localparam int unsigned PktCopyCountMax = 5;
   localparam int unsigned PktCopySrcLoDw = 0;
   localparam int unsigned PktCopySrcHiDw = 1;
+  localparam logic [31:0] PktCopySrcHiRsv = 32'hffff0000;  // reserved: BAD_FIELD
   localparam int unsigned PktCopyDstLoDw = 2;
   localparam int unsigned PktCopyDstHiDw = 3;
+  localparam logic [31:0] PktCopyDstHiRsv = 32'hffff0000;  // reserved: BAD_FIELD
   localparam int unsigned PktCopyBytesDw = 4;
   localparam int unsigned PktBltCountMin = 10;
   localparam int unsigned PktBltCountMax = 10;
   localparam int unsigned PktBltSrcLoDw = 0;
   localparam int unsigned PktBltSrcHiDw = 1;
+  localparam logic [31:0] PktBltSrcHiRsv = 32'hffff0000;  // reserved: BAD_FIELD
   localparam int unsigned PktBltSrcFmtDw = 2;
+  localparam logic [31:0] PktBltSrcFmtRsv = 32'h88f00000;  // reserved: BAD_FIELD
   localparam int unsigned PktBltSrcPitchLsb = 0;
   localparam int unsigned PktBltSrcPitchW = 20;
   localparam int unsigned PktBltSrcModeLsb = 24;
@@ -386,7 +402,9 @@
   localparam int unsigned PktBltSrcYW = 16;
   localparam int unsigned PktBltDstLoDw = 4;
   localparam int unsigned PktBltDstHiDw = 5;
+  localparam logic [31:0] PktBltDstHiRsv = 32'hffff0000;  // reserved: BAD_FIELD
   localparam int unsigned PktBltDstFmtDw = 6;
+  localparam logic [31:0] PktBltDstFmtRsv = 32'h88f00000;  // reserved: BAD_FIELD
   localparam int unsigned PktBltDstPitchLsb = 0;
   localparam int unsigned PktBltDstPitchW = 20;
   localparam int unsigned PktBltDstModeLsb = 24;
@@ -400,11 +418,14 @@
   localparam int unsigned PktBltDstYW = 16;
   localparam int unsigned PktBltWidthDw = 8;
   localparam int unsigned PktBltHeightDw = 9;
+  localparam logic [31:0] PktBltHeightRsv = 32'hffff0000;  // reserved: BAD_FIELD
   localparam int unsigned PktFillCountMin = 8;
   localparam int unsigned PktFillCountMax = 8;
   localparam int unsigned PktFillDstLoDw = 0;
   localparam int unsigned PktFillDstHiDw = 1;
+  localparam logic [31:0] PktFillDstHiRsv = 32'hffff0000;  // reserved: BAD_FIELD
   localparam int unsigned PktFillDstFmtDw = 2;
+  localparam logic [31:0] PktFillDstFmtRsv = 32'h88f00000;  // reserved: BAD_FIELD
   localparam int unsigned PktFillDstPitchLsb = 0;
   localparam int unsigned PktFillDstPitchW = 20;
   localparam int unsigned PktFillDstModeLsb = 24;
@@ -418,5 +439,364 @@
   localparam int unsigned PktFillDstYW = 16;
   localparam int unsigned PktFillWidthDw = 4;
   localparam int unsigned PktFillHeightDw = 5;
+  localparam logic [31:0] PktFillHeightRsv = 32'hffff0000;  // reserved: BAD_FIELD
   localparam int unsigned PktFillValueLoDw = 6;
   localparam int unsigned PktFillValueHiDw = 7;
+
+  // Packet payloads as typed structs: pkt_<packet>_t holds the fixed
+  // dwords, dword 0 in bits 31:0, padded to PktFixedDw dwords.
+  localparam int unsigned PktFixedDw = 10;  // most fixed payload dwords of any packet
+  // WRITE_DATA payload: ADDR dword aligned; DATA repeats COUNT-2 times
+  typedef struct packed {
+    logic [223:0] pad;
+    logic [31:0] data;
+    logic [31:0] addr_hi;
+    logic [31:0] addr_lo;
+  } pkt_write_data_t;
+  // INDIRECT_BUFFER.SIZE: IB size
+  typedef struct packed {
+    logic [10:0] rsv_31_21;
+    logic [20:0] size_dw;
+  } pkt_indirect_buffer_size_t;
+  // INDIRECT_BUFFER payload: only legal in a ring
+  typedef struct packed {
+    logic [223:0] pad;
+    pkt_indirect_buffer_size_t size;
+    logic [31:0] addr_hi;
+    logic [31:0] addr_lo;
+  } pkt_indirect_buffer_t;
+  // RELEASE_FENCE.FLAGS: flags
+  typedef struct packed {
+    logic [29:0] rsv_31_2;
+    logic int_;
+    logic size64;
+  } pkt_release_fence_flags_t;
+  // RELEASE_FENCE payload: ADDR 4-aligned (8 for SIZE64)
+  typedef struct packed {
+    logic [159:0] pad;
+    pkt_release_fence_flags_t flags;
+    logic [31:0] value_hi;
+    logic [31:0] value_lo;
+    logic [31:0] addr_hi;
+    logic [31:0] addr_lo;
+  } pkt_release_fence_t;
+  // WAIT_MEM.CTL: control
+  typedef struct packed {
+    logic [15:0] poll_cycles;
+    logic [11:0] rsv_15_4;
+    logic size64;
+    logic [2:0] func;
+  } pkt_wait_mem_ctl_t;
+  // WAIT_MEM payload: ADDR 4-aligned (8 for SIZE64)
+  typedef struct packed {
+    logic [95:0] pad;
+    pkt_wait_mem_ctl_t ctl;
+    logic [31:0] mask_hi;
+    logic [31:0] mask_lo;
+    logic [31:0] ref_hi;
+    logic [31:0] ref_lo;
+    logic [31:0] addr_hi;
+    logic [31:0] addr_lo;
+  } pkt_wait_mem_t;
+  // TIMESTAMP payload: ADDR 8-aligned
+  typedef struct packed {
+    logic [255:0] pad;
+    logic [31:0] addr_hi;
+    logic [31:0] addr_lo;
+  } pkt_timestamp_t;
+  // PTE_WRITE.NUM: entries
+  typedef struct packed {
+    logic [11:0] rsv_31_20;
+    logic [19:0] entries;
+  } pkt_pte_write_num_t;
+  // PTE_WRITE payload: DST 8-aligned; privileged
+  typedef struct packed {
+    logic [63:0] pad;
+    pkt_pte_write_num_t num;
+    logic [31:0] stride;
+    logic [31:0] base_hi;
+    logic [31:0] base_lo;
+    logic [31:0] flags_hi;
+    logic [31:0] flags_lo;
+    logic [31:0] dst_hi;
+    logic [31:0] dst_lo;
+  } pkt_pte_write_t;
+  // INVALIDATE_TLB.CTL: what to drop
+  typedef struct packed {
+    logic all;
+    logic [26:0] rsv_30_4;
+    logic [3:0] vmid;
+  } pkt_invalidate_tlb_ctl_t;
+  // INVALIDATE_TLB payload: privileged
+  typedef struct packed {
+    logic [223:0] pad;
+    logic [31:0] end_;
+    logic [31:0] start;
+    pkt_invalidate_tlb_ctl_t ctl;
+  } pkt_invalidate_tlb_t;
+  // COPY payload: byte-exact copy on the copy engine through the queue's VMID; the queue waits for it (a fault halts the queue with PAGE_FAULT)
+  typedef struct packed {
+    logic [159:0] pad;
+    logic [31:0] bytes;
+    logic [31:0] dst_hi;
+    logic [31:0] dst_lo;
+    logic [31:0] src_hi;
+    logic [31:0] src_lo;
+  } pkt_copy_t;
+  // BLT.SRC_FMT: source layout
+  typedef struct packed {
+    logic rsv_31_31;
+    logic [2:0] src_bpe;
+    logic rsv_27_27;
+    logic [2:0] src_mode;
+    logic [3:0] rsv_23_20;
+    logic [19:0] src_pitch;
+  } pkt_blt_src_fmt_t;
+  // BLT.SRC_XY: source origin
+  typedef struct packed {
+    logic [15:0] src_y;
+    logic [15:0] src_x;
+  } pkt_blt_src_xy_t;
+  // BLT.DST_FMT: destination layout
+  typedef struct packed {
+    logic rsv_31_31;
+    logic [2:0] dst_bpe;
+    logic rsv_27_27;
+    logic [2:0] dst_mode;
+    logic [3:0] rsv_23_20;
+    logic [19:0] dst_pitch;
+  } pkt_blt_dst_fmt_t;
+  // BLT.DST_XY: destination origin
+  typedef struct packed {
+    logic [15:0] dst_y;
+    logic [15:0] dst_x;
+  } pkt_blt_dst_xy_t;
+  // BLT payload: rectangle copy between surfaces; both BPE equal; tiled bases tile-aligned; the rectangle inside the pitch
+  typedef struct packed {
+    logic [31:0] height;
+    logic [31:0] width;
+    pkt_blt_dst_xy_t dst_xy;
+    pkt_blt_dst_fmt_t dst_fmt;
+    logic [31:0] dst_hi;
+    logic [31:0] dst_lo;
+    pkt_blt_src_xy_t src_xy;
+    pkt_blt_src_fmt_t src_fmt;
+    logic [31:0] src_hi;
+    logic [31:0] src_lo;
+  } pkt_blt_t;
+  // FILL.DST_FMT: layout
+  typedef struct packed {
+    logic rsv_31_31;
+    logic [2:0] dst_bpe;
+    logic rsv_27_27;
+    logic [2:0] dst_mode;
+    logic [3:0] rsv_23_20;
+    logic [19:0] dst_pitch;
+  } pkt_fill_dst_fmt_t;
+  // FILL.DST_XY: origin
+  typedef struct packed {
+    logic [15:0] dst_y;
+    logic [15:0] dst_x;
+  } pkt_fill_dst_xy_t;
+  // FILL payload: rectangle (or, LINEAR with HEIGHT 1, linear) fill; byte i of a row is VALUE byte (i mod 8)
+  typedef struct packed {
+    logic [63:0] pad;
+    logic [31:0] value_hi;
+    logic [31:0] value_lo;
+    logic [31:0] height;
+    logic [31:0] width;
+    pkt_fill_dst_xy_t dst_xy;
+    pkt_fill_dst_fmt_t dst_fmt;
+    logic [31:0] dst_hi;
+    logic [31:0] dst_lo;
+  } pkt_fill_t;
+  // The payload register seen as every packet at once: pkt_payload_u.blt.width.
+  typedef union packed {
+    logic [319:0] raw;
+    pkt_write_data_t write_data;
+    pkt_indirect_buffer_t indirect_buffer;
+    pkt_release_fence_t release_fence;
+    pkt_wait_mem_t wait_mem;
+    pkt_timestamp_t timestamp;
+    pkt_pte_write_t pte_write;
+    pkt_invalidate_tlb_t invalidate_tlb;
+    pkt_copy_t copy;
+    pkt_blt_t blt;
+    pkt_fill_t fill;
+  } pkt_payload_u;
+
+  // Packet rules: the header checks and the reserved payload bits (a set
+  // reserved bit is BAD_FIELD); the C validator reads the same rules from
+  // dma/dma_names.c.
+  function automatic logic pkt_known(opcode_e op);
+    pkt_known = 1'b0;
+    unique case (op)
+      OpNop: pkt_known = 1'b1;
+      OpWriteData: pkt_known = 1'b1;
+      OpIndirectBuffer: pkt_known = 1'b1;
+      OpReleaseFence: pkt_known = 1'b1;
+      OpWaitMem: pkt_known = 1'b1;
+      OpTimestamp: pkt_known = 1'b1;
+      OpPteWrite: pkt_known = 1'b1;
+      OpInvalidateTlb: pkt_known = 1'b1;
+      OpCopy: pkt_known = 1'b1;
+      OpBlt: pkt_known = 1'b1;
+      OpFill: pkt_known = 1'b1;
+      default: pkt_known = 1'b0;
+    endcase
+  endfunction
+  function automatic logic pkt_priv(opcode_e op);
+    pkt_priv = 1'b0;
+    unique case (op)
+      OpPteWrite: pkt_priv = 1'b1;
+      OpInvalidateTlb: pkt_priv = 1'b1;
+      default: pkt_priv = 1'b0;
+    endcase
+  endfunction
+  function automatic logic [13:0] pkt_count_min(opcode_e op);
+    pkt_count_min = '0;
+    unique case (op)
+      OpNop: pkt_count_min = 14'd0;
+      OpWriteData: pkt_count_min = 14'd3;
+      OpIndirectBuffer: pkt_count_min = 14'd3;
+      OpReleaseFence: pkt_count_min = 14'd5;
+      OpWaitMem: pkt_count_min = 14'd7;
+      OpTimestamp: pkt_count_min = 14'd2;
+      OpPteWrite: pkt_count_min = 14'd8;
+      OpInvalidateTlb: pkt_count_min = 14'd3;
+      OpCopy: pkt_count_min = 14'd5;
+      OpBlt: pkt_count_min = 14'd10;
+      OpFill: pkt_count_min = 14'd8;
+      default: pkt_count_min = '0;
+    endcase
+  endfunction
+  function automatic logic [13:0] pkt_count_max(opcode_e op);
+    pkt_count_max = '0;
+    unique case (op)
+      OpNop: pkt_count_max = 14'd16383;
+      OpWriteData: pkt_count_max = 14'd16383;
+      OpIndirectBuffer: pkt_count_max = 14'd3;
+      OpReleaseFence: pkt_count_max = 14'd5;
+      OpWaitMem: pkt_count_max = 14'd7;
+      OpTimestamp: pkt_count_max = 14'd2;
+      OpPteWrite: pkt_count_max = 14'd8;
+      OpInvalidateTlb: pkt_count_max = 14'd3;
+      OpCopy: pkt_count_max = 14'd5;
+      OpBlt: pkt_count_max = 14'd10;
+      OpFill: pkt_count_max = 14'd8;
+      default: pkt_count_max = '0;
+    endcase
+  endfunction
+  function automatic logic [319:0] pkt_rsv(opcode_e op);
+    pkt_rsv = '0;
+    unique case (op)
+      OpWriteData: pkt_rsv = 320'hffff000000000000;
+      OpIndirectBuffer: pkt_rsv = 320'hffe00000ffff000000000000;
+      OpReleaseFence: pkt_rsv = 320'hfffffffc0000000000000000ffff000000000000;
+      OpWaitMem: pkt_rsv = 320'hfff000000000000000000000000000000000ffff000000000000;
+      OpTimestamp: pkt_rsv = 320'hffff000000000000;
+      OpPteWrite: pkt_rsv = 320'hfff0000000000000ffff0000000000000000000000000000ffff000000000000;
+      OpInvalidateTlb: pkt_rsv = 320'h7ffffff0;
+      OpCopy: pkt_rsv = 320'hffff000000000000ffff000000000000;
+      OpBlt: pkt_rsv = 320'hffff0000000000000000000088f00000ffff0000000000000000000088f00000ffff000000000000;
+      OpFill: pkt_rsv = 320'hffff0000000000000000000088f00000ffff000000000000;
+      default: pkt_rsv = '0;
+    endcase
+  endfunction
+
+  // Tile geometry (regspec "tiles"; the formula is in dma/dma_tile.h).
+  localparam int unsigned TileBpeLog2Max = 4;  // largest element: 2^4 bytes
+  // log2 of the tile width in bytes (LINEAR: 0, no grid)
+  function automatic logic [3:0] tile_tw_log2(tile_mode_e mode, logic [2:0] bpe);
+    tile_tw_log2 = '0;
+    unique case (mode)
+      TileSs64k: begin
+        unique case (bpe)
+          3'd0: tile_tw_log2 = 4'h8;
+          3'd1: tile_tw_log2 = 4'h9;
+          3'd2: tile_tw_log2 = 4'h9;
+          3'd3: tile_tw_log2 = 4'ha;
+          3'd4: tile_tw_log2 = 4'ha;
+          default: tile_tw_log2 = '0;
+        endcase
+      end
+      TileY: tile_tw_log2 = 4'h7;
+      TileX: tile_tw_log2 = 4'h9;
+      default: tile_tw_log2 = '0;
+    endcase
+  endfunction
+  // log2 of the tile height in rows (LINEAR: 0)
+  function automatic logic [3:0] tile_th_log2(tile_mode_e mode, logic [2:0] bpe);
+    tile_th_log2 = '0;
+    unique case (mode)
+      TileSs64k: begin
+        unique case (bpe)
+          3'd0: tile_th_log2 = 4'h8;
+          3'd1: tile_th_log2 = 4'h7;
+          3'd2: tile_th_log2 = 4'h7;
+          3'd3: tile_th_log2 = 4'h6;
+          3'd4: tile_th_log2 = 4'h6;
+          default: tile_th_log2 = '0;
+        endcase
+      end
+      TileY: tile_th_log2 = 4'h5;
+      TileX: tile_th_log2 = 4'h3;
+      default: tile_th_log2 = '0;
+    endcase
+  endfunction
+  // log2 of the tile size in bytes (LINEAR: 0)
+  function automatic logic [4:0] tile_tb_log2(tile_mode_e mode);
+    tile_tb_log2 = '0;
+    unique case (mode)
+      TileSs64k: tile_tb_log2 = 5'h10;
+      TileY: tile_tb_log2 = 5'hc;
+      TileX: tile_tb_log2 = 5'hc;
+      default: tile_tb_log2 = '0;
+    endcase
+  endfunction
+  // in-tile offset bits fed from the byte column / the row
+  function automatic logic [15:0] tile_xmask(tile_mode_e mode, logic [2:0] bpe);
+    tile_xmask = '0;
+    unique case (mode)
+      TileSs64k: begin
+        unique case (bpe)
+          3'd0: tile_xmask = 16'haa0f;
+          3'd1: tile_xmask = 16'haa8f;
+          3'd2: tile_xmask = 16'haa8f;
+          3'd3: tile_xmask = 16'haacf;
+          3'd4: tile_xmask = 16'haacf;
+          default: tile_xmask = '0;
+        endcase
+      end
+      TileY: tile_xmask = 16'he0f;
+      TileX: tile_xmask = 16'h1ff;
+      default: tile_xmask = '0;
+    endcase
+  endfunction
+  function automatic logic [15:0] tile_ymask(tile_mode_e mode, logic [2:0] bpe);
+    tile_ymask = '0;
+    unique case (mode)
+      TileSs64k: begin
+        unique case (bpe)
+          3'd0: tile_ymask = 16'h55f0;
+          3'd1: tile_ymask = 16'h5570;
+          3'd2: tile_ymask = 16'h5570;
+          3'd3: tile_ymask = 16'h5530;
+          3'd4: tile_ymask = 16'h5530;
+          default: tile_ymask = '0;
+        endcase
+      end
+      TileY: tile_ymask = 16'h1f0;
+      TileX: tile_ymask = 16'he00;
+      default: tile_ymask = '0;
+    endcase
+  endfunction
+  // A layout the hardware can address: a known mode, an element of at most
+  // 2^TileBpeLog2Max bytes, a pitch that is a nonzero multiple of the
+  // element (LINEAR) or of the tile width.
+  function automatic logic tile_fmt_ok(tile_mode_e mode, logic [2:0] bpe, logic [19:0] pitch);
+    logic [3:0] twl;
+    twl = (mode == TileLinear) ? {1'b0, bpe} : tile_tw_log2(mode, bpe);
+    tile_fmt_ok = (mode == TileLinear || mode == TileSs64k || mode == TileY || mode == TileX) && 32'(bpe) <= TileBpeLog2Max && pitch != '0 &&
+                  (pitch & ((20'd1 << twl) - 20'd1)) == '0;
+  endfunction

@@ -5,8 +5,9 @@
 //
 // Purpose: one definition of every tile layout, instanced by the aperture
 // (CPU linear view of a tiled surface) and by the copy engine (one for the
-// source walker, one for the destination walker).  The geometry is in
-// apt_tile.svh; the C oracle is dma/dma_tile.c and test_apt checks the two
+// source walker, one for the destination walker).  The geometry (tile_*)
+// is generated into gpu_defs.svh from regspec/gpusim.json, the same table
+// the C oracle dma/dma_tile.c reads; test_apt checks the two
 // against each other over whole tiles of every mode and element size.
 //
 //   LINEAR: off = y * pitch + xb
@@ -28,7 +29,6 @@ module apt_swz (
 );
 
   `include "gpu_defs.svh"
-  `include "apt_tile.svh"
 
   // Deposit the low bits of v into the set bits of m, lowest first.
   function automatic logic [15:0] pdep16(logic [15:0] v, logic [15:0] m);
@@ -55,8 +55,8 @@ module apt_swz (
 
   always_comb begin
     twl = tile_tw_log2(mode_i, bpe_i);
+    thl = tile_th_log2(mode_i, bpe_i);
     tbl = tile_tb_log2(mode_i);
-    thl = 4'(tbl - {1'b0, twl});
     xm = tile_xmask(mode_i, bpe_i);
     ym = tile_ymask(mode_i, bpe_i);
     xin = xb_i[15:0] & ((16'd1 << twl) - 16'd1);

@@ -69,7 +69,6 @@ module apt_top #(
 );
 
   `include "gpu_defs.svh"
-  `include "apt_tile.svh"
 
   localparam int unsigned BL = $clog2(BeatBytes);
   localparam int unsigned RW = (NumRanges > 1) ? $clog2(NumRanges) : 1;

@@ -28,7 +28,8 @@
 `default_nettype none
 
 module ce_top #(
-  parameter int unsigned BeatBytes = 32
+  parameter int unsigned BeatBytes = 32,
+  parameter int unsigned TagW = 5  // read tag bits: log2 of regspec CE_ROB_SLOTS (checked)
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -60,13 +61,13 @@ module ce_top #(
   output logic                   req_valid_o,
   input  logic                   req_ready_i,
   output logic                   req_we_o,
-  output logic [4:0]             req_tag_o,
+  output logic [TagW-1:0]        req_tag_o,
   output logic [47:0]            req_addr_o,
   output logic [BeatBytes*8-1:0] req_wdata_o,
   output logic [BeatBytes-1:0]   req_wstrb_o,
   input  logic                   rsp_valid_i,
   input  logic                   rsp_we_i,
-  input  logic [4:0]             rsp_tag_i,
+  input  logic [TagW-1:0]        rsp_tag_i,
   input  logic                   rsp_err_i,
   input  logic                   rsp_fault_i,
   input  logic [BeatBytes*8-1:0] rsp_rdata_i
@@ -74,7 +75,7 @@ module ce_top #(
 
   `include "gpu_defs.svh"
 
-  localparam int unsigned RobSlots = 32;
+  localparam int unsigned RobSlots = CeRobSlots;  // regspec CE_ROB_SLOTS
   localparam int unsigned ReuseWays = 4;
   localparam int unsigned WcbWays = 4;
   localparam int unsigned PfDepth = 64;  // pieces: >= 2 per read in flight over the latency
@@ -85,7 +86,7 @@ module ce_top #(
   // The engine's pieces never cross 16 bytes, so any beat of 16+ bytes works.
   initial begin : check_params
     if (BeatBytes < 16 || BeatBytes > 64) $error("ce_top: BeatBytes must be 16..64");
-    if (RobSlots != 32) $error("ce_top: the 5-bit read tag assumes 32 slots");
+    if ((1 << TagW) != RobSlots) $error("ce_top: TagW must be log2 of CE_ROB_SLOTS");
   end
 
   ce_state_e st_q, st_d;
@@ -196,31 +197,31 @@ module ce_top #(
   );
 
   // ---------------------------------------------------------------- read side
-  logic [5:0] alloc_q, alloc_d, free_q, free_d;
-  logic [5:0] rd_out_q, rd_out_d;
+  logic [TagW:0] alloc_q, alloc_d, free_q, free_d;
+  logic [TagW:0] rd_out_q, rd_out_d;
   logic [ReuseWays-1:0] cam_v_q, cam_v_d;
   logic [ReuseWays*(48-BL)-1:0] cam_beat_q, cam_beat_d;
-  logic [ReuseWays*5-1:0] cam_slot_q, cam_slot_d;
+  logic [ReuseWays*TagW-1:0] cam_slot_q, cam_slot_d;
   logic [1:0] cam_ptr_q, cam_ptr_d;
   logic [RobSlots-1:0] rob_v_q, rob_v_d;
   logic [BeatBytes*8-1:0] rob_q [RobSlots];
 
   logic s_hit, slot_free, rd_req, wr_req, granted;
-  logic [4:0] s_slot;
+  logic [TagW-1:0] s_slot;
   always_comb begin
     s_hit = 1'b0;
     s_slot = '0;
     for (int unsigned i = 0; i < ReuseWays; i++) begin
       if (cam_v_q[i] && cam_beat_q[(48-BL)*i +: (48-BL)] == s_addr[47:BL]) begin
         s_hit = 1'b1;
-        s_slot = cam_slot_q[5*i +: 5];
+        s_slot = cam_slot_q[TagW*i +: TagW];
       end
     end
   end
-  assign slot_free = 6'(alloc_q - free_q) < 6'(RobSlots);
+  assign slot_free = (TagW+1)'(alloc_q - free_q) < (TagW+1)'(RobSlots);
 
   // Piece FIFO: {pos, seq, len, off, slot}
-  localparam int unsigned PfW = 3 + 6 + 5 + 6 + 5;
+  localparam int unsigned PfW = 3 + (TagW+1) + 5 + 6 + TagW;
   logic [PfW-1:0] pf_q [PfDepth];
   logic [PfW2:0] pf_wr_q, pf_rd_q;
   logic pf_full, pf_empty, pf_push, pf_pop;
@@ -233,11 +234,11 @@ module ce_top #(
   // read here, so the walker never waits for the memory channel (writes have
   // it first); reads go out in slot order.
   localparam int unsigned RqDepth = 4;
-  logic [48-BL+5-1:0] rq_q [RqDepth];
+  logic [48-BL+TagW-1:0] rq_q [RqDepth];
   logic [2:0] rq_wr_q, rq_rd_q;
   logic rq_full, rq_empty, rq_push, rq_pop;
   logic [47-BL:0] rq_beat;
-  logic [4:0] rq_slot;
+  logic [TagW-1:0] rq_slot;
   assign rq_full = 3'(rq_wr_q - rq_rd_q) == 3'(RqDepth);
   assign rq_empty = rq_wr_q == rq_rd_q;
   assign {rq_beat, rq_slot} = rq_q[rq_rd_q[1:0]];
@@ -252,10 +253,10 @@ module ce_top #(
   assign rq_pop = granted && !req_we_o;
   assign s_ready = run && !pf_full && (fill_q || s_hit || s_new);
   assign pf_push = s_valid && s_ready;
-  logic [4:0] pf_slot;
-  logic [5:0] pf_seq;
-  assign pf_slot = s_hit ? s_slot : alloc_q[4:0];
-  assign pf_seq = (s_hit || fill_q) ? alloc_q : alloc_q + 6'd1;
+  logic [TagW-1:0] pf_slot;
+  logic [TagW:0] pf_seq;
+  assign pf_slot = s_hit ? s_slot : alloc_q[TagW-1:0];
+  assign pf_seq = (s_hit || fill_q) ? alloc_q : alloc_q + (TagW+1)'(1);
   assign pf_in = {s_pos, pf_seq, s_len, 6'(s_addr[BL-1:0]), pf_slot};
 
   // Byte FIFO
@@ -264,16 +265,17 @@ module ce_top #(
   assign bf_cnt = bf_wr_q - bf_rd_q;
 
   // Extractor
-  logic [4:0] e_slot, e_len;
+  logic [TagW-1:0] e_slot;
+  logic [4:0] e_len;
   logic [5:0] e_off;
-  logic [5:0] e_seq, e_nf;
+  logic [TagW:0] e_seq, e_nf;
   logic [2:0] e_pos;
   logic e_take;
   assign {e_pos, e_seq, e_len, e_off, e_slot} = pf_head;
   assign e_take = run && !pf_empty && (fill_q || rob_v_q[e_slot]) &&
                   (7'(BfBytes) - bf_cnt) >= 7'(e_len);
   assign pf_pop = e_take;
-  assign e_nf = e_seq - 6'(ReuseWays);
+  assign e_nf = e_seq - (TagW+1)'(ReuseWays);
 
   // The datapath moves bytes with rotations (one barrel shifter each), not
   // per-byte variable indexing.  Byte 0 of a piece is byte e_off of its beat.
@@ -355,7 +357,7 @@ module ce_top #(
   // ---------------------------------------------------------------- memory channel
   assign req_valid_o = wr_req || rd_req;
   assign req_we_o = wr_req;
-  assign req_tag_o = wr_req ? 5'd0 : rq_slot;
+  assign req_tag_o = wr_req ? '0 : rq_slot;
   assign req_addr_o = wr_req ? {w_beat_q[(48-BL)*i_way +: (48-BL)], {BL{1'b0}}}
                              : {rq_beat, {BL{1'b0}}};
   assign req_wdata_o = w_data_q[BeatBytes*8*i_way +: BeatBytes*8];
@@ -399,22 +401,23 @@ module ce_top #(
 
     // Reads: a piece on a new beat takes the next slot and joins the reuse
     // window; its read is counted in flight when granted.
-    if (rq_pop) rd_out_d = rd_out_d + 6'd1;
+    if (rq_pop) rd_out_d = rd_out_d + (TagW+1)'(1);
     if (s_new) begin
-      alloc_d = alloc_q + 6'd1;
+      alloc_d = alloc_q + (TagW+1)'(1);
       cam_v_d[cam_ptr_q] = 1'b1;
       cam_beat_d[(48-BL)*cam_ptr_q +: (48-BL)] = s_addr[47:BL];
-      cam_slot_d[5*cam_ptr_q +: 5] = alloc_q[4:0];
+      cam_slot_d[TagW*cam_ptr_q +: TagW] = alloc_q[TagW-1:0];
       cam_ptr_d = cam_ptr_q + 2'd1;
     end
     if (rsp_rd) begin
-      rd_out_d = rd_out_d - 6'd1;
+      rd_out_d = rd_out_d - (TagW+1)'(1);
       rob_v_d[rsp_tag_i] = 1'b1;
     end
     // A piece extracted: slots older than its reuse window are free.
-    if (e_take && !fill_q && 6'(e_nf - free_q) != '0 && 6'(e_nf - free_q) < 6'(RobSlots)) begin
-      rob_v_d[free_q[4:0]] = 1'b0;
-      free_d = free_q + 6'd1;
+    if (e_take && !fill_q && (TagW+1)'(e_nf - free_q) != '0 &&
+        (TagW+1)'(e_nf - free_q) < (TagW+1)'(RobSlots)) begin
+      rob_v_d[free_q[TagW-1:0]] = 1'b0;
+      free_d = free_q + (TagW+1)'(1);
     end
 
     // Writes.
@@ -566,7 +569,7 @@ module ce_top #(
   always_ff @(posedge clk_i) begin
     if (rsp_rd) rob_q[rsp_tag_i] <= rsp_rdata_i;
     if (pf_push) pf_q[pf_wr_q[PfW2-1:0]] <= pf_in;
-    if (rq_push) rq_q[rq_wr_q[1:0]] <= {s_addr[47:BL], alloc_q[4:0]};
+    if (rq_push) rq_q[rq_wr_q[1:0]] <= {s_addr[47:BL], alloc_q[TagW-1:0]};
     if (e_take) bf_q <= (bf_q & ~bf_bits) | (bf_win & bf_bits);
   end
 

@@ -97,10 +97,9 @@ module cp_queue #(
 );
 
   `include "gpu_defs.svh"
-  `include "apt_tile.svh"
 
   localparam int unsigned BeatLog2 = $clog2(BeatBytes);
-  localparam int unsigned PayloadDw = 10;  // largest fixed payload (BLT)
+  localparam int unsigned PayloadDw = PktFixedDw;  // largest fixed payload
   localparam int unsigned MaxWrOut = 255;  // posted writes in flight
   localparam logic [63:0] PteAddrInPlace = ((64'd1 << PteAddrW) - 64'd1) << PteAddrLsb;
 
@@ -161,23 +160,19 @@ module cp_queue #(
   assign consume = need_dw && have_dw;
 
   // ---------------------------------------------------------------- packet fields
+  // The payload as every packet's generated struct (pl.blt.src_fmt...);
+  // the reserved bits and the header rules come from regspec too.
   opcode_e opcode;
-  logic [47:0] pl_addr;      // ADDR_LO/ADDR_HI of every packet that has one
-  logic addr_hi_bad;         // reserved ADDR_HI bits set
-  logic [31:0] pl1, pl2, pl3, pl4, pl5, pl6, pl7, pl8, pl9;
+  pkt_payload_u pl;
+  logic [47:0] pl_addr;      // dwords 0 and 1: the address of every packet that has one
+  logic rsv_bad;             // a reserved payload bit is set: BAD_FIELD
+  logic [20:0] ib_size;      // INDIRECT_BUFFER SIZE_DW
 
   assign opcode = hdr_q[HdrOpcodeLsb +: HdrOpcodeW];
-  assign pl_addr = {pl_q[32 +: 16], pl_q[0 +: 32]};
-  assign addr_hi_bad = pl_q[48 +: 16] != '0;
-  assign pl1 = pl_q[32 +: 32];
-  assign pl2 = pl_q[64 +: 32];
-  assign pl3 = pl_q[96 +: 32];
-  assign pl4 = pl_q[128 +: 32];
-  assign pl5 = pl_q[160 +: 32];
-  assign pl6 = pl_q[192 +: 32];
-  assign pl7 = pl_q[224 +: 32];
-  assign pl8 = pl_q[256 +: 32];
-  assign pl9 = pl_q[288 +: 32];
+  assign pl = pl_q;
+  assign pl_addr = {pl.timestamp.addr_hi[15:0], pl.timestamp.addr_lo};
+  assign rsv_bad = (pl_q & pkt_rsv(opcode)) != '0;
+  assign ib_size = pl.indirect_buffer.size.size_dw;
 
   // Header checks, on the dword being consumed in StHeader.
   logic [1:0] h_type;
@@ -188,28 +183,10 @@ module cp_queue #(
   assign h_type = dw[HdrTypeLsb +: HdrTypeW];
   assign h_op = dw[HdrOpcodeLsb +: HdrOpcodeW];
   assign h_cnt = dw[HdrCountLsb +: HdrCountW];
-
-  assign h_priv = h_op == OpPteWrite || h_op == OpInvalidateTlb;
-
-  always_comb begin
-    h_known = 1'b1;
-    h_min = '0;
-    h_max = '0;
-    unique case (h_op)
-      OpNop:            begin h_min = 14'(PktNopCountMin);            h_max = 14'(PktNopCountMax); end
-      OpWriteData:      begin h_min = 14'(PktWriteDataCountMin);      h_max = 14'(PktWriteDataCountMax); end
-      OpWaitMem:        begin h_min = 14'(PktWaitMemCountMin);        h_max = 14'(PktWaitMemCountMax); end
-      OpIndirectBuffer: begin h_min = 14'(PktIndirectBufferCountMin); h_max = 14'(PktIndirectBufferCountMax); end
-      OpReleaseFence:   begin h_min = 14'(PktReleaseFenceCountMin);   h_max = 14'(PktReleaseFenceCountMax); end
-      OpTimestamp:      begin h_min = 14'(PktTimestampCountMin);      h_max = 14'(PktTimestampCountMax); end
-      OpPteWrite:       begin h_min = 14'(PktPteWriteCountMin);       h_max = 14'(PktPteWriteCountMax); end
-      OpInvalidateTlb:  begin h_min = 14'(PktInvalidateTlbCountMin);  h_max = 14'(PktInvalidateTlbCountMax); end
-      OpCopy:           begin h_min = 14'(PktCopyCountMin);           h_max = 14'(PktCopyCountMax); end
-      OpBlt:            begin h_min = 14'(PktBltCountMin);            h_max = 14'(PktBltCountMax); end
-      OpFill:           begin h_min = 14'(PktFillCountMin);           h_max = 14'(PktFillCountMax); end
-      default:          h_known = 1'b0;
-    endcase
-  end
+  assign h_known = pkt_known(h_op);
+  assign h_priv = pkt_priv(h_op);
+  assign h_min = pkt_count_min(h_op);
+  assign h_max = pkt_count_max(h_op);
 
   // ---------------------------------------------------------------- WAIT_MEM compare
   logic wait_64;
@@ -217,12 +194,12 @@ module cp_queue #(
   logic [63:0] wait_val, wait_ref, wait_mask, wait_masked;
   logic wait_true;
 
-  assign wait_64 = pl6[PktWaitMemSize64Lsb];
-  assign wait_func = pl6[PktWaitMemFuncLsb +: PktWaitMemFuncW];
+  assign wait_64 = pl.wait_mem.ctl.size64;
+  assign wait_func = pl.wait_mem.ctl.func;
   assign wait_val = wait_64 ? rsp_rdata_i[8*{pl_addr[BeatLog2-1:3], 3'b000} +: 64]
                             : {32'd0, rsp_rdata_i[8*{pl_addr[BeatLog2-1:2], 2'b00} +: 32]};
-  assign wait_ref = wait_64 ? {pl3, pl2} : {32'd0, pl2};
-  assign wait_mask = wait_64 ? {pl5, pl4} : {32'd0, pl4};
+  assign wait_ref = wait_64 ? {pl.wait_mem.ref_hi, pl.wait_mem.ref_lo} : {32'd0, pl.wait_mem.ref_lo};
+  assign wait_mask = wait_64 ? {pl.wait_mem.mask_hi, pl.wait_mem.mask_lo} : {32'd0, pl.wait_mem.mask_lo};
   assign wait_masked = wait_val & wait_mask;
 
   always_comb begin
@@ -239,52 +216,58 @@ module cp_queue #(
   end
 
   // ---------------------------------------------------------------- COPY / BLT / FILL
-  // A surface operand: base, FMT dword, XY dword.  bad_field: reserved bits,
-  // an unknown mode or element size, a pitch the layout cannot have, or a
-  // rectangle outside the pitch (tiled, or more than one row); bad_align: a
-  // tiled base off its tile.
-  function automatic logic [1:0] surf_bad(logic [31:0] hi, logic [31:0] fmt, logic [15:0] x,
-                                          logic [31:0] lo, logic [35:0] wb, logic [15:0] h);
-    logic [2:0] mode, bpe;
-    logic [19:0] pitch;
+  // A surface operand: base, layout (FMT dword), X.  bad_field: an unknown
+  // mode or element size, a pitch the layout cannot have, or a rectangle
+  // outside the pitch (tiled, or more than one row); bad_align: a tiled base
+  // off its tile.  Reserved bits are rsv_bad's.
+  function automatic logic [1:0] surf_bad(logic [47:0] base, tile_mode_e mode, logic [2:0] bpe,
+                                          logic [19:0] pitch, logic [15:0] x, logic [35:0] wb,
+                                          logic [15:0] h);
     logic [35:0] right;
     logic [4:0] tbl;
     logic fld, aln;
-    mode = fmt[PktBltSrcModeLsb +: 3];
-    bpe = fmt[PktBltSrcBpeLsb +: 3];
-    pitch = fmt[PktBltSrcPitchLsb +: 20];
     right = (36'(x) << bpe) + wb;
     tbl = tile_tb_log2(mode);
-    fld = hi[31:16] != '0 || fmt[23:20] != '0 || fmt[27] || fmt[31] ||
-          !tile_fmt_ok(mode, bpe, pitch) ||
+    fld = !tile_fmt_ok(mode, bpe, pitch) ||
           ((mode != TileLinear || h > 16'd1) && right > 36'(pitch));
-    aln = !fld && (({hi[15:0], lo} & ((48'd1 << tbl) - 48'd1)) != '0);
+    aln = !fld && ((base & ((48'd1 << tbl) - 48'd1)) != '0);
     surf_bad = {fld, aln};
   endfunction
 
   logic [2:0] c_bpe;
   logic [35:0] c_wb;
+  logic [47:0] c_src, c_dst;  // COPY's addresses, BLT's and FILL's surface bases
   logic [1:0] c_src_bad, c_dst_bad;
   logic c_field, c_align;
   always_comb begin
-    c_bpe = (opcode == OpBlt) ? pl2[PktBltSrcBpeLsb +: 3] : pl2[PktFillDstBpeLsb +: 3];
-    c_wb = {4'd0, (opcode == OpBlt) ? pl8 : pl4} << c_bpe;
-    c_src_bad = surf_bad(pl1, pl2, pl3[15:0], pl_q[0 +: 32], c_wb, pl9[15:0]);
-    c_dst_bad = surf_bad(pl5, pl6, pl7[15:0], pl4, c_wb, pl9[15:0]);
+    c_bpe = (opcode == OpBlt) ? pl.blt.src_fmt.src_bpe : pl.fill.dst_fmt.dst_bpe;
+    c_wb = {4'd0, (opcode == OpBlt) ? pl.blt.width : pl.fill.width} << c_bpe;
+    c_src = {pl.copy.src_hi[15:0], pl.copy.src_lo};
+    c_dst = {pl.copy.dst_hi[15:0], pl.copy.dst_lo};
+    c_src_bad = '0;
+    c_dst_bad = '0;
     c_field = 1'b0;
     c_align = 1'b0;
     unique case (opcode)
-      OpCopy: c_field = pl1[31:16] != '0 || pl3[31:16] != '0 ||
-                        {1'b0, pl1[15:0], pl_q[0 +: 32]} + 49'(pl4) > 49'h1_0000_0000_0000 ||
-                        {1'b0, pl3[15:0], pl2} + 49'(pl4) > 49'h1_0000_0000_0000;
+      OpCopy: c_field = {1'b0, c_src} + 49'(pl.copy.bytes) > 49'h1_0000_0000_0000 ||
+                        {1'b0, c_dst} + 49'(pl.copy.bytes) > 49'h1_0000_0000_0000;
       OpBlt: begin
-        c_field = c_src_bad[1] || c_dst_bad[1] || c_wb[35:32] != '0 || pl9[31:16] != '0 ||
-                  pl2[PktBltSrcBpeLsb +: 3] != pl6[PktBltDstBpeLsb +: 3];
+        c_src = {pl.blt.src_hi[15:0], pl.blt.src_lo};
+        c_dst = {pl.blt.dst_hi[15:0], pl.blt.dst_lo};
+        c_src_bad = surf_bad(c_src, pl.blt.src_fmt.src_mode, pl.blt.src_fmt.src_bpe,
+                             pl.blt.src_fmt.src_pitch, pl.blt.src_xy.src_x, c_wb, pl.blt.height[15:0]);
+        c_dst_bad = surf_bad(c_dst, pl.blt.dst_fmt.dst_mode, pl.blt.dst_fmt.dst_bpe,
+                             pl.blt.dst_fmt.dst_pitch, pl.blt.dst_xy.dst_x, c_wb, pl.blt.height[15:0]);
+        c_field = c_src_bad[1] || c_dst_bad[1] || c_wb[35:32] != '0 ||
+                  pl.blt.src_fmt.src_bpe != pl.blt.dst_fmt.dst_bpe;
         c_align = c_src_bad[0] || c_dst_bad[0];
       end
       OpFill: begin
-        c_dst_bad = surf_bad(pl1, pl2, pl3[15:0], pl_q[0 +: 32], c_wb, pl5[15:0]);
-        c_field = c_dst_bad[1] || c_wb[35:32] != '0 || pl5[31:16] != '0;
+        c_src = '0;
+        c_dst = {pl.fill.dst_hi[15:0], pl.fill.dst_lo};
+        c_dst_bad = surf_bad(c_dst, pl.fill.dst_fmt.dst_mode, pl.fill.dst_fmt.dst_bpe,
+                             pl.fill.dst_fmt.dst_pitch, pl.fill.dst_xy.dst_x, c_wb, pl.fill.height[15:0]);
+        c_field = c_dst_bad[1] || c_wb[35:32] != '0;
         c_align = c_dst_bad[0];
       end
       default: ;
@@ -294,45 +277,42 @@ module cp_queue #(
   // The command the copy engine sees.
   always_comb begin
     ce_fill_o = opcode == OpFill;
-    ce_src_base_o = {pl1[15:0], pl_q[0 +: 32]};
+    ce_src_base_o = c_src;
     ce_src_mode_o = TileLinear;
     ce_src_pitch_o = '0;
     ce_src_x0b_o = '0;
     ce_src_y0_o = '0;
-    ce_dst_base_o = {pl3[15:0], pl2};
+    ce_dst_base_o = c_dst;
     ce_dst_mode_o = TileLinear;
     ce_dst_pitch_o = '0;
     ce_dst_x0b_o = '0;
     ce_dst_y0_o = '0;
     ce_bpe_o = '0;
-    ce_w_o = pl4;
+    ce_w_o = pl.copy.bytes;
     ce_h_o = 16'd1;
-    ce_value_o = {pl7, pl6};
+    ce_value_o = {pl.fill.value_hi, pl.fill.value_lo};
     unique case (opcode)
       OpBlt: begin
-        ce_src_mode_o = pl2[PktBltSrcModeLsb +: 3];
-        ce_src_pitch_o = pl2[PktBltSrcPitchLsb +: 20];
-        ce_src_x0b_o = 20'(pl3[15:0]) << c_bpe;
-        ce_src_y0_o = pl3[31:16];
-        ce_dst_base_o = {pl5[15:0], pl4};
-        ce_dst_mode_o = pl6[PktBltDstModeLsb +: 3];
-        ce_dst_pitch_o = pl6[PktBltDstPitchLsb +: 20];
-        ce_dst_x0b_o = 20'(pl7[15:0]) << c_bpe;
-        ce_dst_y0_o = pl7[31:16];
+        ce_src_mode_o = pl.blt.src_fmt.src_mode;
+        ce_src_pitch_o = pl.blt.src_fmt.src_pitch;
+        ce_src_x0b_o = 20'(pl.blt.src_xy.src_x) << c_bpe;
+        ce_src_y0_o = pl.blt.src_xy.src_y;
+        ce_dst_mode_o = pl.blt.dst_fmt.dst_mode;
+        ce_dst_pitch_o = pl.blt.dst_fmt.dst_pitch;
+        ce_dst_x0b_o = 20'(pl.blt.dst_xy.dst_x) << c_bpe;
+        ce_dst_y0_o = pl.blt.dst_xy.dst_y;
         ce_bpe_o = c_bpe;
         ce_w_o = c_wb[31:0];
-        ce_h_o = pl9[15:0];
+        ce_h_o = pl.blt.height[15:0];
       end
       OpFill: begin
-        ce_src_base_o = '0;
-        ce_dst_base_o = {pl1[15:0], pl_q[0 +: 32]};
-        ce_dst_mode_o = pl2[PktFillDstModeLsb +: 3];
-        ce_dst_pitch_o = pl2[PktFillDstPitchLsb +: 20];
-        ce_dst_x0b_o = 20'(pl3[15:0]) << c_bpe;
-        ce_dst_y0_o = pl3[31:16];
+        ce_dst_mode_o = pl.fill.dst_fmt.dst_mode;
+        ce_dst_pitch_o = pl.fill.dst_fmt.dst_pitch;
+        ce_dst_x0b_o = 20'(pl.fill.dst_xy.dst_x) << c_bpe;
+        ce_dst_y0_o = pl.fill.dst_xy.dst_y;
         ce_bpe_o = c_bpe;
         ce_w_o = c_wb[31:0];
-        ce_h_o = pl5[15:0];
+        ce_h_o = pl.fill.height[15:0];
       end
       default: ;
     endcase
@@ -501,7 +481,7 @@ module cp_queue #(
           cnt_d = cnt_q - 14'd1;
           if (opcode == OpWriteData && idx_q == 4'd1) begin
             // ADDR_HI consumed: stream the data dwords.
-            if ({dw[31:16]} != '0) begin
+            if ((dw & PktWriteDataAddrHiRsv) != '0) begin
               err_set = 1'b1; err_cause = CauseBadField;
             end else if (pl_q[1:0] != '0) begin
               err_set = 1'b1; err_cause = CauseBadAlign;
@@ -518,32 +498,32 @@ module cp_queue #(
         state_d = StDone;
         unique case (opcode)
           OpIndirectBuffer: begin
-            if (addr_hi_bad || pl2[31:PktIndirectBufferSizeDwW] != '0) begin
+            if (rsv_bad) begin
               err_set = 1'b1; err_cause = CauseBadField;
             end else if (in_ib_q) begin
               err_set = 1'b1; err_cause = CauseIbNested;
-            end else if (pl2[20:0] == '0 || pl2[20:0] > ib_max_i ||
-                         {1'b0, pl_addr} + {25'd0, pl2[20:0], 2'b00} > 49'h1_0000_0000_0000) begin
+            end else if (ib_size == '0 || ib_size > ib_max_i ||
+                         {1'b0, pl_addr} + {25'd0, ib_size, 2'b00} > 49'h1_0000_0000_0000) begin
               err_set = 1'b1; err_cause = CauseIbRange;
             end else if (pl_addr[1:0] != '0) begin
               err_set = 1'b1; err_cause = CauseBadAlign;
             end else begin
               in_ib_d = 1'b1;
               ib_ptr_d = pl_addr;
-              ib_rem_d = pl2[20:0];
+              ib_rem_d = ib_size;
             end
           end
           OpReleaseFence: begin
-            if (addr_hi_bad || pl4[31:2] != '0) begin
+            if (rsv_bad) begin
               err_set = 1'b1; err_cause = CauseBadField;
-            end else if (pl_addr[1:0] != '0 || (pl4[PktReleaseFenceSize64Lsb] && pl_addr[2])) begin
+            end else if (pl_addr[1:0] != '0 || (pl.release_fence.flags.size64 && pl_addr[2])) begin
               err_set = 1'b1; err_cause = CauseBadAlign;
             end else begin
               state_d = StFdrain;
             end
           end
           OpWaitMem: begin
-            if (addr_hi_bad || wait_func > 3'(FuncGt) || pl6[15:4] != '0) begin
+            if (rsv_bad || wait_func > 3'(FuncGt)) begin
               err_set = 1'b1; err_cause = CauseBadField;
             end else if (pl_addr[1:0] != '0 || (wait_64 && pl_addr[2])) begin
               err_set = 1'b1; err_cause = CauseBadAlign;
@@ -552,7 +532,7 @@ module cp_queue #(
             end
           end
           OpTimestamp: begin
-            if (addr_hi_bad) begin
+            if (rsv_bad) begin
               err_set = 1'b1; err_cause = CauseBadField;
             end else if (pl_addr[2:0] != '0) begin
               err_set = 1'b1; err_cause = CauseBadAlign;
@@ -565,26 +545,26 @@ module cp_queue #(
             end
           end
           OpPteWrite: begin
-            if (addr_hi_bad || pl7[31:PktPteWriteEntriesW] != '0 || pl7[19:0] == '0) begin
+            if (rsv_bad || pl.pte_write.num.entries == '0) begin
               err_set = 1'b1; err_cause = CauseBadField;
             end else if (pl_addr[2:0] != '0) begin
               err_set = 1'b1; err_cause = CauseBadAlign;
             end else begin
               wr_addr_d = pl_addr;
-              pte_left_d = pl7[19:0];
-              pte_base_d = {pl5[15:0], pl4};
+              pte_left_d = pl.pte_write.num.entries;
+              pte_base_d = {pl.pte_write.base_hi[15:0], pl.pte_write.base_lo};
               state_d = StPte;
             end
           end
           OpInvalidateTlb: begin
-            if (pl_q[4 +: 27] != '0) begin
+            if (rsv_bad) begin
               err_set = 1'b1; err_cause = CauseBadField;
             end else begin
               state_d = StInv;
             end
           end
           OpCopy, OpBlt, OpFill: begin
-            if (c_field) begin
+            if (rsv_bad || c_field) begin
               err_set = 1'b1; err_cause = CauseBadField;
             end else if (c_align) begin
               err_set = 1'b1; err_cause = CauseBadAlign;
@@ -620,15 +600,15 @@ module cp_queue #(
       StFdrain: begin
         if (wr_out_q == '0) begin
           wr_addr_d = pl_addr;
-          wr_data_d = {pl3, pl2};
-          wr_64_d = pl4[PktReleaseFenceSize64Lsb];
+          wr_data_d = {pl.release_fence.value_hi, pl.release_fence.value_lo};
+          wr_64_d = pl.release_fence.flags.size64;
           ret_d = StFack;
           state_d = StWrite;
         end
       end
       StFack: begin
         if (wr_out_q == '0) begin
-          fence_irq_d = pl4[PktReleaseFenceIntLsb];
+          fence_irq_d = pl.release_fence.flags.int_;
           state_d = StDone;
         end
       end
@@ -639,7 +619,7 @@ module cp_queue #(
         if (rsp_rd && !rsp_err_i) begin
           if (wait_true) state_d = StDone;
           else begin
-            poll_d = pl6[PktWaitMemPollCyclesLsb +: PktWaitMemPollCyclesW];
+            poll_d = pl.wait_mem.ctl.poll_cycles;
             state_d = StWpoll;
           end
         end
@@ -663,10 +643,10 @@ module cp_queue #(
       end
       StPte: begin
         // Entry i: FLAGS | the ADDR bits of BASE + i * STRIDE.
-        wr_data_d = {pl3, pl2} | ({16'd0, pte_base_q} & PteAddrInPlace);
+        wr_data_d = {pl.pte_write.flags_hi, pl.pte_write.flags_lo} | ({16'd0, pte_base_q} & PteAddrInPlace);
         wr_64_d = 1'b1;
         pte_left_d = pte_left_q - 20'd1;
-        pte_base_d = pte_base_q + {16'd0, pl6};
+        pte_base_d = pte_base_q + {16'd0, pl.pte_write.stride};
         ret_d = (pte_left_q == 20'd1) ? StDone : StPte;
         state_d = StWrite;
       end

@@ -79,6 +79,7 @@ module gpu_top #(
   localparam int unsigned BB = BeatBytes * 8;
   localparam int unsigned NC = NumQueues + 2;  // clients: queues, aperture, copy engine
   localparam int unsigned IW = MemIdW - 1;
+  localparam int unsigned CeTagW = $clog2(CeRobSlots);  // copy-engine read tag bits
   localparam int unsigned QW = (NumQueues > 1) ? $clog2(NumQueues) : 1;
 
   // Client numbers must stay clear of one another and of the walker.
@@ -137,7 +138,7 @@ module gpu_top #(
   logic [3:0] ce_vmid_q;
   logic [1:0] ce_state;
   logic [31:0] ce_busy, ce_bytes;
-  logic [4:0] ce_tag;
+  logic [CeTagW-1:0] ce_tag;
   // Aperture
   logic [NumRanges-1:0] apt_valid;
   logic [NumRanges*3-1:0] apt_mode, apt_bpe;
@@ -386,7 +387,8 @@ module gpu_top #(
   end
 
   ce_top #(
-    .BeatBytes(BeatBytes)
+    .BeatBytes(BeatBytes),
+    .TagW(CeTagW)
   ) u_ce (
     .clk_i,
     .rst_ni,
@@ -422,7 +424,7 @@ module gpu_top #(
     .req_wstrb_o(q_wstrb[BeatBytes*(NumQueues+1) +: BeatBytes]),
     .rsp_valid_i(q_rsp_valid[NumQueues+1]),
     .rsp_we_i(rsp_we),
-    .rsp_tag_i(u_id[5:1]),
+    .rsp_tag_i(u_id[CeTagW:1]),
     .rsp_err_i(rsp_err),
     .rsp_fault_i(rsp_fault),
     .rsp_rdata_i(rsp_rdata)
@@ -430,7 +432,7 @@ module gpu_top #(
   assign q_req_we[NumQueues+1] = ce_req_we;
   assign c_vmid[4*(NumQueues+1) +: 4] = ce_vmid_q;
   assign c_id[IW*(NumQueues+1) +: IW] = IW'(CeClient) | IW'(ce_tag);
-  assign c_idmask[IW*(NumQueues+1) +: IW] = ~IW'(32'h1f);
+  assign c_idmask[IW*(NumQueues+1) +: IW] = ~IW'(CeRobSlots - 1);
 
   // ---------------------------------------------------------------- aperture
   apt_top #(

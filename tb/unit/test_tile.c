@@ -5,7 +5,7 @@
  *
  * Build and run:
  *   gcc -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
- *       -Imodel -Idma tb/unit/test_tile.c dma/dma_tile.c model/gm_status.c \
+ *       -Imodel -Idma tb/unit/test_tile.c dma/dma_tile.c dma/dma_names.c model/gm_status.c \
  *       -lcmocka -o /tmp/test_tile
  *   /tmp/test_tile
  *
@@ -15,6 +15,10 @@
  *                                     tile, popcounts = log2 of the sides,
  *                                     elements and 16 B pieces contiguous)
  *   hand-computed offsets ........... test_points
+ *   SS64K as published (gmmlib
+ *   Tile-Ys descriptors, Microsoft
+ *   32 bpp masks), every element of
+ *   a tile at every element size .... test_published
  *   one-to-one onto a tile .......... test_tile_bijective (every mode x bpe)
  *   row-major tile grid ............. test_grid
  *   offset = the spec formula ....... test_offset_random (large pitches and
@@ -143,9 +147,9 @@ struct shape {
 static const struct shape shapes[] = {
 	LIN(0), LIN(1), LIN(2), LIN(3), LIN(4),
 	{ GPU_TILE_SS64K, 0, 0xaa0f, 0x55f0, 256, 256, 65536 },
-	{ GPU_TILE_SS64K, 1, 0xaa1f, 0x55e0, 256, 128, 65536 },
+	{ GPU_TILE_SS64K, 1, 0xaa8f, 0x5570, 256, 128, 65536 },
 	{ GPU_TILE_SS64K, 2, 0xaa8f, 0x5570, 128, 128, 65536 },
-	{ GPU_TILE_SS64K, 3, 0xaa9f, 0x5560, 128, 64, 65536 },
+	{ GPU_TILE_SS64K, 3, 0xaacf, 0x5530, 128, 64, 65536 },
 	{ GPU_TILE_SS64K, 4, 0xaacf, 0x5530, 64, 64, 65536 },
 	TY(0), TY(1), TY(2), TY(3), TY(4),
 	TX(0), TX(1), TX(2), TX(3), TX(4),
@@ -296,16 +300,18 @@ static void test_points(void **state)
 		{ GPU_TILE_SS64K, 0, 256, 0, 15, 240 },
 		{ GPU_TILE_SS64K, 0, 256, 16, 0, 512 },
 		{ GPU_TILE_SS64K, 0, 256, 0, 16, 256 },
-		/* SS64K 2 B: XMASK bits 0..4 9 11 13 15, YMASK bits 5 6 7 8 10 12 14 */
+		/* SS64K 2 B: the 4 B masks, XMASK bits 0..3 7 9 11 13 15, YMASK bits 4 5 6 8 10 12 14 */
+		{ GPU_TILE_SS64K, 1, 512, 8, 0, 128 },      /* xb 16: xb bit 4 -> bit 7 */
 		{ GPU_TILE_SS64K, 1, 512, 16, 0, 512 },
-		{ GPU_TILE_SS64K, 1, 512, 0, 1, 32 },
+		{ GPU_TILE_SS64K, 1, 512, 0, 1, 16 },
 		{ GPU_TILE_SS64K, 1, 512, 0, 8, 256 },
 		{ GPU_TILE_SS64K, 1, 512, 255, 127, 65534 },
-		/* SS64K 8 B: XMASK bits 0..4 7 9 11 13 15, YMASK bits 5 6 8 10 12 14 */
+		/* SS64K 8 B: the 16 B masks, XMASK bits 0..3 6 7 9 11 13 15, YMASK bits 4 5 8 10 12 14 */
+		{ GPU_TILE_SS64K, 3, 1024, 2, 0, 64 },      /* xb 16: xb bit 4 -> bit 6 */
 		{ GPU_TILE_SS64K, 3, 1024, 4, 0, 128 },
 		{ GPU_TILE_SS64K, 3, 1024, 8, 0, 512 },
-		{ GPU_TILE_SS64K, 3, 1024, 0, 1, 32 },
-		{ GPU_TILE_SS64K, 3, 1024, 0, 2, 64 },
+		{ GPU_TILE_SS64K, 3, 1024, 0, 1, 16 },
+		{ GPU_TILE_SS64K, 3, 1024, 0, 2, 32 },
 		{ GPU_TILE_SS64K, 3, 1024, 0, 4, 256 },
 		{ GPU_TILE_SS64K, 3, 1024, 127, 63, 65528 },
 		/* SS64K 16 B: XMASK bits 0..3 6 7 9 11 13 15, YMASK bits 4 5 8 10 12 14 */
@@ -350,6 +356,116 @@ static void test_points(void **state)
 				 ", expected %" PRIu64,
 				 pts[i].mode, pts[i].bpe_log2, pts[i].pitch, pts[i].x, pts[i].y,
 				 got, pts[i].want);
+	}
+}
+
+/* ------------------------------------------------------------ published */
+
+/*
+ * The 64KB standard swizzle as published outside this project, not as
+ * regspec types it:
+ *  - Intel gmmlib, Source/GmmLib/Utility/CpuSwizzleBlt/CpuSwizzleBlt.c,
+ *    descriptors INTEL_TILE_YS_8/16/32/64/128 (Tile-Ys is the D3D
+ *    64KB_STANDARD_SWIZZLE; written bit 15 first, each X or Y takes the next
+ *    bit of the byte column or row), copied letter for letter below;
+ *  - Microsoft's D3D11_TEXTURE_LAYOUT reference page, 32 bpp:
+ *    xBytesMask 1010 1010 1000 1111, yMask 0101 0101 0111 0000.
+ * Every element of the first tile at every element size is checked against
+ * the descriptors, decoded here by walking the letters; then a few offsets
+ * worked out by hand from the descriptors are pinned as numbers.
+ */
+static const struct {
+	unsigned bpe_log2;
+	const char *desc; /* bit 15 first */
+} ys_desc[] = {
+	{ 0, "X Y X Y X Y X Y Y Y Y Y X X X X" }, /* INTEL_TILE_YS_8 */
+	{ 1, "X Y X Y X Y X Y X Y Y Y X X X X" }, /* INTEL_TILE_YS_16 */
+	{ 2, "X Y X Y X Y X Y X Y Y Y X X X X" }, /* INTEL_TILE_YS_32 */
+	{ 3, "X Y X Y X Y X Y X X Y Y X X X X" }, /* INTEL_TILE_YS_64 */
+	{ 4, "X Y X Y X Y X Y X X Y Y X X X X" }, /* INTEL_TILE_YS_128 */
+};
+
+/* In-tile offset of byte column @xb, row @y under descriptor @desc. */
+static uint32_t desc_offset(const char *desc, uint32_t xb, uint32_t y)
+{
+	char bits[16];
+	unsigned n = 0, xi = 0, yi = 0;
+	uint32_t off = 0;
+
+	for (const char *c = desc; *c; c++)
+		if (*c == 'X' || *c == 'Y')
+			bits[n++] = *c;
+	assert_int_equal(n, 16);
+	for (unsigned b = 0; b < 16; b++) { /* bits[15] is offset bit 0 */
+		uint32_t v = bits[15 - b] == 'X' ? (xb >> xi++) & 1u : (y >> yi++) & 1u;
+
+		off |= v << b;
+	}
+	return off;
+}
+
+static uint32_t desc_count(const char *desc, char letter)
+{
+	uint32_t n = 0;
+
+	for (const char *c = desc; *c; c++)
+		n += *c == letter;
+	return n;
+}
+
+static void test_published(void **state)
+{
+	static const struct {
+		unsigned bpe_log2;
+		uint32_t x, y, want; /* hand-decoded from the descriptor */
+	} pins[] = {
+		{ 0, 16, 0, 512 },    /* YS_8: xb bit 4 -> bit 9 */
+		{ 0, 0, 16, 256 },    /* YS_8: y bit 4 -> bit 8 */
+		{ 1, 8, 0, 128 },     /* YS_16: xb bit 4 -> bit 7 (not bit 4) */
+		{ 1, 0, 1, 16 },      /* YS_16: y bit 0 -> bit 4 (not bit 5) */
+		{ 1, 0, 8, 256 },     /* YS_16: y bit 3 -> bit 8 */
+		{ 2, 4, 0, 128 },     /* YS_32 / Microsoft 32 bpp */
+		{ 2, 0, 1, 16 },
+		{ 3, 2, 0, 64 },      /* YS_64: xb bit 4 -> bit 6 (not bit 4) */
+		{ 3, 0, 1, 16 },      /* YS_64: y bit 0 -> bit 4 (not bit 5) */
+		{ 3, 0, 2, 32 },
+		{ 3, 0, 4, 256 },
+		{ 4, 1, 0, 64 },      /* YS_128 */
+		{ 4, 0, 4, 256 },
+	};
+	struct dma_tile_info ti;
+
+	(void)state;
+	/* Microsoft's 32 bpp masks, as printed */
+	assert_int_equal(dma_tile_info(GPU_TILE_SS64K, 2, &ti), GM_OK);
+	assert_int_equal(ti.xmask, 0xaa8f); /* 1010 1010 1000 1111 */
+	assert_int_equal(ti.ymask, 0x5570); /* 0101 0101 0111 0000 */
+	for (size_t i = 0; i < ARRAY_SIZE(ys_desc); i++) {
+		unsigned b = ys_desc[i].bpe_log2;
+		uint32_t tw = 1u << desc_count(ys_desc[i].desc, 'X');
+		uint32_t th = 1u << desc_count(ys_desc[i].desc, 'Y');
+
+		assert_int_equal(dma_tile_info(GPU_TILE_SS64K, b, &ti), GM_OK);
+		assert_int_equal(ti.tile_w_bytes, tw);
+		assert_int_equal(ti.tile_h_rows, th);
+		for (uint32_t y = 0; y < th; y++) {
+			for (uint32_t x = 0; x < tw >> b; x++) {
+				uint64_t got = dma_tile_offset(GPU_TILE_SS64K, b, tw, x, y);
+				uint32_t want = desc_offset(ys_desc[i].desc, x << b, y);
+
+				if (got != want)
+					fail_msg("SS64K %u B (%u, %u): %" PRIu64 ", gmmlib INTEL_TILE_YS_%u gives %u",
+						 1u << b, x, y, got, 8u << b, want);
+			}
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(pins); i++) {
+		uint64_t got = dma_tile_offset(GPU_TILE_SS64K, pins[i].bpe_log2,
+					       1024, pins[i].x, pins[i].y);
+
+		if (got != pins[i].want)
+			fail_msg("SS64K %u B (%u, %u): %" PRIu64 ", published %u",
+				 1u << pins[i].bpe_log2, pins[i].x, pins[i].y, got, pins[i].want);
 	}
 }
 
@@ -952,6 +1068,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_shapes_complete),
 		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_points),
+		cmocka_unit_test(test_published),
 		cmocka_unit_test(test_tile_bijective),
 		cmocka_unit_test(test_grid),
 		cmocka_unit_test_prestate(test_offset_random, &env),
