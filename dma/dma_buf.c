@@ -78,7 +78,8 @@ int dma_emit_write_data(struct dma_buf *b, uint64_t addr, const uint32_t *data, 
 {
 	uint32_t *p;
 
-	if (!data || n == 0 || n > GPU_PKT_WRITE_DATA_COUNT_MAX - 2 || !addr_ok(addr, 4))
+	if (!data || n == 0 || n > GPU_PKT_WRITE_DATA_COUNT_MAX - 2 || !addr_ok(addr, 4) ||
+	    addr > ADDR_LIMIT - 4ull * n)
 		return GM_ERR_BAD_ARG;
 	p = pkt_begin(b, GPU_OP_WRITE_DATA, n + 2);
 	if (!p)
@@ -159,7 +160,7 @@ int dma_emit_pte_write(struct dma_buf *b, uint64_t dst, uint64_t flags, uint64_t
 	uint32_t *p;
 
 	if (num == 0 || num > GPU_PKT_PTE_WRITE_ENTRIES_MASK || !addr_ok(dst, 8) ||
-	    flags & GPU_PTE_ADDR(~0ull) || base >= ADDR_LIMIT)
+	    dst > ADDR_LIMIT - 8ull * num || flags & GPU_PTE_ADDR(~0ull) || base >= ADDR_LIMIT)
 		return GM_ERR_BAD_ARG;
 	p = pkt_begin(b, GPU_OP_PTE_WRITE, GPU_PKT_PTE_WRITE_COUNT_MIN);
 	if (!p)

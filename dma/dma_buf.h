@@ -42,7 +42,8 @@ int dma_emit_raw(struct dma_buf *b, const uint32_t *dw, size_t n);
 int dma_emit_nop(struct dma_buf *b, uint32_t count);
 
 /* WRITE_DATA of @n dwords to @addr (4-aligned, 48-bit).  GM_ERR_BAD_ARG for
- * n == 0, too many dwords for one packet, or a bad address. */
+ * n == 0, too many dwords for one packet, a bad address, or dwords that would
+ * run past 2^48 (the hardware refuses those with BAD_FIELD). */
 int dma_emit_write_data(struct dma_buf *b, uint64_t addr, const uint32_t *data, uint32_t n);
 
 /* INDIRECT_BUFFER of @size_dw dwords at @addr (4-aligned).  GM_ERR_BAD_ARG
@@ -64,7 +65,8 @@ int dma_emit_timestamp(struct dma_buf *b, uint64_t addr);
 /*
  * PTE_WRITE (privileged): @num 64-bit entries at @dst (8-aligned), entry i =
  * @flags | the PTE ADDR bits of (@base + i * @stride).  GM_ERR_BAD_ARG for
- * num 0 or past the NUM field, a bad @dst, or @flags with ADDR bits set.
+ * num 0 or past the NUM field, a bad @dst, entries that would run past 2^48
+ * (the hardware refuses those with BAD_FIELD), or @flags with ADDR bits set.
  */
 int dma_emit_pte_write(struct dma_buf *b, uint64_t dst, uint64_t flags, uint64_t base,
 		       uint32_t stride, uint32_t num);

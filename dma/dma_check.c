@@ -114,9 +114,10 @@ static uint32_t check_copy(uint32_t op, const uint32_t *pl)
 
 /* Every packet but NOP and INVALIDATE_TLB starts with an address in
  * dwords 0 and 1 (COUNT_MIN >= 2). */
-static uint32_t check_fields(const struct gpu_pkt_desc *pd, const uint32_t *pl, bool in_ib,
-			     uint32_t ib_max_dw)
+static uint32_t check_fields(const struct gpu_pkt_desc *pd, const uint32_t *pl, uint32_t count,
+			     bool in_ib, uint32_t ib_max_dw)
 {
+	const uint64_t lim = 1ull << GPU_PA_BITS;
 	uint32_t op = pd->opcode;
 	uint64_t addr;
 
@@ -128,7 +129,9 @@ static uint32_t check_fields(const struct gpu_pkt_desc *pd, const uint32_t *pl, 
 		return check_copy(op, pl);
 	addr = pkt_addr(pl);
 	switch (op) {
-	case GPU_OP_WRITE_DATA:
+	case GPU_OP_WRITE_DATA: /* the data must not run past 2^48 */
+		if (addr + 4ull * (count - 2) > lim)
+			return GPU_CAUSE_BAD_FIELD;
 		return addr & 3 ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
 	case GPU_OP_INDIRECT_BUFFER:
 		return check_ib(pl, in_ib, ib_max_dw);
@@ -149,7 +152,7 @@ static uint32_t check_fields(const struct gpu_pkt_desc *pd, const uint32_t *pl, 
 	case GPU_OP_PTE_WRITE: {
 		uint32_t num = pl[GPU_PKT_PTE_WRITE_NUM];
 
-		if (num == 0)
+		if (num == 0 || addr + 8ull * num > lim) /* the entries must not run past 2^48 */
 			return GPU_CAUSE_BAD_FIELD;
 		return addr & 7 ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
 	}
@@ -169,5 +172,6 @@ uint32_t dma_pkt_check(const uint32_t *dw, size_t left, bool in_ib, bool priv, u
 	cause = check_header(dw[0], left, priv);
 	if (cause != GPU_CAUSE_NONE)
 		return cause;
-	return check_fields(gpu_pkt_desc(GPU_HDR_OPCODE_GET(dw[0])), &dw[1], in_ib, ib_max_dw);
+	return check_fields(gpu_pkt_desc(GPU_HDR_OPCODE_GET(dw[0])), &dw[1], GPU_HDR_COUNT_GET(dw[0]),
+			    in_ib, ib_max_dw);
 }

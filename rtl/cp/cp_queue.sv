@@ -163,12 +163,14 @@ module cp_queue #(
   // The payload as every packet's generated struct (pl.blt.src_fmt...);
   // the reserved bits and the header rules come from regspec too.
   opcode_e opcode;
+  logic [13:0] hdr_cnt;      // the packet's COUNT
   pkt_payload_u pl;
   logic [47:0] pl_addr;      // dwords 0 and 1: the address of every packet that has one
   logic rsv_bad;             // a reserved payload bit is set: BAD_FIELD
   logic [20:0] ib_size;      // INDIRECT_BUFFER SIZE_DW
 
   assign opcode = hdr_q[HdrOpcodeLsb +: HdrOpcodeW];
+  assign hdr_cnt = hdr_q[HdrCountLsb +: HdrCountW];
   assign pl = pl_q;
   assign pl_addr = {pl.timestamp.addr_hi[15:0], pl.timestamp.addr_lo};
   assign rsv_bad = (pl_q & pkt_rsv(opcode)) != '0;
@@ -480,8 +482,10 @@ module cp_queue #(
           idx_d = idx_q + 4'd1;
           cnt_d = cnt_q - 14'd1;
           if (opcode == OpWriteData && idx_q == 4'd1) begin
-            // ADDR_HI consumed: stream the data dwords.
-            if ((dw & PktWriteDataAddrHiRsv) != '0) begin
+            // ADDR_HI consumed: stream the data dwords, unless a reserved
+            // bit is set or the COUNT-2 dwords would run past 2^48.
+            if ((dw & PktWriteDataAddrHiRsv) != '0 ||
+                {1'b0, dw[15:0], pl_q[31:0]} + {33'd0, hdr_cnt - 14'd2, 2'b00} > 49'h1_0000_0000_0000) begin
               err_set = 1'b1; err_cause = CauseBadField;
             end else if (pl_q[1:0] != '0) begin
               err_set = 1'b1; err_cause = CauseBadAlign;
@@ -545,7 +549,8 @@ module cp_queue #(
             end
           end
           OpPteWrite: begin
-            if (rsv_bad || pl.pte_write.num.entries == '0) begin
+            if (rsv_bad || pl.pte_write.num.entries == '0 ||
+                {1'b0, pl_addr} + {26'd0, pl.pte_write.num.entries, 3'b000} > 49'h1_0000_0000_0000) begin
               err_set = 1'b1; err_cause = CauseBadField;
             end else if (pl_addr[2:0] != '0) begin
               err_set = 1'b1; err_cause = CauseBadAlign;

@@ -874,6 +874,69 @@ static void test_two_models(void **state)
 	tb_close(&a);
 }
 
+/*
+ * Packets whose writes would run past the top of the 48-bit address space
+ * (or carry a reserved BASE_HI bit) are refused with BAD_FIELD before any
+ * write: nothing lands at address 0, where a wrapped address would go.  The
+ * C packet rules agree and the emitters refuse to build them.
+ */
+static void test_addr_top_refused(void **state)
+{
+	static const struct {
+		const char *name;
+		unsigned q; /* PTE_WRITE needs the privileged (copy) queue */
+		uint32_t pkt[9];
+		uint32_t len;
+	} cases[] = {
+		/* 4 dwords at 2^48 - 8: two fit, two would wrap to 0 */
+		{ "WRITE_DATA past 2^48", Q0,
+		  { GPU_PKT_HDR(GPU_OP_WRITE_DATA, 6), 0xfffffff8u, 0xffff, 1, 2, 3, 4 }, 7 },
+		/* 2 entries at 2^48 - 8: the second would wrap to 0 */
+		{ "PTE_WRITE past 2^48", Q1,
+		  { GPU_PKT_HDR(GPU_OP_PTE_WRITE, 8), 0xfffffff8u, 0xffff,
+		    GPU_PTE_V(1), 0, 0, 0, 0x1000, 2 }, 9 },
+		{ "PTE_WRITE BASE_HI reserved", Q1,
+		  { GPU_PKT_HDR(GPU_OP_PTE_WRITE, 8), 0, 0, GPU_PTE_V(1), 0, 0, 1u << 16,
+		    0x1000, 1 }, 9 },
+	};
+	struct dma_buf b;
+	uint32_t v[4] = { 1, 2, 3, 4 };
+
+	(void)state;
+	b = fresh();
+	assert_int_equal(dma_emit_write_data(&b, (1ull << 48) - 8, v, 4), GM_ERR_BAD_ARG);
+	assert_int_equal(dma_emit_write_data(&b, (1ull << 48) - 8, v, 2), GM_OK);
+	assert_int_equal(dma_emit_pte_write(&b, (1ull << 48) - 8, GPU_PTE_V(1), 0, 0x1000, 2),
+			 GM_ERR_BAD_ARG);
+	assert_int_equal(dma_emit_pte_write(&b, (1ull << 48) - 8, GPU_PTE_V(1), 0, 0x1000, 1),
+			 GM_OK);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct tb t;
+		uint32_t cause;
+
+		tb_open(&t);
+		for (uint64_t a = 0; a < 32; a += 4)
+			tb_put32(&t, a, 0x5a5a0000u + (uint32_t)a);
+		b = fresh();
+		dma_emit_raw(&b, cases[i].pkt, cases[i].len);
+		cause = dma_pkt_check(b.dw, b.len, true, t.d.q[cases[i].q].priv,
+				      tb_rd(&t, GPU_REG_IB_MAX_DW));
+		if (cause != GPU_CAUSE_BAD_FIELD)
+			fail_msg("%s: dma_pkt_check says %s", cases[i].name, gpu_cause_name(cause));
+		tb_submit_ib(&t, cases[i].q, &b);
+		tb_run_to_irq(&t, 20000);
+		cause = GPU_Q_ERR_CAUSE_CAUSE_GET(tb_rd(&t, GPU_REG_Q_ERR_CAUSE(cases[i].q)));
+		if (!GPU_Q_STATUS_ERROR_GET(tb_rd(&t, GPU_REG_Q_STATUS(cases[i].q))) ||
+		    cause != GPU_CAUSE_BAD_FIELD)
+			fail_msg("%s: cause %s", cases[i].name, gpu_cause_name(cause));
+		for (uint64_t a = 0; a < 32; a += 4)
+			if (tb_mem32(&t, a) != 0x5a5a0000u + (uint32_t)a)
+				fail_msg("%s: address 0x%llx written", cases[i].name,
+					 (unsigned long long)a);
+		tb_close(&t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -889,6 +952,7 @@ int main(void)
 		cmocka_unit_test(test_wait_mem_poll_interval),
 		cmocka_unit_test(test_pkt_timestamp),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_addr_top_refused),
 		cmocka_unit_test(test_error_bad_ring),
 		cmocka_unit_test(test_two_queues_independent),
 		cmocka_unit_test(test_queue_reset_other_runs),

@@ -185,7 +185,8 @@ static void test_emit_nop(void **state)
 static void test_emit_write_data(void **state)
 {
 	static const uint32_t data[] = { 0x11111111u, 0xdeadbeefu, 0x00000000u, 0xffffffffu };
-	const uint64_t a1 = 0x123456789abcull, a2 = ADDR_LIMIT - 4;
+	/* a2: the four dwords end exactly at the top of the address space */
+	const uint64_t a1 = 0x123456789abcull, a2 = ADDR_LIMIT - 16;
 	struct tbuf t;
 	uint32_t *big;
 	const uint32_t *pl;
@@ -199,6 +200,9 @@ static void test_emit_write_data(void **state)
 	assert_addr(&pl[GPU_PKT_WRITE_DATA_ADDR_LO], a1);
 	assert_int_equal(pl[GPU_PKT_WRITE_DATA_DATA], data[0]);
 
+	/* one dword further would wrap past 2^48: refused, nothing written */
+	assert_int_equal(dma_emit_write_data(&t.b, a2 + 4, data, 4), GM_ERR_BAD_ARG);
+	assert_int_equal(t.b.len, 1 + GPU_PKT_WRITE_DATA_DATA + 1);
 	assert_int_equal(dma_emit_write_data(&t.b, a2, data, 4), GM_OK);
 	pl = pkt_at(&t.b, 4, GPU_OP_WRITE_DATA, GPU_PKT_WRITE_DATA_DATA + 4);
 	assert_addr(&pl[GPU_PKT_WRITE_DATA_ADDR_LO], a2);
