@@ -152,7 +152,7 @@ enum gpu_apt_state {
 #define GPU_REG_IB_MAX_DW 0x01cu /* largest legal indirect buffer, in dwords */
 #define GPU_REG_MMU_CTRL 0x800u /* MMU control */
 #define GPU_REG_MMU_FAULT_STATUS 0x804u /* first fault since the last clear; write VALID to clear (and re-arm the latch) */
-#define GPU_REG_MMU_FAULT_VA_LO 0x808u /* faulting VA bits 31:0 */
+#define GPU_REG_MMU_FAULT_VA_LO 0x808u /* faulting VA bits 31:0: the address of the memory beat the faulting request named (beat-aligned: bits 4:0 zero at the default 32-byte beat), not the exact byte that caused it */
 #define GPU_REG_MMU_FAULT_VA_HI 0x80cu /* faulting VA bits 47:32 */
 #define GPU_REG_MMU_FAULT_COUNT 0x810u /* faults since reset, latched or not */
 #define GPU_REG_MMU_INV_VMID 0x814u /* invalidation: VMID to drop */

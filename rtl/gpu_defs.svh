@@ -141,7 +141,7 @@
   localparam logic [15:0] RegIbMaxDw = 16'h1c;  // largest legal indirect buffer, in dwords
   localparam logic [15:0] RegMmuCtrl = 16'h800;  // MMU control
   localparam logic [15:0] RegMmuFaultStatus = 16'h804;  // first fault since the last clear; write VALID to clear (and re-arm the latch)
-  localparam logic [15:0] RegMmuFaultVaLo = 16'h808;  // faulting VA bits 31:0
+  localparam logic [15:0] RegMmuFaultVaLo = 16'h808;  // faulting VA bits 31:0: the address of the memory beat the faulting request named (beat-aligned: bits 4:0 zero at the default 32-byte beat), not the exact byte that caused it
   localparam logic [15:0] RegMmuFaultVaHi = 16'h80c;  // faulting VA bits 47:32
   localparam logic [15:0] RegMmuFaultCount = 16'h810;  // faults since reset, latched or not
   localparam logic [15:0] RegMmuInvVmid = 16'h814;  // invalidation: VMID to drop

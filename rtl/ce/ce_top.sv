@@ -21,9 +21,11 @@
 // a write ready to go has priority over a read.
 //
 // Errors: a response with err (a page fault through the MMU, or a memory
-// error) stops both walkers; the engine waits for every request in flight to
-// answer and reports done_o with err (and fault).  Nothing is left in
-// flight when done_o rises.
+// error) stops both walkers and the engine issues no more requests (closed
+// write-combining entries are dropped, not written); it waits for every
+// request in flight to answer and reports done_o with err (and fault).
+// Nothing is left in flight when done_o rises.  abort_i (a reset of the
+// queue that gave the command) stops it the same way.
 
 `default_nettype none
 
@@ -51,6 +53,7 @@ module ce_top #(
   input  logic [31:0]            cmd_w_i,        // bytes per row
   input  logic [15:0]            cmd_h_i,        // rows
   input  logic [63:0]            cmd_value_i,    // FILL pattern
+  input  logic                   abort_i,        // the owning queue is reset: stop
   output logic                   done_o,         // one-cycle pulse
   output logic                   done_err_o,
   output logic                   done_fault_o,
@@ -344,7 +347,7 @@ module ce_top #(
         d_free = 1'b1;
         f_way = 2'(i);
       end
-      if (w_v_q[i] && w_cl_q[i]) begin
+      if (w_v_q[i] && w_cl_q[i] && st_q != CeAbort) begin  // an abort writes nothing more
         wr_req = 1'b1;
         i_way = 2'(i);
       end
@@ -482,6 +485,9 @@ module ce_top #(
       st_d = CeAbort;
       fault_d = rsp_fault_i;
     end
+    // The owning queue was reset: stop as on an error (the queue no longer
+    // waits for done_o).
+    if (abort_i && (st_q == CeRun || st_q == CeDrain)) st_d = CeAbort;
   end
 
   assign done_err_o = st_q == CeAbort;

@@ -705,6 +705,7 @@ module cp_queue #(
       err_hdr_d = '0;
       pkts_d = '0;
       fence_irq_d = 1'b0;
+      ce_valid_o = 1'b0;  // no command to the copy engine from a queue being reset
     end
   end
 

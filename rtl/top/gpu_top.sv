@@ -409,6 +409,7 @@ module gpu_top #(
     .cmd_w_i(qc_w[32*ce_pick +: 32]),
     .cmd_h_i(qc_h[16*ce_pick +: 16]),
     .cmd_value_i(qc_value[64*ce_pick +: 64]),
+    .abort_i(q_reset[ce_owner_q]),
     .done_o(ce_done),
     .done_err_o(ce_err),
     .done_fault_o(ce_fault),

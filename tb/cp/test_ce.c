@@ -392,6 +392,73 @@ static void test_bad_fields(void **state)
 	tb_close(&t);
 }
 
+/*
+ * A reset of the queue that gave the engine its command stops the engine:
+ * a 32 MiB FILL is cut short within a few hundred cycles, nothing more is
+ * written after it goes idle, the other queue's small COPY runs at once, and
+ * the reset queue takes work again.
+ */
+static void test_reset_aborts(void **state)
+{
+	const uint64_t big = 0x04000000ull, big_len = 0x02000000ull, tail = big + big_len - 4096;
+	struct dma_surf d = { .base = big, .pitch = 4096, .mode = GPU_TILE_LINEAR }; /* one row */
+	uint32_t dw[64], bytes;
+	struct dma_buf b;
+	struct tb t;
+	uint8_t *src, *sentinel, *got;
+	uint64_t c0;
+	unsigned waited = 0;
+
+	(void)state;
+	rng_state = 11;
+	tb_open(&t);
+	sentinel = rnd_area(&t, tail, 4096);
+	src = rnd_area(&t, SRC, 4096);
+	dma_buf_init(&b, dw, 64);
+	assert_int_equal(dma_emit_fill(&b, &d, (uint32_t)big_len, 1, 0x1122334455667788ull), GM_OK);
+	tb_submit_ib(&t, 0, &b);
+	gm_step(t.g, 4000);
+	assert_int_not_equal(tb_rd(&t, GPU_REG_CE_STATUS), GPU_CE_ST_IDLE);
+	assert_true(tb_rd(&t, GPU_REG_CE_BYTES) > 0);
+	assert_int_equal(fw_queue_reset(&t.d, 0), GM_OK);
+	while (tb_rd(&t, GPU_REG_CE_STATUS) != GPU_CE_ST_IDLE) {
+		if (++waited > 50)
+			fail_msg("the copy engine still runs %u cycles after its queue's reset",
+				 waited * 20);
+		gm_step(t.g, 20);
+	}
+	bytes = tb_rd(&t, GPU_REG_CE_BYTES);
+	assert_true(bytes < big_len / 2);
+	gm_step(t.g, 20000);
+	assert_int_equal(tb_rd(&t, GPU_REG_CE_BYTES), bytes);
+	got = read_area(&t, tail, 4096);
+	assert_memory_equal(got, sentinel, 4096);
+	free(got);
+	/* The other queue's COPY does not wait behind the cut FILL. */
+	dma_buf_init(&b, dw, 64);
+	assert_int_equal(dma_emit_copy(&b, DST2, SRC, 4096), GM_OK);
+	c0 = gm_cycles(t.g);
+	run(&t, 1, &b);
+	if (gm_cycles(t.g) - c0 > 5000)
+		fail_msg("queue 1's 4 KiB COPY took %" PRIu64 " cycles", gm_cycles(t.g) - c0);
+	got = read_area(&t, DST2, 4096);
+	assert_memory_equal(got, src, 4096);
+	free(got);
+	/* The reset queue runs a FILL to the end again. */
+	d.base = tail;
+	dma_buf_init(&b, dw, 64);
+	assert_int_equal(dma_emit_fill(&b, &d, 4096, 1, 0x0101010101010101ull), GM_OK);
+	run(&t, 0, &b);
+	got = read_area(&t, tail, 4096);
+	for (unsigned i = 0; i < 4096; i++)
+		if (got[i] != 1)
+			fail_msg("FILL after the reset: byte %u is 0x%02x", i, got[i]);
+	free(got);
+	free(sentinel);
+	free(src);
+	tb_close(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -402,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_blt_all_modes),
 		cmocka_unit_test(test_copy_fault),
 		cmocka_unit_test(test_bad_fields),
+		cmocka_unit_test(test_reset_aborts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -181,6 +181,12 @@ static void test_mmu_faults(void **state)
 	dma_emit_write_data(&b, va_na, &one, 1);
 	expect_fault(&v, &b, va_na, true, GPU_FLT_PTE_INVALID, "no-access page");
 
+	/* The latched VA is the address of the 32-byte beat, not of the byte
+	 * (MMU_FAULT_VA_LO says so). */
+	dma_buf_init(&b, ibuf, 64);
+	dma_emit_write_data(&b, va_na + 0x24, &one, 1);
+	expect_fault(&v, &b, va_na + 0x20, true, GPU_FLT_PTE_INVALID, "no-access page, byte 0x24");
+
 	dma_buf_init(&b, ibuf, 64);
 	dma_emit_wait_mem(&b, va_res, 0, 0, GPU_FUNC_ALWAYS, false, 1);
 	expect_fault(&v, &b, va_res, false, GPU_FLT_RESERVED, "reserved PTE bit");
@@ -196,9 +202,9 @@ static void test_mmu_faults(void **state)
 
 	/* Nothing landed where the faulting writes pointed. */
 	assert_int_equal(tb_mem32(&v.t, DATA_PA), 0);
-	/* Six faults counted; the latch was re-armed by the handler each time. */
+	/* Seven faults counted; the latch was re-armed by the handler each time. */
 	fault_count = tb_rd(&v.t, GPU_REG_MMU_FAULT_COUNT);
-	assert_int_equal(fault_count, 6);
+	assert_int_equal(fault_count, 7);
 	assert_int_equal(GPU_MMU_FAULT_STATUS_VALID_GET(tb_rd(&v.t, GPU_REG_MMU_FAULT_STATUS)), 0);
 	/* The privileged queue (VMID 0, physical) ran on. */
 	dma_buf_init(&b, ibuf, 64);
