@@ -22,19 +22,21 @@ void fw_dev_cfg_default(struct fw_dev_cfg *cfg)
 	cfg->vram_bytes = 256ull << 20;
 }
 
-static void fw_log(struct fw_dev *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void fw_log(struct fw_dev *d, const char *fmt, ...)
+void fw_logf(FILE *out, const struct gm *g, const char *who, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!d->log)
+	if (!out)
 		return;
 	va_start(ap, fmt);
-	fprintf(d->log, "fw: ");
-	vfprintf(d->log, fmt, ap);
+	if (g)
+		fprintf(out, "[%9" PRIu64 "] ", gm_cycles(g));
+	fprintf(out, "%s: ", who);
+	vfprintf(out, fmt, ap);
 	va_end(ap);
 }
+
+#define fw_log(d, ...) fw_logf((d)->log, NULL, "fw", __VA_ARGS__)
 
 /* Carve from [sys_next, sys_end); the internal allocator for both halves. */
 static int carve(uint64_t *next, uint64_t end, uint64_t bytes, uint64_t align, uint64_t *addr)

@@ -72,6 +72,13 @@ struct fw_dev_cfg {
 	FILE *log;
 };
 
+/*
+ * One line of the firmware's log on @out (NULL: silent): "who: text", or
+ * "[cycle] who: text" when @g is given.  Every layer of fw/ logs through it.
+ */
+void fw_logf(FILE *out, const struct gm *g, const char *who, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* Defaults: 1024-dword rings, queue 1 (copy) privileged, 256 MiB sysmem and VRAM. */
 void fw_dev_cfg_default(struct fw_dev_cfg *cfg);
 

@@ -14,7 +14,7 @@
 #define FW_UMD_H
 
 #include "dma_buf.h"
-#include "fw_kmd.h"
+#include "fw_kmd_types.h"
 
 #define FW_UMD_MAX_DW 16384u   /* a command buffer may span several DMA buffers */
 #define FW_UMD_MAX_LOCS 2048u

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "fw_kmd.h"
 #include "fw_umd.h"
 #include "gpu_hw.h"
 
