@@ -172,7 +172,7 @@ static int run_round(struct demo *dm, uint32_t n)
 	return GM_OK;
 }
 
-/* A broken IB halts the copy queue; the firmware recovers and resubmits. */
+/* A broken IB halts the copy queue; the firmware resets it and resubmits. */
 static void error_act(struct demo *dm)
 {
 	uint32_t bad[4] = { GPU_PKT_HDR(GPU_OP_NOP, 0), GPU_PKT_HDR(0xee, 1), 0, 0 };
@@ -187,6 +187,9 @@ static void error_act(struct demo *dm)
 	fw_submit_ib(&dm->dev, FW_QUEUE_COPY, dm->m.ib_bad, 4, &f);
 	st = fw_fence_wait(&dm->dev, FW_QUEUE_COPY, f, WAIT_BUDGET);
 	check(dm, st == GM_ERR_HW, "broken IB reported as a hardware error");
+	/* The interrupt handler recorded the error and left the queue halted:
+	 * the firmware's recovery is this explicit reset. */
+	fw_queue_reset(&dm->dev, FW_QUEUE_COPY);
 	check(dm, q->err_cause == GPU_CAUSE_BAD_OPCODE, "cause latched as BAD_OPCODE");
 	check(dm, q->err_addr == dm->m.ib_bad + 4, "failing packet address latched");
 	check(dm, q->err_header == bad[1], "failing header latched");

@@ -7,7 +7,8 @@
  * render queue stalls while the copy queue runs on.  Both end in fences with
  * interrupts, retired by the firmware's interrupt handler.  Then a broken IB
  * (an unknown opcode) halts the copy queue: the firmware reports the cause
- * and address from the status registers, resets the queue and submits again.
+ * and address the interrupt handler recorded, resets the queue and submits
+ * again.
  * The render queue runs in VMID 1 (its result buffer is a GPU virtual
  * address, translated by the MMU); the copy queue is physical.
  * Every result is checked against what the packets should have done.

@@ -223,25 +223,21 @@ static void fence_update(struct fw_dev *d, struct fw_queue *q)
 		q->fence_seen = v;
 }
 
-/* Latch the queue's error, report it and reset the queue to an empty ring. */
-static void queue_recover(struct fw_dev *d, struct fw_queue *q)
+/* Record the error queue @q halted on; the queue stays halted. */
+static void error_record(struct fw_dev *d, struct fw_queue *q)
 {
 	uint32_t lo = 0, hi = 0, cause = 0, hdr = 0;
 	unsigned i = q->id;
-	const char *name;
 
 	gm_reg_read(d->gm, GPU_REG_Q_ERR_CAUSE(i), &cause);
 	gm_reg_read(d->gm, GPU_REG_Q_ERR_ADDR_LO(i), &lo);
 	gm_reg_read(d->gm, GPU_REG_Q_ERR_ADDR_HI(i), &hi);
 	gm_reg_read(d->gm, GPU_REG_Q_ERR_HEADER(i), &hdr);
 	q->errors++;
+	q->halted = true;
 	q->err_cause = GPU_Q_ERR_CAUSE_CAUSE_GET(cause);
 	q->err_addr = (uint64_t)hi << 32 | lo;
 	q->err_header = hdr;
-	name = gpu_cause_name(q->err_cause);
-	fw_log(d, "queue %u error: %s at 0x%012" PRIx64 " (header 0x%08" PRIx32 "); resetting queue\n",
-	       i, name ? name : "?", q->err_addr, hdr);
-	fw_queue_reset(d, i);
 }
 
 int fw_queue_reset(struct fw_dev *d, unsigned qi)
@@ -251,6 +247,13 @@ int fw_queue_reset(struct fw_dev *d, unsigned qi)
 	if (!d || qi >= d->nq)
 		return GM_ERR_BAD_ARG;
 	q = &d->q[qi];
+	if (q->halted) {
+		const char *name = gpu_cause_name(q->err_cause);
+
+		fw_log(d, "queue %u error: %s at 0x%012" PRIx64 " (header 0x%08" PRIx32 "); "
+		       "resetting queue\n", qi, name ? name : "?", q->err_addr, q->err_header);
+		q->halted = false;
+	}
 	fence_update(d, q);
 	q->fence_lost = q->fence_emitted;
 	q->wptr = 0;
@@ -327,7 +330,7 @@ uint32_t fw_isr(struct fw_dev *d)
 		}
 		if (GPU_INT_STATUS_ERROR_GET(st) >> i & 1u) {
 			d->error_irqs++;
-			queue_recover(d, &d->q[i]);
+			error_record(d, &d->q[i]);
 		}
 	}
 	return st;
@@ -344,7 +347,7 @@ int fw_fence_wait(struct fw_dev *d, unsigned qi, uint64_t value, uint64_t budget
 	for (;;) {
 		if (q->fence_seen >= value)
 			return GM_OK;
-		if (value <= q->fence_lost)
+		if (value <= q->fence_lost || q->halted)
 			return GM_ERR_HW;
 		if (gm_run_until_irq(d->gm, budget, &used))
 			return GM_ERR_TIMEOUT;

@@ -7,6 +7,12 @@
  * registers (gm_reg_*), through memory the CPU can write (system memory,
  * here the model's backdoor), and through the interrupt line.
  *
+ * The interrupt handler (fw_isr) only records what the hardware reported:
+ * fence values, a halted queue's cause, address and header, the MMU fault.
+ * It never resets a queue.  Whoever owns the queues decides: the
+ * scheduler of the submission pipeline (fw_sched.c), or a client that
+ * drives this layer alone (the demo, the tests), through fw_queue_reset.
+ *
  * Rings, read-pointer write-back slots and fences live in system memory,
  * carved by a bump allocator from the top half of it (the bottom half is
  * left to callers).  Fences are 64-bit monitored values: the GPU writes
@@ -35,8 +41,9 @@ struct fw_queue {
 	uint64_t fence_addr;     /* the queue's 64-bit monitored fence */
 	uint64_t fence_emitted;  /* last value submitted */
 	uint64_t fence_seen;     /* last value the CPU saw; never goes backward */
-	/* The last error the queue halted on (see fw_isr). */
-	uint32_t errors;         /* error interrupts handled */
+	/* The interrupt handler's record of the last error (see fw_isr). */
+	bool halted;             /* halted on that error; cleared by fw_queue_reset only */
+	uint32_t errors;         /* error interrupts recorded */
 	uint32_t err_cause;      /* enum gpu_cause */
 	uint64_t err_addr;       /* failing packet address */
 	uint32_t err_header;     /* failing packet header */
@@ -119,19 +126,23 @@ int fw_submit_ib(struct fw_dev *d, unsigned qi, uint64_t ib, uint32_t size_dw, u
 
 /*
  * The interrupt handler: read and acknowledge INT_STATUS; for each fence bit
- * update the queue's fence_seen from memory; for each error bit latch the
- * queue's cause, address and header, report them to the log and reset the
- * queue (its pending submissions are lost: fence_lost = fence_emitted),
- * leaving it enabled and empty; for the MMU bit read the latched fault into
- * d->fault, report it and re-arm the latch.  Returns the INT_STATUS bits
- * handled.
+ * update the queue's fence_seen from memory; for each error bit record the
+ * queue's cause, address and header and mark it halted (the queue stays
+ * halted: resetting it is the owner's decision, fw_queue_reset); for the
+ * MMU bit read the latched fault into d->fault, report it and re-arm the
+ * latch.  It changes no queue.  Returns the INT_STATUS bits handled; the
+ * caller's loop (fw_fence_wait, the scheduler's fw_kmd_poll) then reads
+ * the record.
  */
 uint32_t fw_isr(struct fw_dev *d);
 
 /*
  * Reset queue @qi (Q_CTRL.RESET): whatever it was doing stops, its ring is
  * empty and it stays enabled; submissions not yet retired are lost
- * (fence_lost = fence_emitted).  The timeout-detection path uses it.
+ * (fence_lost = fence_emitted).  A queue halted on an error the interrupt
+ * handler recorded is reported to the log (cause, address, header) and no
+ * longer halted.  The only reset of a queue: the scheduler (timeout or
+ * error) and clients of this layer alone call it, never the handler.
  * GM_OK; GM_ERR_BAD_ARG; GM_ERR_HW (the register refused).
  */
 int fw_queue_reset(struct fw_dev *d, unsigned qi);
@@ -150,9 +161,10 @@ int fw_apt_unmap(struct fw_dev *d, unsigned r);
 
 /*
  * Wait (by interrupt) until queue @qi's fence reaches @value, running the
- * GPU up to @budget cycles.  GM_OK; GM_ERR_HW when the queue was reset on
- * an error before reaching it (see err_cause); GM_ERR_TIMEOUT when the
- * budget ran out; GM_ERR_BAD_ARG for a bad queue or a value never submitted.
+ * GPU up to @budget cycles.  GM_OK; GM_ERR_HW when the queue halted on an
+ * error before reaching it (see err_cause; it stays halted until
+ * fw_queue_reset) or a reset lost it; GM_ERR_TIMEOUT when the budget ran
+ * out; GM_ERR_BAD_ARG for a bad queue or a value never submitted.
  */
 int fw_fence_wait(struct fw_dev *d, unsigned qi, uint64_t value, uint64_t budget);
 

@@ -62,7 +62,6 @@ int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg
 		k->d = NULL;
 		return st == GM_ERR_BAD_ARG ? GM_ERR_BAD_ARG : GM_ERR_NO_MEM;
 	}
-	k->render_errors = d->q[FW_QUEUE_RENDER].errors;
 	FW_KMD_LOG(k, "up: VRAM segment %" PRIu64 " MiB at 0x%" PRIx64 ", system segment %" PRIu64
 		   " MiB at 0x%" PRIx64 ", %u DMA buffers of %u dwords, TDR after %" PRIu64
 		   " cycles\n", cfg->vram_bytes >> 20, vram.base, cfg->sys_bytes >> 20, sys_base,

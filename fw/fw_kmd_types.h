@@ -114,7 +114,6 @@ struct fw_kmd {
 	struct fw_kmd_pending pend[FW_KMD_SLOTS];
 	uint64_t progress_cycle;                     /* TDR watch: last progress seen */
 	uint64_t seen_render, seen_paging;           /* queue fences at that time */
-	uint32_t render_errors;                      /* render-queue errors already handled */
 	uint64_t seq;
 	uint32_t scratch[FW_KMD_DMA_DW];             /* the DMA buffer being patched */
 	/* fw_paging.c */

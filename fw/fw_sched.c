@@ -163,8 +163,8 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 			while (any_pending(k) && k->st.retired + k->st.failed == done)
 				fw_kmd_poll(k, SLOT_WAIT_SLICE);
 		}
-		/* A paging wait may have met a render-queue error that reset the
-		 * queue: what it lost goes back on the ring before this buffer. */
+		/* A paging wait may have met a render-queue error: the queue is
+		 * reset and what it lost goes back on the ring before this buffer. */
 		if (st || !recover_errors(k))
 			break;
 		if (fw_device_is_removed(buf->dev))
@@ -217,7 +217,7 @@ static void retire(struct fw_kmd *k)
 	}
 }
 
-/* The render queue was reset (hang or error): remove the device of the oldest
+/* After the render queue's reset: remove the device of the oldest
  * submission, push its fences to the maximum, resubmit the others in order. */
 static void recover(struct fw_kmd *k, const char *why)
 {
@@ -272,18 +272,33 @@ static void recover(struct fw_kmd *k, const char *why)
 	}
 }
 
-/* A render-queue error the interrupt handler met (in fw_kmd_poll or in a
- * paging wait) and reset the queue on: recover.  True when there was one. */
+/*
+ * The one place that resets the render queue (panfrost's timedout_job):
+ * after a hang (@why "timeout") or an error the interrupt handler recorded
+ * (@why its cause); then the recovery.
+ */
+static void reset_and_recover(struct fw_kmd *k, const char *why)
+{
+	fw_queue_reset(k->d, RENDER_Q);
+	recover(k, why);
+}
+
+/*
+ * Act on the interrupt handler's record: a render queue halted on an error
+ * (met in fw_kmd_poll or in a paging wait) is reset and recovered.  True
+ * when there was one.  An error on the paging queue is left as recorded:
+ * the paging fence it lost fails every later paging wait (not recovered:
+ * only a driver bug could cause one, paging buffers come from the books).
+ */
 static bool recover_errors(struct fw_kmd *k)
 {
 	const struct fw_queue *rq = &k->d->q[RENDER_Q];
 	const char *name;
 
-	if (rq->errors == k->render_errors)
+	if (!rq->halted)
 		return false;
-	k->render_errors = rq->errors;
 	name = gpu_cause_name(rq->err_cause);
-	recover(k, name ? name : "queue error");
+	reset_and_recover(k, name ? name : "queue error");
 	return true;
 }
 
@@ -341,8 +356,7 @@ int fw_kmd_poll(struct fw_kmd *k, uint64_t cycles)
 			return GM_OK;
 		deadline = k->progress_cycle + k->cfg.tdr_cycles;
 		if (t >= deadline) {
-			fw_queue_reset(k->d, RENDER_Q);
-			recover(k, "timeout");
+			reset_and_recover(k, "timeout");
 			continue;
 		}
 		gm_run_until_irq(k->d->gm, (deadline < end ? deadline : end) - t, &used);

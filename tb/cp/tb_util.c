@@ -125,6 +125,14 @@ void tb_wait(struct tb *t, unsigned q, uint64_t v)
 			 t->d.q[q].err_cause);
 }
 
+void tb_recover(struct tb *t, unsigned q)
+{
+	int st = fw_queue_reset(&t->d, q);
+
+	if (st)
+		fail_msg("queue %u reset: %s", q, gm_status_name(st));
+}
+
 void tb_run_to_irq(struct tb *t, uint64_t budget)
 {
 	if (gm_run_until_irq(t->g, budget, NULL))

@@ -55,6 +55,10 @@ uint64_t tb_submit_ring(struct tb *t, unsigned q, const struct dma_buf *b);
 /* Wait for queue @q's fence @v; the test fails unless it retires. */
 void tb_wait(struct tb *t, unsigned q, uint64_t v);
 
+/* The firmware's recovery of queue @q, halted on an error the interrupt
+ * handler recorded: fw_queue_reset, which must succeed. */
+void tb_recover(struct tb *t, unsigned q);
+
 /* Run until the interrupt line rises (the test fails after @budget cycles). */
 void tb_run_to_irq(struct tb *t, uint64_t budget);
 

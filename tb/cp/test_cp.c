@@ -623,9 +623,11 @@ static void check_error(struct tb *t, const struct err_case *c, uint64_t pkt_add
 	f = tb_submit_ib(t, Q1, &b);
 	tb_wait(t, Q1, f);
 	assert_int_equal(tb_mem32(t, t->scratch + 0x800), 0xfeed);
-	/* The firmware reset the broken queue; it takes work again. */
+	/* The interrupt handler recorded the error; the firmware resets the
+	 * broken queue and it takes work again. */
 	assert_int_equal(t->d.q[Q0].errors, 1);
 	assert_int_equal(t->d.q[Q0].err_cause, c->cause);
+	tb_recover(t, Q0);
 	b = fresh();
 	dma_emit_nop(&b, 1);
 	tb_wait(t, Q0, tb_submit_ring(t, Q0, &b));

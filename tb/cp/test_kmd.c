@@ -265,7 +265,8 @@ struct snap {
 	struct fw_kmd_stats st;
 	uint64_t cycles, sys_next, seq, use_stamp, pg_fence;
 	uint64_t emitted[2], seen[2], lost[2];
-	uint32_t errors[2], pg_ndw, render_errors;
+	uint32_t errors[2], pg_ndw;
+	bool halted[2];
 	bool used[FW_KMD_SLOTS];
 	uint64_t pend_fence[FW_KMD_SLOTS];
 	struct fw_mfence mf[FW_KMD_MAX_MFENCES + 1];
@@ -286,12 +287,12 @@ static void snap_take(const struct kt *x, struct snap *s)
 	s->use_stamp = k->use_stamp;
 	s->pg_fence = k->pg.fence;
 	s->pg_ndw = k->pg.ndw;
-	s->render_errors = k->render_errors;
 	for (unsigned q = 0; q < 2; q++) {
 		s->emitted[q] = x->t.d.q[q].fence_emitted;
 		s->seen[q] = x->t.d.q[q].fence_seen;
 		s->lost[q] = x->t.d.q[q].fence_lost;
 		s->errors[q] = x->t.d.q[q].errors;
+		s->halted[q] = x->t.d.q[q].halted;
 	}
 	for (unsigned i = 0; i < FW_KMD_SLOTS; i++) {
 		s->used[i] = k->pend[i].used;
@@ -321,11 +322,10 @@ static const char *snap_diff(const struct kt *x, const struct snap *b, const str
 		return "submission sequence / LRU stamp";
 	if (b->pg_fence != n->pg_fence || b->pg_ndw != n->pg_ndw)
 		return "paging buffer";
-	if (b->render_errors != n->render_errors)
-		return "render errors handled";
 	for (unsigned q = 0; q < 2; q++)
 		if (b->emitted[q] != n->emitted[q] || b->seen[q] != n->seen[q] ||
-		    b->lost[q] != n->lost[q] || b->errors[q] != n->errors[q])
+		    b->lost[q] != n->lost[q] || b->errors[q] != n->errors[q] ||
+		    b->halted[q] != n->halted[q])
 			return q == RQ ? "render queue fences" : "paging queue fences";
 	for (unsigned i = 0; i < FW_KMD_SLOTS; i++)
 		if (b->used[i] != n->used[i] || b->pend_fence[i] != n->pend_fence[i])
@@ -1165,9 +1165,10 @@ static void test_kmd_queue_error(void **state)
 
 /*
  * The interrupt handler can meet a render-queue error inside a paging wait
- * of fw_kmd_submit (fw_fence_wait on the paging queue) and reset the queue
- * there.  The submission being made must still go behind the older ones
- * that the reset lost and recovery resubmits.  A1 waits on a VRAM word the
+ * of fw_kmd_submit (fw_fence_wait on the paging queue) and record it there;
+ * the scheduler resets the queue after that wait.  The submission being
+ * made must still go behind the older ones that the reset lost and
+ * recovery resubmits.  A1 waits on a VRAM word the
  * paging queue's FILL zero of a fresh 4 MiB allocation clears, then faults;
  * B1 and B2 sit behind it; B3's page-in waits for that FILL.
  */
