@@ -202,6 +202,16 @@ struct dma_patch_args {
 };
 
 /*
+ * Set @a up to patch a whole DMA buffer, @dma of @dma_size bytes at
+ * physical @dma_phys, with every entry of @locs against @allocs: a Render
+ * buffer (no private data, no flags), SubmissionFenceId 0, no statistics.
+ * The caller then sets fence_id or stats as it needs.  Writes @a only.
+ */
+void dma_patch_args_init(struct dma_patch_args *a, void *dma, uint32_t dma_size, uint64_t dma_phys,
+			 const struct dma_alloc_entry *allocs, uint32_t alloc_count,
+			 const struct dma_patch_loc *locs, uint32_t loc_count);
+
+/*
  * Patch entries [loc_sub_start, loc_sub_start + loc_sub_len) of the patch-
  * location list into the DMA buffer.  Every argument and every entry of that
  * range is checked before the first byte is written (entries outside it are

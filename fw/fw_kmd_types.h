@@ -45,16 +45,26 @@ struct fw_cmdbuf {
 	uint32_t nloc;
 };
 
-/* Render's output: a kernel DMA buffer and its lists. */
+/*
+ * Render's output: a kernel DMA buffer and its lists, in the patcher's own
+ * types from Render to dma_patch.  alloc[i].handle is the struct fw_alloc
+ * (hDeviceSpecificAllocation), with its size and write flag; the scheduler
+ * writes its addr and segment_id into a submission's copy before each patch.
+ */
 struct fw_dmabuf {
 	struct fw_device *dev;
 	uint32_t ndw;
 	uint32_t dw[FW_KMD_DMA_DW];
 	uint32_t nalloc, nloc;
-	struct fw_alloc *alloc[FW_KMD_MAX_ALLOCS];
-	bool write[FW_KMD_MAX_ALLOCS];
+	struct dma_alloc_entry alloc[FW_KMD_MAX_ALLOCS];
 	struct dma_patch_loc loc[FW_KMD_MAX_LOCS];
 };
+
+/* The allocation of entry @i of @b's allocation list. */
+static inline struct fw_alloc *fw_dmabuf_alloc(const struct fw_dmabuf *b, uint32_t i)
+{
+	return b->alloc[i].handle;
+}
 
 /* A monitored-fence signal carried by a submission. */
 struct fw_signal {
@@ -75,7 +85,7 @@ struct fw_kmd_pending {
 	bool used;
 	uint64_t fence;          /* render-queue fence = SubmissionFenceId (changes on resubmission) */
 	uint64_t seq;            /* submission order */
-	struct fw_dmabuf buf;    /* unpatched copy, patched again on resubmission */
+	struct fw_dmabuf buf;    /* copy, dwords unpatched: patched again on resubmission */
 	struct fw_signal sig[FW_KMD_MAX_SIGNALS];
 	uint32_t nsig;
 	uint64_t submit_cycle;

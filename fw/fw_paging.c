@@ -113,19 +113,22 @@ static int emit_zero(struct dma_buf *b, void *arg)
 	return st;
 }
 
-/* The allocations eviction must not touch: @keep, everything a pending
- * submission references and everything the CPU has locked.  Returns how
- * many went into @out (MAX_EXCLUDED entries). */
-static size_t excluded(const struct fw_kmd *k, struct fw_alloc *const *keep, size_t nkeep,
+/* The allocations eviction must not touch: those of @buf (NULL: none) and
+ * @a (NULL: none), everything a pending submission references and
+ * everything the CPU has locked.  Returns how many went into @out
+ * (MAX_EXCLUDED entries). */
+static size_t excluded(const struct fw_kmd *k, const struct fw_dmabuf *buf, struct fw_alloc *a,
 		       struct fw_alloc **out)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < nkeep; i++)
-		out[n++] = keep[i];
+	for (uint32_t i = 0; buf && i < buf->nalloc; i++)
+		out[n++] = fw_dmabuf_alloc(buf, i);
+	if (a)
+		out[n++] = a;
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
 		for (uint32_t i = 0; k->pend[s].used && i < k->pend[s].buf.nalloc; i++)
-			out[n++] = k->pend[s].buf.alloc[i];
+			out[n++] = fw_dmabuf_alloc(&k->pend[s].buf, i);
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
 		if (k->apt[r])
 			out[n++] = k->apt[r];
@@ -220,13 +223,15 @@ static int page_in(struct fw_kmd *k, struct fw_alloc *a, struct fw_alloc *const 
 int fw_paging_make_resident(struct fw_kmd *k, const struct fw_dmabuf *buf)
 {
 	struct fw_alloc *busy[MAX_EXCLUDED];
-	size_t nbusy = excluded(k, buf->alloc, buf->nalloc, busy);
+	size_t nbusy = excluded(k, buf, NULL, busy);
 	int st = GM_OK, st2;
 
 	k->use_stamp++;
 	for (uint32_t i = 0; !st && i < buf->nalloc; i++) {
-		st = page_in(k, buf->alloc[i], busy, nbusy);
-		buf->alloc[i]->last_use = k->use_stamp;
+		struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
+
+		st = page_in(k, a, busy, nbusy);
+		a->last_use = k->use_stamp;
 	}
 	/* Even after a failure: what moved in the books moves in memory. */
 	st2 = paging_flush(k);
@@ -236,7 +241,7 @@ int fw_paging_make_resident(struct fw_kmd *k, const struct fw_dmabuf *buf)
 int fw_paging_bring_in(struct fw_kmd *k, struct fw_alloc *a)
 {
 	struct fw_alloc *busy[MAX_EXCLUDED];
-	size_t nbusy = excluded(k, &a, 1, busy);
+	size_t nbusy = excluded(k, NULL, a, busy);
 	int st = page_in(k, a, busy, nbusy);
 
 	if (!st)

@@ -67,24 +67,11 @@ static int chunk_end(const struct fw_cmdbuf *cb, uint32_t start, uint32_t *end)
 
 /* Patching with zero addresses checks every entry before any is written,
  * and the placeholders get overwritten at submit anyway. */
-int fw_render_check_locs(const struct fw_dmabuf *out, uint32_t *dw)
+int fw_render_check_locs(const struct fw_dmabuf *buf, uint32_t *dw)
 {
-	struct dma_alloc_entry ae[FW_KMD_MAX_ALLOCS];
 	struct dma_patch_args pa;
 
-	for (uint32_t i = 0; i < out->nalloc; i++)
-		ae[i] = (struct dma_alloc_entry){ .handle = out->alloc[i],
-						  .size = out->alloc[i]->d.size,
-						  .write = out->write[i] };
-	memset(&pa, 0, sizeof(pa));
-	pa.dma = dw;
-	pa.dma_size = out->ndw * 4u;
-	pa.dma_sub_end = pa.dma_size;
-	pa.allocs = ae;
-	pa.alloc_count = out->nalloc;
-	pa.locs = out->loc;
-	pa.loc_count = out->nloc;
-	pa.loc_sub_len = out->nloc;
+	dma_patch_args_init(&pa, dw, buf->ndw * 4u, 0, buf->alloc, buf->nalloc, buf->loc, buf->nloc);
 	return dma_patch(&pa) ? GM_ERR_BAD_ARG : GM_OK;
 }
 
@@ -126,11 +113,13 @@ int fw_kmd_render(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbu
 	memcpy(out->dw, cb->dw + start, out->ndw * 4ull);
 	out->nalloc = cb->nalloc;
 	for (uint32_t i = 0; i < cb->nalloc; i++) {
-		int st = fw_res_get_handle_data(dev, cb->allocs[i].handle, &out->alloc[i]);
+		struct fw_alloc *a;
+		int st = fw_res_get_handle_data(dev, cb->allocs[i].handle, &a);
 
 		if (st)
 			return st;
-		out->write[i] = cb->allocs[i].write;
+		out->alloc[i] = (struct dma_alloc_entry){ .handle = a, .size = a->d.size,
+							  .write = cb->allocs[i].write };
 	}
 	out->nloc = 0;
 	for (uint32_t i = 0; i < cb->nloc; i++) {

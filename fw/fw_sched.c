@@ -34,32 +34,22 @@ static int submit_slot(struct fw_kmd *k, unsigned slot)
 {
 	struct fw_kmd_pending *p = &k->pend[slot];
 	struct fw_queue *rq = &k->d->q[RENDER_Q];
-	struct dma_alloc_entry ae[FW_KMD_MAX_ALLOCS];
 	struct dma_patch_stats ps;
 	struct dma_patch_args pa;
 	uint32_t ring[RING_MAX_DW];
 	struct dma_buf rb;
 	int st;
 
+	/* The memory manager's part of Patch: where each allocation is now. */
 	for (uint32_t i = 0; i < p->buf.nalloc; i++) {
-		const struct fw_alloc *a = p->buf.alloc[i];
+		const struct fw_alloc *a = fw_dmabuf_alloc(&p->buf, i);
 
-		ae[i] = (struct dma_alloc_entry){ .handle = p->buf.alloc[i], .addr = a->loc.addr,
-						  .size = a->d.size, .segment_id = a->loc.seg_id,
-						  .write = p->buf.write[i] };
+		p->buf.alloc[i].addr = a->loc.addr;
+		p->buf.alloc[i].segment_id = a->loc.seg_id;
 	}
 	memcpy(k->scratch, p->buf.dw, p->buf.ndw * 4ull);
-	memset(&pa, 0, sizeof(pa));
-	pa.dma = k->scratch;
-	pa.dma_size = p->buf.ndw * 4u;
-	pa.dma_segment_id = 0;
-	pa.dma_phys = k->slot_addr[slot];
-	pa.dma_sub_end = pa.dma_size;
-	pa.allocs = ae;
-	pa.alloc_count = p->buf.nalloc;
-	pa.locs = p->buf.loc;
-	pa.loc_count = p->buf.nloc;
-	pa.loc_sub_len = p->buf.nloc;
+	dma_patch_args_init(&pa, k->scratch, p->buf.ndw * 4u, k->slot_addr[slot], p->buf.alloc,
+			    p->buf.nalloc, p->buf.loc, p->buf.nloc);
 	pa.fence_id = (uint32_t)(rq->fence_emitted + 1);
 	pa.stats = &ps;
 	st = dma_patch(&pa);
@@ -129,7 +119,7 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	    nsig > FW_KMD_MAX_SIGNALS || (nsig && !sig))
 		return GM_ERR_BAD_ARG;
 	for (uint32_t i = 0; i < buf->nalloc; i++)
-		if (!buf->alloc[i])
+		if (!buf->alloc[i].handle)
 			return GM_ERR_BAD_ARG;
 	if (!fw_mfence_signals_ok(k, buf->dev, sig, nsig))
 		return GM_ERR_BAD_ARG;
@@ -139,7 +129,7 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	/* Allocations the VRAM segment could never hold together: refused
 	 * before anything is evicted for them. */
 	for (uint32_t i = 0; i < buf->nalloc; i++) {
-		const struct fw_alloc *a = buf->alloc[i];
+		const struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
 
 		need += (a->d.size + a->align - 1) / a->align * a->align;
 	}
@@ -183,8 +173,8 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	p->seq = ++k->seq;
 	/* What this submission writes is content again, even if discarded before. */
 	for (uint32_t i = 0; i < buf->nalloc; i++)
-		if (buf->write[i])
-			buf->alloc[i]->content_valid = true;
+		if (buf->alloc[i].write)
+			fw_dmabuf_alloc(buf, i)->content_valid = true;
 	fw_mfence_request(k, sig, nsig);
 	k->st.submits++;
 	if (fence)
@@ -408,7 +398,7 @@ bool fw_sched_references(const struct fw_kmd *k, const struct fw_alloc *a)
 {
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
 		for (uint32_t i = 0; k->pend[s].used && i < k->pend[s].buf.nalloc; i++)
-			if (k->pend[s].buf.alloc[i] == a)
+			if (fw_dmabuf_alloc(&k->pend[s].buf, i) == a)
 				return true;
 	return false;
 }

@@ -25,7 +25,7 @@ struct fw_umd {
 	struct fw_alloc_ref alloc[FW_KMD_MAX_ALLOCS];
 	uint32_t nalloc;
 	struct dma_patch_loc loc[FW_UMD_MAX_LOCS];
-	uint32_t nloc;
+	struct dma_patch_list pl;  /* the patch-location list, over loc[] */
 };
 
 /* Start an empty command buffer. */

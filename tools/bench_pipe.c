@@ -49,28 +49,20 @@ static int bench_patch(struct fw_umd *u)
 		ae[i] = (struct dma_alloc_entry){ .handle = &ae[i], .addr = 0x1000000ull * (i + 1),
 						  .size = 1u << 20, .segment_id = 1 };
 	memcpy(dma, u->dw, u->b.len * 4);
-	memset(&pa, 0, sizeof(pa));
-	pa.dma = dma;
-	pa.dma_size = (uint32_t)u->b.len * 4u;
-	pa.dma_phys = GPU_SYSMEM_BASE;
-	pa.dma_sub_end = pa.dma_size;
-	pa.allocs = ae;
-	pa.alloc_count = u->nalloc;
-	pa.locs = u->loc;
-	pa.loc_count = u->nloc;
-	pa.loc_sub_len = u->nloc;
+	dma_patch_args_init(&pa, dma, (uint32_t)u->b.len * 4u, GPU_SYSMEM_BASE, ae, u->nalloc, u->pl.e,
+			    u->pl.len);
 	t0 = secs();
 	do {
 		for (int i = 0; i < 64; i++, calls++) {
 			ae[calls % u->nalloc].addr += 0x10000; /* an allocation moved */
 			if (dma_patch(&pa))
 				return 1;
-			entries += u->nloc;
+			entries += u->pl.len;
 		}
 		t = secs() - t0;
 	} while (t < HOST_SECONDS);
 	printf("  patch: %u entries per %zu-dword DMA buffer, %.1f M entries/s (%.0f buffers/s,"
-	       " every entry checked before any is written)\n", u->nloc, u->b.len,
+	       " every entry checked before any is written)\n", u->pl.len, u->b.len,
 	       entries / t / 1e6, calls / t);
 	return 0;
 }

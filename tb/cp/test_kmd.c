@@ -659,7 +659,7 @@ static void rows_submit(struct argenv *e)
 	ROW(x, "submit: patch count past FW_KMD_MAX_LOCS", GM_ERR_BAD_ARG,
 	    fw_kmd_submit(x->k, SPOIL(b->nloc = FW_KMD_MAX_LOCS + 1), NULL, 0, &f));
 	ROW(x, "submit: NULL allocation in the list", GM_ERR_BAD_ARG,
-	    fw_kmd_submit(x->k, SPOIL(b->alloc[1] = NULL), NULL, 0, &f));
+	    fw_kmd_submit(x->k, SPOIL(b->alloc[1].handle = NULL), NULL, 0, &f));
 	ROW(x, "submit: more signals than FW_KMD_MAX_SIGNALS", GM_ERR_BAD_ARG,
 	    fw_kmd_submit(x->k, g, s5, FW_KMD_MAX_SIGNALS + 1, &f));
 	ROW(x, "submit: signals counted, NULL array", GM_ERR_BAD_ARG,
@@ -1094,9 +1094,9 @@ static void umd_bad_copy(struct fw_umd *u, uint32_t h, uint32_t mark)
 
 	assert_int_equal(fw_umd_copy(u, h, 0, h, 0x8000, 4096), GM_OK);
 	/* fw_umd_copy records the source entry first: drop it, write the address. */
-	assert_int_equal(u->loc[u->nloc - 2].patch_offset, (pkt + 1 + GPU_PKT_COPY_SRC_LO) * 4);
-	u->loc[u->nloc - 2] = u->loc[u->nloc - 1];
-	u->nloc--;
+	assert_int_equal(u->loc[u->pl.len - 2].patch_offset, (pkt + 1 + GPU_PKT_COPY_SRC_LO) * 4);
+	u->loc[u->pl.len - 2] = u->loc[u->pl.len - 1];
+	u->pl.len--;
 	u->dw[pkt + 1 + GPU_PKT_COPY_SRC_LO] = (uint32_t)UNMAPPED;
 	u->dw[pkt + 1 + GPU_PKT_COPY_SRC_HI] = (uint32_t)(UNMAPPED >> 32);
 	assert_int_equal(fw_umd_write(u, h, 0x2000, &mark, 1), GM_OK);
@@ -1634,8 +1634,8 @@ static unsigned mp_run(struct kt *x, struct fw_device *dev, uint32_t fence, uint
 
 			assert_int_equal(fw_res_get_handle_data(dev, cb.allocs[i].handle, &a),
 					 GM_OK);
-			assert_ptr_equal(o->alloc[i], a);
-			assert_int_equal(o->write[i], cb.allocs[i].write);
+			assert_ptr_equal(o->alloc[i].handle, a);
+			assert_int_equal(o->alloc[i].write, cb.allocs[i].write);
 		}
 		/* Its patch entries, in order, rebased to the part's first byte. */
 		for (uint32_t i = 0; i < cb.nloc; i++) {
@@ -1707,7 +1707,7 @@ static void test_kmd_multipass(void **state)
 	fw_umd_begin(x.u);
 	while (x.u->b.len < 3 * FW_KMD_DMA_DW + 500)
 		nops += ev_packets(&x, ev, pick, 3, &s, ops + nops);
-	assert_true(nops <= 2000 && x.u->nloc <= FW_UMD_MAX_LOCS);
+	assert_true(nops <= 2000 && x.u->pl.len <= FW_UMD_MAX_LOCS);
 	parts = mp_run(&x, A, f, 1, &by_dw, &by_locs);
 	assert_true(parts >= 4 && by_dw == parts - 1);
 	assert_int_equal(fw_mfence_wait(x.k, f, 1, BUDGET), GM_OK);
