@@ -54,9 +54,9 @@ GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
 
 LIB_C := model/gm.c model/gm_mem.c model/gm_status.c dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
 	dma/dma_patch.c dma/dma_validate.c \
-	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c fw/fw_dev.c fw/fw_vm.c fw/fw_demo.c \
+	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c fw/fw_dev.c fw/fw_vm.c \
 	fw/fw_mem.c fw/fw_res.c fw/fw_kmd.c fw/fw_render.c fw/fw_paging.c fw/fw_mfence.c \
-	fw/fw_sched.c fw/fw_lock.c fw/fw_umd.c fw/fw_scen.c
+	fw/fw_sched.c fw/fw_lock.c fw/fw_umd.c
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_sc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
 VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads.o)
@@ -120,14 +120,19 @@ $(B)/obj/model/gm_be_sc.o: model/gm_be_sc.cpp model/gm_backend.h $(B)/vl_sc/Vgpu
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -DVM_SC=1 -I$(SC_INC) -I$(B)/vl_sc -c $< -o $@
 
-$(LIB): $(LIB_OBJ)
+# Makefile: the archive follows LIB_C when a file leaves the library.
+$(LIB): $(LIB_OBJ) Makefile
 	@rm -f $@
-	ar rcs $@ $^
+	ar rcs $@ $(LIB_OBJ)
 
 LINK = $(CXX) -o $@ $^ $(VL_ARCH) $(VL_RT) $(LDLIBS)
 
-TOOL_OBJ := $(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_pipe.o
-$(TOOL_OBJ): tools/bench.h
+# The command line and its clients of the library: the demo and the
+# `gpusim run` scenarios (tb/scen/), the benchmarks (tools/).
+TOOL_OBJ := $(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_pipe.o \
+	$(B)/obj/tb/scen/scen_demo.o $(B)/obj/tb/scen/scen_pipe.o
+$(TOOL_OBJ): tools/bench.h $(wildcard tb/scen/*.h)
+$(B)/obj/tools/gpusim.o: CFLAGS += -Itb/scen
 $(BIN): $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fw_scen.c - the `gpusim run` scenarios.
+ * scen_pipe.c - the `gpusim run` scenarios (see scen_pipe.h).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -8,14 +8,14 @@
 #include <string.h>
 
 #include "dma_tile.h"
-#include "fw_scen.h"
 #include "fw_umd.h"
 #include "gpu_hw.h"
+#include "scen_pipe.h"
 
 #define WAIT_BUDGET 20000000ull /* cycles any one wait may take */
 
 struct scen {
-	const struct fw_scen_opts *o;
+	const struct scen_pipe_opts *o;
 	struct gm *g;
 	struct fw_dev d;
 	struct fw_kmd *k;
@@ -68,7 +68,7 @@ static uint32_t rnd(struct scen *s)
 
 /* A model with 256 MiB of VRAM and of system memory, its device layer and
  * the pipeline with a VRAM segment of @vram_seg bytes. */
-static int scen_open(struct scen *s, const struct fw_scen_opts *o, uint64_t vram_seg)
+static int scen_open(struct scen *s, const struct scen_pipe_opts *o, uint64_t vram_seg)
 {
 	struct gm_config gc;
 	struct fw_dev_cfg dc;
@@ -104,7 +104,7 @@ static int scen_open(struct scen *s, const struct fw_scen_opts *o, uint64_t vram
 	return fw_kmd_init(s->k, &s->d, &kc);
 }
 
-static void scen_close(struct scen *s, struct fw_scen_result *r)
+static void scen_close(struct scen *s, struct scen_pipe_result *r)
 {
 	if (s->k && s->k->d) {
 		r->st = s->k->st;
@@ -506,7 +506,7 @@ static const struct scen_entry table[] = {
 	  64ull << 20 },
 };
 
-const char *const fw_scen_names[] = { "copies", "evict", "shared", "hang", NULL };
+const char *const scen_pipe_names[] = { "copies", "evict", "shared", "hang", NULL };
 
 static const struct scen_entry *find(const char *name)
 {
@@ -516,21 +516,21 @@ static const struct scen_entry *find(const char *name)
 	return NULL;
 }
 
-const char *fw_scen_describe(const char *name)
+const char *scen_pipe_describe(const char *name)
 {
 	const struct scen_entry *e = find(name);
 
 	return e ? e->what : NULL;
 }
 
-void fw_scen_opts_default(struct fw_scen_opts *o)
+void scen_pipe_opts_default(struct scen_pipe_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->seed = 1;
 	o->out = stdout;
 }
 
-int fw_scen_run(const char *name, const struct fw_scen_opts *o, struct fw_scen_result *r)
+int scen_pipe_run(const char *name, const struct scen_pipe_opts *o, struct scen_pipe_result *r)
 {
 	const struct scen_entry *e = find(name);
 	struct scen s;

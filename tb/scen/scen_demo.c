@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fw_demo.c - the bring-up demo (see fw_demo.h).
+ * scen_demo.c - the bring-up demo (see scen_demo.h).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -11,10 +11,10 @@
 #include "dma_buf.h"
 #include "dma_disasm.h"
 #include "dma_names.h"
-#include "fw_demo.h"
 #include "fw_dev.h"
 #include "fw_vm.h"
 #include "gpu_hw.h"
+#include "scen_demo.h"
 
 #define WAIT_BUDGET 200000u  /* cycles a fence may take before the demo gives up */
 #define STALL_CYCLES 300u    /* how long the render queue waits alone */
@@ -32,8 +32,8 @@ struct demo_mem {
 };
 
 struct demo {
-	const struct fw_demo_opts *o;
-	struct fw_demo_result *r;
+	const struct scen_demo_opts *o;
+	struct scen_demo_result *r;
 	struct gm *g;
 	struct fw_dev dev;
 	struct fw_vm vm;
@@ -42,7 +42,7 @@ struct demo {
 	uint32_t render_dw, copy_dw;
 };
 
-void fw_demo_opts_default(struct fw_demo_opts *o)
+void scen_demo_opts_default(struct scen_demo_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->backend = GM_BACKEND_VERILATOR;
@@ -294,7 +294,7 @@ static int demo_body(struct demo *dm)
 	return st;
 }
 
-int fw_demo_run(const struct fw_demo_opts *o, struct fw_demo_result *r)
+int scen_demo_run(const struct scen_demo_opts *o, struct scen_demo_result *r)
 {
 	struct gm_config cfg;
 	struct demo dm;
