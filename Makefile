@@ -120,7 +120,7 @@ $(B)/obj/model/gm_be_sc.o: model/gm_be_sc.cpp model/gm_backend.h $(B)/vl_sc/Vgpu
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -DVM_SC=1 -I$(SC_INC) -I$(B)/vl_sc -c $< -o $@
 
-# Makefile: the archive follows LIB_C when a file leaves the library.
+# Also after a Makefile change, so a file that leaves LIB_C leaves the archive.
 $(LIB): $(LIB_OBJ) Makefile
 	@rm -f $@
 	ar rcs $@ $(LIB_OBJ)
@@ -137,6 +137,10 @@ $(BIN): $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)
 
+# Tests find the shared helpers of tb/ (tb_seed.h: the seed of every random test).
+$(B)/obj/tb/%.o: CFLAGS += -Itb
+SEED_OBJ := $(B)/obj/tb/tb_seed.o
+
 $(B)/tests/test_gm_mem: $(B)/obj/tb/unit/test_gm_mem.o $(B)/obj/model/gm_mem.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
@@ -146,29 +150,32 @@ $(B)/tests/test_dma: $(B)/obj/tb/unit/test_dma.o $(B)/obj/dma/dma_buf.o $(B)/obj
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
-$(B)/tests/test_tile: $(B)/obj/tb/unit/test_tile.o $(B)/obj/dma/dma_tile.o $(B)/obj/model/gm_status.o
+$(B)/tests/test_tile: $(B)/obj/tb/unit/test_tile.o $(B)/obj/dma/dma_tile.o $(B)/obj/model/gm_status.o \
+		$(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 DMA_OBJ := $(addprefix $(B)/obj/,dma/dma_buf.o dma/dma_disasm.o dma/dma_names.o dma/dma_check.o \
 	dma/dma_tile.o dma/dma_patch.o dma/dma_validate.o model/gm_status.o)
-$(B)/tests/test_patch $(B)/tests/test_disasm: $(B)/tests/%: $(B)/obj/tb/unit/%.o $(DMA_OBJ)
+$(B)/tests/test_patch $(B)/tests/test_disasm: $(B)/tests/%: $(B)/obj/tb/unit/%.o $(DMA_OBJ) $(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/test_fw_res: $(B)/obj/tb/unit/test_fw_res.o $(B)/obj/fw/fw_mem.o $(B)/obj/fw/fw_res.o \
-		$(B)/obj/dma/dma_tile.o $(B)/obj/model/gm_status.o
+		$(B)/obj/dma/dma_tile.o $(B)/obj/model/gm_status.o $(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/test_mmu: $(B)/obj/tb/unit/test_mmu.o $(B)/obj/mmu/mmu_pt.o $(B)/obj/mmu/mmu_walk.o \
-		$(B)/obj/mmu/mmu_va.o
+		$(B)/obj/mmu/mmu_va.o $(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
-$(B)/tests/%: $(B)/obj/tb/cp/%.o $(B)/obj/tb/cp/tb_util.o $(LIB) $(VL_ARCH) $(VL_RT)
+# System tests (tb/sys/): the whole RTL model through the C API and the driver.
+SYS_UTIL_OBJ := $(B)/obj/tb/sys/tb_util.o $(SEED_OBJ)
+$(B)/tests/%: $(B)/obj/tb/sys/%.o $(SYS_UTIL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $< $(B)/obj/tb/cp/tb_util.o $(LIB) $(VL_ARCH) $(VL_RT) -lcmocka $(LDLIBS)
+	$(CXX) -o $@ $< $(SYS_UTIL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) -lcmocka $(LDLIBS)
 
 # ---------------------------------------------------------------- entry points
 run: deps

@@ -34,7 +34,7 @@
  *                                     segment bytes all agree)
  *   GM_ERR_DEVICE_REMOVED value ..... test_status_values
  *
- * The random tests take their seed from $GPUSIM_SEED (else the clock), print
+ * The random tests take their seed from tb_seed() ($GPUSIM_SEED, else the clock), print
  * it, and a failure prints the command that reproduces it.  $GPUSIM_TEST=<name>
  * runs one test.
  */
@@ -49,12 +49,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "dma_tile.h"
 #include "fw_mem.h"
 #include "fw_res.h"
 #include "gpu_hw.h"
+#include "tb_seed.h"
 
 /*
  * With -fsanitize=undefined, make a UBSan report fatal so it fails the run
@@ -1756,17 +1756,6 @@ static void test_status_values(void **state)
 
 /* ------------------------------------------------------------ main */
 
-static uint64_t seed_from_env(void)
-{
-	const char *s = getenv("GPUSIM_SEED");
-	struct timespec ts;
-
-	if (s && *s)
-		return strtoull(s, NULL, 0);
-	timespec_get(&ts, TIME_UTC);
-	return (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 20;
-}
-
 #define FX(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
 
 int main(void)
@@ -1797,9 +1786,7 @@ int main(void)
 		cmocka_unit_test(test_status_values),
 	};
 
-	g_seed = seed_from_env();
-	printf("seed %" PRIu64 " (reproduce: GPUSIM_SEED=%" PRIu64 " " REPRO ")\n", g_seed, g_seed);
-	fflush(stdout);
+	g_seed = tb_seed(REPRO);
 	if (only && *only)
 		cmocka_set_test_filter(only);
 	return cmocka_run_group_tests(tests, NULL, NULL);

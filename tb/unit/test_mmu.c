@@ -16,7 +16,7 @@
  * faultsim), and hands out tables full of garbage so that the builder has
  * to zero them.
  *
- * The random tests take their seed from $GPUSIM_SEED (else the clock) and
+ * The random tests take their seed from tb_seed() ($GPUSIM_SEED, else the clock) and
  * print it; $GPUSIM_TEST=<test name> runs one test.  A failure prints the
  * command that reproduces it.
  */
@@ -30,11 +30,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mmu_pt.h"
 #include "mmu_va.h"
 #include "mmu_walk.h"
+#include "tb_seed.h"
 
 #define PG MMU_PAGE_SIZE
 #define FRAG MMU_FRAG_SIZE
@@ -2011,20 +2011,9 @@ static void test_va_random(void **state)
 
 /* ---- main ------------------------------------------------------------------- */
 
-static uint64_t seed_from_env(void)
-{
-	const char *s = getenv("GPUSIM_SEED");
-	struct timespec ts;
-
-	if (s && *s)
-		return strtoull(s, NULL, 0);
-	timespec_get(&ts, TIME_UTC);
-	return (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 20;
-}
-
 int main(int argc, char **argv)
 {
-	struct env env = { seed_from_env(), argc > 0 ? argv[0] : "test_mmu" };
+	struct env env = { 0, argc > 0 ? argv[0] : "test_mmu" };
 	const char *only = getenv("GPUSIM_TEST");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pte_roundtrip),
@@ -2064,9 +2053,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_prestate_setup_teardown(test_va_random, setup_vram, teardown, &env),
 	};
 
-	printf("seed %" PRIu64 " (reproduce: GPUSIM_SEED=%" PRIu64 " %s)\n", env.seed, env.seed,
-	       env.argv0);
-	fflush(stdout);
+	env.seed = tb_seed(env.argv0);
 	if (only && *only)
 		cmocka_set_test_filter(only);
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,7 +11,7 @@
  *       model/gm_status.c -lcmocka -o /tmp/test_patch
  *   /tmp/test_patch
  *
- * The random test takes its seed from $GPUSIM_SEED (else the clock) and
+ * The random test takes its seed from tb_seed() ($GPUSIM_SEED, else the clock) and
  * prints it; $GPUSIM_TEST=<test name> runs one test.  A failure prints the
  * command that reproduces it.  No test measures time (benchmarks are kept
  * apart; rnd_case_make() is a generator of valid requests they can reuse).
@@ -43,13 +43,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "dma_buf.h"
 #include "dma_names.h"
 #include "dma_patch.h"
 #include "dma_validate.h"
 #include "gpu_hw.h"
+#include "tb_seed.h"
 
 /*
  * With -fsanitize=undefined, make a UBSan report fatal so it fails the run
@@ -1583,20 +1583,9 @@ static void test_validate_names(void **state)
 
 /* ------------------------------------------------------------ main */
 
-static uint64_t seed_from_env(void)
-{
-	const char *s = getenv("GPUSIM_SEED");
-	struct timespec ts;
-
-	if (s && *s)
-		return strtoull(s, NULL, 0);
-	timespec_get(&ts, TIME_UTC);
-	return (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 20;
-}
-
 int main(void)
 {
-	struct env env = { seed_from_env() };
+	struct env env = { tb_seed(REPRO) };
 	const char *only = getenv("GPUSIM_TEST");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alloc_list),
@@ -1615,9 +1604,6 @@ int main(void)
 		cmocka_unit_test(test_validate_names),
 	};
 
-	printf("seed %" PRIu64 " (reproduce: GPUSIM_SEED=%" PRIu64 " " REPRO ")\n", env.seed,
-	       env.seed);
-	fflush(stdout);
 	if (only && *only)
 		cmocka_set_test_filter(only);
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,7 +28,7 @@
  *
  * The expected masks, shapes and offsets below are typed from the
  * specification (dma_tile.h), not taken from the code under test.  The
- * random tests take their seed from $GPUSIM_SEED (else the clock) and print
+ * random tests take their seed from tb_seed() ($GPUSIM_SEED, else the clock) and print
  * it; $GPUSIM_TEST=<test name> runs one test.  A failure prints the command
  * that reproduces it.
  */
@@ -44,11 +44,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "dma_tile.h"
 #include "gm_status.h"
 #include "gpu_hw.h"
+#include "tb_seed.h"
 
 /*
  * With -fsanitize=undefined, make a UBSan report fatal so it fails the run
@@ -932,20 +932,9 @@ static void test_offset_outside(void **state)
 
 /* ------------------------------------------------------------------ main */
 
-static uint64_t seed_from_env(void)
-{
-	const char *s = getenv("GPUSIM_SEED");
-	struct timespec ts;
-
-	if (s && *s)
-		return strtoull(s, NULL, 0);
-	timespec_get(&ts, TIME_UTC);
-	return (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 20;
-}
-
 int main(int argc, char **argv)
 {
-	struct env env = { seed_from_env(), argc > 0 ? argv[0] : "test_tile" };
+	struct env env = { 0, argc > 0 ? argv[0] : "test_tile" };
 	const char *only = getenv("GPUSIM_TEST");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pdep),
@@ -964,9 +953,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_offset_outside),
 	};
 
-	printf("seed %" PRIu64 " (reproduce: GPUSIM_SEED=%" PRIu64 " %s)\n", env.seed, env.seed,
-	       env.argv0);
-	fflush(stdout);
+	env.seed = tb_seed(env.argv0);
 	if (only && *only)
 		cmocka_set_test_filter(only);
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -65,7 +65,7 @@ static void test_copy_edges(void **state)
 	uint32_t dw[4096];
 	struct dma_buf b;
 	uint8_t *src, *shadow, *got;
-	uint64_t seed = tb_seed("test_ce");
+	uint64_t seed = tb_seed("build/tests/test_ce");
 	unsigned n = 0;
 
 	(void)state;
@@ -168,7 +168,7 @@ static void test_blt_all_modes(void **state)
 	struct tb t;
 	uint32_t dw[256];
 	struct dma_buf b;
-	uint64_t seed = tb_seed("test_ce");
+	uint64_t seed = tb_seed("build/tests/test_ce");
 
 	(void)state;
 	rng_state = seed | 1;
