@@ -108,6 +108,11 @@ $(VL_RT): $(B)/vl_sc/Vgpu_sc.mk
 	+$(VL_MAKE) -C $(B)/vl_sc -f Vgpu_sc.mk $(notdir $@)
 
 # ---------------------------------------------------------------- C / C++
+# The driver and its clients in tb/scen/ and bench_pipe.c drop no status:
+# GM_MUST_CHECK (gm_status.h) becomes warn_unused_result there, an error
+# under -Werror.
+$(B)/obj/fw/%.o $(B)/obj/tb/scen/%.o $(B)/obj/tools/bench_pipe.o: CFLAGS += -DGM_CHECK_RESULTS
+
 $(B)/obj/%.o: %.c $(wildcard model/*.h dma/*.h fw/*.h mmu/*.h) model/gpu_hw.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@

@@ -84,10 +84,11 @@ int fw_kmd_device_destroy(struct fw_kmd *k, struct fw_device *dev, uint64_t budg
 	if (!k || !dev || dev->ad != &k->ad)
 		return GM_ERR_BAD_ARG;
 	st = fw_sched_drain(k, dev, budget);
+	if (!st)
+		st = fw_lock_release_device(k, dev);
 	if (st)
 		return st;
 	fw_mfence_release_device(k, dev);
-	fw_lock_release_device(k, dev);
 	fw_device_destroy(dev);
 	return GM_OK;
 }

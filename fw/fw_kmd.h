@@ -43,7 +43,7 @@ void fw_kmd_cfg_default(struct fw_kmd_cfg *cfg);
  * GM_OK; GM_ERR_BAD_ARG (NULL, a segment outside the model's memory, no
  * TDR time); GM_ERR_NO_MEM (system memory for slots or the segment).
  */
-int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg);
+int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg) GM_MUST_CHECK;
 
 /* Release everything (devices, resources, pending buffers).  NULL is a no-op. */
 void fw_kmd_fini(struct fw_kmd *k);
@@ -52,10 +52,12 @@ void fw_kmd_fini(struct fw_kmd *k);
  * Close @dev: wait (up to @budget cycles) for its pending submissions,
  * release its monitored fences and aperture locks, then fw_device_destroy.
  * A removed device has nothing pending.  GM_OK; GM_ERR_BAD_ARG;
- * GM_ERR_TIMEOUT (still pending: nothing released).  Resources must not be
+ * GM_ERR_TIMEOUT (still pending: nothing released); GM_ERR_HW (an aperture
+ * range refused to unmap: the device stays open, its fences kept) and the
+ * codes of fw_kmd_poll.  Resources must not be
  * destroyed (fw_res_destroy) while a submission referencing them is
  * pending: fw_kmd_idle first.
  */
-int fw_kmd_device_destroy(struct fw_kmd *k, struct fw_device *dev, uint64_t budget);
+int fw_kmd_device_destroy(struct fw_kmd *k, struct fw_device *dev, uint64_t budget) GM_MUST_CHECK;
 
 #endif /* FW_KMD_H */

@@ -36,7 +36,9 @@ int fw_kmd_lock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsign
 	while (fw_sched_references(k, a)) {
 		uint64_t t = gm_cycles(k->d->gm);
 
-		fw_kmd_poll(k, k->cfg.tdr_cycles);
+		st = fw_kmd_poll(k, k->cfg.tdr_cycles);
+		if (st)
+			return st;
 		if (gm_cycles(k->d->gm) == t)
 			return GM_ERR_TIMEOUT;
 		if (fw_device_is_removed(dev))
@@ -76,13 +78,19 @@ int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsi
 	return GM_OK;
 }
 
-void fw_lock_release_device(struct fw_kmd *k, const struct fw_device *dev)
+int fw_lock_release_device(struct fw_kmd *k, const struct fw_device *dev)
 {
-	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
-		if (k->apt_dev[r] == dev) {
-			fw_apt_unmap(k->d, r);
-			k->apt[r]->pinned = k->apt[r]->d.pinned;
-			k->apt[r] = NULL;
-			k->apt_dev[r] = NULL;
-		}
+	for (unsigned r = 0; r < GPU_APT_RANGES; r++) {
+		int st;
+
+		if (k->apt_dev[r] != dev)
+			continue;
+		st = fw_apt_unmap(k->d, r);
+		if (st)
+			return st;
+		k->apt[r]->pinned = k->apt[r]->d.pinned;
+		k->apt[r] = NULL;
+		k->apt_dev[r] = NULL;
+	}
+	return GM_OK;
 }

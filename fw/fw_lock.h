@@ -23,17 +23,19 @@
  * allocation already locked, @win or the pitch not 8-aligned, the window
  * end past the aperture, a pitch the aperture cannot hold);
  * GM_ERR_DEVICE_REMOVED; GM_ERR_TIMEOUT (the GPU never let go of it);
- * errors of residency as fw_kmd_submit.  The allocation is pinned until
+ * errors of residency as fw_kmd_submit and of fw_kmd_poll.  The allocation is pinned until
  * unlock.  Unlock: GM_OK; GM_ERR_BAD_ARG (not locked by @dev in @range);
  * GM_ERR_DEVICE_REMOVED; GM_ERR_HW (the range register refused).
  */
 int fw_kmd_lock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsigned range,
-		uint32_t win);
-int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsigned range);
+		uint32_t win) GM_MUST_CHECK;
+int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsigned range)
+	GM_MUST_CHECK;
 
 /* ---- for fw_kmd.c */
 
-/* @dev is being closed: unmap and unpin whatever it locked. */
-void fw_lock_release_device(struct fw_kmd *k, const struct fw_device *dev);
+/* @dev is being closed: unmap and unpin whatever it locked.  GM_OK;
+ * GM_ERR_HW (a range register refused: the ranges before it released). */
+int fw_lock_release_device(struct fw_kmd *k, const struct fw_device *dev) GM_MUST_CHECK;
 
 #endif /* FW_LOCK_H */

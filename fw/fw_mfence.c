@@ -16,13 +16,16 @@ int fw_mfence_create(struct fw_kmd *k, struct fw_device *dev, uint64_t initial, 
 		return GM_ERR_BAD_ARG;
 	for (uint32_t i = 1; i <= FW_KMD_MAX_MFENCES; i++) {
 		struct fw_mfence *m = &k->mf[i];
+		uint64_t addr = k->mf_addr + 8ull * i;
+		int st;
 
 		if (m->dev)
 			continue;
-		m->dev = dev;
-		m->addr = k->mf_addr + 8ull * i;
-		m->requested = m->seen = initial;
-		gm_backdoor_write(k->d->gm, m->addr, &initial, 8);
+		st = gm_backdoor_write(k->d->gm, addr, &initial, 8);
+		if (st)
+			return st;
+		*m = (struct fw_mfence){ .dev = dev, .addr = addr, .requested = initial,
+					 .seen = initial };
 		*id = i;
 		return GM_OK;
 	}
@@ -37,25 +40,28 @@ struct fw_mfence *fw_mfence_get(struct fw_kmd *k, uint32_t id)
 }
 
 /* Read what the GPU wrote; the CPU's view never goes back. */
-static void mfence_update(struct fw_kmd *k, struct fw_mfence *m)
+static int mfence_update(struct fw_kmd *k, struct fw_mfence *m)
 {
 	uint64_t v = 0;
+	int st = gm_backdoor_read64(k->d->gm, m->addr, &v);
 
-	gm_backdoor_read64(k->d->gm, m->addr, &v);
-	if (v > m->seen)
+	if (!st && v > m->seen)
 		m->seen = v;
+	return st;
 }
 
 int fw_mfence_read(struct fw_kmd *k, uint32_t id, uint64_t *value)
 {
 	struct fw_mfence *m = fw_mfence_get(k, id);
+	int st = GM_OK;
 
 	if (!m || !value)
 		return GM_ERR_BAD_ARG;
 	if (!fw_device_is_removed(m->dev))
-		mfence_update(k, m);
-	*value = m->seen;
-	return GM_OK;
+		st = mfence_update(k, m);
+	if (!st)
+		*value = m->seen;
+	return st;
 }
 
 bool fw_mfence_signals_ok(const struct fw_kmd *k, const struct fw_device *dev,
@@ -79,22 +85,31 @@ void fw_mfence_request(struct fw_kmd *k, const struct fw_signal *sig, uint32_t n
 		k->mf[sig[i].fence].requested = sig[i].value;
 }
 
-void fw_mfence_retire(struct fw_kmd *k, const struct fw_signal *sig, uint32_t nsig)
+int fw_mfence_retire(struct fw_kmd *k, const struct fw_signal *sig, uint32_t nsig)
 {
-	for (uint32_t i = 0; i < nsig; i++)
-		mfence_update(k, &k->mf[sig[i].fence]);
+	int st = GM_OK;
+
+	for (uint32_t i = 0; !st && i < nsig; i++)
+		st = mfence_update(k, &k->mf[sig[i].fence]);
+	return st;
 }
 
-void fw_mfence_remove_device(struct fw_kmd *k, const struct fw_device *dev)
+int fw_mfence_remove_device(struct fw_kmd *k, const struct fw_device *dev)
 {
+	const uint64_t max = UINT64_MAX;
+
 	for (unsigned i = 1; i <= FW_KMD_MAX_MFENCES; i++) {
 		struct fw_mfence *m = &k->mf[i];
+		int st;
 
 		if (m->dev != dev)
 			continue;
-		m->requested = m->seen = UINT64_MAX;
-		gm_backdoor_write(k->d->gm, m->addr, &m->seen, 8);
+		st = gm_backdoor_write(k->d->gm, m->addr, &max, 8);
+		if (st)
+			return st;
+		m->requested = m->seen = max;
 	}
+	return GM_OK;
 }
 
 void fw_mfence_release_device(struct fw_kmd *k, const struct fw_device *dev)

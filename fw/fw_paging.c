@@ -36,7 +36,9 @@ static int paging_flush(struct fw_kmd *k)
 	st = fw_paging_wait(k, 10 * k->cfg.tdr_cycles);
 	if (st)
 		return st;
-	gm_backdoor_write(k->d->gm, pg->addr, pg->dw, pg->ndw * 4ull);
+	st = gm_backdoor_write(k->d->gm, pg->addr, pg->dw, pg->ndw * 4ull);
+	if (st)
+		return st;
 	st = fw_submit_ib(k->d, PAGING_Q, pg->addr, pg->ndw, &pg->fence);
 	if (st)
 		return st;

@@ -25,7 +25,7 @@
 
 /* Mark an allocation's content discardable (DISCARD_CONTENT): an eviction
  * drops it, a page-in fills zero.  GM_OK; GM_ERR_BAD_ARG; GM_ERR_DEVICE_REMOVED. */
-int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle);
+int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle) GM_MUST_CHECK;
 
 /* ---- for the pipeline's other files (fw_sched.c, fw_lock.c) */
 
@@ -37,14 +37,14 @@ int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle);
  * was evicted on the way stays evicted); the codes of fw_res_place,
  * fw_submit_ib and fw_fence_wait.
  */
-int fw_paging_make_resident(struct fw_kmd *k, const struct fw_dmabuf *buf);
+int fw_paging_make_resident(struct fw_kmd *k, const struct fw_dmabuf *buf) GM_MUST_CHECK;
 
 /* Make @a alone resident in VRAM (for Lock) and wait until its paging is
  * done.  GM_OK; codes as fw_paging_make_resident. */
-int fw_paging_bring_in(struct fw_kmd *k, struct fw_alloc *a);
+int fw_paging_bring_in(struct fw_kmd *k, struct fw_alloc *a) GM_MUST_CHECK;
 
 /* Wait up to @budget cycles for the last paging buffer submitted: GM_OK
  * (also when there was none); the codes of fw_fence_wait. */
-int fw_paging_wait(struct fw_kmd *k, uint64_t budget);
+int fw_paging_wait(struct fw_kmd *k, uint64_t budget) GM_MUST_CHECK;
 
 #endif /* FW_PAGING_H */

@@ -26,7 +26,7 @@
  * and *multipass is untouched.
  */
 int fw_kmd_render(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbuf *cb,
-		  uint32_t *multipass, struct fw_dmabuf *out);
+		  uint32_t *multipass, struct fw_dmabuf *out) GM_MUST_CHECK;
 
 /* ---- for the pipeline's other files (fw_paging.c, fw_sched.c, fw_lock.c) */
 
@@ -34,11 +34,11 @@ int fw_kmd_render(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbu
  * GM_ERR_BAD_ARG (NULL, another pipeline's device, GetHandleData refuses);
  * GM_ERR_DEVICE_REMOVED.  *a written only on GM_OK. */
 int fw_render_resolve(struct fw_kmd *k, struct fw_device *dev, uint32_t handle,
-		      struct fw_alloc **a);
+		      struct fw_alloc **a) GM_MUST_CHECK;
 
 /* Check @buf's patch list against its allocations, every entry, by patching
  * @dw (FW_KMD_DMA_DW dwords: @buf's own or scratch space) with zero
  * addresses.  GM_OK; GM_ERR_BAD_ARG (an entry the patcher refuses). */
-int fw_render_check_locs(const struct fw_dmabuf *buf, uint32_t *dw);
+int fw_render_check_locs(const struct fw_dmabuf *buf, uint32_t *dw) GM_MUST_CHECK;
 
 #endif /* FW_RENDER_H */

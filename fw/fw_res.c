@@ -6,6 +6,7 @@
  * Every entry point checks its arguments, then makes every host allocation
  * it needs, and only then changes state, so an error leaves nothing behind.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "dma_tile.h"
@@ -69,6 +70,16 @@ static struct fw_seg *seg_find(const struct fw_adapter *ad, unsigned id)
 		if (ad->seg[i].d.id == id)
 			return (struct fw_seg *)&ad->seg[i];
 	return NULL;
+}
+
+/* Give back the range @a occupies.  The books hold it live there, so the
+ * segment cannot refuse: a refusal is a broken invariant of this file. */
+static void range_free(const struct fw_adapter *ad, const struct fw_alloc *a)
+{
+	int st = fw_seg_free(seg_find(ad, a->loc.seg_id), a->loc.addr);
+
+	assert(st == GM_OK);
+	(void)st;
 }
 
 struct fw_seg *fw_adapter_seg(struct fw_adapter *ad, unsigned id)
@@ -386,7 +397,7 @@ static void kres_destroy(struct fw_adapter *ad, struct fw_kres *k)
 		struct fw_alloc *a = k->alloc[i];
 
 		if (a->resident)
-			fw_seg_free(seg_find(ad, a->loc.seg_id), a->loc.addr);
+			range_free(ad, a);
 	}
 	if (k->prev)
 		k->prev->next = k->next;
@@ -620,7 +631,7 @@ int fw_res_place(struct fw_adapter *ad, struct fw_alloc *a, unsigned seg_id, str
 		return st;
 	old = a->loc;
 	if (a->resident)
-		fw_seg_free(seg_find(ad, old.seg_id), old.addr);
+		range_free(ad, a);
 	a->loc.seg_id = seg_id;
 	a->loc.addr = addr;
 	a->resident = true;
@@ -635,7 +646,7 @@ int fw_res_evict(struct fw_adapter *ad, struct fw_alloc *a, struct fw_loc *prev)
 		return GM_ERR_BAD_ARG;
 	if (a->pinned)
 		return GM_ERR_BUSY;
-	fw_seg_free(seg_find(ad, a->loc.seg_id), a->loc.addr);
+	range_free(ad, a);
 	if (prev)
 		*prev = a->loc;
 	a->loc.seg_id = FW_SEG_NONE;

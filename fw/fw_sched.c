@@ -25,7 +25,7 @@ static uint64_t now(const struct fw_kmd *k)
 	return gm_cycles(k->d->gm);
 }
 
-static bool recover_errors(struct fw_kmd *k);
+static int recover_errors(struct fw_kmd *k, bool *recovered);
 
 /* Patch pend @p's DMA buffer with the current addresses and fence id and put
  * it in its slot, then the ring packets: wait for paging, the IB, the
@@ -59,15 +59,21 @@ static int submit_slot(struct fw_kmd *k, unsigned slot)
 	}
 	k->st.patches++;
 	k->st.patch_entries += ps.entries;
-	gm_backdoor_write(k->d->gm, k->slot_addr[slot], k->scratch, pa.dma_size);
+	st = gm_backdoor_write(k->d->gm, k->slot_addr[slot], k->scratch, pa.dma_size);
+	if (st)
+		return st;
 
 	dma_buf_init(&rb, ring, RING_MAX_DW);
 	if (k->pg.fence)
-		dma_emit_wait_mem(&rb, k->d->q[PAGING_Q].fence_addr, k->pg.fence, UINT64_MAX,
-				  GPU_FUNC_GE, true, WAIT_POLL_CYCLES);
-	dma_emit_indirect_buffer(&rb, k->slot_addr[slot], p->buf.ndw);
-	for (uint32_t i = 0; i < p->nsig; i++)
-		dma_emit_release_fence(&rb, k->mf[p->sig[i].fence].addr, p->sig[i].value, true, false);
+		st = dma_emit_wait_mem(&rb, k->d->q[PAGING_Q].fence_addr, k->pg.fence, UINT64_MAX,
+				       GPU_FUNC_GE, true, WAIT_POLL_CYCLES);
+	if (!st)
+		st = dma_emit_indirect_buffer(&rb, k->slot_addr[slot], p->buf.ndw);
+	for (uint32_t i = 0; !st && i < p->nsig; i++)
+		st = dma_emit_release_fence(&rb, k->mf[p->sig[i].fence].addr, p->sig[i].value, true,
+					    false);
+	if (st)
+		return st;
 	for (uint64_t waited = 0;; waited += SLOT_WAIT_SLICE) {
 		st = fw_submit(k->d, RENDER_Q, ring, (uint32_t)rb.len, &p->fence);
 		if (st != GM_ERR_FULL || waited > k->cfg.tdr_cycles)
@@ -91,15 +97,30 @@ static bool any_pending(const struct fw_kmd *k)
 static int free_slot(struct fw_kmd *k, unsigned *slot)
 {
 	for (int round = 0; round < 2; round++) {
+		int st;
+
 		for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
 			if (!k->pend[s].used) {
 				*slot = s;
 				return GM_OK;
 			}
 		/* Every slot in flight: the oldest retires or TDR frees it. */
-		fw_kmd_poll(k, 2 * k->cfg.tdr_cycles);
+		st = fw_kmd_poll(k, 2 * k->cfg.tdr_cycles);
+		if (st)
+			return st;
 	}
 	return GM_ERR_TIMEOUT;
+}
+
+/* Poll until one more submission retired or failed, or none is pending. */
+static int wait_retire(struct fw_kmd *k)
+{
+	uint64_t done = k->st.retired + k->st.failed;
+	int st = GM_OK;
+
+	while (!st && any_pending(k) && k->st.retired + k->st.failed == done)
+		st = fw_kmd_poll(k, SLOT_WAIT_SLICE);
+	return st;
 }
 
 int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw_signal *sig,
@@ -107,6 +128,7 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 {
 	struct fw_kmd_pending *p;
 	uint64_t need = 0;
+	bool again;
 	unsigned slot;
 	int st;
 
@@ -148,14 +170,15 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	for (;;) {
 		/* VRAM full of what pending work uses: wait for some of it to retire. */
 		while ((st = fw_paging_make_resident(k, &p->buf)) == GM_ERR_BUSY && any_pending(k)) {
-			uint64_t done = k->st.retired + k->st.failed;
-
-			while (any_pending(k) && k->st.retired + k->st.failed == done)
-				fw_kmd_poll(k, SLOT_WAIT_SLICE);
+			st = wait_retire(k);
+			if (st)
+				break;
 		}
 		/* A paging wait may have met a render-queue error: the queue is
 		 * reset and what it lost goes back on the ring before this buffer. */
-		if (st || !recover_errors(k))
+		if (!st)
+			st = recover_errors(k, &again);
+		if (st || !again)
 			break;
 		if (fw_device_is_removed(buf->dev))
 			return GM_ERR_DEVICE_REMOVED;
@@ -185,20 +208,23 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 }
 
 /* Retire, oldest first, every submission the render fence has passed. */
-static void retire(struct fw_kmd *k)
+static int retire(struct fw_kmd *k)
 {
 	const struct fw_queue *rq = &k->d->q[RENDER_Q];
 
 	for (;;) {
 		struct fw_kmd_pending *p = NULL;
+		int st;
 
 		for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
 			if (k->pend[s].used && k->pend[s].fence <= rq->fence_seen &&
 			    (!p || k->pend[s].seq < p->seq))
 				p = &k->pend[s];
 		if (!p)
-			return;
-		fw_mfence_retire(k, p->sig, p->nsig);
+			return GM_OK;
+		st = fw_mfence_retire(k, p->sig, p->nsig);
+		if (st)
+			return st;
 		p->used = false;
 		k->st.retired++;
 		k->st.last_submit_to_retire = now(k) - p->submit_cycle;
@@ -209,24 +235,30 @@ static void retire(struct fw_kmd *k)
 
 /* After the render queue's reset: remove the device of the oldest
  * submission, push its fences to the maximum, resubmit the others in order. */
-static void recover(struct fw_kmd *k, const char *why)
+static int recover(struct fw_kmd *k, const char *why)
 {
 	struct fw_kmd_pending *old = NULL;
 	struct fw_device *guilty;
+	int st = retire(k);
 
-	retire(k);
+	if (st)
+		return st;
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
 		if (k->pend[s].used && (!old || k->pend[s].seq < old->seq))
 			old = &k->pend[s];
 	k->st.tdrs++;
 	k->progress_cycle = now(k);
 	if (!old)
-		return;
+		return GM_OK;
 	guilty = old->buf.dev;
 	FW_KMD_LOG(k, "TDR (%s): render queue reset at fence %" PRIu64 "; device %u removed\n", why,
 		old->fence, guilty->tag);
-	fw_device_mark_removed(guilty);
-	fw_mfence_remove_device(k, guilty);
+	/* Never removed before: a removed device's submissions went with it. */
+	st = fw_device_mark_removed(guilty);
+	if (!st)
+		st = fw_mfence_remove_device(k, guilty);
+	if (st)
+		return st;
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
 		if (k->pend[s].used && k->pend[s].buf.dev == guilty) {
 			k->pend[s].used = false;
@@ -235,7 +267,6 @@ static void recover(struct fw_kmd *k, const char *why)
 	/* Resubmit the survivors, oldest first. */
 	for (;;) {
 		struct fw_kmd_pending *next = NULL;
-		int st;
 
 		for (unsigned s = 0; s < FW_KMD_SLOTS; s++) {
 			struct fw_kmd_pending *p = &k->pend[s];
@@ -245,7 +276,7 @@ static void recover(struct fw_kmd *k, const char *why)
 				next = p;
 		}
 		if (!next)
-			break;
+			return GM_OK;
 		st = fw_paging_make_resident(k, &next->buf);
 		if (!st)
 			st = submit_slot(k, (unsigned)(next - k->pend));
@@ -267,29 +298,31 @@ static void recover(struct fw_kmd *k, const char *why)
  * after a hang (@why "timeout") or an error the interrupt handler recorded
  * (@why its cause); then the recovery.
  */
-static void reset_and_recover(struct fw_kmd *k, const char *why)
+static int reset_and_recover(struct fw_kmd *k, const char *why)
 {
-	fw_queue_reset(k->d, RENDER_Q);
-	recover(k, why);
+	int st = fw_queue_reset(k->d, RENDER_Q);
+
+	return st ? st : recover(k, why);
 }
 
 /*
  * Act on the interrupt handler's record: a render queue halted on an error
- * (met in fw_kmd_poll or in a paging wait) is reset and recovered.  True
- * when there was one.  An error on the paging queue is left as recorded:
- * the paging fence it lost fails every later paging wait (not recovered:
- * only a driver bug could cause one, paging buffers come from the books).
+ * (met in fw_kmd_poll or in a paging wait) is reset and recovered;
+ * *recovered says whether there was one.  An error on the paging queue is
+ * left as recorded: the halted queue fails every later paging wait (not
+ * recovered: only a driver bug could cause one, paging buffers come from
+ * the books).
  */
-static bool recover_errors(struct fw_kmd *k)
+static int recover_errors(struct fw_kmd *k, bool *recovered)
 {
 	const struct fw_queue *rq = &k->d->q[RENDER_Q];
 	const char *name;
 
+	*recovered = rq->halted;
 	if (!rq->halted)
-		return false;
+		return GM_OK;
 	name = gpu_cause_name(rq->err_cause);
-	reset_and_recover(k, name ? name : "queue error");
-	return true;
+	return reset_and_recover(k, name ? name : "queue error");
 }
 
 /* Progress for the TDR watch: the render fence moved, or the paging queue
@@ -337,20 +370,35 @@ int fw_kmd_poll(struct fw_kmd *k, uint64_t cycles)
 	end = now(k) + cycles;
 	for (;;) {
 		uint64_t t = now(k), deadline, used = 0;
+		uint32_t bits;
+		bool again;
+		int st;
 
 		watch(k);
-		retire(k);
-		if (recover_errors(k))
+		st = retire(k);
+		if (!st)
+			st = recover_errors(k, &again);
+		if (st)
+			return st;
+		if (again)
 			continue;
 		if (!any_pending(k) || t >= end)
 			return GM_OK;
 		deadline = k->progress_cycle + k->cfg.tdr_cycles;
 		if (t >= deadline) {
-			reset_and_recover(k, "timeout");
+			st = reset_and_recover(k, "timeout");
+			if (st)
+				return st;
 			continue;
 		}
-		gm_run_until_irq(k->d->gm, (deadline < end ? deadline : end) - t, &used);
-		if (gm_irq(k->d->gm) && !fw_isr(k->d))
+		/* Up to the deadline or an interrupt: the handler records what
+		 * happened, the loop above acts on it. */
+		if (gm_run_until_irq(k->d->gm, (deadline < end ? deadline : end) - t, &used))
+			continue;
+		st = fw_isr(k->d, &bits);
+		if (st)
+			return st;
+		if (!bits)
 			gm_step(k->d->gm, 1);
 	}
 }
@@ -375,7 +423,6 @@ int fw_kmd_idle(struct fw_kmd *k, uint64_t budget)
 	return GM_OK;
 }
 
-
 int fw_mfence_wait(struct fw_kmd *k, uint32_t id, uint64_t value, uint64_t budget)
 {
 	struct fw_mfence *m = fw_mfence_get(k, id);
@@ -385,12 +432,15 @@ int fw_mfence_wait(struct fw_kmd *k, uint32_t id, uint64_t value, uint64_t budge
 		return GM_ERR_BAD_ARG;
 	end = now(k) + budget;
 	for (;;) {
-		fw_mfence_read(k, id, &v);
-		if (v >= value)
-			return GM_OK;
+		int st = fw_mfence_read(k, id, &v);
+
+		if (st || v >= value)
+			return st;
 		if (now(k) >= end || !any_pending(k))
 			return GM_ERR_TIMEOUT;
-		fw_kmd_poll(k, end - now(k) < SLOT_WAIT_SLICE ? end - now(k) : SLOT_WAIT_SLICE);
+		st = fw_kmd_poll(k, end - now(k) < SLOT_WAIT_SLICE ? end - now(k) : SLOT_WAIT_SLICE);
+		if (st)
+			return st;
 	}
 }
 
@@ -407,6 +457,7 @@ int fw_sched_drain(struct fw_kmd *k, const struct fw_device *dev, uint64_t budge
 {
 	uint64_t end = now(k) + budget;
 	bool busy;
+	int st;
 
 	for (;;) {
 		busy = false;
@@ -416,6 +467,8 @@ int fw_sched_drain(struct fw_kmd *k, const struct fw_device *dev, uint64_t budge
 			return GM_OK;
 		if (now(k) >= end)
 			return GM_ERR_TIMEOUT;
-		fw_kmd_poll(k, end - now(k));
+		st = fw_kmd_poll(k, end - now(k));
+		if (st)
+			return st;
 	}
 }

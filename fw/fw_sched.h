@@ -35,10 +35,12 @@
  * smaller than the buffer's allocations together: nothing moved);
  * GM_ERR_BUSY (pinned, locked and in-flight allocations leave too little
  * room even after eviction; what was evicted on the way stays evicted);
- * GM_ERR_TIMEOUT (no DMA buffer slot came free); GM_ERR_DEVICE_REMOVED.
+ * GM_ERR_TIMEOUT (no DMA buffer slot came free); GM_ERR_DEVICE_REMOVED;
+ * GM_ERR_HW (a paging buffer lost to a paging-queue error) and the codes
+ * of fw_kmd_poll.
  */
 int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw_signal *sig,
-		  uint32_t nsig, uint64_t *fence);
+		  uint32_t nsig, uint64_t *fence) GM_MUST_CHECK;
 
 /*
  * The runtime's flush: Render @cb on @dev into @scratch as many DMA buffers
@@ -49,21 +51,26 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
  * the DMA buffers before it submitted and the rest not.
  */
 int fw_kmd_submit_cmdbuf(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbuf *cb,
-			 struct fw_dmabuf *scratch, const struct fw_signal *sig);
+			 struct fw_dmabuf *scratch, const struct fw_signal *sig) GM_MUST_CHECK;
 
 /*
  * Run the GPU up to @cycles cycles handling interrupts, retiring completed
  * submissions and watching for a hang (TDR).  Returns when the render queue
- * has nothing pending or the cycles are spent.  GM_OK; GM_ERR_BAD_ARG.
+ * has nothing pending or the cycles are spent.  GM_OK; GM_ERR_BAD_ARG;
+ * GM_ERR_HW (a register refused the interrupt handler or the render
+ * queue's reset) or GM_ERR_ADDR (a fence's memory unreadable): the driver's
+ * view of the GPU is lost, the loop stopped there.
  */
-int fw_kmd_poll(struct fw_kmd *k, uint64_t cycles);
+int fw_kmd_poll(struct fw_kmd *k, uint64_t cycles) GM_MUST_CHECK;
 
-/* Poll until nothing is pending: GM_OK, or GM_ERR_TIMEOUT after @budget. */
-int fw_kmd_idle(struct fw_kmd *k, uint64_t budget);
+/* Poll until nothing is pending: GM_OK, or GM_ERR_TIMEOUT after @budget;
+ * the codes of fw_kmd_poll. */
+int fw_kmd_idle(struct fw_kmd *k, uint64_t budget) GM_MUST_CHECK;
 
 /* Wait (polling) until monitored fence @id reaches @value: GM_OK;
- * GM_ERR_TIMEOUT; GM_ERR_BAD_ARG (unknown id, @value never requested). */
-int fw_mfence_wait(struct fw_kmd *k, uint32_t id, uint64_t value, uint64_t budget);
+ * GM_ERR_TIMEOUT; GM_ERR_BAD_ARG (unknown id, @value never requested); the
+ * codes of fw_mfence_read and fw_kmd_poll. */
+int fw_mfence_wait(struct fw_kmd *k, uint32_t id, uint64_t value, uint64_t budget) GM_MUST_CHECK;
 
 /* ---- for the pipeline's other files (fw_lock.c, fw_kmd.c) */
 
@@ -71,7 +78,7 @@ int fw_mfence_wait(struct fw_kmd *k, uint32_t id, uint64_t value, uint64_t budge
 bool fw_sched_references(const struct fw_kmd *k, const struct fw_alloc *a);
 
 /* Poll until @dev has nothing pending, up to @budget cycles: GM_OK;
- * GM_ERR_TIMEOUT (still pending). */
-int fw_sched_drain(struct fw_kmd *k, const struct fw_device *dev, uint64_t budget);
+ * GM_ERR_TIMEOUT (still pending); the codes of fw_kmd_poll. */
+int fw_sched_drain(struct fw_kmd *k, const struct fw_device *dev, uint64_t budget) GM_MUST_CHECK;
 
 #endif /* FW_SCHED_H */

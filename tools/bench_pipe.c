@@ -27,12 +27,14 @@ static double secs(void)
 }
 
 /* A DMA buffer full of COPY packets between 32 allocations: two ADDR64
- * entries per packet. */
-static void build_copies(struct fw_umd *u)
+ * entries per packet.  0, or 1 when the builder refused a packet. */
+static int build_copies(struct fw_umd *u)
 {
 	fw_umd_begin(u);
 	for (uint32_t i = 0; u->b.len + 6 <= FW_KMD_DMA_DW; i++)
-		fw_umd_copy(u, 0x100u + (i % 32u), 64u * i, 0x100u + ((i + 1) % 32u), 64u * i, 64);
+		if (fw_umd_copy(u, 0x100u + (i % 32u), 64u * i, 0x100u + ((i + 1) % 32u), 64u * i, 64))
+			return 1;
+	return 0;
 }
 
 /* dma_patch over one full DMA buffer, again and again. */
@@ -44,7 +46,8 @@ static int bench_patch(struct fw_umd *u)
 	uint64_t entries = 0, calls = 0;
 	double t0, t;
 
-	build_copies(u);
+	if (build_copies(u))
+		return 1;
 	for (uint32_t i = 0; i < u->nalloc; i++)
 		ae[i] = (struct dma_alloc_entry){ .handle = &ae[i], .addr = 0x1000000ull * (i + 1),
 						  .size = 1u << 20, .segment_id = 1 };
@@ -84,7 +87,8 @@ static int bench_build(struct fw_umd *u, struct fw_kmd *k, struct fw_dmabuf *out
 	t0 = secs();
 	do {
 		for (int i = 0; i < 64; i++) {
-			build_copies(u);
+			if (build_copies(u))
+				return 1;
 			bytes += u->b.len * 4;
 		}
 		t = secs() - t0;
@@ -102,9 +106,10 @@ static int bench_build(struct fw_umd *u, struct fw_kmd *k, struct fw_dmabuf *out
 	for (uint32_t i = 0; u->b.len + 6 <= FW_KMD_DMA_DW; i++) {
 		uint32_t hd = 0, hs = 0;
 
-		fw_res_surface_handle(res, i % 32u, &hd);
-		fw_res_surface_handle(res, (i + 1) % 32u, &hs);
-		fw_umd_copy(u, hd, 64u * (i % 1000u), hs, 64u * (i % 1000u), 64);
+		if (fw_res_surface_handle(res, i % 32u, &hd) ||
+		    fw_res_surface_handle(res, (i + 1) % 32u, &hs) ||
+		    fw_umd_copy(u, hd, 64u * (i % 1000u), hs, 64u * (i % 1000u), 64))
+			return 1;
 	}
 	fw_umd_cmdbuf(u, &cb);
 	bytes = 0;
@@ -146,7 +151,8 @@ static int bench_latency(struct fw_umd *u, struct fw_kmd *k, struct fw_dmabuf *o
 	    fw_res_surface_handle(res, 0, &h))
 		return 1;
 	fw_umd_begin(u);
-	fw_umd_write(u, h, 0, &one, 1);
+	if (fw_umd_write(u, h, 0, &one, 1))
+		return 1;
 	fw_umd_cmdbuf(u, &cb);
 	if (fw_kmd_render(k, dev, &cb, &mp, out))
 		return 1;
