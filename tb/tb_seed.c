@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tb_seed.c - the seed of every random test (see tb_seed.h).
+ * tb_seed.c - the seed and the generator of every random test (see
+ * tb_seed.h).
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, getpid */
 
@@ -28,4 +29,13 @@ uint64_t tb_seed(const char *command)
 	printf("seed %" PRIu64 ": reproduce with GPUSIM_SEED=%" PRIu64 " %s\n", seed, seed, command);
 	fflush(stdout);
 	return seed;
+}
+
+uint64_t tb_rand(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
 }

@@ -25,10 +25,7 @@ static uint64_t rng_state;
 
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return tb_rand(&rng_state);
 }
 
 static void fill_rnd(uint8_t *p, size_t n)

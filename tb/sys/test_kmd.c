@@ -92,14 +92,6 @@ struct kbuf {
 	struct fw_alloc *a;
 };
 
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* A model, the device layer and a pipeline with a @vram_bytes VRAM segment. */
 static void kt_open(struct kt *x, uint64_t vram_bytes, uint64_t tdr_cycles)
 {
@@ -1368,44 +1360,44 @@ struct ev_op {
 static unsigned ev_packets(struct kt *x, struct ev_alloc *ev, const unsigned *pick, unsigned n,
 			   uint64_t *s, struct ev_op *ops)
 {
-	unsigned nops = 1 + (unsigned)(rnd(s) % 5);
+	unsigned nops = 1 + (unsigned)(tb_rand(s) % 5);
 
 	for (unsigned o = 0; o < nops; o++) {
 		struct ev_op *op = &ops[o];
-		struct ev_alloc *d = &ev[pick[rnd(s) % n]];
+		struct ev_alloc *d = &ev[pick[tb_rand(s) % n]];
 		uint64_t size = d->b.a->d.size;
 
 		memset(op, 0, sizeof(*op));
-		op->kind = (unsigned)(rnd(s) % 3);
+		op->kind = (unsigned)(tb_rand(s) % 3);
 		op->d = d;
 		if (op->kind == 0) {
-			op->n = 1 + (uint32_t)(rnd(s) % 24);
-			op->off = 4 * (rnd(s) % ((size - 4ull * op->n) / 4 + 1));
+			op->n = 1 + (uint32_t)(tb_rand(s) % 24);
+			op->off = 4 * (tb_rand(s) % ((size - 4ull * op->n) / 4 + 1));
 			for (uint32_t i = 0; i < op->n; i++)
-				op->data[i] = (uint32_t)rnd(s);
+				op->data[i] = (uint32_t)tb_rand(s);
 			assert_int_equal(fw_umd_write(x->u, d->b.h, op->off, op->data, op->n),
 					 GM_OK);
 		} else if (op->kind == 1) {
 			uint32_t y, col;
 
-			op->rows = 1 + (uint32_t)(rnd(s) % 8);
-			y = (uint32_t)(rnd(s) % (size / PITCH - op->rows + 1));
-			col = (uint32_t)(rnd(s) % PITCH);
-			op->w = 1 + (uint32_t)(rnd(s) % (PITCH - col));
-			op->v = rnd(s);
+			op->rows = 1 + (uint32_t)(tb_rand(s) % 8);
+			y = (uint32_t)(tb_rand(s) % (size / PITCH - op->rows + 1));
+			col = (uint32_t)(tb_rand(s) % PITCH);
+			op->w = 1 + (uint32_t)(tb_rand(s) % (PITCH - col));
+			op->v = tb_rand(s);
 			op->off = (uint64_t)y * PITCH + col;
 			umd_fill(x->u, d->b.h, op->off, op->w, op->rows, op->v);
 		} else {
-			struct ev_alloc *src = &ev[pick[rnd(s) % n]];
+			struct ev_alloc *src = &ev[pick[tb_rand(s) % n]];
 			uint64_t ssz = src->b.a->d.size;
-			uint32_t bytes = 1 + (uint32_t)(rnd(s) % 32768);
+			uint32_t bytes = 1 + (uint32_t)(tb_rand(s) % 32768);
 
 			op->src = src;
 			if (src == d) { /* one allocation: halves, so the ranges never overlap */
 				bytes = bytes % (uint32_t)(size / 2) + 1;
-				op->so = rnd(s) % (size / 2 - bytes + 1);
-				op->off = size / 2 + rnd(s) % (size / 2 - bytes + 1);
-				if (rnd(s) & 1) {
+				op->so = tb_rand(s) % (size / 2 - bytes + 1);
+				op->off = size / 2 + tb_rand(s) % (size / 2 - bytes + 1);
+				if (tb_rand(s) & 1) {
 					uint64_t t = op->so;
 
 					op->so = op->off, op->off = t;
@@ -1415,8 +1407,8 @@ static unsigned ev_packets(struct kt *x, struct ev_alloc *ev, const unsigned *pi
 					bytes = (uint32_t)ssz;
 				if (bytes > size)
 					bytes = (uint32_t)size;
-				op->so = rnd(s) % (ssz - bytes + 1);
-				op->off = rnd(s) % (size - bytes + 1);
+				op->so = tb_rand(s) % (ssz - bytes + 1);
+				op->off = tb_rand(s) % (size - bytes + 1);
 			}
 			op->n = bytes;
 			assert_int_equal(fw_umd_copy(x->u, d->b.h, op->off, src->b.h, op->so, bytes),
@@ -1500,7 +1492,7 @@ static void test_kmd_evict_random(void **state)
 	f = mfence_new(&x, A, 0);
 	memset(ev, 0, sizeof(ev));
 	for (unsigned i = 0; i < EV_N; i++) {
-		uint64_t size = 0x10000ull * (1 + rnd(&s) % 4);
+		uint64_t size = 0x10000ull * (1 + tb_rand(&s) % 4);
 
 		ev[i].b = kbuf_new(&x, A, size);
 		ev[i].model = calloc(1, size);
@@ -1510,13 +1502,13 @@ static void test_kmd_evict_random(void **state)
 	assert_true(total > EV_VRAM);
 
 	for (sub = 0; sub < EV_SUBS; sub++) {
-		unsigned pick[3], n = 0, want = 1 + (unsigned)(rnd(&s) % 3);
+		unsigned pick[3], n = 0, want = 1 + (unsigned)(tb_rand(&s) % 3);
 		uint64_t bytes = 0;
 
 		/* At most half the VRAM segment: with the other allocations
 		 * evicted it always fits, whatever the holes. */
 		for (unsigned tries = 0; n < want && tries < 20; tries++) {
-			unsigned i = (unsigned)(rnd(&s) % EV_N);
+			unsigned i = (unsigned)(tb_rand(&s) % EV_N);
 			bool dup = false;
 
 			for (unsigned j = 0; j < n; j++)
@@ -1529,12 +1521,12 @@ static void test_kmd_evict_random(void **state)
 		fw_umd_begin(x.u);
 		nops = ev_packets(&x, ev, pick, n, &s, ops);
 		ev_submit(&x, A, ev, ops, nops, (struct fw_signal){ f, ++fv }, seed, sub);
-		switch (rnd(&s) % 8) {
+		switch (tb_rand(&s) % 8) {
 		case 0:
 			kt_idle(&x);
 			break;
 		case 1: {
-			unsigned i = (unsigned)(rnd(&s) % EV_N);
+			unsigned i = (unsigned)(tb_rand(&s) % EV_N);
 
 			assert_int_equal(fw_kmd_discard(x.k, A, ev[i].b.h), GM_OK);
 			ev[i].disc = true;
@@ -1543,10 +1535,10 @@ static void test_kmd_evict_random(void **state)
 			break;
 		}
 		case 2:
-			assert_int_equal(fw_mfence_wait(x.k, f, 1 + rnd(&s) % fv, BUDGET), GM_OK);
+			assert_int_equal(fw_mfence_wait(x.k, f, 1 + tb_rand(&s) % fv, BUDGET), GM_OK);
 			break;
 		default:
-			fw_kmd_poll(x.k, rnd(&s) % 20000);
+			fw_kmd_poll(x.k, tb_rand(&s) % 20000);
 			break;
 		}
 	}
@@ -1557,7 +1549,7 @@ static void test_kmd_evict_random(void **state)
 			continue;
 		fw_umd_begin(x.u);
 		ops[0] = (struct ev_op){ .kind = 0, .d = &ev[i], .n = 1,
-					 .data = { (uint32_t)rnd(&s) } };
+					 .data = { (uint32_t)tb_rand(&s) } };
 		assert_int_equal(fw_umd_write(x.u, ev[i].b.h, 0, ops[0].data, 1), GM_OK);
 		ev_submit(&x, A, ev, ops, 1, (struct fw_signal){ f, ++fv }, seed, sub++);
 	}
@@ -1726,9 +1718,9 @@ static void test_kmd_multipass(void **state)
 		struct ev_op *op = &ops[nops++];
 
 		*op = (struct ev_op){ .kind = 2, .d = &ev[i % 2], .src = &ev[2],
-				      .n = 1 + (uint32_t)(rnd(&s) % 64) };
-		op->off = rnd(&s) % (size[i % 2] - op->n + 1);
-		op->so = rnd(&s) % (size[2] - op->n + 1);
+				      .n = 1 + (uint32_t)(tb_rand(&s) % 64) };
+		op->off = tb_rand(&s) % (size[i % 2] - op->n + 1);
+		op->so = tb_rand(&s) % (size[2] - op->n + 1);
 		assert_int_equal(fw_umd_copy(x.u, op->d->b.h, op->off, op->src->b.h, op->so, op->n),
 				 GM_OK);
 	}

@@ -92,19 +92,9 @@ static const char *st_str(int st)
 			fail_msg("%s: got %s, want %s", #got, st_str(got_), st_str(want_));    \
 	} while (0)
 
-/* A small deterministic generator (splitmix64). */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static uint64_t rng_below(uint64_t *s, uint64_t n)
 {
-	return rng_next(s) % n;
+	return tb_rand(s) % n;
 }
 
 /* ------------------------------------------------------------ fault heap */

@@ -298,19 +298,9 @@ static uint64_t va_of(const unsigned int idx[GPU_PT_LEVELS], uint64_t off)
 	return va;
 }
 
-/* A small deterministic generator (splitmix64). */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static uint64_t rng_below(uint64_t *s, uint64_t n)
 {
-	return rng_next(s) % n;
+	return tb_rand(s) % n;
 }
 
 /* ---- PTE / PDE format ------------------------------------------------------- */
@@ -353,7 +343,7 @@ static void test_pte_roundtrip(void **state)
 			}
 	/* decode then encode gives back every legal raw PTE */
 	for (i = 0; i < 10000; i++) {
-		uint64_t raw = rng_next(&s) & ~GPU_PTE_RESERVED, again = 0;
+		uint64_t raw = tb_rand(&s) & ~GPU_PTE_RESERVED, again = 0;
 		struct mmu_pte f;
 
 		mmu_pte_decode(raw, &f);
@@ -386,7 +376,7 @@ static void test_pde_roundtrip(void **state)
 				assert_true(f.pa == g.pa && f.v == g.v && f.sys == g.sys);
 			}
 	for (i = 0; i < 10000; i++) {
-		uint64_t raw = rng_next(&s) & ~GPU_PDE_RESERVED, again = 0;
+		uint64_t raw = tb_rand(&s) & ~GPU_PDE_RESERVED, again = 0;
 		struct mmu_pde f;
 
 		mmu_pde_decode(raw, &f);

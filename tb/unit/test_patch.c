@@ -871,20 +871,10 @@ struct env {
 	uint64_t seed;
 };
 
-/* splitmix64: small, good enough, and the same on every host. */
-static uint64_t rnd(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* Uniform enough in [0, n); 0 when n == 0. */
 static uint64_t below(uint64_t *s, uint64_t n)
 {
-	return n ? rnd(s) % n : 0;
+	return n ? tb_rand(s) % n : 0;
 }
 
 #define RND_MAX_DMA 1024u  /* bytes */
@@ -969,7 +959,7 @@ static void rnd_case_make(uint64_t *s, struct rnd_case *rc)
 	rc->orig = test_malloc(rc->total);
 	rc->want = test_malloc(rc->total);
 	for (size_t i = 0; i < rc->total; i++)
-		rc->store[i] = (uint8_t)rnd(s);
+		rc->store[i] = (uint8_t)tb_rand(s);
 	memcpy(rc->orig, rc->store, rc->total);
 	rc->ngood = 1 + (uint32_t)below(s, RND_MAX_GOOD);
 	for (uint32_t i = 0; i < rc->ngood; i++)
@@ -993,7 +983,7 @@ static void rnd_case_make(uint64_t *s, struct rnd_case *rc)
 		.loc_count = nloc,
 		.loc_sub_start = lstart,
 		.loc_sub_len = llen,
-		.fence_id = (uint32_t)rnd(s),
+		.fence_id = (uint32_t)tb_rand(s),
 		.flags = below(s, 4) ? 0 : DMA_PATCH_F_PRESENT,
 		.stats = &rc->st,
 	};
@@ -1003,9 +993,9 @@ static void rnd_case_make(uint64_t *s, struct rnd_case *rc)
 		if (in || (end - start >= 4 && below(s, 2)))
 			rnd_entry(s, rc, &rc->locs[i]);
 		else
-			rc->locs[i] = (struct dma_patch_loc){ (uint32_t)rnd(s), (uint32_t)rnd(s),
-							      (uint32_t)rnd(s), (uint32_t)rnd(s),
-							      (uint32_t)rnd(s), (uint32_t)rnd(s) };
+			rc->locs[i] = (struct dma_patch_loc){ (uint32_t)tb_rand(s), (uint32_t)tb_rand(s),
+							      (uint32_t)tb_rand(s), (uint32_t)tb_rand(s),
+							      (uint32_t)tb_rand(s), (uint32_t)tb_rand(s) };
 	}
 }
 

@@ -72,19 +72,10 @@ struct env {
 	const char *argv0;
 };
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* A number in [lo, hi]. */
 static uint64_t rnd_in(uint64_t *s, uint64_t lo, uint64_t hi)
 {
-	return lo + splitmix64(s) % (hi - lo + 1);
+	return lo + tb_rand(s) % (hi - lo + 1);
 }
 
 static unsigned popcount32(uint32_t v)
@@ -201,7 +192,7 @@ static void test_pdep(void **state)
 				 cases[i].val, cases[i].mask, got, cases[i].want);
 	}
 	for (unsigned i = 0; i < 20000; i++) {
-		uint64_t val = splitmix64(&s), mask = splitmix64(&s) & splitmix64(&s);
+		uint64_t val = tb_rand(&s), mask = tb_rand(&s) & tb_rand(&s);
 
 		if (dma_tile_pdep(val, mask) != ref_pdep(val, mask))
 			fail_msg("pdep(0x%" PRIx64 ", 0x%" PRIx64 ") = 0x%" PRIx64
@@ -611,7 +602,7 @@ static void rt_run(struct rt *r, uint64_t *s)
 		r->img[i] = (uint8_t)(i * 131 + r->width); /* overwritten in rows below */
 	for (uint32_t y = 0; y < r->height; y++)
 		for (uint32_t i = 0; i < r->width * r->elem; i++)
-			r->img[(size_t)y * r->linear_pitch + i] = (uint8_t)splitmix64(s);
+			r->img[(size_t)y * r->linear_pitch + i] = (uint8_t)tb_rand(s);
 	memset(r->t0, 0x00, r->tiled_len);
 	memset(r->t1, 0xff, r->tiled_len);
 	memset(r->back, 0x5a, r->linear_len);
