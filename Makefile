@@ -55,7 +55,7 @@ GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
 LIB_C := model/gm.c model/gm_mem.c model/gm_status.c dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
 	dma/dma_patch.c dma/dma_validate.c \
 	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c fw/fw_dev.c fw/fw_vm.c \
-	fw/fw_mem.c fw/fw_res.c fw/fw_kmd.c fw/fw_render.c fw/fw_paging.c fw/fw_mfence.c \
+	fw/fw_mem.c fw/fw_res.c fw/fw_residency.c fw/fw_kmd.c fw/fw_render.c fw/fw_paging.c fw/fw_mfence.c \
 	fw/fw_sched.c fw/fw_lock.c fw/fw_umd.c
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_sc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
@@ -167,7 +167,7 @@ $(B)/tests/test_patch $(B)/tests/test_disasm: $(B)/tests/%: $(B)/obj/tb/unit/%.o
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/test_fw_res: $(B)/obj/tb/unit/test_fw_res.o $(B)/obj/fw/fw_mem.o $(B)/obj/fw/fw_res.o \
-		$(B)/obj/dma/dma_tile.o $(B)/obj/model/gm_status.o $(SEED_OBJ)
+		$(B)/obj/fw/fw_residency.o $(B)/obj/dma/dma_tile.o $(B)/obj/model/gm_status.o $(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 

@@ -9,6 +9,7 @@
 #include "dma_buf.h"
 #include "fw_paging.h"
 #include "fw_render.h"
+#include "fw_residency.h"
 #include "gpu_hw.h"
 
 #define PAGING_Q FW_QUEUE_COPY

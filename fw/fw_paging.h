@@ -4,7 +4,7 @@
  * move the bytes (the DxgkDdiBuildPagingBuffer role).
  *
  * The VRAM segment holds what the render queue uses; the system segment
- * holds what was evicted.  fw_res.c keeps the books (which range an
+ * holds what was evicted.  fw_residency.c keeps the books (which range an
  * allocation occupies, which to evict); this file moves the bytes to match:
  * an eviction is a TRANSFER (COPY) to the system segment, or nothing when
  * the content was discarded; a page-in is a TRANSFER back, or a FILL of

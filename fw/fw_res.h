@@ -34,9 +34,7 @@
  * check comes right after the NULL check of the device/resource, before
  * the other arguments are looked at.
  *
- * Residency is bookkeeping for the paging layer, which moves the bytes with
- * the copy engine: fw_res_place/fw_res_evict keep segment ranges and the
- * allocation's location in step; fw_res_pick_victims proposes what to evict.
+ * Residency is bookkeeping for the paging layer (fw_residency.h).
  *
  * No globals; not thread-safe; all memory comes from the adapter's host heap.
  */
@@ -191,8 +189,9 @@ void fw_adapter_fini(struct fw_adapter *ad);
  */
 int fw_adapter_add_seg(struct fw_adapter *ad, const struct fw_seg_desc *desc) GM_MUST_CHECK;
 
-/* The segment with id @id, or NULL (unknown id, NULL @ad). */
-struct fw_seg *fw_adapter_seg(struct fw_adapter *ad, unsigned id);
+/* The segment with id @id, or NULL (unknown id, NULL @ad); like strchr,
+ * const in and mutable out, for the query paths and the updating ones. */
+struct fw_seg *fw_adapter_seg(const struct fw_adapter *ad, unsigned id);
 
 /* Fill *st.  GM_OK; GM_ERR_BAD_ARG for NULL (nothing written). */
 int fw_adapter_get_stats(const struct fw_adapter *ad, struct fw_adapter_stats *st) GM_MUST_CHECK;
@@ -276,45 +275,10 @@ int fw_res_share_handle(const struct fw_resource *res, uint32_t *share) GM_MUST_
 int fw_res_get_handle_data(const struct fw_device *dev, uint32_t handle, struct fw_alloc **out)
 	GM_MUST_CHECK;
 
-/*
- * Place @a in segment @seg_id: reserve a range there at a->align and make
- * it a's location (resident).  If @a was in another segment, that range is
- * freed and returned in *prev (else prev->seg_id is FW_SEG_NONE) so the
- * paging layer copies from it: the paging queue runs in order, so that copy
- * precedes any later write into the freed range.  @prev may be NULL.
- * GM_OK; GM_ERR_BAD_ARG (NULL, @a not of @ad, unknown segment, already in
- * that segment, CPU-visible @a in a segment the CPU cannot see, larger than
- * the segment); GM_ERR_BUSY (pinned and already placed); GM_ERR_FULL (no
- * room now: evict, see fw_res_pick_victims); GM_ERR_NO_MEM.  Nothing
- * changed on error.
- */
-int fw_res_place(struct fw_adapter *ad, struct fw_alloc *a, unsigned seg_id, struct fw_loc *prev)
-	GM_MUST_CHECK;
+/* ---- for fw_residency.c */
 
-/*
- * Take @a out of its segment (its range is freed, it is in no segment);
- * the paging layer has copied what it must keep beforehand.  *prev (may be
- * NULL) gets the old location.  content_valid is left as it is.  GM_OK;
- * GM_ERR_BAD_ARG (NULL, @a not of @ad, not resident); GM_ERR_BUSY (pinned).
- * Nothing changed on error.
- */
-int fw_res_evict(struct fw_adapter *ad, struct fw_alloc *a, struct fw_loc *prev) GM_MUST_CHECK;
-
-/*
- * Choose what to evict from segment @seg_id to free at least @need bytes:
- * resident, unpinned allocations there that are not in @exclude (the
- * allocations the current submission references), least recently used
- * first (last_use, then creation order).  Moves nothing.  The bytes freed
- * may not be contiguous; the caller retries placement and asks again.
- * GM_OK, out[0..*nout) oldest first (*nout 0 when @need is 0);
- * GM_ERR_BAD_ARG (NULL where an array is needed, unknown segment, @need
- * larger than the segment); GM_ERR_BUSY (everything evictable together is
- * less than @need: the rest is pinned or referenced); GM_ERR_FULL (the
- * victims needed are more than @cap).  On error *nout and @out are not
- * written.
- */
-int fw_res_pick_victims(const struct fw_adapter *ad, unsigned seg_id, uint64_t need,
-			struct fw_alloc *const *exclude, size_t nexclude,
-			struct fw_alloc **out, size_t cap, size_t *nout) GM_MUST_CHECK;
+/* Give back the segment range @a occupies.  The books hold it live there,
+ * so the segment cannot refuse: a refusal is a broken invariant (assert). */
+void fw_res_range_free(const struct fw_adapter *ad, const struct fw_alloc *a);
 
 #endif /* FW_RES_H */

@@ -53,6 +53,7 @@
 #include "dma_tile.h"
 #include "fw_mem.h"
 #include "fw_res.h"
+#include "fw_residency.h"
 #include "gpu_hw.h"
 #include "tb_seed.h"
 
