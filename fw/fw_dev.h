@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fw_dev.h - the miniport's device layer: bring-up, rings, submission,
- * interrupts, fences and queue recovery.
+ * interrupts, fences, queue reset and aperture ranges.
  *
  * The driver side of gpusim talks to the GPU only as a driver would: through
  * registers (gm_reg_*), through memory the CPU can write (system memory,

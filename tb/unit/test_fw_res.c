@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_fw_res.c - cmocka unit tests for the segment allocator (fw/fw_mem.c)
- * and the allocation / resource / device / handle layer (fw/fw_res.c).
+ * and the allocation / resource / device / handle layer (fw/fw_res.c,
+ * fw/fw_residency.c).
  *
  * Build and run:
  *   gcc -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
- *       -Imodel -Idma -Ifw -Immu -o /tmp/test_fw_res tb/unit/test_fw_res.c \
- *       fw/fw_mem.c fw/fw_res.c dma/dma_tile.c model/gm_status.c -lcmocka
+ *       -Imodel -Idma -Ifw -Immu -Itb -o /tmp/test_fw_res tb/unit/test_fw_res.c \
+ *       fw/fw_mem.c fw/fw_res.c fw/fw_residency.c dma/dma_tile.c model/gm_status.c \
+ *       tb/tb_seed.c -lcmocka
  *   /tmp/test_fw_res
  *
  * Testplan (feature -> tests)

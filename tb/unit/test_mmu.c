@@ -6,7 +6,8 @@
  *
  * Build and run:
  *   gcc -std=c11 -Wall -Wextra -Werror -Wshadow -g -fsanitize=address,undefined \
- *       -Imodel -Immu mmu/mmu_*.c tb/unit/test_mmu.c -lcmocka -o /tmp/test_mmu
+ *       -Imodel -Immu -Itb mmu/mmu_*.c tb/unit/test_mmu.c tb/tb_seed.c -lcmocka \
+ *       -o /tmp/test_mmu
  *   /tmp/test_mmu
  *
  * The tables live in a host arena standing for part of VRAM or of system

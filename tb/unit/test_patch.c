@@ -6,9 +6,9 @@
  *
  * Build and run:
  *   gcc -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
- *       -Imodel -Idma tb/unit/test_patch.c dma/dma_patch.c dma/dma_validate.c \
+ *       -Imodel -Idma -Itb tb/unit/test_patch.c dma/dma_patch.c dma/dma_validate.c \
  *       dma/dma_check.c dma/dma_buf.c dma/dma_tile.c dma/dma_names.c \
- *       model/gm_status.c -lcmocka -o /tmp/test_patch
+ *       model/gm_status.c tb/tb_seed.c -lcmocka -o /tmp/test_patch
  *   /tmp/test_patch
  *
  * The random test takes its seed from tb_seed() ($GPUSIM_SEED, else the clock) and

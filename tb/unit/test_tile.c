@@ -5,8 +5,8 @@
  *
  * Build and run:
  *   gcc -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
- *       -Imodel -Idma tb/unit/test_tile.c dma/dma_tile.c model/gm_status.c \
- *       -lcmocka -o /tmp/test_tile
+ *       -Imodel -Idma -Itb tb/unit/test_tile.c dma/dma_tile.c model/gm_status.c \
+ *       tb/tb_seed.c -lcmocka -o /tmp/test_tile
  *   /tmp/test_tile
  *
  * Testplan
