@@ -54,8 +54,9 @@ GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
 
 LIB_C := model/gm.c model/gm_mem.c model/gm_status.c dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
 	dma/dma_patch.c dma/dma_validate.c \
-	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c fw/fw_dev.c fw/fw_vm.c fw/fw_demo.c \
-	fw/fw_mem.c fw/fw_res.c fw/fw_kmd.c fw/fw_umd.c fw/fw_scen.c
+	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c fw/fw_dev.c fw/fw_vm.c \
+	fw/fw_mem.c fw/fw_res.c fw/fw_residency.c fw/fw_kmd.c fw/fw_render.c fw/fw_paging.c fw/fw_mfence.c \
+	fw/fw_sched.c fw/fw_lock.c fw/fw_umd.c
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_sc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
 VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads.o)
@@ -107,6 +108,11 @@ $(VL_RT): $(B)/vl_sc/Vgpu_sc.mk
 	+$(VL_MAKE) -C $(B)/vl_sc -f Vgpu_sc.mk $(notdir $@)
 
 # ---------------------------------------------------------------- C / C++
+# The driver and its clients in tb/scen/ and bench_pipe.c drop no status:
+# GM_MUST_CHECK (gm_status.h) becomes warn_unused_result there, an error
+# under -Werror.
+$(B)/obj/fw/%.o $(B)/obj/tb/scen/%.o $(B)/obj/tools/bench_pipe.o: CFLAGS += -DGM_CHECK_RESULTS
+
 $(B)/obj/%.o: %.c $(wildcard model/*.h dma/*.h fw/*.h mmu/*.h) model/gpu_hw.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -119,17 +125,26 @@ $(B)/obj/model/gm_be_sc.o: model/gm_be_sc.cpp model/gm_backend.h $(B)/vl_sc/Vgpu
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -DVM_SC=1 -I$(SC_INC) -I$(B)/vl_sc -c $< -o $@
 
-$(LIB): $(LIB_OBJ)
+# Also after a Makefile change, so a file that leaves LIB_C leaves the archive.
+$(LIB): $(LIB_OBJ) Makefile
 	@rm -f $@
-	ar rcs $@ $^
+	ar rcs $@ $(LIB_OBJ)
 
 LINK = $(CXX) -o $@ $^ $(VL_ARCH) $(VL_RT) $(LDLIBS)
 
-TOOL_OBJ := $(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_pipe.o
-$(TOOL_OBJ): tools/bench.h
+# The command line and its clients of the library: the demo and the
+# `gpusim run` scenarios (tb/scen/), the benchmarks (tools/).
+TOOL_OBJ := $(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_pipe.o \
+	$(B)/obj/tb/scen/scen_demo.o $(B)/obj/tb/scen/scen_pipe.o
+$(TOOL_OBJ): tools/bench.h $(wildcard tb/scen/*.h)
+$(B)/obj/tools/gpusim.o: CFLAGS += -Itb/scen
 $(BIN): $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)
+
+# Tests find the shared helpers of tb/ (tb_seed.h: the seed of every random test).
+$(B)/obj/tb/%.o: CFLAGS += -Itb
+SEED_OBJ := $(B)/obj/tb/tb_seed.o
 
 $(B)/tests/test_gm_mem: $(B)/obj/tb/unit/test_gm_mem.o $(B)/obj/model/gm_mem.o
 	@mkdir -p $(@D)
@@ -141,29 +156,32 @@ $(B)/tests/test_dma: $(B)/obj/tb/unit/test_dma.o $(B)/obj/dma/dma_buf.o $(B)/obj
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/test_tile: $(B)/obj/tb/unit/test_tile.o $(B)/obj/dma/dma_tile.o $(B)/obj/dma/dma_names.o \
-		$(B)/obj/model/gm_status.o
+		$(B)/obj/model/gm_status.o $(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 DMA_OBJ := $(addprefix $(B)/obj/,dma/dma_buf.o dma/dma_disasm.o dma/dma_names.o dma/dma_check.o \
 	dma/dma_tile.o dma/dma_patch.o dma/dma_validate.o model/gm_status.o)
-$(B)/tests/test_patch $(B)/tests/test_disasm: $(B)/tests/%: $(B)/obj/tb/unit/%.o $(DMA_OBJ)
+$(B)/tests/test_patch $(B)/tests/test_disasm: $(B)/tests/%: $(B)/obj/tb/unit/%.o $(DMA_OBJ) $(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/test_fw_res: $(B)/obj/tb/unit/test_fw_res.o $(B)/obj/fw/fw_mem.o $(B)/obj/fw/fw_res.o \
-		$(B)/obj/dma/dma_tile.o $(B)/obj/dma/dma_names.o $(B)/obj/model/gm_status.o
+		$(B)/obj/fw/fw_residency.o $(B)/obj/dma/dma_tile.o $(B)/obj/dma/dma_names.o \
+		$(B)/obj/model/gm_status.o $(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/test_mmu: $(B)/obj/tb/unit/test_mmu.o $(B)/obj/mmu/mmu_pt.o $(B)/obj/mmu/mmu_walk.o \
-		$(B)/obj/mmu/mmu_va.o
+		$(B)/obj/mmu/mmu_va.o $(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
-$(B)/tests/%: $(B)/obj/tb/cp/%.o $(B)/obj/tb/cp/tb_util.o $(LIB) $(VL_ARCH) $(VL_RT)
+# System tests (tb/sys/): the whole RTL model through the C API and the driver.
+SYS_UTIL_OBJ := $(B)/obj/tb/sys/tb_util.o $(SEED_OBJ)
+$(B)/tests/%: $(B)/obj/tb/sys/%.o $(SYS_UTIL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $< $(B)/obj/tb/cp/tb_util.o $(LIB) $(VL_ARCH) $(VL_RT) -lcmocka $(LDLIBS)
+	$(CXX) -o $@ $< $(SYS_UTIL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) -lcmocka $(LDLIBS)
 
 # ---------------------------------------------------------------- entry points
 run: deps

@@ -35,32 +35,34 @@ static inline size_t dma_buf_room(const struct dma_buf *b)
 
 /* Append @n raw dwords (already-formed packets, or deliberate garbage for
  * negative tests).  GM_ERR_FULL when they do not fit; nothing written. */
-int dma_emit_raw(struct dma_buf *b, const uint32_t *dw, size_t n);
+int dma_emit_raw(struct dma_buf *b, const uint32_t *dw, size_t n) GM_MUST_CHECK;
 
 /* NOP with @count payload dwords of padding (zeros).  GM_ERR_BAD_ARG if
  * count > GPU_PKT_NOP_COUNT_MAX. */
-int dma_emit_nop(struct dma_buf *b, uint32_t count);
+int dma_emit_nop(struct dma_buf *b, uint32_t count) GM_MUST_CHECK;
 
 /* WRITE_DATA of @n dwords to @addr (4-aligned, 48-bit).  GM_ERR_BAD_ARG for
  * n == 0, too many dwords for one packet, a bad address, or dwords that would
  * run past 2^48 (the hardware refuses those with BAD_FIELD). */
-int dma_emit_write_data(struct dma_buf *b, uint64_t addr, const uint32_t *data, uint32_t n);
+int dma_emit_write_data(struct dma_buf *b, uint64_t addr, const uint32_t *data, uint32_t n)
+	GM_MUST_CHECK;
 
 /* INDIRECT_BUFFER of @size_dw dwords at @addr (4-aligned).  GM_ERR_BAD_ARG
  * for size 0, size past the SIZE_DW field, a bad address, or an IB running
  * past the end of the address space. */
-int dma_emit_indirect_buffer(struct dma_buf *b, uint64_t addr, uint32_t size_dw);
+int dma_emit_indirect_buffer(struct dma_buf *b, uint64_t addr, uint32_t size_dw) GM_MUST_CHECK;
 
 /* RELEASE_FENCE: write @value (64-bit if @is64, else its low half) to @addr
  * after all earlier work, raising the fence interrupt if @irq. */
-int dma_emit_release_fence(struct dma_buf *b, uint64_t addr, uint64_t value, bool is64, bool irq);
+int dma_emit_release_fence(struct dma_buf *b, uint64_t addr, uint64_t value, bool is64, bool irq)
+	GM_MUST_CHECK;
 
 /* WAIT_MEM: poll until ((mem & mask) func ref), @poll_cycles apart. */
 int dma_emit_wait_mem(struct dma_buf *b, uint64_t addr, uint64_t ref, uint64_t mask,
-		      enum gpu_wait_func func, bool is64, uint16_t poll_cycles);
+		      enum gpu_wait_func func, bool is64, uint16_t poll_cycles) GM_MUST_CHECK;
 
 /* TIMESTAMP: write the 64-bit cycle counter to @addr (8-aligned). */
-int dma_emit_timestamp(struct dma_buf *b, uint64_t addr);
+int dma_emit_timestamp(struct dma_buf *b, uint64_t addr) GM_MUST_CHECK;
 
 /*
  * PTE_WRITE (privileged): @num 64-bit entries at @dst (8-aligned), entry i =
@@ -69,7 +71,7 @@ int dma_emit_timestamp(struct dma_buf *b, uint64_t addr);
  * (the hardware refuses those with BAD_FIELD), or @flags with ADDR bits set.
  */
 int dma_emit_pte_write(struct dma_buf *b, uint64_t dst, uint64_t flags, uint64_t base,
-		       uint32_t stride, uint32_t num);
+		       uint32_t stride, uint32_t num) GM_MUST_CHECK;
 
 /*
  * INVALIDATE_TLB (privileged): drop the TLB entries of @vmid (every VMID if
@@ -77,7 +79,7 @@ int dma_emit_pte_write(struct dma_buf *b, uint64_t dst, uint64_t flags, uint64_t
  * for vmid >= GPU_NUM_VMIDS or start > end.
  */
 int dma_emit_invalidate_tlb(struct dma_buf *b, uint32_t vmid, bool all, uint32_t start,
-			    uint32_t end);
+			    uint32_t end) GM_MUST_CHECK;
 
 /* A surface operand of BLT and FILL: the layout and the rectangle's origin. */
 struct dma_surf {
@@ -93,7 +95,7 @@ struct dma_surf {
  * (the ranges must not overlap).  GM_ERR_BAD_ARG when either range passes
  * the 48-bit address space.
  */
-int dma_emit_copy(struct dma_buf *b, uint64_t dst, uint64_t src, uint32_t bytes);
+int dma_emit_copy(struct dma_buf *b, uint64_t dst, uint64_t src, uint32_t bytes) GM_MUST_CHECK;
 
 /*
  * BLT: the @w x @h element rectangle at @src's origin to @dst's origin.
@@ -103,11 +105,11 @@ int dma_emit_copy(struct dma_buf *b, uint64_t dst, uint64_t src, uint32_t bytes)
  * hardware would reject.
  */
 int dma_emit_blt(struct dma_buf *b, const struct dma_surf *dst, const struct dma_surf *src,
-		 uint32_t w, uint32_t h);
+		 uint32_t w, uint32_t h) GM_MUST_CHECK;
 
 /* FILL: the @w x @h rectangle at @dst's origin; byte i of each row gets byte
  * (i mod 8) of @value.  GM_ERR_BAD_ARG as dma_emit_blt(). */
 int dma_emit_fill(struct dma_buf *b, const struct dma_surf *dst, uint32_t w, uint32_t h,
-		  uint64_t value);
+		  uint64_t value) GM_MUST_CHECK;
 
 #endif /* DMA_BUF_H */

@@ -8,6 +8,8 @@
  * little-endian order (the GPU's), whatever the host's byte order, and
  * without assuming the buffer pointer is aligned.
  */
+#include <string.h>
+
 #include "dma_patch.h"
 #include "gpu_hw.h"
 
@@ -221,6 +223,22 @@ static int refuse(struct dma_patch_stats *st, uint32_t why, uint32_t entry)
 		st->bad_entry = entry;
 	}
 	return why == DMA_PATCH_WHY_ADDR ? GM_ERR_ADDR : GM_ERR_BAD_ARG;
+}
+
+void dma_patch_args_init(struct dma_patch_args *a, void *dma, uint32_t dma_size, uint64_t dma_phys,
+			 const struct dma_alloc_entry *allocs, uint32_t alloc_count,
+			 const struct dma_patch_loc *locs, uint32_t loc_count)
+{
+	memset(a, 0, sizeof(*a));
+	a->dma = dma;
+	a->dma_size = dma_size;
+	a->dma_phys = dma_phys;
+	a->dma_sub_end = dma_size;
+	a->allocs = allocs;
+	a->alloc_count = alloc_count;
+	a->locs = locs;
+	a->loc_count = loc_count;
+	a->loc_sub_len = loc_count;
 }
 
 int dma_patch(const struct dma_patch_args *a)

@@ -120,14 +120,15 @@ void dma_patch_list_init(struct dma_patch_list *l, struct dma_patch_loc *e, uint
  * entry does not fit.  On error the list and *@index are unchanged.
  * Linear in the list length (lists are hundreds of entries).
  */
-int dma_alloc_list_add(struct dma_alloc_list *l, const struct dma_alloc_entry *a, uint32_t *index);
+int dma_alloc_list_add(struct dma_alloc_list *l, const struct dma_alloc_entry *a, uint32_t *index)
+	GM_MUST_CHECK;
 
 /*
  * Append @loc.  GM_ERR_BAD_ARG: @l, its storage or @loc NULL.  GM_ERR_FULL:
  * the list is full.  On error the list is unchanged.  The entry itself is
  * checked by dma_patch(), not here.
  */
-int dma_patch_list_add(struct dma_patch_list *l, const struct dma_patch_loc *loc);
+int dma_patch_list_add(struct dma_patch_list *l, const struct dma_patch_loc *loc) GM_MUST_CHECK;
 
 /* ------------------------------------------------------------ patcher */
 
@@ -202,6 +203,16 @@ struct dma_patch_args {
 };
 
 /*
+ * Set @a up to patch a whole DMA buffer, @dma of @dma_size bytes at
+ * physical @dma_phys, with every entry of @locs against @allocs: a Render
+ * buffer (no private data, no flags), SubmissionFenceId 0, no statistics.
+ * The caller then sets fence_id or stats as it needs.  Writes @a only.
+ */
+void dma_patch_args_init(struct dma_patch_args *a, void *dma, uint32_t dma_size, uint64_t dma_phys,
+			 const struct dma_alloc_entry *allocs, uint32_t alloc_count,
+			 const struct dma_patch_loc *locs, uint32_t loc_count);
+
+/*
  * Patch entries [loc_sub_start, loc_sub_start + loc_sub_len) of the patch-
  * location list into the DMA buffer.  Every argument and every entry of that
  * range is checked before the first byte is written (entries outside it are
@@ -225,7 +236,7 @@ struct dma_patch_args {
  * nothing else in the buffer changes.  A paging buffer has nothing to patch:
  * GM_OK, nothing written.
  */
-int dma_patch(const struct dma_patch_args *a);
+int dma_patch(const struct dma_patch_args *a) GM_MUST_CHECK;
 
 /* A static name for @why, e.g. "RANGE"; "?" if unknown. */
 const char *dma_patch_why_name(uint32_t why);

@@ -80,7 +80,7 @@ struct dma_validate_report {
  * thing written.  Reads only the dwords of @dw[0..@ndw).
  */
 int dma_validate_cmdbuf(const uint32_t *dw, size_t ndw, const struct dma_validate_limits *lim,
-			struct dma_validate_report *rep);
+			struct dma_validate_report *rep) GM_MUST_CHECK;
 
 /* A static name for @cause (GPU_CAUSE_* names from the generated table,
  * e.g. "PRIV", then "IB_FORBIDDEN", "IB_OUTSIDE", "BAD_CALL"); "?" if

@@ -22,19 +22,21 @@ void fw_dev_cfg_default(struct fw_dev_cfg *cfg)
 	cfg->vram_bytes = 256ull << 20;
 }
 
-static void fw_log(struct fw_dev *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void fw_log(struct fw_dev *d, const char *fmt, ...)
+void fw_logf(FILE *out, const struct gm *g, const char *who, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!d->log)
+	if (!out)
 		return;
 	va_start(ap, fmt);
-	fprintf(d->log, "fw: ");
-	vfprintf(d->log, fmt, ap);
+	if (g)
+		fprintf(out, "[%9" PRIu64 "] ", gm_cycles(g));
+	fprintf(out, "%s: ", who);
+	vfprintf(out, fmt, ap);
 	va_end(ap);
 }
+
+#define fw_log(d, ...) fw_logf((d)->log, NULL, "fw", __VA_ARGS__)
 
 /* Carve from [sys_next, sys_end); the internal allocator for both halves. */
 static int carve(uint64_t *next, uint64_t end, uint64_t bytes, uint64_t align, uint64_t *addr)
@@ -58,9 +60,32 @@ int fw_alloc_sys(struct fw_dev *d, uint64_t bytes, uint64_t align, uint64_t *add
 	return carve(&d->sys_next, d->sys_end, bytes, align, addr);
 }
 
+/* Register access; GM_ERR_HW when the port refused it. */
 static int reg_wr(struct fw_dev *d, uint32_t off, uint32_t v)
 {
 	return gm_reg_write(d->gm, off, v) ? GM_ERR_HW : GM_OK;
+}
+
+static int reg_rd(struct fw_dev *d, uint32_t off, uint32_t *v)
+{
+	return gm_reg_read(d->gm, off, v) ? GM_ERR_HW : GM_OK;
+}
+
+/* Write @n (offset, value) pairs in order; the first refusal stops it. */
+static int reg_wr_seq(struct fw_dev *d, const uint32_t (*seq)[2], size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (reg_wr(d, seq[i][0], seq[i][1]))
+			return GM_ERR_HW;
+	return GM_OK;
+}
+
+int fw_reg_read_n(struct fw_dev *d, const uint32_t *off, uint32_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (reg_rd(d, off[i], &v[i]))
+			return GM_ERR_HW;
+	return GM_OK;
 }
 
 static uint32_t ctrl_bits(const struct fw_queue *q)
@@ -72,16 +97,17 @@ static uint32_t ctrl_bits(const struct fw_queue *q)
 static int queue_setup(struct fw_dev *d, struct fw_queue *q, uint32_t ring_log2)
 {
 	unsigned i = q->id;
-	int st = 0;
+	const uint32_t seq[][2] = {
+		{ GPU_REG_Q_CTRL(i), GPU_Q_CTRL_RESET(1) },
+		{ GPU_REG_Q_BASE_LO(i), (uint32_t)q->ring_addr },
+		{ GPU_REG_Q_BASE_HI(i), (uint32_t)(q->ring_addr >> 32) },
+		{ GPU_REG_Q_SIZE(i), ring_log2 },
+		{ GPU_REG_Q_RPTR_WB_LO(i), (uint32_t)q->rptr_wb_addr },
+		{ GPU_REG_Q_RPTR_WB_HI(i), (uint32_t)(q->rptr_wb_addr >> 32) },
+		{ GPU_REG_Q_CTRL(i), ctrl_bits(q) },
+	};
 
-	st |= reg_wr(d, GPU_REG_Q_CTRL(i), GPU_Q_CTRL_RESET(1));
-	st |= reg_wr(d, GPU_REG_Q_BASE_LO(i), (uint32_t)q->ring_addr);
-	st |= reg_wr(d, GPU_REG_Q_BASE_HI(i), (uint32_t)(q->ring_addr >> 32));
-	st |= reg_wr(d, GPU_REG_Q_SIZE(i), ring_log2);
-	st |= reg_wr(d, GPU_REG_Q_RPTR_WB_LO(i), (uint32_t)q->rptr_wb_addr);
-	st |= reg_wr(d, GPU_REG_Q_RPTR_WB_HI(i), (uint32_t)(q->rptr_wb_addr >> 32));
-	st |= reg_wr(d, GPU_REG_Q_CTRL(i), ctrl_bits(q));
-	return st ? GM_ERR_HW : GM_OK;
+	return reg_wr_seq(d, seq, sizeof(seq) / sizeof(seq[0]));
 }
 
 static int queue_make(struct fw_dev *d, struct fw_queue *q, uint32_t ring_log2)
@@ -98,9 +124,10 @@ static int queue_make(struct fw_dev *d, struct fw_queue *q, uint32_t ring_log2)
 	if (st)
 		return st;
 	/* The CPU zeroes what the GPU will write back. */
-	gm_backdoor_write(d->gm, q->rptr_wb_addr, &zero, sizeof(zero));
-	gm_backdoor_write(d->gm, q->fence_addr, &zero, sizeof(zero));
-	return queue_setup(d, q, ring_log2);
+	st = gm_backdoor_write(d->gm, q->rptr_wb_addr, &zero, sizeof(zero));
+	if (!st)
+		st = gm_backdoor_write(d->gm, q->fence_addr, &zero, sizeof(zero));
+	return st ? st : queue_setup(d, q, ring_log2);
 }
 
 int fw_dev_init(struct fw_dev *d, struct gm *g, const struct fw_dev_cfg *cfg)
@@ -152,8 +179,9 @@ uint32_t fw_ring_space(struct fw_dev *d, unsigned qi)
 	struct fw_queue *q = &d->q[qi];
 	uint32_t rptr = 0;
 
-	/* The GPU's read pointer, as written back to memory. */
-	gm_backdoor_read32(d->gm, q->rptr_wb_addr, &rptr);
+	/* The GPU's read pointer, as written back to memory (unreadable: no room). */
+	if (gm_backdoor_read32(d->gm, q->rptr_wb_addr, &rptr))
+		return 0;
 	return (rptr - q->wptr - 1) & (q->ring_dw - 1);
 }
 
@@ -161,6 +189,7 @@ int fw_ring_write(struct fw_dev *d, unsigned qi, const uint32_t *dw, uint32_t n)
 {
 	struct fw_queue *q;
 	uint32_t first;
+	int st;
 
 	if (!d || qi >= d->nq || !dw || n == 0)
 		return GM_ERR_BAD_ARG;
@@ -172,9 +201,11 @@ int fw_ring_write(struct fw_dev *d, unsigned qi, const uint32_t *dw, uint32_t n)
 	first = q->ring_dw - q->wptr;
 	if (first > n)
 		first = n;
-	gm_backdoor_write(d->gm, q->ring_addr + 4ull * q->wptr, dw, first * 4ull);
-	if (n > first)
-		gm_backdoor_write(d->gm, q->ring_addr, dw + first, (n - first) * 4ull);
+	st = gm_backdoor_write(d->gm, q->ring_addr + 4ull * q->wptr, dw, first * 4ull);
+	if (!st && n > first)
+		st = gm_backdoor_write(d->gm, q->ring_addr, dw + first, (n - first) * 4ull);
+	if (st)
+		return st;
 	q->wptr = (q->wptr + n) & (q->ring_dw - 1);
 	return reg_wr(d, GPU_REG_Q_WPTR(qi), q->wptr);
 }
@@ -190,8 +221,9 @@ int fw_submit(struct fw_dev *d, unsigned qi, const uint32_t *dw, uint32_t n, uin
 		return GM_ERR_BAD_ARG;
 	q = &d->q[qi];
 	dma_buf_init(&b, buf, 256);
-	dma_emit_raw(&b, dw, n);
-	dma_emit_release_fence(&b, q->fence_addr, q->fence_emitted + 1, true, true);
+	if (dma_emit_raw(&b, dw, n) ||
+	    dma_emit_release_fence(&b, q->fence_addr, q->fence_emitted + 1, true, true))
+		return GM_ERR_BAD_ARG;
 	st = fw_ring_write(d, qi, buf, (uint32_t)b.len);
 	if (st)
 		return st;
@@ -212,67 +244,79 @@ int fw_submit_ib(struct fw_dev *d, unsigned qi, uint64_t ib, uint32_t size_dw, u
 	return fw_submit(d, qi, buf, (uint32_t)b.len, fence);
 }
 
-static void fence_update(struct fw_dev *d, struct fw_queue *q)
+/* Read the queue's fence from memory; the CPU's view never goes back. */
+static int fence_update(struct fw_dev *d, struct fw_queue *q)
 {
 	uint64_t v = 0;
+	int st = gm_backdoor_read64(d->gm, q->fence_addr, &v);
 
-	gm_backdoor_read64(d->gm, q->fence_addr, &v);
-	if (v > q->fence_seen)
+	if (!st && v > q->fence_seen)
 		q->fence_seen = v;
+	return st;
 }
 
-/* Latch the queue's error, report it and reset the queue to an empty ring. */
-static void queue_recover(struct fw_dev *d, struct fw_queue *q)
+/* Record the error queue @q halted on; the queue stays halted. */
+static int error_record(struct fw_dev *d, struct fw_queue *q)
 {
-	uint32_t lo = 0, hi = 0, cause = 0, hdr = 0;
-	unsigned i = q->id;
-	const char *name;
+	enum { CAUSE, ADDR_LO, ADDR_HI, HEADER, N };
+	const uint32_t off[N] = { GPU_REG_Q_ERR_CAUSE(q->id), GPU_REG_Q_ERR_ADDR_LO(q->id),
+				  GPU_REG_Q_ERR_ADDR_HI(q->id), GPU_REG_Q_ERR_HEADER(q->id) };
+	uint32_t v[N];
+	int st = fw_reg_read_n(d, off, v, N);
 
-	gm_reg_read(d->gm, GPU_REG_Q_ERR_CAUSE(i), &cause);
-	gm_reg_read(d->gm, GPU_REG_Q_ERR_ADDR_LO(i), &lo);
-	gm_reg_read(d->gm, GPU_REG_Q_ERR_ADDR_HI(i), &hi);
-	gm_reg_read(d->gm, GPU_REG_Q_ERR_HEADER(i), &hdr);
+	if (st)
+		return st;
 	q->errors++;
-	q->err_cause = GPU_Q_ERR_CAUSE_CAUSE_GET(cause);
-	q->err_addr = (uint64_t)hi << 32 | lo;
-	q->err_header = hdr;
-	name = gpu_cause_name(q->err_cause);
-	fw_log(d, "queue %u error: %s at 0x%012" PRIx64 " (header 0x%08" PRIx32 "); resetting queue\n",
-	       i, name ? name : "?", q->err_addr, hdr);
-	fw_queue_reset(d, i);
+	q->halted = true;
+	q->err_cause = GPU_Q_ERR_CAUSE_CAUSE_GET(v[CAUSE]);
+	q->err_addr = (uint64_t)v[ADDR_HI] << 32 | v[ADDR_LO];
+	q->err_header = v[HEADER];
+	return GM_OK;
 }
 
 int fw_queue_reset(struct fw_dev *d, unsigned qi)
 {
 	struct fw_queue *q;
+	int st;
 
 	if (!d || qi >= d->nq)
 		return GM_ERR_BAD_ARG;
 	q = &d->q[qi];
-	fence_update(d, q);
+	st = fence_update(d, q);
+	if (!st)
+		st = gm_backdoor_write32(d->gm, q->rptr_wb_addr, 0);
+	if (st)
+		return st;
+	if (q->halted) {
+		const char *name = gpu_cause_name(q->err_cause);
+
+		fw_log(d, "queue %u error: %s at 0x%012" PRIx64 " (header 0x%08" PRIx32 "); "
+		       "resetting queue\n", qi, name ? name : "?", q->err_addr, q->err_header);
+		q->halted = false;
+	}
 	q->fence_lost = q->fence_emitted;
 	q->wptr = 0;
-	gm_backdoor_write32(d->gm, q->rptr_wb_addr, 0);
 	return reg_wr(d, GPU_REG_Q_CTRL(qi), ctrl_bits(q) | GPU_Q_CTRL_RESET(1));
 }
 
 int fw_apt_map(struct fw_dev *d, unsigned r, uint32_t start, uint32_t end, uint64_t base,
 	       unsigned mode, unsigned bpe_log2, uint32_t pitch)
 {
-	int st = 0;
+	const uint32_t seq[][2] = {
+		{ GPU_REG_APT_CTRL(r), 0 },
+		{ GPU_REG_APT_START(r), start },
+		{ GPU_REG_APT_END(r), end },
+		{ GPU_REG_APT_BASE_LO(r), (uint32_t)base },
+		{ GPU_REG_APT_BASE_HI(r), (uint32_t)(base >> 32) },
+		{ GPU_REG_APT_PITCH(r), pitch },
+		{ GPU_REG_APT_CTRL(r), GPU_APT_CTRL_VALID(1) | GPU_APT_CTRL_MODE(mode) |
+				       GPU_APT_CTRL_BPE(bpe_log2) },
+	};
 
 	if (!d || r >= GPU_APT_RANGES || (start & 7u) || (end & 7u) || start >= end ||
 	    end > GPU_APT_WINDOW_BYTES)
 		return GM_ERR_BAD_ARG;
-	st |= reg_wr(d, GPU_REG_APT_CTRL(r), 0);
-	st |= reg_wr(d, GPU_REG_APT_START(r), start);
-	st |= reg_wr(d, GPU_REG_APT_END(r), end);
-	st |= reg_wr(d, GPU_REG_APT_BASE_LO(r), (uint32_t)base);
-	st |= reg_wr(d, GPU_REG_APT_BASE_HI(r), (uint32_t)(base >> 32));
-	st |= reg_wr(d, GPU_REG_APT_PITCH(r), pitch);
-	st |= reg_wr(d, GPU_REG_APT_CTRL(r), GPU_APT_CTRL_VALID(1) | GPU_APT_CTRL_MODE(mode) |
-					       GPU_APT_CTRL_BPE(bpe_log2));
-	return st ? GM_ERR_HW : GM_OK;
+	return reg_wr_seq(d, seq, sizeof(seq) / sizeof(seq[0]));
 }
 
 int fw_apt_unmap(struct fw_dev *d, unsigned r)
@@ -283,51 +327,60 @@ int fw_apt_unmap(struct fw_dev *d, unsigned r)
 }
 
 /* Read the MMU's latched fault, report it, and re-arm the latch. */
-static void mmu_fault_read(struct fw_dev *d)
+static int mmu_fault_read(struct fw_dev *d)
 {
-	uint32_t st = 0, lo = 0, hi = 0, n = 0;
+	enum { STATUS, VA_LO, VA_HI, COUNT, N };
+	static const uint32_t off[N] = { GPU_REG_MMU_FAULT_STATUS, GPU_REG_MMU_FAULT_VA_LO,
+					 GPU_REG_MMU_FAULT_VA_HI, GPU_REG_MMU_FAULT_COUNT };
 	struct fw_mmu_fault *f = &d->fault;
 	const char *name;
+	uint32_t v[N];
+	int st = fw_reg_read_n(d, off, v, N);
 
-	gm_reg_read(d->gm, GPU_REG_MMU_FAULT_STATUS, &st);
-	gm_reg_read(d->gm, GPU_REG_MMU_FAULT_VA_LO, &lo);
-	gm_reg_read(d->gm, GPU_REG_MMU_FAULT_VA_HI, &hi);
-	gm_reg_read(d->gm, GPU_REG_MMU_FAULT_COUNT, &n);
+	if (st)
+		return st;
 	d->mmu_irqs++;
-	if (!GPU_MMU_FAULT_STATUS_VALID_GET(st))
-		return;
-	f->va = (uint64_t)hi << 32 | lo;
-	f->vmid = GPU_MMU_FAULT_STATUS_VMID_GET(st);
-	f->client = GPU_MMU_FAULT_STATUS_CLIENT_GET(st);
-	f->cause = GPU_MMU_FAULT_STATUS_CAUSE_GET(st);
-	f->write = GPU_MMU_FAULT_STATUS_WRITE_GET(st);
-	f->count = n;
+	if (!GPU_MMU_FAULT_STATUS_VALID_GET(v[STATUS]))
+		return GM_OK;
+	f->va = (uint64_t)v[VA_HI] << 32 | v[VA_LO];
+	f->vmid = GPU_MMU_FAULT_STATUS_VMID_GET(v[STATUS]);
+	f->client = GPU_MMU_FAULT_STATUS_CLIENT_GET(v[STATUS]);
+	f->cause = GPU_MMU_FAULT_STATUS_CAUSE_GET(v[STATUS]);
+	f->write = GPU_MMU_FAULT_STATUS_WRITE_GET(v[STATUS]);
+	f->count = v[COUNT];
 	name = gpu_mmu_fault_name(f->cause);
 	fw_log(d, "mmu fault: %s %s of VA 0x%012" PRIx64 " by queue %u on VMID %u (%u faults so far)\n",
-	       name ? name : "?", f->write ? "write" : "read", f->va, f->client, f->vmid, n);
-	reg_wr(d, GPU_REG_MMU_FAULT_STATUS, GPU_MMU_FAULT_STATUS_VALID(1));
+	       name ? name : "?", f->write ? "write" : "read", f->va, f->client, f->vmid, f->count);
+	return reg_wr(d, GPU_REG_MMU_FAULT_STATUS, GPU_MMU_FAULT_STATUS_VALID(1));
 }
 
-uint32_t fw_isr(struct fw_dev *d)
+int fw_isr(struct fw_dev *d, uint32_t *handled)
 {
-	uint32_t st = 0;
+	uint32_t bits = 0;
+	int st;
 
-	if (gm_reg_read(d->gm, GPU_REG_INT_STATUS, &st) || st == 0)
-		return 0;
-	gm_reg_write(d->gm, GPU_REG_INT_STATUS, st);
+	*handled = 0;
+	st = reg_rd(d, GPU_REG_INT_STATUS, &bits);
+	if (st || bits == 0)
+		return st;
+	st = reg_wr(d, GPU_REG_INT_STATUS, bits);
+	if (st)
+		return st;
 	d->irqs++;
-	if (GPU_INT_STATUS_MMU_FAULT_GET(st))
-		mmu_fault_read(d);
-	for (unsigned i = 0; i < d->nq; i++) {
-		if (GPU_INT_STATUS_FENCE_GET(st) >> i & 1u) {
+	if (GPU_INT_STATUS_MMU_FAULT_GET(bits))
+		st = mmu_fault_read(d);
+	for (unsigned i = 0; !st && i < d->nq; i++) {
+		if (GPU_INT_STATUS_FENCE_GET(bits) >> i & 1u) {
 			d->fence_irqs++;
-			fence_update(d, &d->q[i]);
+			st = fence_update(d, &d->q[i]);
 		}
-		if (GPU_INT_STATUS_ERROR_GET(st) >> i & 1u) {
+		if (!st && GPU_INT_STATUS_ERROR_GET(bits) >> i & 1u) {
 			d->error_irqs++;
-			queue_recover(d, &d->q[i]);
+			st = error_record(d, &d->q[i]);
 		}
 	}
+	if (!st)
+		*handled = bits;
 	return st;
 }
 
@@ -335,6 +388,8 @@ int fw_fence_wait(struct fw_dev *d, unsigned qi, uint64_t value, uint64_t budget
 {
 	struct fw_queue *q;
 	uint64_t used;
+	uint32_t bits;
+	int st;
 
 	if (!d || qi >= d->nq || value > d->q[qi].fence_emitted)
 		return GM_ERR_BAD_ARG;
@@ -342,12 +397,15 @@ int fw_fence_wait(struct fw_dev *d, unsigned qi, uint64_t value, uint64_t budget
 	for (;;) {
 		if (q->fence_seen >= value)
 			return GM_OK;
-		if (value <= q->fence_lost)
+		if (value <= q->fence_lost || q->halted)
 			return GM_ERR_HW;
 		if (gm_run_until_irq(d->gm, budget, &used))
 			return GM_ERR_TIMEOUT;
 		budget -= used;
-		if (!fw_isr(d) && budget) {
+		st = fw_isr(d, &bits);
+		if (st)
+			return st;
+		if (!bits && budget) {
 			/* Line high with nothing pending (another agent acked
 			 * it): let the line settle rather than spin. */
 			gm_step(d->gm, 1);

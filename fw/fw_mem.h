@@ -82,7 +82,8 @@ struct fw_seg_stats {
  * outside the GPU physical address space or outside its kind's part of it
  * (then *s is not written).
  */
-int fw_seg_init(struct fw_seg *s, const struct fw_seg_desc *desc, const struct fw_host_mem *host);
+int fw_seg_init(struct fw_seg *s, const struct fw_seg_desc *desc, const struct fw_host_mem *host)
+	GM_MUST_CHECK;
 
 /* Release the bookkeeping; every range is forgotten.  NULL is a no-op. */
 void fw_seg_fini(struct fw_seg *s);
@@ -95,7 +96,7 @@ void fw_seg_fini(struct fw_seg *s);
  * (freeing or evicting may help); GM_ERR_NO_MEM when the host heap failed.
  * On error nothing changed and *addr is not written.
  */
-int fw_seg_alloc(struct fw_seg *s, uint64_t bytes, uint64_t align, uint64_t *addr);
+int fw_seg_alloc(struct fw_seg *s, uint64_t bytes, uint64_t align, uint64_t *addr) GM_MUST_CHECK;
 
 /*
  * Free the live range that starts at physical address @addr; its bytes join
@@ -103,10 +104,10 @@ int fw_seg_alloc(struct fw_seg *s, uint64_t bytes, uint64_t align, uint64_t *add
  * is not the start of a live range (a double free, an interior address),
  * with nothing changed.
  */
-int fw_seg_free(struct fw_seg *s, uint64_t addr);
+int fw_seg_free(struct fw_seg *s, uint64_t addr) GM_MUST_CHECK;
 
 /* Fill *st.  GM_OK; GM_ERR_BAD_ARG for NULL (nothing written). */
-int fw_seg_get_stats(const struct fw_seg *s, struct fw_seg_stats *st);
+int fw_seg_get_stats(const struct fw_seg *s, struct fw_seg_stats *st) GM_MUST_CHECK;
 
 /*
  * True when the bookkeeping holds together: ranges sorted, disjoint, inside

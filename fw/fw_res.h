@@ -34,9 +34,7 @@
  * check comes right after the NULL check of the device/resource, before
  * the other arguments are looked at.
  *
- * Residency is bookkeeping for the paging layer, which moves the bytes with
- * the copy engine: fw_res_place/fw_res_evict keep segment ranges and the
- * allocation's location in step; fw_res_pick_victims proposes what to evict.
+ * Residency is bookkeeping for the paging layer (fw_residency.h).
  *
  * No globals; not thread-safe; all memory comes from the adapter's host heap.
  */
@@ -178,7 +176,7 @@ struct fw_device_stats {
  * (both functions set or both NULL).  GM_OK; GM_ERR_BAD_ARG (NULL, half-set
  * @host; *ad not written).
  */
-int fw_adapter_init(struct fw_adapter *ad, const struct fw_host_mem *host);
+int fw_adapter_init(struct fw_adapter *ad, const struct fw_host_mem *host) GM_MUST_CHECK;
 
 /* Destroy every device still open (releasing all resources), then the
  * segments.  NULL is a no-op. */
@@ -189,20 +187,21 @@ void fw_adapter_fini(struct fw_adapter *ad);
  * @desc, an id already used, a range overlapping another segment);
  * GM_ERR_FULL (FW_MAX_SEGS already).  Nothing changed on error.
  */
-int fw_adapter_add_seg(struct fw_adapter *ad, const struct fw_seg_desc *desc);
+int fw_adapter_add_seg(struct fw_adapter *ad, const struct fw_seg_desc *desc) GM_MUST_CHECK;
 
-/* The segment with id @id, or NULL (unknown id, NULL @ad). */
-struct fw_seg *fw_adapter_seg(struct fw_adapter *ad, unsigned id);
+/* The segment with id @id, or NULL (unknown id, NULL @ad); like strchr,
+ * const in and mutable out, for the query paths and the updating ones. */
+struct fw_seg *fw_adapter_seg(const struct fw_adapter *ad, unsigned id);
 
 /* Fill *st.  GM_OK; GM_ERR_BAD_ARG for NULL (nothing written). */
-int fw_adapter_get_stats(const struct fw_adapter *ad, struct fw_adapter_stats *st);
+int fw_adapter_get_stats(const struct fw_adapter *ad, struct fw_adapter_stats *st) GM_MUST_CHECK;
 
 /*
  * Open a device on @ad; *out is the new device.  GM_OK; GM_ERR_BAD_ARG
  * (NULL); GM_ERR_FULL (FW_MAX_DEVICES open); GM_ERR_NO_MEM.  Nothing
  * changed on error.
  */
-int fw_device_create(struct fw_adapter *ad, struct fw_device **out);
+int fw_device_create(struct fw_adapter *ad, struct fw_device **out) GM_MUST_CHECK;
 
 /*
  * Close @dev: destroy its resources (each kernel resource is destroyed when
@@ -215,13 +214,13 @@ void fw_device_destroy(struct fw_device *dev);
  * Mark @dev removed (TDR).  GM_OK; GM_ERR_BAD_ARG (NULL);
  * GM_ERR_DEVICE_REMOVED when it already was.
  */
-int fw_device_mark_removed(struct fw_device *dev);
+int fw_device_mark_removed(struct fw_device *dev) GM_MUST_CHECK;
 
 /* True when @dev was marked removed (false for NULL). */
 bool fw_device_is_removed(const struct fw_device *dev);
 
 /* Fill *st.  GM_OK; GM_ERR_BAD_ARG; GM_ERR_DEVICE_REMOVED (nothing written). */
-int fw_device_get_stats(const struct fw_device *dev, struct fw_device_stats *st);
+int fw_device_get_stats(const struct fw_device *dev, struct fw_device_stats *st) GM_MUST_CHECK;
 
 /*
  * CreateResource: make a kernel resource with one allocation per entry of
@@ -235,7 +234,7 @@ int fw_device_get_stats(const struct fw_device *dev, struct fw_device_stats *st)
  * changed on error.
  */
 int fw_res_create(struct fw_device *dev, const struct fw_alloc_desc *surf, size_t nsurf, bool shared,
-		  struct fw_resource **out);
+		  struct fw_resource **out) GM_MUST_CHECK;
 
 /*
  * OpenResource: open the shared resource @share on @dev; *out gets new
@@ -244,7 +243,7 @@ int fw_res_create(struct fw_device *dev, const struct fw_alloc_desc *surf, size_
  * no live resource has that share handle); GM_ERR_DEVICE_REMOVED;
  * GM_ERR_FULL (handle table); GM_ERR_NO_MEM.  Nothing changed on error.
  */
-int fw_res_open(struct fw_device *dev, uint32_t share, struct fw_resource **out);
+int fw_res_open(struct fw_device *dev, uint32_t share, struct fw_resource **out) GM_MUST_CHECK;
 
 /*
  * DestroyResource: release @res's handles and free it; the kernel resource
@@ -252,19 +251,20 @@ int fw_res_open(struct fw_device *dev, uint32_t share, struct fw_resource **out)
  * GM_OK; GM_ERR_BAD_ARG (NULL); GM_ERR_DEVICE_REMOVED (nothing released:
  * fw_device_destroy does it).
  */
-int fw_res_destroy(struct fw_resource *res);
+int fw_res_destroy(struct fw_resource *res) GM_MUST_CHECK;
 
 /*
  * The allocation handle of surface @surf of @res.  GM_OK; GM_ERR_BAD_ARG
  * (NULL, @surf out of range); GM_ERR_DEVICE_REMOVED.
  */
-int fw_res_surface_handle(const struct fw_resource *res, size_t surf, uint32_t *handle);
+int fw_res_surface_handle(const struct fw_resource *res, size_t surf, uint32_t *handle)
+	GM_MUST_CHECK;
 
 /*
  * The global share handle of @res.  GM_OK; GM_ERR_BAD_ARG (NULL, not
  * shared); GM_ERR_DEVICE_REMOVED.
  */
-int fw_res_share_handle(const struct fw_resource *res, uint32_t *share);
+int fw_res_share_handle(const struct fw_resource *res, uint32_t *share) GM_MUST_CHECK;
 
 /*
  * DxgkCbGetHandleData: the kernel allocation @handle names on @dev.  GM_OK
@@ -272,46 +272,13 @@ int fw_res_share_handle(const struct fw_resource *res, uint32_t *share);
  * another device's, released, never made); GM_ERR_DEVICE_REMOVED.  *out is
  * written only on GM_OK.
  */
-int fw_res_get_handle_data(const struct fw_device *dev, uint32_t handle, struct fw_alloc **out);
+int fw_res_get_handle_data(const struct fw_device *dev, uint32_t handle, struct fw_alloc **out)
+	GM_MUST_CHECK;
 
-/*
- * Place @a in segment @seg_id: reserve a range there at a->align and make
- * it a's location (resident).  If @a was in another segment, that range is
- * freed and returned in *prev (else prev->seg_id is FW_SEG_NONE) so the
- * paging layer copies from it: the paging queue runs in order, so that copy
- * precedes any later write into the freed range.  @prev may be NULL.
- * GM_OK; GM_ERR_BAD_ARG (NULL, @a not of @ad, unknown segment, already in
- * that segment, CPU-visible @a in a segment the CPU cannot see, larger than
- * the segment); GM_ERR_BUSY (pinned and already placed); GM_ERR_FULL (no
- * room now: evict, see fw_res_pick_victims); GM_ERR_NO_MEM.  Nothing
- * changed on error.
- */
-int fw_res_place(struct fw_adapter *ad, struct fw_alloc *a, unsigned seg_id, struct fw_loc *prev);
+/* ---- for fw_residency.c */
 
-/*
- * Take @a out of its segment (its range is freed, it is in no segment);
- * the paging layer has copied what it must keep beforehand.  *prev (may be
- * NULL) gets the old location.  content_valid is left as it is.  GM_OK;
- * GM_ERR_BAD_ARG (NULL, @a not of @ad, not resident); GM_ERR_BUSY (pinned).
- * Nothing changed on error.
- */
-int fw_res_evict(struct fw_adapter *ad, struct fw_alloc *a, struct fw_loc *prev);
-
-/*
- * Choose what to evict from segment @seg_id to free at least @need bytes:
- * resident, unpinned allocations there that are not in @exclude (the
- * allocations the current submission references), least recently used
- * first (last_use, then creation order).  Moves nothing.  The bytes freed
- * may not be contiguous; the caller retries placement and asks again.
- * GM_OK, out[0..*nout) oldest first (*nout 0 when @need is 0);
- * GM_ERR_BAD_ARG (NULL where an array is needed, unknown segment, @need
- * larger than the segment); GM_ERR_BUSY (everything evictable together is
- * less than @need: the rest is pinned or referenced); GM_ERR_FULL (the
- * victims needed are more than @cap).  On error *nout and @out are not
- * written.
- */
-int fw_res_pick_victims(const struct fw_adapter *ad, unsigned seg_id, uint64_t need,
-			struct fw_alloc *const *exclude, size_t nexclude,
-			struct fw_alloc **out, size_t cap, size_t *nout);
+/* Give back the segment range @a occupies.  The books hold it live there,
+ * so the segment cannot refuse: a refusal is a broken invariant (assert). */
+void fw_res_range_free(const struct fw_adapter *ad, const struct fw_alloc *a);
 
 #endif /* FW_RES_H */

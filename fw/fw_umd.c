@@ -11,7 +11,7 @@ void fw_umd_begin(struct fw_umd *u)
 {
 	dma_buf_init(&u->b, u->dw, FW_UMD_MAX_DW);
 	u->nalloc = 0;
-	u->nloc = 0;
+	dma_patch_list_init(&u->pl, u->loc, FW_UMD_MAX_LOCS);
 }
 
 /* The allocation-list index of @h, added when new. */
@@ -39,17 +39,14 @@ static int patch(struct fw_umd *u, size_t pkt, unsigned field, uint32_t h, uint6
 
 	if (off > UINT32_MAX)
 		return GM_ERR_BAD_ARG;
-	if (u->nloc == FW_UMD_MAX_LOCS)
-		return GM_ERR_FULL;
 	st = ref(u, h, write, &index);
 	if (st)
 		return st;
-	u->loc[u->nloc++] = (struct dma_patch_loc){ .alloc_index = index,
-						    .driver_id = DMA_PATCH_ADDR64,
-						    .alloc_offset = (uint32_t)off,
-						    .patch_offset = (uint32_t)(pkt + 1 + field) * 4u,
-						    .split_offset = (uint32_t)pkt * 4u };
-	return GM_OK;
+	return dma_patch_list_add(&u->pl, &(struct dma_patch_loc){
+					  .alloc_index = index, .driver_id = DMA_PATCH_ADDR64,
+					  .alloc_offset = (uint32_t)off,
+					  .patch_offset = (uint32_t)(pkt + 1 + field) * 4u,
+					  .split_offset = (uint32_t)pkt * 4u });
 }
 
 /* Undo a partly added packet. */
@@ -57,7 +54,7 @@ static int undo(struct fw_umd *u, size_t len, uint32_t nalloc, uint32_t nloc, in
 {
 	u->b.len = len;
 	u->nalloc = nalloc;
-	u->nloc = nloc;
+	u->pl.len = nloc;
 	return st;
 }
 
@@ -65,7 +62,7 @@ int fw_umd_copy(struct fw_umd *u, uint32_t dst_h, uint64_t dst_off, uint32_t src
 		uint64_t src_off, uint32_t bytes)
 {
 	size_t pkt = u->b.len;
-	uint32_t na = u->nalloc, nl = u->nloc;
+	uint32_t na = u->nalloc, nl = u->pl.len;
 	int st = dma_emit_copy(&u->b, 0, 0, bytes);
 
 	if (!st)
@@ -80,7 +77,7 @@ int fw_umd_blt(struct fw_umd *u, uint32_t dst_h, const struct dma_surf *dst, uin
 {
 	struct dma_surf d0, s0;
 	size_t pkt = u->b.len;
-	uint32_t na = u->nalloc, nl = u->nloc;
+	uint32_t na = u->nalloc, nl = u->pl.len;
 	int st;
 
 	if (!dst || !src)
@@ -101,7 +98,7 @@ int fw_umd_fill(struct fw_umd *u, uint32_t h, const struct dma_surf *s, uint32_t
 {
 	struct dma_surf s0;
 	size_t pkt = u->b.len;
-	uint32_t na = u->nalloc, nl = u->nloc;
+	uint32_t na = u->nalloc, nl = u->pl.len;
 	int st;
 
 	if (!s)
@@ -117,7 +114,7 @@ int fw_umd_fill(struct fw_umd *u, uint32_t h, const struct dma_surf *s, uint32_t
 int fw_umd_write(struct fw_umd *u, uint32_t h, uint64_t off, const uint32_t *data, uint32_t n)
 {
 	size_t pkt = u->b.len;
-	uint32_t na = u->nalloc, nl = u->nloc;
+	uint32_t na = u->nalloc, nl = u->pl.len;
 	int st = dma_emit_write_data(&u->b, 0, data, n);
 
 	if (!st)
@@ -128,7 +125,7 @@ int fw_umd_write(struct fw_umd *u, uint32_t h, uint64_t off, const uint32_t *dat
 int fw_umd_wait_eq(struct fw_umd *u, uint32_t h, uint64_t off, uint32_t value)
 {
 	size_t pkt = u->b.len;
-	uint32_t na = u->nalloc, nl = u->nloc;
+	uint32_t na = u->nalloc, nl = u->pl.len;
 	int st = dma_emit_wait_mem(&u->b, 0, value, UINT32_MAX, GPU_FUNC_EQ, false, 16);
 
 	if (!st)
@@ -144,5 +141,5 @@ int fw_umd_raw(struct fw_umd *u, const uint32_t *dw, uint32_t n)
 void fw_umd_cmdbuf(const struct fw_umd *u, struct fw_cmdbuf *cb)
 {
 	*cb = (struct fw_cmdbuf){ .dw = u->dw, .ndw = (uint32_t)u->b.len, .allocs = u->alloc,
-				  .nalloc = u->nalloc, .locs = u->loc, .nloc = u->nloc };
+				  .nalloc = u->nalloc, .locs = u->pl.e, .nloc = u->pl.len };
 }

@@ -14,7 +14,7 @@
 #define FW_UMD_H
 
 #include "dma_buf.h"
-#include "fw_kmd.h"
+#include "fw_kmd_types.h"
 
 #define FW_UMD_MAX_DW 16384u   /* a command buffer may span several DMA buffers */
 #define FW_UMD_MAX_LOCS 2048u
@@ -25,7 +25,7 @@ struct fw_umd {
 	struct fw_alloc_ref alloc[FW_KMD_MAX_ALLOCS];
 	uint32_t nalloc;
 	struct dma_patch_loc loc[FW_UMD_MAX_LOCS];
-	uint32_t nloc;
+	struct dma_patch_list pl;  /* the patch-location list, over loc[] */
 };
 
 /* Start an empty command buffer. */
@@ -39,17 +39,18 @@ void fw_umd_begin(struct fw_umd *u);
  * refuses).
  */
 int fw_umd_copy(struct fw_umd *u, uint32_t dst_h, uint64_t dst_off, uint32_t src_h,
-		uint64_t src_off, uint32_t bytes);
+		uint64_t src_off, uint32_t bytes) GM_MUST_CHECK;
 int fw_umd_blt(struct fw_umd *u, uint32_t dst_h, const struct dma_surf *dst, uint32_t src_h,
-	       const struct dma_surf *src, uint32_t w, uint32_t h);
+	       const struct dma_surf *src, uint32_t w, uint32_t h) GM_MUST_CHECK;
 int fw_umd_fill(struct fw_umd *u, uint32_t h, const struct dma_surf *s, uint32_t w, uint32_t rows,
-		uint64_t value);
+		uint64_t value) GM_MUST_CHECK;
 /* WRITE_DATA of @n dwords at byte @off of allocation @h. */
-int fw_umd_write(struct fw_umd *u, uint32_t h, uint64_t off, const uint32_t *data, uint32_t n);
+int fw_umd_write(struct fw_umd *u, uint32_t h, uint64_t off, const uint32_t *data, uint32_t n)
+	GM_MUST_CHECK;
 /* WAIT_MEM until the dword at byte @off of allocation @h equals @value. */
-int fw_umd_wait_eq(struct fw_umd *u, uint32_t h, uint64_t off, uint32_t value);
+int fw_umd_wait_eq(struct fw_umd *u, uint32_t h, uint64_t off, uint32_t value) GM_MUST_CHECK;
 /* Any packets already formed (no address to patch). */
-int fw_umd_raw(struct fw_umd *u, const uint32_t *dw, uint32_t n);
+int fw_umd_raw(struct fw_umd *u, const uint32_t *dw, uint32_t n) GM_MUST_CHECK;
 
 /* The command buffer as Render takes it (pointers into @u). */
 void fw_umd_cmdbuf(const struct fw_umd *u, struct fw_cmdbuf *cb);

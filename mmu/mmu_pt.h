@@ -93,13 +93,13 @@ struct mmu_pde {
  * Encode @f into *pte.  GM_ERR_BAD_ARG (and *pte untouched) when f->pa is
  * not 4 KiB aligned or does not lie in the memory f->sys selects.
  */
-int mmu_pte_encode(const struct mmu_pte *f, uint64_t *pte);
+int mmu_pte_encode(const struct mmu_pte *f, uint64_t *pte) GM_MUST_CHECK;
 
 /* Decode every named field of @pte; reserved bits are ignored.  Never fails. */
 void mmu_pte_decode(uint64_t pte, struct mmu_pte *f);
 
 /* As mmu_pte_encode() for a PDE. */
-int mmu_pde_encode(const struct mmu_pde *f, uint64_t *pde);
+int mmu_pde_encode(const struct mmu_pde *f, uint64_t *pde) GM_MUST_CHECK;
 
 /* As mmu_pte_decode() for a PDE. */
 void mmu_pde_decode(uint64_t pde, struct mmu_pde *f);
@@ -163,7 +163,7 @@ enum mmu_unmap_mode {
  * the status of a failing write.  On any error *pt is untouched (a root
  * the allocator handed out before a failed zeroing write is lost to it).
  */
-int mmu_pt_init(struct mmu_pt *pt, const struct mmu_mem_ops *ops, void *ctx);
+int mmu_pt_init(struct mmu_pt *pt, const struct mmu_mem_ops *ops, void *ctx) GM_MUST_CHECK;
 
 /*
  * Map VA [@va, @va + @size) to PA [@pa, @pa + @size) with @flags (enum
@@ -181,7 +181,8 @@ int mmu_pt_init(struct mmu_pt *pt, const struct mmu_mem_ops *ops, void *ctx);
  * (PDE_INVALID at a lower level, or PTE_INVALID).  A failing memory op:
  * its status is returned and the range may be partly written.
  */
-int mmu_pt_map(struct mmu_pt *pt, uint64_t va, uint64_t size, uint64_t pa, unsigned int flags);
+int mmu_pt_map(struct mmu_pt *pt, uint64_t va, uint64_t size, uint64_t pa, unsigned int flags)
+	GM_MUST_CHECK;
 
 /*
  * Unmap VA [@va, @va + @size) (4 KiB aligned, size > 0, va + size <= 2^48)
@@ -191,7 +192,8 @@ int mmu_pt_map(struct mmu_pt *pt, uint64_t va, uint64_t size, uint64_t pa, unsig
  * and is left so.  GM_ERR_BAD_ARG (nothing written) for a bad range or
  * mode; a failing memory op as for mmu_pt_map().
  */
-int mmu_pt_unmap(struct mmu_pt *pt, uint64_t va, uint64_t size, enum mmu_unmap_mode mode);
+int mmu_pt_unmap(struct mmu_pt *pt, uint64_t va, uint64_t size, enum mmu_unmap_mode mode)
+	GM_MUST_CHECK;
 
 /*
  * Write the raw leaf entry @pte for the page holding @va (any bits, the
@@ -199,7 +201,7 @@ int mmu_pt_unmap(struct mmu_pt *pt, uint64_t va, uint64_t size, enum mmu_unmap_m
  * tables on its path.  Does not keep the FRAG64K invariant.
  * GM_ERR_BAD_ARG for va >= 2^48; otherwise as mmu_pt_map().
  */
-int mmu_pt_set_pte(struct mmu_pt *pt, uint64_t va, uint64_t pte);
+int mmu_pt_set_pte(struct mmu_pt *pt, uint64_t va, uint64_t pte) GM_MUST_CHECK;
 
 /*
  * Read the raw leaf entry of the page holding @va into *pte; 0 (which
@@ -207,7 +209,7 @@ int mmu_pt_set_pte(struct mmu_pt *pt, uint64_t va, uint64_t pte);
  * GM_ERR_BAD_ARG for va >= 2^48; a failing read's status.  *pte is set only
  * on GM_OK.  Nothing is ever written.
  */
-int mmu_pt_get_pte(const struct mmu_pt *pt, uint64_t va, uint64_t *pte);
+int mmu_pt_get_pte(const struct mmu_pt *pt, uint64_t va, uint64_t *pte) GM_MUST_CHECK;
 
 /*
  * The physical address of the level-@level entry (0: the root's PDE ..
@@ -216,6 +218,7 @@ int mmu_pt_get_pte(const struct mmu_pt *pt, uint64_t va, uint64_t *pte);
  * bits.  GM_ERR_BAD_ARG for va >= 2^48 or level > MMU_LEAF_LEVEL; a failing
  * read's status.  *entry_pa is set only on GM_OK.  Nothing is written.
  */
-int mmu_pt_lookup(const struct mmu_pt *pt, uint64_t va, unsigned int level, uint64_t *entry_pa);
+int mmu_pt_lookup(const struct mmu_pt *pt, uint64_t va, unsigned int level, uint64_t *entry_pa)
+	GM_MUST_CHECK;
 
 #endif /* MMU_PT_H */

@@ -42,7 +42,7 @@ struct mmu_va_space {
  * Make @vs an empty space [@min, @max): both MMU_VA_ALIGN aligned,
  * min < max <= 2^48.  GM_ERR_BAD_ARG otherwise (*vs untouched).
  */
-int mmu_va_init(struct mmu_va_space *vs, uint64_t min, uint64_t max);
+int mmu_va_init(struct mmu_va_space *vs, uint64_t min, uint64_t max) GM_MUST_CHECK;
 
 /* Drop every reservation and free the array; @vs may be re-initialised. */
 void mmu_va_fini(struct mmu_va_space *vs);
@@ -53,7 +53,7 @@ void mmu_va_fini(struct mmu_va_space *vs);
  * it overlaps a reservation; GM_ERR_NO_MEM when the array cannot grow.
  * On error nothing changed.
  */
-int mmu_va_reserve(struct mmu_va_space *vs, uint64_t base, uint64_t size);
+int mmu_va_reserve(struct mmu_va_space *vs, uint64_t base, uint64_t size) GM_MUST_CHECK;
 
 /*
  * Reserve @size bytes at the lowest free base in [@lo, @hi) (first fit: the
@@ -64,14 +64,14 @@ int mmu_va_reserve(struct mmu_va_space *vs, uint64_t base, uint64_t size);
  * grow.  On error nothing changed and *base is untouched.
  */
 int mmu_va_reserve_in(struct mmu_va_space *vs, uint64_t lo, uint64_t hi, uint64_t size,
-		      uint64_t *base);
+		      uint64_t *base) GM_MUST_CHECK;
 
 /*
  * Release the reservation that starts at @base.  GM_ERR_BAD_ARG (nothing
  * changed) when no reservation starts there, an address inside one
  * included.
  */
-int mmu_va_release(struct mmu_va_space *vs, uint64_t base);
+int mmu_va_release(struct mmu_va_space *vs, uint64_t base) GM_MUST_CHECK;
 
 /* True when [@va, @va + @size) (size > 0) lies inside one reservation. */
 bool mmu_va_contains(const struct mmu_va_space *vs, uint64_t va, uint64_t size);

@@ -60,7 +60,7 @@ void gm_config_default(struct gm_config *cfg);
  * GM_ERR_NO_MEM; GM_ERR_UNSUPPORTED (a second SystemC model in one process).
  * On error *out is untouched and nothing is left allocated.
  */
-int gm_create(const struct gm_config *cfg, struct gm **out);
+int gm_create(const struct gm_config *cfg, struct gm **out) GM_MUST_CHECK;
 
 /* Close any waveform and free everything.  NULL is ignored. */
 void gm_destroy(struct gm *g);
@@ -74,18 +74,18 @@ const char *gm_backend_name(const struct gm *g);
  * offset that names no register answers GM_ERR_ADDR (the hardware's error
  * response): a write changes nothing, a read returns 0 in *val.
  */
-int gm_reg_write(struct gm *g, uint32_t off, uint32_t val);
-int gm_reg_read(struct gm *g, uint32_t off, uint32_t *val);
+int gm_reg_write(struct gm *g, uint32_t off, uint32_t val) GM_MUST_CHECK;
+int gm_reg_read(struct gm *g, uint32_t off, uint32_t *val) GM_MUST_CHECK;
 
 /*
  * Backdoor memory access, no time passes: the range must lie in VRAM or in
  * system memory, else GM_ERR_ADDR and nothing is touched.
  */
-int gm_backdoor_write(struct gm *g, uint64_t addr, const void *buf, size_t len);
-int gm_backdoor_read(struct gm *g, uint64_t addr, void *buf, size_t len);
-int gm_backdoor_write32(struct gm *g, uint64_t addr, uint32_t v);
-int gm_backdoor_read32(struct gm *g, uint64_t addr, uint32_t *v);
-int gm_backdoor_read64(struct gm *g, uint64_t addr, uint64_t *v);
+int gm_backdoor_write(struct gm *g, uint64_t addr, const void *buf, size_t len) GM_MUST_CHECK;
+int gm_backdoor_read(struct gm *g, uint64_t addr, void *buf, size_t len) GM_MUST_CHECK;
+int gm_backdoor_write32(struct gm *g, uint64_t addr, uint32_t v) GM_MUST_CHECK;
+int gm_backdoor_read32(struct gm *g, uint64_t addr, uint32_t *v) GM_MUST_CHECK;
+int gm_backdoor_read64(struct gm *g, uint64_t addr, uint64_t *v) GM_MUST_CHECK;
 
 /*
  * Aperture (BAR1): the CPU's window onto VRAM and, through its ranges, onto
@@ -97,8 +97,8 @@ int gm_backdoor_read64(struct gm *g, uint64_t addr, uint64_t *v);
  * illegal, the row is past 2^16, or the memory refused): nothing was
  * written and a read gives 0.  GM_ERR_HW if no answer came in 100000 cycles.
  */
-int gm_apt_write64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb);
-int gm_apt_read64(struct gm *g, uint32_t off, uint64_t *val);
+int gm_apt_write64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb) GM_MUST_CHECK;
+int gm_apt_read64(struct gm *g, uint32_t off, uint64_t *val) GM_MUST_CHECK;
 
 /*
  * Bulk aperture copies of any offset and length inside the window, as
@@ -106,8 +106,8 @@ int gm_apt_read64(struct gm *g, uint32_t off, uint64_t *val);
  * (NULL buffer, range outside the window) before any access; otherwise the
  * first access error is returned, the words before it having completed.
  */
-int gm_apt_write(struct gm *g, uint32_t off, const void *buf, size_t len);
-int gm_apt_read(struct gm *g, uint32_t off, void *buf, size_t len);
+int gm_apt_write(struct gm *g, uint32_t off, const void *buf, size_t len) GM_MUST_CHECK;
+int gm_apt_read(struct gm *g, uint32_t off, void *buf, size_t len) GM_MUST_CHECK;
 
 /* Run @cycles clock cycles.  Always GM_OK (the hardware reports its own errors). */
 int gm_step(struct gm *g, uint64_t cycles);
@@ -121,10 +121,11 @@ typedef bool (*gm_cond_fn)(struct gm *g, void *ctx);
  * when the budget ran out (the model stays consistent and can go on).
  * *used (if not NULL) receives the cycles run.
  */
-int gm_run_until(struct gm *g, gm_cond_fn cond, void *ctx, uint64_t budget, uint64_t *used);
+int gm_run_until(struct gm *g, gm_cond_fn cond, void *ctx, uint64_t budget, uint64_t *used)
+	GM_MUST_CHECK;
 
 /* Run until the interrupt line is high; as gm_run_until(). */
-int gm_run_until_irq(struct gm *g, uint64_t budget, uint64_t *used);
+int gm_run_until_irq(struct gm *g, uint64_t budget, uint64_t *used) GM_MUST_CHECK;
 
 /* The interrupt line as of the last cycle. */
 bool gm_irq(const struct gm *g);
@@ -144,11 +145,12 @@ void gm_get_stats(const struct gm *g, struct gm_stats *st);
  * (already open), GM_ERR_IO (cannot create the file).
  */
 #define GM_WAVE_END UINT64_MAX
-int gm_wave_open(struct gm *g, const char *path, uint64_t from_cycle, uint64_t to_cycle);
+int gm_wave_open(struct gm *g, const char *path, uint64_t from_cycle, uint64_t to_cycle)
+	GM_MUST_CHECK;
 
 /* Close the waveform (converting to VCD if asked).  GM_OK, or GM_ERR_IO
  * when the VCD conversion failed.  Closing nothing is GM_OK. */
-int gm_wave_close(struct gm *g);
+int gm_wave_close(struct gm *g) GM_MUST_CHECK;
 
 /* True while a waveform file is open. */
 bool gm_wave_is_open(const struct gm *g);

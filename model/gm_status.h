@@ -23,6 +23,19 @@ enum gm_status {
 	GM_ERR_COUNT
 };
 
+/*
+ * GM_MUST_CHECK follows the declaration of a function whose status the
+ * caller must act on.  The driver (fw/) is compiled with GM_CHECK_RESULTS
+ * defined, which makes it warn_unused_result - an error under -Werror - so
+ * the compiler proves the driver drops no status.  Tests may drop one on
+ * purpose: elsewhere it is empty.
+ */
+#ifdef GM_CHECK_RESULTS
+#define GM_MUST_CHECK __attribute__((warn_unused_result))
+#else
+#define GM_MUST_CHECK
+#endif
+
 /* A static string naming @st, e.g. "GM_ERR_BAD_ARG"; "GM_ERR_?" if unknown. */
 const char *gm_status_name(int st);
 

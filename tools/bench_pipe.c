@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "fw_kmd.h"
 #include "fw_umd.h"
 #include "gpu_hw.h"
 
@@ -26,12 +27,14 @@ static double secs(void)
 }
 
 /* A DMA buffer full of COPY packets between 32 allocations: two ADDR64
- * entries per packet. */
-static void build_copies(struct fw_umd *u)
+ * entries per packet.  0, or 1 when the builder refused a packet. */
+static int build_copies(struct fw_umd *u)
 {
 	fw_umd_begin(u);
 	for (uint32_t i = 0; u->b.len + 6 <= FW_KMD_DMA_DW; i++)
-		fw_umd_copy(u, 0x100u + (i % 32u), 64u * i, 0x100u + ((i + 1) % 32u), 64u * i, 64);
+		if (fw_umd_copy(u, 0x100u + (i % 32u), 64u * i, 0x100u + ((i + 1) % 32u), 64u * i, 64))
+			return 1;
+	return 0;
 }
 
 /* dma_patch over one full DMA buffer, again and again. */
@@ -43,33 +46,26 @@ static int bench_patch(struct fw_umd *u)
 	uint64_t entries = 0, calls = 0;
 	double t0, t;
 
-	build_copies(u);
+	if (build_copies(u))
+		return 1;
 	for (uint32_t i = 0; i < u->nalloc; i++)
 		ae[i] = (struct dma_alloc_entry){ .handle = &ae[i], .addr = 0x1000000ull * (i + 1),
 						  .size = 1u << 20, .segment_id = 1 };
 	memcpy(dma, u->dw, u->b.len * 4);
-	memset(&pa, 0, sizeof(pa));
-	pa.dma = dma;
-	pa.dma_size = (uint32_t)u->b.len * 4u;
-	pa.dma_phys = GPU_SYSMEM_BASE;
-	pa.dma_sub_end = pa.dma_size;
-	pa.allocs = ae;
-	pa.alloc_count = u->nalloc;
-	pa.locs = u->loc;
-	pa.loc_count = u->nloc;
-	pa.loc_sub_len = u->nloc;
+	dma_patch_args_init(&pa, dma, (uint32_t)u->b.len * 4u, GPU_SYSMEM_BASE, ae, u->nalloc, u->pl.e,
+			    u->pl.len);
 	t0 = secs();
 	do {
 		for (int i = 0; i < 64; i++, calls++) {
 			ae[calls % u->nalloc].addr += 0x10000; /* an allocation moved */
 			if (dma_patch(&pa))
 				return 1;
-			entries += u->nloc;
+			entries += u->pl.len;
 		}
 		t = secs() - t0;
 	} while (t < HOST_SECONDS);
 	printf("  patch: %u entries per %zu-dword DMA buffer, %.1f M entries/s (%.0f buffers/s,"
-	       " every entry checked before any is written)\n", u->nloc, u->b.len,
+	       " every entry checked before any is written)\n", u->pl.len, u->b.len,
 	       entries / t / 1e6, calls / t);
 	return 0;
 }
@@ -91,7 +87,8 @@ static int bench_build(struct fw_umd *u, struct fw_kmd *k, struct fw_dmabuf *out
 	t0 = secs();
 	do {
 		for (int i = 0; i < 64; i++) {
-			build_copies(u);
+			if (build_copies(u))
+				return 1;
 			bytes += u->b.len * 4;
 		}
 		t = secs() - t0;
@@ -109,9 +106,10 @@ static int bench_build(struct fw_umd *u, struct fw_kmd *k, struct fw_dmabuf *out
 	for (uint32_t i = 0; u->b.len + 6 <= FW_KMD_DMA_DW; i++) {
 		uint32_t hd = 0, hs = 0;
 
-		fw_res_surface_handle(res, i % 32u, &hd);
-		fw_res_surface_handle(res, (i + 1) % 32u, &hs);
-		fw_umd_copy(u, hd, 64u * (i % 1000u), hs, 64u * (i % 1000u), 64);
+		if (fw_res_surface_handle(res, i % 32u, &hd) ||
+		    fw_res_surface_handle(res, (i + 1) % 32u, &hs) ||
+		    fw_umd_copy(u, hd, 64u * (i % 1000u), hs, 64u * (i % 1000u), 64))
+			return 1;
 	}
 	fw_umd_cmdbuf(u, &cb);
 	bytes = 0;
@@ -153,7 +151,8 @@ static int bench_latency(struct fw_umd *u, struct fw_kmd *k, struct fw_dmabuf *o
 	    fw_res_surface_handle(res, 0, &h))
 		return 1;
 	fw_umd_begin(u);
-	fw_umd_write(u, h, 0, &one, 1);
+	if (fw_umd_write(u, h, 0, &one, 1))
+		return 1;
 	fw_umd_cmdbuf(u, &cb);
 	if (fw_kmd_render(k, dev, &cb, &mp, out))
 		return 1;

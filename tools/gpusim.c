@@ -15,8 +15,8 @@
 #include "dma_buf.h"
 #include "dma_disasm.h"
 #include "bench.h"
-#include "fw_demo.h"
-#include "fw_scen.h"
+#include "scen_demo.h"
+#include "scen_pipe.h"
 #include "fw_dev.h"
 #include "fw_vm.h"
 #include "gm.h"
@@ -90,7 +90,7 @@ static bool parse_backend(const char *s, enum gm_backend_kind *k)
 }
 
 /* Parse demo options from argv[1..]; 0, or an exit code. */
-static int parse_demo(int argc, char **argv, struct fw_demo_opts *o)
+static int parse_demo(int argc, char **argv, struct scen_demo_opts *o)
 {
 	uint64_t v;
 
@@ -138,10 +138,10 @@ static int parse_demo(int argc, char **argv, struct fw_demo_opts *o)
 	return 0;
 }
 
-static int run_one(const char *name, const struct fw_scen_opts *o)
+static int run_one(const char *name, const struct scen_pipe_opts *o)
 {
-	struct fw_scen_result r;
-	int st = fw_scen_run(name, o, &r);
+	struct scen_pipe_result r;
+	int st = scen_pipe_run(name, o, &r);
 
 	if (st && st != GM_ERR_HW) {
 		fprintf(stderr, "gpusim: scenario %s could not run: %s\n", name, gm_status_name(st));
@@ -158,18 +158,18 @@ static int run_one(const char *name, const struct fw_scen_opts *o)
 
 static int cmd_run(int argc, char **argv)
 {
-	struct fw_scen_opts o;
+	struct scen_pipe_opts o;
 	const char *name = NULL;
 	uint64_t v;
 	int rc = 0;
 
-	fw_scen_opts_default(&o);
+	scen_pipe_opts_default(&o);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (!strcmp(a, "--list")) {
-			for (const char *const *n = fw_scen_names; *n; n++)
-				printf("%-8s %s\n", *n, fw_scen_describe(*n));
+			for (const char *const *n = scen_pipe_names; *n; n++)
+				printf("%-8s %s\n", *n, scen_pipe_describe(*n));
 			return 0;
 		} else if (!strcmp(a, "--quiet")) {
 			o.quiet = true;
@@ -198,7 +198,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (!name)
 		return bad_usage("run needs a scenario NAME (gpusim run --list)", NULL);
-	if (strcmp(name, "all") && !fw_scen_describe(name))
+	if (strcmp(name, "all") && !scen_pipe_describe(name))
 		return bad_usage("unknown scenario", name);
 	if (!strcmp(name, "all") && o.wave)
 		return bad_usage("--wave needs one scenario", NULL);
@@ -206,25 +206,25 @@ static int cmd_run(int argc, char **argv)
 		return bad_usage("the SystemC backend runs one model per process: one scenario", NULL);
 	if (strcmp(name, "all"))
 		return run_one(name, &o);
-	for (const char *const *n = fw_scen_names; *n; n++)
+	for (const char *const *n = scen_pipe_names; *n; n++)
 		rc |= run_one(*n, &o);
 	return rc;
 }
 
 static int cmd_demo(int argc, char **argv)
 {
-	struct fw_demo_opts o;
-	struct fw_demo_result r;
+	struct scen_demo_opts o;
+	struct scen_demo_result r;
 	int st;
 
-	fw_demo_opts_default(&o);
+	scen_demo_opts_default(&o);
 	st = parse_demo(argc, argv, &o);
 	if (st)
 		return st < 0 ? 0 : st;
 	if (o.verbose)
 		printf("gpusim demo on the %s backend\n\n",
 		       o.backend == GM_BACKEND_SYSTEMC ? "systemc" : "verilator");
-	st = fw_demo_run(&o, &r);
+	st = scen_demo_run(&o, &r);
 	if (st && !r.checks) {
 		fprintf(stderr, "gpusim: demo could not run: %s\n", gm_status_name(st));
 		return 1;
@@ -244,7 +244,7 @@ struct bench_case {
 };
 
 /* Run one case in a child (SystemC elaborates once per process). */
-static int bench_one(const struct bench_case *c, unsigned rounds, struct fw_demo_result *r)
+static int bench_one(const struct bench_case *c, unsigned rounds, struct scen_demo_result *r)
 {
 	int fd[2], status;
 	pid_t pid;
@@ -255,11 +255,11 @@ static int bench_one(const struct bench_case *c, unsigned rounds, struct fw_demo
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		struct fw_demo_opts o;
+		struct scen_demo_opts o;
 		char path[64];
 
 		close(fd[0]);
-		fw_demo_opts_default(&o);
+		scen_demo_opts_default(&o);
 		o.backend = c->backend;
 		o.rounds = rounds;
 		o.verbose = false;
@@ -273,7 +273,7 @@ static int bench_one(const struct bench_case *c, unsigned rounds, struct fw_demo
 				o.wave_to = 11000;
 			}
 		}
-		int st = fw_demo_run(&o, r);
+		int st = scen_demo_run(&o, r);
 		if (c->wave)
 			unlink(path);
 		ssize_t n = write(fd[1], r, sizeof(*r));
@@ -493,7 +493,7 @@ static int cmd_bench(int argc, char **argv)
 		return bad_usage("bad --rounds", argv[2]);
 	printf("bench: demo workload, %" PRIu64 " render/copy rounds per case\n", rounds);
 	for (unsigned i = 0; i < 7; i++) {
-		struct fw_demo_result r;
+		struct scen_demo_result r;
 
 		if (bench_one(&cases[i], (unsigned)rounds, &r)) {
 			printf("  %-36s failed\n", cases[i].name);

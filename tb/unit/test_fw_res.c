@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_fw_res.c - cmocka unit tests for the segment allocator (fw/fw_mem.c)
- * and the allocation / resource / device / handle layer (fw/fw_res.c).
+ * and the allocation / resource / device / handle layer (fw/fw_res.c,
+ * fw/fw_residency.c).
  *
  * Build and run:
  *   gcc -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
- *       -Imodel -Idma -Ifw -Immu -o /tmp/test_fw_res tb/unit/test_fw_res.c \
- *       fw/fw_mem.c fw/fw_res.c dma/dma_tile.c model/gm_status.c -lcmocka
+ *       -Imodel -Idma -Ifw -Immu -Itb -o /tmp/test_fw_res tb/unit/test_fw_res.c \
+ *       fw/fw_mem.c fw/fw_res.c fw/fw_residency.c dma/dma_tile.c model/gm_status.c \
+ *       tb/tb_seed.c -lcmocka
  *   /tmp/test_fw_res
  *
  * Testplan (feature -> tests)
@@ -34,7 +36,7 @@
  *                                     segment bytes all agree)
  *   GM_ERR_DEVICE_REMOVED value ..... test_status_values
  *
- * The random tests take their seed from $GPUSIM_SEED (else the clock), print
+ * The random tests take their seed from tb_seed() ($GPUSIM_SEED, else the clock), print
  * it, and a failure prints the command that reproduces it.  $GPUSIM_TEST=<name>
  * runs one test.
  */
@@ -49,12 +51,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "dma_tile.h"
 #include "fw_mem.h"
 #include "fw_res.h"
+#include "fw_residency.h"
 #include "gpu_hw.h"
+#include "tb_seed.h"
 
 /*
  * With -fsanitize=undefined, make a UBSan report fatal so it fails the run
@@ -92,19 +95,9 @@ static const char *st_str(int st)
 			fail_msg("%s: got %s, want %s", #got, st_str(got_), st_str(want_));    \
 	} while (0)
 
-/* A small deterministic generator (splitmix64). */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static uint64_t rng_below(uint64_t *s, uint64_t n)
 {
-	return rng_next(s) % n;
+	return tb_rand(s) % n;
 }
 
 /* ------------------------------------------------------------ fault heap */
@@ -1756,17 +1749,6 @@ static void test_status_values(void **state)
 
 /* ------------------------------------------------------------ main */
 
-static uint64_t seed_from_env(void)
-{
-	const char *s = getenv("GPUSIM_SEED");
-	struct timespec ts;
-
-	if (s && *s)
-		return strtoull(s, NULL, 0);
-	timespec_get(&ts, TIME_UTC);
-	return (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 20;
-}
-
 #define FX(t) cmocka_unit_test_setup_teardown(t, setup, teardown)
 
 int main(void)
@@ -1797,9 +1779,7 @@ int main(void)
 		cmocka_unit_test(test_status_values),
 	};
 
-	g_seed = seed_from_env();
-	printf("seed %" PRIu64 " (reproduce: GPUSIM_SEED=%" PRIu64 " " REPRO ")\n", g_seed, g_seed);
-	fflush(stdout);
+	g_seed = tb_seed(REPRO);
 	if (only && *only)
 		cmocka_set_test_filter(only);
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,8 @@
  *
  * Build and run:
  *   gcc -std=c11 -Wall -Wextra -Werror -Wshadow -g -fsanitize=address,undefined \
- *       -Imodel -Immu mmu/mmu_*.c tb/unit/test_mmu.c -lcmocka -o /tmp/test_mmu
+ *       -Imodel -Immu -Itb mmu/mmu_*.c tb/unit/test_mmu.c tb/tb_seed.c -lcmocka \
+ *       -o /tmp/test_mmu
  *   /tmp/test_mmu
  *
  * The tables live in a host arena standing for part of VRAM or of system
@@ -16,7 +17,7 @@
  * faultsim), and hands out tables full of garbage so that the builder has
  * to zero them.
  *
- * The random tests take their seed from $GPUSIM_SEED (else the clock) and
+ * The random tests take their seed from tb_seed() ($GPUSIM_SEED, else the clock) and
  * print it; $GPUSIM_TEST=<test name> runs one test.  A failure prints the
  * command that reproduces it.
  */
@@ -30,11 +31,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mmu_pt.h"
 #include "mmu_va.h"
 #include "mmu_walk.h"
+#include "tb_seed.h"
 
 #define PG MMU_PAGE_SIZE
 #define FRAG MMU_FRAG_SIZE
@@ -298,19 +299,9 @@ static uint64_t va_of(const unsigned int idx[GPU_PT_LEVELS], uint64_t off)
 	return va;
 }
 
-/* A small deterministic generator (splitmix64). */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static uint64_t rng_below(uint64_t *s, uint64_t n)
 {
-	return rng_next(s) % n;
+	return tb_rand(s) % n;
 }
 
 /* ---- PTE / PDE format ------------------------------------------------------- */
@@ -353,7 +344,7 @@ static void test_pte_roundtrip(void **state)
 			}
 	/* decode then encode gives back every legal raw PTE */
 	for (i = 0; i < 10000; i++) {
-		uint64_t raw = rng_next(&s) & ~GPU_PTE_RESERVED, again = 0;
+		uint64_t raw = tb_rand(&s) & ~GPU_PTE_RESERVED, again = 0;
 		struct mmu_pte f;
 
 		mmu_pte_decode(raw, &f);
@@ -386,7 +377,7 @@ static void test_pde_roundtrip(void **state)
 				assert_true(f.pa == g.pa && f.v == g.v && f.sys == g.sys);
 			}
 	for (i = 0; i < 10000; i++) {
-		uint64_t raw = rng_next(&s) & ~GPU_PDE_RESERVED, again = 0;
+		uint64_t raw = tb_rand(&s) & ~GPU_PDE_RESERVED, again = 0;
 		struct mmu_pde f;
 
 		mmu_pde_decode(raw, &f);
@@ -2011,20 +2002,9 @@ static void test_va_random(void **state)
 
 /* ---- main ------------------------------------------------------------------- */
 
-static uint64_t seed_from_env(void)
-{
-	const char *s = getenv("GPUSIM_SEED");
-	struct timespec ts;
-
-	if (s && *s)
-		return strtoull(s, NULL, 0);
-	timespec_get(&ts, TIME_UTC);
-	return (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 20;
-}
-
 int main(int argc, char **argv)
 {
-	struct env env = { seed_from_env(), argc > 0 ? argv[0] : "test_mmu" };
+	struct env env = { 0, argc > 0 ? argv[0] : "test_mmu" };
 	const char *only = getenv("GPUSIM_TEST");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pte_roundtrip),
@@ -2064,9 +2044,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_prestate_setup_teardown(test_va_random, setup_vram, teardown, &env),
 	};
 
-	printf("seed %" PRIu64 " (reproduce: GPUSIM_SEED=%" PRIu64 " %s)\n", env.seed, env.seed,
-	       env.argv0);
-	fflush(stdout);
+	env.seed = tb_seed(env.argv0);
 	if (only && *only)
 		cmocka_set_test_filter(only);
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,12 +6,12 @@
  *
  * Build and run:
  *   gcc -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
- *       -Imodel -Idma tb/unit/test_patch.c dma/dma_patch.c dma/dma_validate.c \
+ *       -Imodel -Idma -Itb tb/unit/test_patch.c dma/dma_patch.c dma/dma_validate.c \
  *       dma/dma_check.c dma/dma_buf.c dma/dma_tile.c dma/dma_names.c \
- *       model/gm_status.c -lcmocka -o /tmp/test_patch
+ *       model/gm_status.c tb/tb_seed.c -lcmocka -o /tmp/test_patch
  *   /tmp/test_patch
  *
- * The random test takes its seed from $GPUSIM_SEED (else the clock) and
+ * The random test takes its seed from tb_seed() ($GPUSIM_SEED, else the clock) and
  * prints it; $GPUSIM_TEST=<test name> runs one test.  A failure prints the
  * command that reproduces it.  No test measures time (benchmarks are kept
  * apart; rnd_case_make() is a generator of valid requests they can reuse).
@@ -43,13 +43,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "dma_buf.h"
 #include "dma_names.h"
 #include "dma_patch.h"
 #include "dma_validate.h"
 #include "gpu_hw.h"
+#include "tb_seed.h"
 
 /*
  * With -fsanitize=undefined, make a UBSan report fatal so it fails the run
@@ -871,20 +871,10 @@ struct env {
 	uint64_t seed;
 };
 
-/* splitmix64: small, good enough, and the same on every host. */
-static uint64_t rnd(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* Uniform enough in [0, n); 0 when n == 0. */
 static uint64_t below(uint64_t *s, uint64_t n)
 {
-	return n ? rnd(s) % n : 0;
+	return n ? tb_rand(s) % n : 0;
 }
 
 #define RND_MAX_DMA 1024u  /* bytes */
@@ -969,7 +959,7 @@ static void rnd_case_make(uint64_t *s, struct rnd_case *rc)
 	rc->orig = test_malloc(rc->total);
 	rc->want = test_malloc(rc->total);
 	for (size_t i = 0; i < rc->total; i++)
-		rc->store[i] = (uint8_t)rnd(s);
+		rc->store[i] = (uint8_t)tb_rand(s);
 	memcpy(rc->orig, rc->store, rc->total);
 	rc->ngood = 1 + (uint32_t)below(s, RND_MAX_GOOD);
 	for (uint32_t i = 0; i < rc->ngood; i++)
@@ -993,7 +983,7 @@ static void rnd_case_make(uint64_t *s, struct rnd_case *rc)
 		.loc_count = nloc,
 		.loc_sub_start = lstart,
 		.loc_sub_len = llen,
-		.fence_id = (uint32_t)rnd(s),
+		.fence_id = (uint32_t)tb_rand(s),
 		.flags = below(s, 4) ? 0 : DMA_PATCH_F_PRESENT,
 		.stats = &rc->st,
 	};
@@ -1003,9 +993,9 @@ static void rnd_case_make(uint64_t *s, struct rnd_case *rc)
 		if (in || (end - start >= 4 && below(s, 2)))
 			rnd_entry(s, rc, &rc->locs[i]);
 		else
-			rc->locs[i] = (struct dma_patch_loc){ (uint32_t)rnd(s), (uint32_t)rnd(s),
-							      (uint32_t)rnd(s), (uint32_t)rnd(s),
-							      (uint32_t)rnd(s), (uint32_t)rnd(s) };
+			rc->locs[i] = (struct dma_patch_loc){ (uint32_t)tb_rand(s), (uint32_t)tb_rand(s),
+							      (uint32_t)tb_rand(s), (uint32_t)tb_rand(s),
+							      (uint32_t)tb_rand(s), (uint32_t)tb_rand(s) };
 	}
 }
 
@@ -1583,20 +1573,9 @@ static void test_validate_names(void **state)
 
 /* ------------------------------------------------------------ main */
 
-static uint64_t seed_from_env(void)
-{
-	const char *s = getenv("GPUSIM_SEED");
-	struct timespec ts;
-
-	if (s && *s)
-		return strtoull(s, NULL, 0);
-	timespec_get(&ts, TIME_UTC);
-	return (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 20;
-}
-
 int main(void)
 {
-	struct env env = { seed_from_env() };
+	struct env env = { tb_seed(REPRO) };
 	const char *only = getenv("GPUSIM_TEST");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alloc_list),
@@ -1615,9 +1594,6 @@ int main(void)
 		cmocka_unit_test(test_validate_names),
 	};
 
-	printf("seed %" PRIu64 " (reproduce: GPUSIM_SEED=%" PRIu64 " " REPRO ")\n", env.seed,
-	       env.seed);
-	fflush(stdout);
 	if (only && *only)
 		cmocka_set_test_filter(only);
 	return cmocka_run_group_tests(tests, NULL, NULL);

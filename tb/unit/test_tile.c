@@ -5,8 +5,8 @@
  *
  * Build and run:
  *   gcc -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
- *       -Imodel -Idma tb/unit/test_tile.c dma/dma_tile.c dma/dma_names.c model/gm_status.c \
- *       -lcmocka -o /tmp/test_tile
+ *       -Imodel -Idma -Itb tb/unit/test_tile.c dma/dma_tile.c dma/dma_names.c \
+ *       model/gm_status.c tb/tb_seed.c -lcmocka -o /tmp/test_tile
  *   /tmp/test_tile
  *
  * Testplan
@@ -32,7 +32,7 @@
  *
  * The expected masks, shapes and offsets below are typed from the
  * specification (dma_tile.h), not taken from the code under test.  The
- * random tests take their seed from $GPUSIM_SEED (else the clock) and print
+ * random tests take their seed from tb_seed() ($GPUSIM_SEED, else the clock) and print
  * it; $GPUSIM_TEST=<test name> runs one test.  A failure prints the command
  * that reproduces it.
  */
@@ -48,11 +48,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "dma_tile.h"
 #include "gm_status.h"
 #include "gpu_hw.h"
+#include "tb_seed.h"
 
 /*
  * With -fsanitize=undefined, make a UBSan report fatal so it fails the run
@@ -76,19 +76,10 @@ struct env {
 	const char *argv0;
 };
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* A number in [lo, hi]. */
 static uint64_t rnd_in(uint64_t *s, uint64_t lo, uint64_t hi)
 {
-	return lo + splitmix64(s) % (hi - lo + 1);
+	return lo + tb_rand(s) % (hi - lo + 1);
 }
 
 static unsigned popcount32(uint32_t v)
@@ -205,7 +196,7 @@ static void test_pdep(void **state)
 				 cases[i].val, cases[i].mask, got, cases[i].want);
 	}
 	for (unsigned i = 0; i < 20000; i++) {
-		uint64_t val = splitmix64(&s), mask = splitmix64(&s) & splitmix64(&s);
+		uint64_t val = tb_rand(&s), mask = tb_rand(&s) & tb_rand(&s);
 
 		if (dma_tile_pdep(val, mask) != ref_pdep(val, mask))
 			fail_msg("pdep(0x%" PRIx64 ", 0x%" PRIx64 ") = 0x%" PRIx64
@@ -727,7 +718,7 @@ static void rt_run(struct rt *r, uint64_t *s)
 		r->img[i] = (uint8_t)(i * 131 + r->width); /* overwritten in rows below */
 	for (uint32_t y = 0; y < r->height; y++)
 		for (uint32_t i = 0; i < r->width * r->elem; i++)
-			r->img[(size_t)y * r->linear_pitch + i] = (uint8_t)splitmix64(s);
+			r->img[(size_t)y * r->linear_pitch + i] = (uint8_t)tb_rand(s);
 	memset(r->t0, 0x00, r->tiled_len);
 	memset(r->t1, 0xff, r->tiled_len);
 	memset(r->back, 0x5a, r->linear_len);
@@ -1048,20 +1039,9 @@ static void test_offset_outside(void **state)
 
 /* ------------------------------------------------------------------ main */
 
-static uint64_t seed_from_env(void)
-{
-	const char *s = getenv("GPUSIM_SEED");
-	struct timespec ts;
-
-	if (s && *s)
-		return strtoull(s, NULL, 0);
-	timespec_get(&ts, TIME_UTC);
-	return (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 20;
-}
-
 int main(int argc, char **argv)
 {
-	struct env env = { seed_from_env(), argc > 0 ? argv[0] : "test_tile" };
+	struct env env = { 0, argc > 0 ? argv[0] : "test_tile" };
 	const char *only = getenv("GPUSIM_TEST");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pdep),
@@ -1081,9 +1061,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_offset_outside),
 	};
 
-	printf("seed %" PRIu64 " (reproduce: GPUSIM_SEED=%" PRIu64 " %s)\n", env.seed, env.seed,
-	       env.argv0);
-	fflush(stdout);
+	env.seed = tb_seed(env.argv0);
 	if (only && *only)
 		cmocka_set_test_filter(only);
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fw_demo.c - the bring-up demo (see fw_demo.h).
+ * scen_demo.c - the bring-up demo (see scen_demo.h).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -11,10 +11,10 @@
 #include "dma_buf.h"
 #include "dma_disasm.h"
 #include "dma_names.h"
-#include "fw_demo.h"
 #include "fw_dev.h"
 #include "fw_vm.h"
 #include "gpu_hw.h"
+#include "scen_demo.h"
 
 #define WAIT_BUDGET 200000u  /* cycles a fence may take before the demo gives up */
 #define STALL_CYCLES 300u    /* how long the render queue waits alone */
@@ -32,8 +32,8 @@ struct demo_mem {
 };
 
 struct demo {
-	const struct fw_demo_opts *o;
-	struct fw_demo_result *r;
+	const struct scen_demo_opts *o;
+	struct scen_demo_result *r;
 	struct gm *g;
 	struct fw_dev dev;
 	struct fw_vm vm;
@@ -42,7 +42,7 @@ struct demo {
 	uint32_t render_dw, copy_dw;
 };
 
-void fw_demo_opts_default(struct fw_demo_opts *o)
+void scen_demo_opts_default(struct scen_demo_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->backend = GM_BACKEND_VERILATOR;
@@ -65,20 +65,22 @@ static void check(struct demo *dm, bool ok, const char *what)
 
 static int carve_all(struct demo *dm)
 {
-	struct fw_dev *d = &dm->dev;
 	struct demo_mem *m = &dm->m;
-	int st = 0;
+	const struct {
+		uint64_t *addr;
+		uint64_t bytes, align;
+	} want[] = {
+		{ &m->sem, 32, 32 },         { &m->ts_copy, 32, 32 },      { &m->ts_render, 32, 32 },
+		{ &m->ib_render, 1024, 256 }, { &m->ib_copy, 1024, 256 }, { &m->ib_bad, 1024, 256 },
+	};
 
-	st |= fw_alloc_sys(d, 32, 32, &m->sem);
-	st |= fw_alloc_sys(d, 32, 32, &m->ts_copy);
-	st |= fw_alloc_sys(d, 32, 32, &m->ts_render);
-	st |= fw_alloc_sys(d, 1024, 256, &m->ib_render);
-	st |= fw_alloc_sys(d, 1024, 256, &m->ib_copy);
-	st |= fw_alloc_sys(d, 1024, 256, &m->ib_bad);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (fw_alloc_sys(&dm->dev, want[i].bytes, want[i].align, want[i].addr))
+			return GM_ERR_NO_MEM;
 	m->result = GPU_VRAM_BASE + 0x100000;
 	m->data = GPU_VRAM_BASE + 0x200000;
 	dm->result_gpu = m->result;
-	return st ? GM_ERR_NO_MEM : GM_OK;
+	return GM_OK;
 }
 
 /* Run the render queue in VMID 1: its result buffer is a virtual address. */
@@ -101,42 +103,61 @@ static int setup_vm(struct demo *dm)
 	return GM_OK;
 }
 
-/* Build round @n's two IBs in system memory. */
-static void build_ibs(struct demo *dm, uint32_t n)
+/* Build round @n's two IBs in system memory.  GM_OK, or the first code of
+ * an emitter or the backdoor. */
+static int build_ibs(struct demo *dm, uint32_t n)
 {
 	uint32_t buf[128], data[DATA_DW], res[2] = { n, 0xc0de0000u | n }, sem[2] = { n, 0 };
 	struct dma_buf b;
+	int st;
 
 	/* Render: wait for the semaphore to reach n, then write and stamp. */
 	dma_buf_init(&b, buf, 128);
-	dma_emit_wait_mem(&b, dm->m.sem, n, ~0ull, GPU_FUNC_GE, true, 8);
-	dma_emit_write_data(&b, dm->result_gpu, res, 2);
-	dma_emit_timestamp(&b, dm->m.ts_render);
-	gm_backdoor_write(dm->g, dm->m.ib_render, buf, b.len * 4);
+	st = dma_emit_wait_mem(&b, dm->m.sem, n, ~0ull, GPU_FUNC_GE, true, 8);
+	if (!st)
+		st = dma_emit_write_data(&b, dm->result_gpu, res, 2);
+	if (!st)
+		st = dma_emit_timestamp(&b, dm->m.ts_render);
+	if (!st)
+		st = gm_backdoor_write(dm->g, dm->m.ib_render, buf, b.len * 4);
+	if (st)
+		return st;
 	dm->render_dw = (uint32_t)b.len;
 
 	/* Copy: some padding, a data block, a stamp, then the semaphore. */
 	for (uint32_t i = 0; i < DATA_DW; i++)
 		data[i] = n * 0x01000000u + i * 0x01010101u;
 	dma_buf_init(&b, buf, 128);
-	dma_emit_nop(&b, 3);
-	dma_emit_write_data(&b, dm->m.data, data, DATA_DW);
-	dma_emit_timestamp(&b, dm->m.ts_copy);
-	dma_emit_write_data(&b, dm->m.sem, sem, 2);
-	gm_backdoor_write(dm->g, dm->m.ib_copy, buf, b.len * 4);
+	st = dma_emit_nop(&b, 3);
+	if (!st)
+		st = dma_emit_write_data(&b, dm->m.data, data, DATA_DW);
+	if (!st)
+		st = dma_emit_timestamp(&b, dm->m.ts_copy);
+	if (!st)
+		st = dma_emit_write_data(&b, dm->m.sem, sem, 2);
+	if (!st)
+		st = gm_backdoor_write(dm->g, dm->m.ib_copy, buf, b.len * 4);
+	if (st)
+		return st;
 	dm->copy_dw = (uint32_t)b.len;
+	return GM_OK;
 }
 
-static void check_round(struct demo *dm, uint32_t n)
+static int check_round(struct demo *dm, uint32_t n)
 {
 	uint32_t res[2] = { 0, 0 }, data[DATA_DW];
 	uint64_t ts_copy = 0, ts_render = 0;
 	bool data_ok = true;
+	int st = gm_backdoor_read(dm->g, dm->m.result, res, sizeof(res));
 
-	gm_backdoor_read(dm->g, dm->m.result, res, sizeof(res));
-	gm_backdoor_read(dm->g, dm->m.data, data, sizeof(data));
-	gm_backdoor_read64(dm->g, dm->m.ts_copy, &ts_copy);
-	gm_backdoor_read64(dm->g, dm->m.ts_render, &ts_render);
+	if (!st)
+		st = gm_backdoor_read(dm->g, dm->m.data, data, sizeof(data));
+	if (!st)
+		st = gm_backdoor_read64(dm->g, dm->m.ts_copy, &ts_copy);
+	if (!st)
+		st = gm_backdoor_read64(dm->g, dm->m.ts_render, &ts_render);
+	if (st)
+		return st;
 	for (uint32_t i = 0; i < DATA_DW; i++)
 		data_ok &= data[i] == n * 0x01000000u + i * 0x01010101u;
 	check(dm, res[0] == n && res[1] == (0xc0de0000u | n), "render result written");
@@ -148,6 +169,7 @@ static void check_round(struct demo *dm, uint32_t n)
 			"round %u: copy queue stamped cycle %" PRIu64
 			", render queue resumed at cycle %" PRIu64 "\n",
 			n, ts_copy, ts_render);
+	return GM_OK;
 }
 
 static int run_round(struct demo *dm, uint32_t n)
@@ -155,8 +177,9 @@ static int run_round(struct demo *dm, uint32_t n)
 	uint64_t f_render, f_copy;
 	int st;
 
-	build_ibs(dm, n);
-	st = fw_submit_ib(&dm->dev, FW_QUEUE_RENDER, dm->m.ib_render, dm->render_dw, &f_render);
+	st = build_ibs(dm, n);
+	if (!st)
+		st = fw_submit_ib(&dm->dev, FW_QUEUE_RENDER, dm->m.ib_render, dm->render_dw, &f_render);
 	if (st)
 		return st;
 	/* The render queue runs alone and blocks in WAIT_MEM. */
@@ -168,12 +191,12 @@ static int run_round(struct demo *dm, uint32_t n)
 	check(dm, st == GM_OK, "copy queue fence retired while the render queue waited");
 	st = fw_fence_wait(&dm->dev, FW_QUEUE_RENDER, f_render, WAIT_BUDGET);
 	check(dm, st == GM_OK, "render queue fence retired");
-	check_round(dm, n);
-	return GM_OK;
+	return check_round(dm, n);
 }
 
-/* A broken IB halts the copy queue; the firmware recovers and resubmits. */
-static void error_act(struct demo *dm)
+/* A broken IB halts the copy queue; the firmware resets it and resubmits.
+ * GM_OK when it could run (the checks say how it went). */
+static int error_act(struct demo *dm)
 {
 	uint32_t bad[4] = { GPU_PKT_HDR(GPU_OP_NOP, 0), GPU_PKT_HDR(0xee, 1), 0, 0 };
 	struct fw_queue *q = &dm->dev.q[FW_QUEUE_COPY];
@@ -183,24 +206,37 @@ static void error_act(struct demo *dm)
 
 	if (dm->o->verbose)
 		fprintf(dm->o->out, "\nerror act: an IB with unknown opcode 0xee on the copy queue\n");
-	gm_backdoor_write(dm->g, dm->m.ib_bad, bad, sizeof(bad));
-	fw_submit_ib(&dm->dev, FW_QUEUE_COPY, dm->m.ib_bad, 4, &f);
+	st = gm_backdoor_write(dm->g, dm->m.ib_bad, bad, sizeof(bad));
+	if (!st)
+		st = fw_submit_ib(&dm->dev, FW_QUEUE_COPY, dm->m.ib_bad, 4, &f);
+	if (st)
+		return st;
 	st = fw_fence_wait(&dm->dev, FW_QUEUE_COPY, f, WAIT_BUDGET);
 	check(dm, st == GM_ERR_HW, "broken IB reported as a hardware error");
+	/* The interrupt handler recorded the error and left the queue halted:
+	 * the firmware's recovery is this explicit reset. */
+	st = fw_queue_reset(&dm->dev, FW_QUEUE_COPY);
+	if (st)
+		return st;
 	check(dm, q->err_cause == GPU_CAUSE_BAD_OPCODE, "cause latched as BAD_OPCODE");
 	check(dm, q->err_addr == dm->m.ib_bad + 4, "failing packet address latched");
 	check(dm, q->err_header == bad[1], "failing header latched");
-	gm_reg_read(dm->g, GPU_REG_Q_STATUS(FW_QUEUE_RENDER), &render_status);
-	check(dm, !GPU_Q_STATUS_ERROR_GET(render_status), "render queue unaffected");
+	st = gm_reg_read(dm->g, GPU_REG_Q_STATUS(FW_QUEUE_RENDER), &render_status);
+	check(dm, !st && !GPU_Q_STATUS_ERROR_GET(render_status), "render queue unaffected");
 	/* The reset queue takes work again. */
-	build_ibs(dm, 1000);
-	gm_backdoor_write32(dm->g, dm->m.sem, 0);
-	fw_submit_ib(&dm->dev, FW_QUEUE_COPY, dm->m.ib_copy, dm->copy_dw, &f);
+	st = build_ibs(dm, 1000);
+	if (!st)
+		st = gm_backdoor_write32(dm->g, dm->m.sem, 0);
+	if (!st)
+		st = fw_submit_ib(&dm->dev, FW_QUEUE_COPY, dm->m.ib_copy, dm->copy_dw, &f);
+	if (st)
+		return st;
 	st = fw_fence_wait(&dm->dev, FW_QUEUE_COPY, f, WAIT_BUDGET);
 	check(dm, st == GM_OK, "copy queue runs again after its reset");
 	if (dm->o->verbose)
 		fprintf(dm->o->out, "error act: queue reset and resubmitted, fence %" PRIu64
 			" retired\n", f);
+	return GM_OK;
 }
 
 static int read_mem(void *ctx, uint64_t addr, uint32_t *dw, size_t n)
@@ -208,45 +244,55 @@ static int read_mem(void *ctx, uint64_t addr, uint32_t *dw, size_t n)
 	return gm_backdoor_read(ctx, addr, dw, n * 4);
 }
 
-static void print_report(struct demo *dm)
+/* The counters, the rings disassembled (following IBs) and the fences.
+ * GM_OK, or the first code of a register or backdoor read (the report
+ * stops there). */
+static int print_report(struct demo *dm)
 {
 	FILE *out = dm->o->out;
 	struct gm_stats s;
+	int st;
 
 	for (unsigned i = 0; i < dm->dev.nq; i++) {
+		enum { PKTS, BUSY, SMEM, SWAIT, SFENCE, RPTR, NQ };
+		const uint32_t off[NQ] = { GPU_REG_Q_PKTS(i), GPU_REG_Q_BUSY_CYCLES(i),
+					   GPU_REG_Q_STALL_MEM(i), GPU_REG_Q_STALL_WAIT(i),
+					   GPU_REG_Q_STALL_FENCE(i), GPU_REG_Q_RPTR(i) };
 		struct fw_queue *q = &dm->dev.q[i];
-		uint32_t pk = 0, busy = 0, smem = 0, swait = 0, sfence = 0, rptr = 0;
-		uint32_t ring[64];
+		uint32_t v[NQ], ring[64];
 		uint32_t n = q->wptr < 64 ? q->wptr : 64;
 
-		gm_reg_read(dm->g, GPU_REG_Q_PKTS(i), &pk);
-		gm_reg_read(dm->g, GPU_REG_Q_BUSY_CYCLES(i), &busy);
-		gm_reg_read(dm->g, GPU_REG_Q_STALL_MEM(i), &smem);
-		gm_reg_read(dm->g, GPU_REG_Q_STALL_WAIT(i), &swait);
-		gm_reg_read(dm->g, GPU_REG_Q_STALL_FENCE(i), &sfence);
-		gm_reg_read(dm->g, GPU_REG_Q_RPTR(i), &rptr);
+		st = fw_reg_read_n(&dm->dev, off, v, NQ);
+		if (st)
+			return st;
 		fprintf(out, "\nqueue %u (%s): packets %" PRIu32 ", busy %" PRIu32
 			" cycles, stalls: memory %" PRIu32 ", wait %" PRIu32 ", fence %" PRIu32
 			"; rptr %" PRIu32 "; fence %" PRIu64 " of %" PRIu64 " retired; errors %" PRIu32
-			"\n", i, i == FW_QUEUE_RENDER ? "render" : "copy, privileged", pk, busy,
-			smem, swait, sfence, rptr, q->fence_seen, q->fence_emitted, q->errors);
+			"\n", i, i == FW_QUEUE_RENDER ? "render" : "copy, privileged", v[PKTS], v[BUSY],
+			v[SMEM], v[SWAIT], v[SFENCE], v[RPTR], q->fence_seen, q->fence_emitted,
+			q->errors);
 		if (n) {
-			gm_backdoor_read(dm->g, q->ring_addr, ring, n * 4);
+			st = gm_backdoor_read(dm->g, q->ring_addr, ring, n * 4);
+			if (st)
+				return st;
 			fprintf(out, "  ring since its last reset:\n");
+			/* Its count of refused packets is printed with them. */
 			dma_disasm(out, ring, n, q->ring_addr, read_mem, dm->g);
 		}
 	}
 	if (dm->o->mmu) {
-		uint32_t hits = 0, misses = 0, walks = 0, wcyc = 0, wmax = 0;
+		enum { HITS, MISSES, WALKS, WCYC, WMAX, NM };
+		static const uint32_t off[NM] = { GPU_REG_MMU_HITS, GPU_REG_MMU_MISSES,
+						  GPU_REG_MMU_WALKS, GPU_REG_MMU_WALK_CYCLES,
+						  GPU_REG_MMU_WALK_MAX };
+		uint32_t v[NM];
 
-		gm_reg_read(dm->g, GPU_REG_MMU_HITS, &hits);
-		gm_reg_read(dm->g, GPU_REG_MMU_MISSES, &misses);
-		gm_reg_read(dm->g, GPU_REG_MMU_WALKS, &walks);
-		gm_reg_read(dm->g, GPU_REG_MMU_WALK_CYCLES, &wcyc);
-		gm_reg_read(dm->g, GPU_REG_MMU_WALK_MAX, &wmax);
+		st = fw_reg_read_n(&dm->dev, off, v, NM);
+		if (st)
+			return st;
 		fprintf(out, "\nmmu: %" PRIu32 " TLB hits, %" PRIu32 " misses, %" PRIu32
-			" walks, %.1f cycles per walk (longest %" PRIu32 ")\n", hits, misses, walks,
-			walks ? (double)wcyc / walks : 0.0, wmax);
+			" walks, %.1f cycles per walk (longest %" PRIu32 ")\n", v[HITS], v[MISSES],
+			v[WALKS], v[WALKS] ? (double)v[WCYC] / v[WALKS] : 0.0, v[WMAX]);
 	}
 	gm_get_stats(dm->g, &s);
 	fprintf(out, "\nmemory: %" PRIu64 " read / %" PRIu64 " write requests, "
@@ -254,6 +300,7 @@ static void print_report(struct demo *dm)
 		s.mem.vram.rd_reqs + s.mem.sys.rd_reqs, s.mem.vram.wr_reqs + s.mem.sys.wr_reqs,
 		s.mem.ticks ? (double)s.mem.occupancy_sum / (double)s.mem.ticks : 0.0,
 		dm->dev.irqs);
+	return GM_OK;
 }
 
 static double now_seconds(void)
@@ -284,14 +331,18 @@ static int demo_body(struct demo *dm)
 	for (uint32_t n = 1; n <= dm->o->rounds && !st; n++)
 		st = run_round(dm, n);
 	if (!st && dm->o->error_act)
-		error_act(dm);
+		st = error_act(dm);
 	dm->r->seconds = now_seconds() - t0;
-	if (dm->o->verbose)
-		print_report(dm);
+	if (dm->o->verbose) {
+		int rst = print_report(dm);
+
+		if (!st)
+			st = rst;
+	}
 	return st;
 }
 
-int fw_demo_run(const struct fw_demo_opts *o, struct fw_demo_result *r)
+int scen_demo_run(const struct scen_demo_opts *o, struct scen_demo_result *r)
 {
 	struct gm_config cfg;
 	struct demo dm;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fw_scen.h - end-to-end scenarios of the submission pipeline, run by
+ * scen_pipe.h - end-to-end scenarios of the submission pipeline, run by
  * `gpusim run NAME`.
  *
  * Each scenario makes its own model, device layer and pipeline (fw_kmd),
@@ -22,8 +22,8 @@
  *            removes that device, pushes its fences to the maximum and
  *            resubmits the other device's work
  */
-#ifndef FW_SCEN_H
-#define FW_SCEN_H
+#ifndef SCEN_PIPE_H
+#define SCEN_PIPE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -32,7 +32,7 @@
 #include "fw_kmd.h"
 #include "gm.h"
 
-struct fw_scen_opts {
+struct scen_pipe_opts {
 	enum gm_backend_kind backend;
 	const char *wave;    /* FST/VCD of the whole run, or NULL */
 	uint32_t seed;       /* image contents */
@@ -40,23 +40,23 @@ struct fw_scen_opts {
 	FILE *out;
 };
 
-struct fw_scen_result {
+struct scen_pipe_result {
 	uint64_t cycles;
 	unsigned checks, failures;
 	struct fw_kmd_stats st;
 };
 
 /* Scenario names in order, NULL-terminated, and a one-line description. */
-extern const char *const fw_scen_names[];
-const char *fw_scen_describe(const char *name);
+extern const char *const scen_pipe_names[];
+const char *scen_pipe_describe(const char *name);
 
-void fw_scen_opts_default(struct fw_scen_opts *o);
+void scen_pipe_opts_default(struct scen_pipe_opts *o);
 
 /*
  * Run scenario @name.  GM_OK when every check passed; GM_ERR_HW when one
  * failed (listed on o->out); GM_ERR_BAD_ARG for an unknown name; other codes
  * when the model could not be made.  *r is filled whenever it ran.
  */
-int fw_scen_run(const char *name, const struct fw_scen_opts *o, struct fw_scen_result *r);
+int scen_pipe_run(const char *name, const struct scen_pipe_opts *o, struct scen_pipe_result *r);
 
-#endif /* FW_SCEN_H */
+#endif /* SCEN_PIPE_H */

@@ -92,14 +92,6 @@ struct kbuf {
 	struct fw_alloc *a;
 };
 
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* A model, the device layer and a pipeline with a @vram_bytes VRAM segment. */
 static void kt_open(struct kt *x, uint64_t vram_bytes, uint64_t tdr_cycles)
 {
@@ -265,7 +257,8 @@ struct snap {
 	struct fw_kmd_stats st;
 	uint64_t cycles, sys_next, seq, use_stamp, pg_fence;
 	uint64_t emitted[2], seen[2], lost[2];
-	uint32_t errors[2], pg_ndw, render_errors;
+	uint32_t errors[2], pg_ndw;
+	bool halted[2];
 	bool used[FW_KMD_SLOTS];
 	uint64_t pend_fence[FW_KMD_SLOTS];
 	struct fw_mfence mf[FW_KMD_MAX_MFENCES + 1];
@@ -286,12 +279,12 @@ static void snap_take(const struct kt *x, struct snap *s)
 	s->use_stamp = k->use_stamp;
 	s->pg_fence = k->pg.fence;
 	s->pg_ndw = k->pg.ndw;
-	s->render_errors = k->render_errors;
 	for (unsigned q = 0; q < 2; q++) {
 		s->emitted[q] = x->t.d.q[q].fence_emitted;
 		s->seen[q] = x->t.d.q[q].fence_seen;
 		s->lost[q] = x->t.d.q[q].fence_lost;
 		s->errors[q] = x->t.d.q[q].errors;
+		s->halted[q] = x->t.d.q[q].halted;
 	}
 	for (unsigned i = 0; i < FW_KMD_SLOTS; i++) {
 		s->used[i] = k->pend[i].used;
@@ -321,11 +314,10 @@ static const char *snap_diff(const struct kt *x, const struct snap *b, const str
 		return "submission sequence / LRU stamp";
 	if (b->pg_fence != n->pg_fence || b->pg_ndw != n->pg_ndw)
 		return "paging buffer";
-	if (b->render_errors != n->render_errors)
-		return "render errors handled";
 	for (unsigned q = 0; q < 2; q++)
 		if (b->emitted[q] != n->emitted[q] || b->seen[q] != n->seen[q] ||
-		    b->lost[q] != n->lost[q] || b->errors[q] != n->errors[q])
+		    b->lost[q] != n->lost[q] || b->errors[q] != n->errors[q] ||
+		    b->halted[q] != n->halted[q])
 			return q == RQ ? "render queue fences" : "paging queue fences";
 	for (unsigned i = 0; i < FW_KMD_SLOTS; i++)
 		if (b->used[i] != n->used[i] || b->pend_fence[i] != n->pend_fence[i])
@@ -659,7 +651,7 @@ static void rows_submit(struct argenv *e)
 	ROW(x, "submit: patch count past FW_KMD_MAX_LOCS", GM_ERR_BAD_ARG,
 	    fw_kmd_submit(x->k, SPOIL(b->nloc = FW_KMD_MAX_LOCS + 1), NULL, 0, &f));
 	ROW(x, "submit: NULL allocation in the list", GM_ERR_BAD_ARG,
-	    fw_kmd_submit(x->k, SPOIL(b->alloc[1] = NULL), NULL, 0, &f));
+	    fw_kmd_submit(x->k, SPOIL(b->alloc[1].handle = NULL), NULL, 0, &f));
 	ROW(x, "submit: more signals than FW_KMD_MAX_SIGNALS", GM_ERR_BAD_ARG,
 	    fw_kmd_submit(x->k, g, s5, FW_KMD_MAX_SIGNALS + 1, &f));
 	ROW(x, "submit: signals counted, NULL array", GM_ERR_BAD_ARG,
@@ -1094,9 +1086,9 @@ static void umd_bad_copy(struct fw_umd *u, uint32_t h, uint32_t mark)
 
 	assert_int_equal(fw_umd_copy(u, h, 0, h, 0x8000, 4096), GM_OK);
 	/* fw_umd_copy records the source entry first: drop it, write the address. */
-	assert_int_equal(u->loc[u->nloc - 2].patch_offset, (pkt + 1 + GPU_PKT_COPY_SRC_LO) * 4);
-	u->loc[u->nloc - 2] = u->loc[u->nloc - 1];
-	u->nloc--;
+	assert_int_equal(u->loc[u->pl.len - 2].patch_offset, (pkt + 1 + GPU_PKT_COPY_SRC_LO) * 4);
+	u->loc[u->pl.len - 2] = u->loc[u->pl.len - 1];
+	u->pl.len--;
 	u->dw[pkt + 1 + GPU_PKT_COPY_SRC_LO] = (uint32_t)UNMAPPED;
 	u->dw[pkt + 1 + GPU_PKT_COPY_SRC_HI] = (uint32_t)(UNMAPPED >> 32);
 	assert_int_equal(fw_umd_write(u, h, 0x2000, &mark, 1), GM_OK);
@@ -1165,9 +1157,10 @@ static void test_kmd_queue_error(void **state)
 
 /*
  * The interrupt handler can meet a render-queue error inside a paging wait
- * of fw_kmd_submit (fw_fence_wait on the paging queue) and reset the queue
- * there.  The submission being made must still go behind the older ones
- * that the reset lost and recovery resubmits.  A1 waits on a VRAM word the
+ * of fw_kmd_submit (fw_fence_wait on the paging queue) and record it there;
+ * the scheduler resets the queue after that wait.  The submission being
+ * made must still go behind the older ones that the reset lost and
+ * recovery resubmits.  A1 waits on a VRAM word the
  * paging queue's FILL zero of a fresh 4 MiB allocation clears, then faults;
  * B1 and B2 sit behind it; B3's page-in waits for that FILL.
  */
@@ -1367,44 +1360,44 @@ struct ev_op {
 static unsigned ev_packets(struct kt *x, struct ev_alloc *ev, const unsigned *pick, unsigned n,
 			   uint64_t *s, struct ev_op *ops)
 {
-	unsigned nops = 1 + (unsigned)(rnd(s) % 5);
+	unsigned nops = 1 + (unsigned)(tb_rand(s) % 5);
 
 	for (unsigned o = 0; o < nops; o++) {
 		struct ev_op *op = &ops[o];
-		struct ev_alloc *d = &ev[pick[rnd(s) % n]];
+		struct ev_alloc *d = &ev[pick[tb_rand(s) % n]];
 		uint64_t size = d->b.a->d.size;
 
 		memset(op, 0, sizeof(*op));
-		op->kind = (unsigned)(rnd(s) % 3);
+		op->kind = (unsigned)(tb_rand(s) % 3);
 		op->d = d;
 		if (op->kind == 0) {
-			op->n = 1 + (uint32_t)(rnd(s) % 24);
-			op->off = 4 * (rnd(s) % ((size - 4ull * op->n) / 4 + 1));
+			op->n = 1 + (uint32_t)(tb_rand(s) % 24);
+			op->off = 4 * (tb_rand(s) % ((size - 4ull * op->n) / 4 + 1));
 			for (uint32_t i = 0; i < op->n; i++)
-				op->data[i] = (uint32_t)rnd(s);
+				op->data[i] = (uint32_t)tb_rand(s);
 			assert_int_equal(fw_umd_write(x->u, d->b.h, op->off, op->data, op->n),
 					 GM_OK);
 		} else if (op->kind == 1) {
 			uint32_t y, col;
 
-			op->rows = 1 + (uint32_t)(rnd(s) % 8);
-			y = (uint32_t)(rnd(s) % (size / PITCH - op->rows + 1));
-			col = (uint32_t)(rnd(s) % PITCH);
-			op->w = 1 + (uint32_t)(rnd(s) % (PITCH - col));
-			op->v = rnd(s);
+			op->rows = 1 + (uint32_t)(tb_rand(s) % 8);
+			y = (uint32_t)(tb_rand(s) % (size / PITCH - op->rows + 1));
+			col = (uint32_t)(tb_rand(s) % PITCH);
+			op->w = 1 + (uint32_t)(tb_rand(s) % (PITCH - col));
+			op->v = tb_rand(s);
 			op->off = (uint64_t)y * PITCH + col;
 			umd_fill(x->u, d->b.h, op->off, op->w, op->rows, op->v);
 		} else {
-			struct ev_alloc *src = &ev[pick[rnd(s) % n]];
+			struct ev_alloc *src = &ev[pick[tb_rand(s) % n]];
 			uint64_t ssz = src->b.a->d.size;
-			uint32_t bytes = 1 + (uint32_t)(rnd(s) % 32768);
+			uint32_t bytes = 1 + (uint32_t)(tb_rand(s) % 32768);
 
 			op->src = src;
 			if (src == d) { /* one allocation: halves, so the ranges never overlap */
 				bytes = bytes % (uint32_t)(size / 2) + 1;
-				op->so = rnd(s) % (size / 2 - bytes + 1);
-				op->off = size / 2 + rnd(s) % (size / 2 - bytes + 1);
-				if (rnd(s) & 1) {
+				op->so = tb_rand(s) % (size / 2 - bytes + 1);
+				op->off = size / 2 + tb_rand(s) % (size / 2 - bytes + 1);
+				if (tb_rand(s) & 1) {
 					uint64_t t = op->so;
 
 					op->so = op->off, op->off = t;
@@ -1414,8 +1407,8 @@ static unsigned ev_packets(struct kt *x, struct ev_alloc *ev, const unsigned *pi
 					bytes = (uint32_t)ssz;
 				if (bytes > size)
 					bytes = (uint32_t)size;
-				op->so = rnd(s) % (ssz - bytes + 1);
-				op->off = rnd(s) % (size - bytes + 1);
+				op->so = tb_rand(s) % (ssz - bytes + 1);
+				op->off = tb_rand(s) % (size - bytes + 1);
 			}
 			op->n = bytes;
 			assert_int_equal(fw_umd_copy(x->u, d->b.h, op->off, src->b.h, op->so, bytes),
@@ -1499,7 +1492,7 @@ static void test_kmd_evict_random(void **state)
 	f = mfence_new(&x, A, 0);
 	memset(ev, 0, sizeof(ev));
 	for (unsigned i = 0; i < EV_N; i++) {
-		uint64_t size = 0x10000ull * (1 + rnd(&s) % 4);
+		uint64_t size = 0x10000ull * (1 + tb_rand(&s) % 4);
 
 		ev[i].b = kbuf_new(&x, A, size);
 		ev[i].model = calloc(1, size);
@@ -1509,13 +1502,13 @@ static void test_kmd_evict_random(void **state)
 	assert_true(total > EV_VRAM);
 
 	for (sub = 0; sub < EV_SUBS; sub++) {
-		unsigned pick[3], n = 0, want = 1 + (unsigned)(rnd(&s) % 3);
+		unsigned pick[3], n = 0, want = 1 + (unsigned)(tb_rand(&s) % 3);
 		uint64_t bytes = 0;
 
 		/* At most half the VRAM segment: with the other allocations
 		 * evicted it always fits, whatever the holes. */
 		for (unsigned tries = 0; n < want && tries < 20; tries++) {
-			unsigned i = (unsigned)(rnd(&s) % EV_N);
+			unsigned i = (unsigned)(tb_rand(&s) % EV_N);
 			bool dup = false;
 
 			for (unsigned j = 0; j < n; j++)
@@ -1528,12 +1521,12 @@ static void test_kmd_evict_random(void **state)
 		fw_umd_begin(x.u);
 		nops = ev_packets(&x, ev, pick, n, &s, ops);
 		ev_submit(&x, A, ev, ops, nops, (struct fw_signal){ f, ++fv }, seed, sub);
-		switch (rnd(&s) % 8) {
+		switch (tb_rand(&s) % 8) {
 		case 0:
 			kt_idle(&x);
 			break;
 		case 1: {
-			unsigned i = (unsigned)(rnd(&s) % EV_N);
+			unsigned i = (unsigned)(tb_rand(&s) % EV_N);
 
 			assert_int_equal(fw_kmd_discard(x.k, A, ev[i].b.h), GM_OK);
 			ev[i].disc = true;
@@ -1542,10 +1535,10 @@ static void test_kmd_evict_random(void **state)
 			break;
 		}
 		case 2:
-			assert_int_equal(fw_mfence_wait(x.k, f, 1 + rnd(&s) % fv, BUDGET), GM_OK);
+			assert_int_equal(fw_mfence_wait(x.k, f, 1 + tb_rand(&s) % fv, BUDGET), GM_OK);
 			break;
 		default:
-			fw_kmd_poll(x.k, rnd(&s) % 20000);
+			fw_kmd_poll(x.k, tb_rand(&s) % 20000);
 			break;
 		}
 	}
@@ -1556,7 +1549,7 @@ static void test_kmd_evict_random(void **state)
 			continue;
 		fw_umd_begin(x.u);
 		ops[0] = (struct ev_op){ .kind = 0, .d = &ev[i], .n = 1,
-					 .data = { (uint32_t)rnd(&s) } };
+					 .data = { (uint32_t)tb_rand(&s) } };
 		assert_int_equal(fw_umd_write(x.u, ev[i].b.h, 0, ops[0].data, 1), GM_OK);
 		ev_submit(&x, A, ev, ops, 1, (struct fw_signal){ f, ++fv }, seed, sub++);
 	}
@@ -1633,8 +1626,8 @@ static unsigned mp_run(struct kt *x, struct fw_device *dev, uint32_t fence, uint
 
 			assert_int_equal(fw_res_get_handle_data(dev, cb.allocs[i].handle, &a),
 					 GM_OK);
-			assert_ptr_equal(o->alloc[i], a);
-			assert_int_equal(o->write[i], cb.allocs[i].write);
+			assert_ptr_equal(o->alloc[i].handle, a);
+			assert_int_equal(o->alloc[i].write, cb.allocs[i].write);
 		}
 		/* Its patch entries, in order, rebased to the part's first byte. */
 		for (uint32_t i = 0; i < cb.nloc; i++) {
@@ -1706,7 +1699,7 @@ static void test_kmd_multipass(void **state)
 	fw_umd_begin(x.u);
 	while (x.u->b.len < 3 * FW_KMD_DMA_DW + 500)
 		nops += ev_packets(&x, ev, pick, 3, &s, ops + nops);
-	assert_true(nops <= 2000 && x.u->nloc <= FW_UMD_MAX_LOCS);
+	assert_true(nops <= 2000 && x.u->pl.len <= FW_UMD_MAX_LOCS);
 	parts = mp_run(&x, A, f, 1, &by_dw, &by_locs);
 	assert_true(parts >= 4 && by_dw == parts - 1);
 	assert_int_equal(fw_mfence_wait(x.k, f, 1, BUDGET), GM_OK);
@@ -1725,9 +1718,9 @@ static void test_kmd_multipass(void **state)
 		struct ev_op *op = &ops[nops++];
 
 		*op = (struct ev_op){ .kind = 2, .d = &ev[i % 2], .src = &ev[2],
-				      .n = 1 + (uint32_t)(rnd(&s) % 64) };
-		op->off = rnd(&s) % (size[i % 2] - op->n + 1);
-		op->so = rnd(&s) % (size[2] - op->n + 1);
+				      .n = 1 + (uint32_t)(tb_rand(&s) % 64) };
+		op->off = tb_rand(&s) % (size[i % 2] - op->n + 1);
+		op->so = tb_rand(&s) % (size[2] - op->n + 1);
 		assert_int_equal(fw_umd_copy(x.u, op->d->b.h, op->off, op->src->b.h, op->so, op->n),
 				 GM_OK);
 	}

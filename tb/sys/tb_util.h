@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tb_util.h - shared fixture of the command-processor tests: a model, the
- * firmware device on it, and helpers that fail the running cmocka test with
- * a message naming what went wrong.
+ * tb_util.h - shared fixture of the system tests (the whole RTL model
+ * through the C API and the driver): a model, the firmware device on it,
+ * and helpers that fail the running cmocka test with a message naming what
+ * went wrong.  Random tests take their seed from tb_seed.h.
  */
 #ifndef TB_UTIL_H
 #define TB_UTIL_H
@@ -17,6 +18,7 @@
 #include "fw_dev.h"
 #include "gm.h"
 #include "gpu_hw.h"
+#include "tb_seed.h"
 
 #define TB_BUDGET 100000u     /* cycles any single fence may take */
 #define TB_IB_BYTES 0x10000u  /* each scratch IB area */
@@ -55,11 +57,11 @@ uint64_t tb_submit_ring(struct tb *t, unsigned q, const struct dma_buf *b);
 /* Wait for queue @q's fence @v; the test fails unless it retires. */
 void tb_wait(struct tb *t, unsigned q, uint64_t v);
 
+/* The firmware's recovery of queue @q, halted on an error the interrupt
+ * handler recorded: fw_queue_reset, which must succeed. */
+void tb_recover(struct tb *t, unsigned q);
+
 /* Run until the interrupt line rises (the test fails after @budget cycles). */
 void tb_run_to_irq(struct tb *t, uint64_t budget);
-
-/* The seed of a random test: $GPUSIM_SEED or a fresh one; printed with the
- * command that reproduces the run. */
-uint64_t tb_seed(const char *test_binary);
 
 #endif /* TB_UTIL_H */

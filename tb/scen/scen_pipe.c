@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fw_scen.c - the `gpusim run` scenarios.
+ * scen_pipe.c - the `gpusim run` scenarios (see scen_pipe.h).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -8,14 +8,14 @@
 #include <string.h>
 
 #include "dma_tile.h"
-#include "fw_scen.h"
 #include "fw_umd.h"
 #include "gpu_hw.h"
+#include "scen_pipe.h"
 
 #define WAIT_BUDGET 20000000ull /* cycles any one wait may take */
 
 struct scen {
-	const struct fw_scen_opts *o;
+	const struct scen_pipe_opts *o;
 	struct gm *g;
 	struct fw_dev d;
 	struct fw_kmd *k;
@@ -68,7 +68,7 @@ static uint32_t rnd(struct scen *s)
 
 /* A model with 256 MiB of VRAM and of system memory, its device layer and
  * the pipeline with a VRAM segment of @vram_seg bytes. */
-static int scen_open(struct scen *s, const struct fw_scen_opts *o, uint64_t vram_seg)
+static int scen_open(struct scen *s, const struct scen_pipe_opts *o, uint64_t vram_seg)
 {
 	struct gm_config gc;
 	struct fw_dev_cfg dc;
@@ -104,8 +104,11 @@ static int scen_open(struct scen *s, const struct fw_scen_opts *o, uint64_t vram
 	return fw_kmd_init(s->k, &s->d, &kc);
 }
 
-static void scen_close(struct scen *s, struct fw_scen_result *r)
+/* Tear down what scen_open made; the waveform's close status. */
+static int scen_close(struct scen *s, struct scen_pipe_result *r)
 {
+	int st = GM_OK;
+
 	if (s->k && s->k->d) {
 		r->st = s->k->st;
 		fw_kmd_fini(s->k);
@@ -113,7 +116,7 @@ static void scen_close(struct scen *s, struct fw_scen_result *r)
 	if (s->g) {
 		r->cycles = gm_cycles(s->g);
 		if (gm_wave_is_open(s->g))
-			gm_wave_close(s->g);
+			st = gm_wave_close(s->g);
 		gm_destroy(s->g);
 	}
 	free(s->k);
@@ -121,6 +124,7 @@ static void scen_close(struct scen *s, struct fw_scen_result *r)
 	free(s->buf);
 	r->checks = s->checks;
 	r->failures = s->failures;
+	return st;
 }
 
 /* A w x h surface of 2^bpe_log2-byte elements in @mode, pitch the row
@@ -153,26 +157,28 @@ static int render_submit(struct scen *s, struct fw_device *dev, uint32_t fence, 
 	return fw_kmd_submit_cmdbuf(s->k, dev, &cb, s->buf, fence ? &sig : NULL);
 }
 
-/* The bytes of allocation @a wherever it lives now. */
-static void read_alloc(struct scen *s, const struct fw_alloc *a, void *buf)
+/* The allocation @h names on @dev in *a and, unless @buf is NULL, its bytes
+ * wherever they live now.  GM_OK, or the first code of the two steps. */
+static int alloc_read(struct scen *s, struct fw_device *dev, uint32_t h, void *buf,
+		      const struct fw_alloc **a)
 {
-	gm_backdoor_read(s->g, a->loc.addr, buf, a->d.size);
+	struct fw_alloc *p;
+	int st = fw_res_get_handle_data(dev, h, &p);
+
+	if (!st && buf)
+		st = gm_backdoor_read(s->g, p->loc.addr, buf, p->d.size);
+	if (!st)
+		*a = p;
+	return st;
 }
 
-static struct fw_alloc *alloc_of(struct fw_device *dev, uint32_t h)
-{
-	struct fw_alloc *a = NULL;
-
-	fw_res_get_handle_data(dev, h, &a);
-	return a;
-}
-
+/* The handle of surface @i of @r; 0 (refused by every call it reaches) when
+ * there is none. */
 static uint32_t handle(const struct fw_resource *r, size_t i)
 {
 	uint32_t h = 0;
 
-	fw_res_surface_handle(r, i, &h);
-	return h;
+	return fw_res_surface_handle(r, i, &h) ? 0 : h;
 }
 
 #define TRY(x)                                                                                   \
@@ -198,6 +204,7 @@ static int scen_copies(struct scen *s)
 	struct fw_alloc_desc desc[6];
 	struct fw_resource *res;
 	struct fw_device *dev;
+	const struct fw_alloc *fa;
 	uint8_t *img, *got, *raw;
 	size_t bytes = IMG_W * IMG_H * 4u;
 	uint32_t f;
@@ -241,15 +248,15 @@ static int scen_copies(struct scen *s)
 	say(s, "fence %u reached 1\n", f);
 
 	for (unsigned i = 1; i < 5; i++) {
-		const struct fw_alloc *a = alloc_of(dev, handle(res, i));
+		const struct fw_alloc *a;
 
-		read_alloc(s, a, raw);
+		TRY(alloc_read(s, dev, handle(res, i), raw, &a));
 		dma_tile_untile(modes[i], 2, a->d.pitch, raw, a->d.size, IMG_W, IMG_H, got,
 				IMG_W * 4u, bytes);
 		check(s, !memcmp(got, img, bytes), "%s at 0x%" PRIx64 " untiled by the C reference"
 		      " equals the image", names[i], a->loc.addr);
 	}
-	read_alloc(s, alloc_of(dev, handle(res, 5)), got);
+	TRY(alloc_read(s, dev, handle(res, 5), got, &fa));
 	check(s, !memcmp(got, img, bytes), "F (COPY of E) equals the image");
 
 	say(s, "Lock C (Tile-Y) and read it back linearly through the aperture\n");
@@ -280,7 +287,7 @@ static int scen_evict(struct scen *s)
 	struct fw_alloc_desc desc[EV_BUFS];
 	struct fw_resource *res;
 	struct fw_device *dev;
-	struct fw_alloc *a0;
+	const struct fw_alloc *a0;
 	uint64_t *raw;
 	size_t bytes = EV_W * EV_H * 4u;
 	uint32_t f;
@@ -308,7 +315,7 @@ static int scen_evict(struct scen *s)
 	TRY(fw_kmd_idle(s->k, WAIT_BUDGET));
 	check(s, s->k->st.evictions > 0, "buffers were evicted (%" PRIu64 ")", s->k->st.evictions);
 
-	a0 = alloc_of(dev, handle(res, 0));
+	TRY(alloc_read(s, dev, handle(res, 0), NULL, &a0));
 	check(s, a0->loc.seg_id == FW_KMD_SEG_SYS, "buffer 0 lives in system memory now");
 	say(s, "discard buffer 0's content (DISCARD_CONTENT)\n");
 	TRY(fw_kmd_discard(s->k, dev, handle(res, 0)));
@@ -325,10 +332,10 @@ static int scen_evict(struct scen *s)
 	check(s, s->k->st.page_ins > 0, "evicted buffers were paged in (%" PRIu64 ")",
 	      s->k->st.page_ins);
 	for (unsigned i = 0; i < EV_BUFS; i++) {
-		const struct fw_alloc *a = alloc_of(dev, handle(res, i));
+		const struct fw_alloc *a;
 		uint64_t want = i == 0 ? 0 : ev_pattern(i);
 
-		read_alloc(s, a, raw);
+		TRY(alloc_read(s, dev, handle(res, i), raw, &a));
 		bad = (uint32_t)raw[0] != 0xabc00000u + i ||
 		      (raw[0] >> 32) != (i == 0 ? 0 : ev_pattern(i) >> 32);
 		for (size_t w = 1; w < bytes / 8 && !bad; w++)
@@ -359,6 +366,7 @@ static int scen_shared(struct scen *s)
 	struct fw_resource *r1, *r2, *rt;
 	struct fw_device *d1, *d2;
 	struct fw_alloc *a1 = NULL, *a2 = NULL, *x = NULL;
+	const struct fw_alloc *t;
 	uint32_t share, f1, f2, h1, h2;
 	uint64_t *raw;
 
@@ -377,9 +385,8 @@ static int scen_shared(struct scen *s)
 	h2 = handle(r2, 0);
 	say(s, "device %u made shared SS64K surface S (share 0x%x, handle 0x%08x); device %u"
 	       " opened it as handle 0x%08x\n", d1->tag, share, h1, d2->tag, h2);
-	fw_res_get_handle_data(d1, h1, &a1);
-	fw_res_get_handle_data(d2, h2, &a2);
-	check(s, h1 != h2 && a1 && a1 == a2, "two handles, one allocation");
+	check(s, !fw_res_get_handle_data(d1, h1, &a1) && !fw_res_get_handle_data(d2, h2, &a2) &&
+		 h1 != h2 && a1 == a2, "two handles, one allocation");
 	check(s, fw_res_get_handle_data(d2, h1, &x) == GM_ERR_BAD_ARG,
 	      "device %u's handle is refused on device %u", d1->tag, d2->tag);
 
@@ -393,7 +400,7 @@ static int scen_shared(struct scen *s)
 	TRY(fw_umd_blt(s->u, handle(rt, 0), &tt, h2, &ss, IMG_W, IMG_H));
 	TRY(render_submit(s, d2, f2, 1));
 	TRY(fw_mfence_wait(s->k, f2, 1, WAIT_BUDGET));
-	read_alloc(s, alloc_of(d2, handle(rt, 0)), raw);
+	TRY(alloc_read(s, d2, handle(rt, 0), raw, &t));
 	check(s, all64(raw, dt.size / 8, 0x00005eed00005eedull), "T holds device %u's fill",
 	      d1->tag);
 
@@ -405,7 +412,7 @@ static int scen_shared(struct scen *s)
 	TRY(fw_umd_blt(s->u, handle(rt, 0), &tt, h2, &ss, IMG_W, IMG_H));
 	TRY(render_submit(s, d2, f2, 2));
 	TRY(fw_mfence_wait(s->k, f2, 2, WAIT_BUDGET));
-	read_alloc(s, alloc_of(d2, handle(rt, 0)), raw);
+	TRY(alloc_read(s, d2, handle(rt, 0), raw, &t));
 	check(s, all64(raw, dt.size / 8, 0x0000beef0000beefull),
 	      "S still works on device %u after device %u closed it", d2->tag, d1->tag);
 	free(raw);
@@ -422,6 +429,7 @@ static int scen_hang(struct scen *s)
 	struct dma_surf sx = surf_of(&dx);
 	struct fw_resource *ra, *rb;
 	struct fw_device *da, *db;
+	const struct fw_alloc *xa;
 	struct fw_cmdbuf cb;
 	uint32_t fa, fb, mp = 0;
 	uint64_t v, prev = 0, *raw;
@@ -455,15 +463,15 @@ static int scen_hang(struct scen *s)
 	       gm_cycles(s->g) < WAIT_BUDGET) {
 		mono &= v >= prev;
 		prev = v;
-		fw_kmd_poll(s->k, 10000);
+		TRY(fw_kmd_poll(s->k, 10000));
 	}
 	TRY(fw_mfence_wait(s->k, fb, 1, WAIT_BUDGET));
 	check(s, s->k->st.tdrs == tdr0 + 1, "one TDR");
 	check(s, fw_device_is_removed(da) && !fw_device_is_removed(db),
 	      "device %u removed, device %u not", da->tag, db->tag);
-	fw_mfence_read(s->k, fa, &v);
+	TRY(fw_mfence_read(s->k, fa, &v));
 	check(s, v == UINT64_MAX, "device %u's fence pushed to its maximum", da->tag);
-	read_alloc(s, alloc_of(db, handle(rb, 0)), raw);
+	TRY(alloc_read(s, db, handle(rb, 0), raw, &xa));
 	check(s, all64(raw, dx.size / 8, 0x1111111111111111ull),
 	      "device %u's resubmitted FILL completed", db->tag);
 	fw_umd_cmdbuf(s->u, &cb);
@@ -477,9 +485,9 @@ static int scen_hang(struct scen *s)
 	TRY(fw_umd_fill(s->u, handle(rb, 0), &sx, 1024, 16, 0x2222222222222222ull));
 	TRY(render_submit(s, db, fb, 2));
 	TRY(fw_mfence_wait(s->k, fb, 2, WAIT_BUDGET));
-	fw_mfence_read(s->k, fb, &v);
+	TRY(fw_mfence_read(s->k, fb, &v));
 	mono &= v >= prev;
-	read_alloc(s, alloc_of(db, handle(rb, 0)), raw);
+	TRY(alloc_read(s, db, handle(rb, 0), raw, &xa));
 	check(s, all64(raw, dx.size / 8, 0x2222222222222222ull) && v == 2,
 	      "device %u's next submission completed, fence %u = 2", db->tag, fb);
 	check(s, mono, "fence %u never went backwards", fb);
@@ -506,7 +514,7 @@ static const struct scen_entry table[] = {
 	  64ull << 20 },
 };
 
-const char *const fw_scen_names[] = { "copies", "evict", "shared", "hang", NULL };
+const char *const scen_pipe_names[] = { "copies", "evict", "shared", "hang", NULL };
 
 static const struct scen_entry *find(const char *name)
 {
@@ -516,25 +524,25 @@ static const struct scen_entry *find(const char *name)
 	return NULL;
 }
 
-const char *fw_scen_describe(const char *name)
+const char *scen_pipe_describe(const char *name)
 {
 	const struct scen_entry *e = find(name);
 
 	return e ? e->what : NULL;
 }
 
-void fw_scen_opts_default(struct fw_scen_opts *o)
+void scen_pipe_opts_default(struct scen_pipe_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->seed = 1;
 	o->out = stdout;
 }
 
-int fw_scen_run(const char *name, const struct fw_scen_opts *o, struct fw_scen_result *r)
+int scen_pipe_run(const char *name, const struct scen_pipe_opts *o, struct scen_pipe_result *r)
 {
 	const struct scen_entry *e = find(name);
 	struct scen s;
-	int st;
+	int st, wst;
 
 	if (!e || !o || !r)
 		return GM_ERR_BAD_ARG;
@@ -546,6 +554,6 @@ int fw_scen_run(const char *name, const struct fw_scen_opts *o, struct fw_scen_r
 		if (!st && s.failures)
 			st = GM_ERR_HW;
 	}
-	scen_close(&s, r);
-	return st;
+	wst = scen_close(&s, r);
+	return st ? st : wst;
 }

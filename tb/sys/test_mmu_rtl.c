@@ -113,7 +113,8 @@ static void run_ib(struct vm *v, unsigned q, struct dma_buf *b)
 	tb_wait(&v->t, q, tb_submit_ib(&v->t, q, b));
 }
 
-/* Submit @b on queue 0 and expect it to halt on a page fault. */
+/* Submit @b on queue 0 and expect it to halt on a page fault; then the
+ * firmware resets the queue. */
 static void expect_fault(struct vm *v, struct dma_buf *b, uint64_t va, bool write,
 			 uint32_t flt, const char *what)
 {
@@ -132,6 +133,7 @@ static void expect_fault(struct vm *v, struct dma_buf *b, uint64_t va, bool writ
 			 "VA 0x%" PRIx64, what, gpu_mmu_fault_name(d->fault.cause),
 			 d->fault.write ? "write" : "read", d->fault.va, d->fault.vmid,
 			 d->fault.client, gpu_mmu_fault_name(flt), write ? "write" : "read", va);
+	tb_recover(&v->t, Q0);
 }
 
 /* ------------------------------------------------------------ directed */
@@ -424,6 +426,7 @@ static void test_mmu_pte_write(void **state)
 	tb_submit_ib(&v.t, Q0, &b);
 	assert_int_equal(fw_fence_wait(&v.t.d, Q0, v.t.d.q[Q0].fence_emitted, TB_BUDGET), GM_ERR_HW);
 	assert_int_equal(v.t.d.q[Q0].err_cause, GPU_CAUSE_PRIV);
+	tb_recover(&v.t, Q0);
 	dma_buf_init(&b, ibuf, 64);
 	dma_emit_invalidate_tlb(&b, 0, true, 0, ~0u);
 	tb_submit_ib(&v.t, Q0, &b);

@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fw_demo.h - the bring-up demo that `gpusim demo` runs.
+ * scen_demo.h - the bring-up demo that `gpusim demo` runs.
  *
  * Two queues meet through memory: the render queue executes an IB that
  * waits (WAIT_MEM) for a semaphore the copy queue's IB writes later, so the
  * render queue stalls while the copy queue runs on.  Both end in fences with
  * interrupts, retired by the firmware's interrupt handler.  Then a broken IB
  * (an unknown opcode) halts the copy queue: the firmware reports the cause
- * and address from the status registers, resets the queue and submits again.
+ * and address the interrupt handler recorded, resets the queue and submits
+ * again.
  * The render queue runs in VMID 1 (its result buffer is a GPU virtual
  * address, translated by the MMU); the copy queue is physical.
  * Every result is checked against what the packets should have done.
  */
-#ifndef FW_DEMO_H
-#define FW_DEMO_H
+#ifndef SCEN_DEMO_H
+#define SCEN_DEMO_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,7 +22,7 @@
 
 #include "gm.h"
 
-struct fw_demo_opts {
+struct scen_demo_opts {
 	enum gm_backend_kind backend;
 	const char *wave;          /* FST/VCD path or NULL */
 	uint64_t wave_from, wave_to; /* cycle window; wave_to = GM_WAVE_END for all */
@@ -32,19 +33,19 @@ struct fw_demo_opts {
 	FILE *out;
 };
 
-struct fw_demo_result {
+struct scen_demo_result {
 	uint64_t cycles;           /* cycles simulated in total */
 	double seconds;            /* host time spent simulating them */
 	unsigned checks, failures; /* result checks made / failed */
 };
 
-void fw_demo_opts_default(struct fw_demo_opts *o);
+void scen_demo_opts_default(struct scen_demo_opts *o);
 
 /*
  * Run the demo.  GM_OK when it ran and every check passed; GM_ERR_HW when a
  * check failed (listed on o->out); other codes when the model could not be
  * created or a wave file not opened.  *r is filled whenever the demo ran.
  */
-int fw_demo_run(const struct fw_demo_opts *o, struct fw_demo_result *r);
+int scen_demo_run(const struct scen_demo_opts *o, struct scen_demo_result *r);
 
-#endif /* FW_DEMO_H */
+#endif /* SCEN_DEMO_H */

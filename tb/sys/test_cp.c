@@ -623,9 +623,15 @@ static void check_error(struct tb *t, const struct err_case *c, uint64_t pkt_add
 	f = tb_submit_ib(t, Q1, &b);
 	tb_wait(t, Q1, f);
 	assert_int_equal(tb_mem32(t, t->scratch + 0x800), 0xfeed);
-	/* The firmware reset the broken queue; it takes work again. */
+	/* The interrupt handler recorded the error and left the queue as it
+	 * was, halted; the firmware resets it and it takes work again. */
 	assert_int_equal(t->d.q[Q0].errors, 1);
 	assert_int_equal(t->d.q[Q0].err_cause, c->cause);
+	assert_true(t->d.q[Q0].halted);
+	assert_int_equal(GPU_Q_STATUS_STATE_GET(tb_rd(t, GPU_REG_Q_STATUS(Q0))), GPU_CP_ST_ERROR);
+	assert_int_equal(fw_fence_wait(&t->d, Q0, t->d.q[Q0].fence_emitted, TB_BUDGET), GM_ERR_HW);
+	tb_recover(t, Q0);
+	assert_false(t->d.q[Q0].halted);
 	b = fresh();
 	dma_emit_nop(&b, 1);
 	tb_wait(t, Q0, tb_submit_ring(t, Q0, &b));

@@ -25,10 +25,7 @@ static uint64_t rng_state;
 
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return tb_rand(&rng_state);
 }
 
 static void fill_rnd(uint8_t *p, size_t n)
@@ -74,7 +71,7 @@ static void geometry(unsigned mode, unsigned bpe, uint32_t *pitch, uint32_t *row
 static void test_apt_every_mode(void **state)
 {
 	struct tb t;
-	uint64_t seed = tb_seed("test_apt");
+	uint64_t seed = tb_seed("build/tests/test_apt");
 
 	(void)state;
 	rng_state = seed | 1;
@@ -130,7 +127,7 @@ static void test_apt_every_mode(void **state)
 static void test_apt_random_access(void **state)
 {
 	struct tb t;
-	uint64_t seed = tb_seed("test_apt");
+	uint64_t seed = tb_seed("build/tests/test_apt");
 	const unsigned mode = GPU_TILE_SS64K, bpe = 2;
 	const uint32_t pitch = 3 * 512, rows = 300; /* 3 tiles wide, 3 tile rows */
 

@@ -1,15 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tb_util.c - the command-processor test fixture.
+ * tb_util.c - the fixture of the system tests (see tb_util.h).
  */
-#define _POSIX_C_SOURCE 200809L
-
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "tb_util.h"
 
@@ -125,27 +121,16 @@ void tb_wait(struct tb *t, unsigned q, uint64_t v)
 			 t->d.q[q].err_cause);
 }
 
+void tb_recover(struct tb *t, unsigned q)
+{
+	int st = fw_queue_reset(&t->d, q);
+
+	if (st)
+		fail_msg("queue %u reset: %s", q, gm_status_name(st));
+}
+
 void tb_run_to_irq(struct tb *t, uint64_t budget)
 {
 	if (gm_run_until_irq(t->g, budget, NULL))
 		fail_msg("no interrupt within %" PRIu64 " cycles", budget);
-}
-
-uint64_t tb_seed(const char *test_binary)
-{
-	const char *s = getenv("GPUSIM_SEED");
-	uint64_t seed;
-
-	if (s && *s) {
-		seed = strtoull(s, NULL, 0);
-	} else {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		seed = (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 20 ^ (uint64_t)getpid();
-	}
-	printf("seed %" PRIu64 " (reproduce: GPUSIM_SEED=%" PRIu64 " %s)\n", seed, seed,
-	       test_binary);
-	fflush(stdout);
-	return seed;
 }

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fw_kmd_types.h - the submission pipeline's objects and shared state: DMA
+ * buffers and their lists, submissions, the paging buffer, monitored
+ * fences, and struct fw_kmd that holds them.  Each role's functions are in
+ * its own header (fw_render.h, fw_paging.h, fw_mfence.h, fw_sched.h,
+ * fw_lock.h); fw_kmd.h gathers them for clients.  fw_kmd_init sets
+ * struct fw_kmd up; after that a group of its fields is changed only by the
+ * file named above it.
+ */
+#ifndef FW_KMD_TYPES_H
+#define FW_KMD_TYPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dma_patch.h"
+#include "fw_dev.h"
+#include "fw_res.h"
+
+#define FW_KMD_DMA_DW 4096u      /* dwords in one DMA buffer */
+#define FW_KMD_MAX_ALLOCS 32u    /* allocations one DMA buffer references */
+#define FW_KMD_MAX_LOCS 1024u    /* patch locations in one DMA buffer */
+#define FW_KMD_SLOTS 8u          /* DMA buffers in flight */
+#define FW_KMD_MAX_SIGNALS 4u    /* monitored-fence signals per submission */
+#define FW_KMD_MAX_MFENCES 64u   /* monitored fences per pipeline */
+#define FW_KMD_SEG_VRAM 1u       /* segment ids */
+#define FW_KMD_SEG_SYS 2u
+
+/* One allocation a command buffer references (D3DDDI_ALLOCATIONLIST). */
+struct fw_alloc_ref {
+	uint32_t handle;  /* device-local allocation handle */
+	bool write;       /* the buffer writes it */
+};
+
+/* What the user-mode driver hands to Render.  Patch entries name an index
+ * in @allocs and a byte offset in @dw (dma_patch_loc). */
+struct fw_cmdbuf {
+	const uint32_t *dw;
+	uint32_t ndw;
+	const struct fw_alloc_ref *allocs;
+	uint32_t nalloc;
+	const struct dma_patch_loc *locs;
+	uint32_t nloc;
+};
+
+/*
+ * Render's output: a kernel DMA buffer and its lists, in the patcher's own
+ * types from Render to dma_patch.  alloc[i].handle is the struct fw_alloc
+ * (hDeviceSpecificAllocation), with its size and write flag; the scheduler
+ * writes its addr and segment_id into a submission's copy before each patch.
+ */
+struct fw_dmabuf {
+	struct fw_device *dev;
+	uint32_t ndw;
+	uint32_t dw[FW_KMD_DMA_DW];
+	uint32_t nalloc, nloc;
+	struct dma_alloc_entry alloc[FW_KMD_MAX_ALLOCS];
+	struct dma_patch_loc loc[FW_KMD_MAX_LOCS];
+};
+
+/* The allocation of entry @i of @b's allocation list. */
+static inline struct fw_alloc *fw_dmabuf_alloc(const struct fw_dmabuf *b, uint32_t i)
+{
+	return b->alloc[i].handle;
+}
+
+/* A monitored-fence signal carried by a submission. */
+struct fw_signal {
+	uint32_t fence;   /* fw_mfence id */
+	uint64_t value;
+};
+
+struct fw_mfence {
+	struct fw_device *dev;   /* NULL: free id */
+	uint64_t addr;           /* 8 bytes of system memory the GPU writes */
+	uint64_t requested;      /* highest value a submission will write */
+	uint64_t seen;           /* highest value the CPU has read: never goes back */
+};
+
+/* A submission on the render queue, from SubmitCommand to retire.  Slot i
+ * of the DMA buffers belongs to pend[i]. */
+struct fw_kmd_pending {
+	bool used;
+	uint64_t fence;          /* render-queue fence = SubmissionFenceId (changes on resubmission) */
+	uint64_t seq;            /* submission order */
+	struct fw_dmabuf buf;    /* copy, dwords unpatched: patched again on resubmission */
+	struct fw_signal sig[FW_KMD_MAX_SIGNALS];
+	uint32_t nsig;
+	uint64_t submit_cycle;
+};
+
+/* The paging buffer being built (host side) before it goes to the paging queue. */
+struct fw_kmd_paging {
+	uint32_t dw[FW_KMD_DMA_DW];
+	uint32_t ndw;
+	uint64_t addr;           /* its system-memory home, run as an IB */
+	uint64_t fence;          /* paging-queue fence of the last paging buffer submitted */
+};
+
+struct fw_kmd_cfg {
+	uint64_t vram_base, vram_bytes; /* the VRAM segment (physical; 64 KiB aligned) */
+	uint64_t sys_bytes;             /* the system-memory segment, carved from fw_alloc_sys */
+	uint64_t tdr_cycles;            /* a render queue stuck this long is reset */
+	FILE *log;                      /* the readable log; NULL = silent */
+};
+
+struct fw_kmd_stats {
+	uint64_t submits, retired, failed, resubmitted, tdrs;
+	uint64_t paging_buffers, evictions, page_ins, fills, discards;
+	uint64_t bytes_evicted, bytes_paged_in;
+	uint64_t patches, patch_entries;
+	uint64_t last_submit_to_retire;  /* cycles, of the last submission retired */
+};
+
+/* Large (two DMA buffers per slot): allocate it, do not put it on the stack. */
+struct fw_kmd {
+	struct fw_dev *d;
+	struct fw_adapter ad;
+	struct fw_kmd_cfg cfg;
+	/* fw_sched.c */
+	uint64_t slot_addr[FW_KMD_SLOTS];
+	struct fw_kmd_pending pend[FW_KMD_SLOTS];
+	uint64_t progress_cycle;                     /* TDR watch: last progress seen */
+	uint64_t seen_render, seen_paging;           /* queue fences at that time */
+	uint64_t seq;
+	uint32_t scratch[FW_KMD_DMA_DW];             /* the DMA buffer being patched */
+	/* fw_paging.c */
+	struct fw_kmd_paging pg;
+	uint64_t use_stamp;
+	/* fw_mfence.c */
+	uint64_t mf_addr;                            /* FW_KMD_MAX_MFENCES + 1 values */
+	struct fw_mfence mf[FW_KMD_MAX_MFENCES + 1]; /* id 0 unused */
+	/* fw_lock.c */
+	struct fw_alloc *apt[GPU_APT_RANGES];        /* allocation locked through each range */
+	struct fw_device *apt_dev[GPU_APT_RANGES];   /* the device that locked it */
+	struct fw_kmd_stats st;
+};
+
+/* A line of the pipeline's log, stamped with the cycle. */
+#define FW_KMD_LOG(k, ...) fw_logf((k)->cfg.log, (k)->d->gm, "kmd", __VA_ARGS__)
+
+#endif /* FW_KMD_TYPES_H */

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fw_lock.c - Lock and Unlock through the aperture (see fw_lock.h).
+ */
+#include <inttypes.h>
+
+#include "fw_lock.h"
+#include "fw_paging.h"
+#include "fw_render.h"
+#include "fw_sched.h"
+#include "gpu_hw.h"
+
+static bool locked(const struct fw_kmd *k, const struct fw_alloc *a)
+{
+	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
+		if (k->apt[r] == a)
+			return true;
+	return false;
+}
+
+int fw_kmd_lock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsigned range,
+		uint32_t win)
+{
+	struct fw_alloc *a;
+	uint64_t end;
+	int st = fw_render_resolve(k, dev, handle, &a);
+
+	if (st)
+		return st;
+	end = (uint64_t)win + a->d.size;
+	if (range >= GPU_APT_RANGES || k->apt[range] || locked(k, a) ||
+	    (win & 7u) || (a->d.pitch & 7u) || end > GPU_APT_WINDOW_BYTES ||
+	    a->d.pitch > GPU_PKT_BLT_SRC_PITCH_MASK)
+		return GM_ERR_BAD_ARG;
+	/* The GPU is done with it (no DONOTWAIT here). */
+	while (fw_sched_references(k, a)) {
+		uint64_t t = gm_cycles(k->d->gm);
+
+		st = fw_kmd_poll(k, k->cfg.tdr_cycles);
+		if (st)
+			return st;
+		if (gm_cycles(k->d->gm) == t)
+			return GM_ERR_TIMEOUT;
+		if (fw_device_is_removed(dev))
+			return GM_ERR_DEVICE_REMOVED;
+	}
+	st = fw_paging_bring_in(k, a);
+	if (!st)
+		st = fw_apt_map(k->d, range, win, (uint32_t)end, a->loc.addr, a->d.tile,
+				a->d.bpe_log2, a->d.pitch);
+	if (st)
+		return st;
+	a->pinned = true;
+	a->content_valid = true;
+	k->apt[range] = a;
+	k->apt_dev[range] = dev;
+	FW_KMD_LOG(k, "lock: %" PRIu64 " bytes at VRAM 0x%" PRIx64 " through aperture range %u"
+		      " (window 0x%" PRIx32 ")\n", a->d.size, a->loc.addr, range, win);
+	return GM_OK;
+}
+
+int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsigned range)
+{
+	struct fw_alloc *a;
+	int st = fw_render_resolve(k, dev, handle, &a);
+
+	if (st)
+		return st;
+	/* Only the device that locked it (a shared allocation has several). */
+	if (range >= GPU_APT_RANGES || k->apt[range] != a || k->apt_dev[range] != dev)
+		return GM_ERR_BAD_ARG;
+	st = fw_apt_unmap(k->d, range);
+	if (st)
+		return st;
+	k->apt[range] = NULL;
+	k->apt_dev[range] = NULL;
+	a->pinned = a->d.pinned;
+	return GM_OK;
+}
+
+int fw_lock_release_device(struct fw_kmd *k, const struct fw_device *dev)
+{
+	for (unsigned r = 0; r < GPU_APT_RANGES; r++) {
+		int st;
+
+		if (k->apt_dev[r] != dev)
+			continue;
+		st = fw_apt_unmap(k->d, r);
+		if (st)
+			return st;
+		k->apt[r]->pinned = k->apt[r]->d.pinned;
+		k->apt[r] = NULL;
+		k->apt_dev[r] = NULL;
+	}
+	return GM_OK;
+}

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fw_paging.c - residency: eviction, page-in, paging buffers (see
+ * fw_paging.h).
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "dma_buf.h"
+#include "fw_paging.h"
+#include "fw_render.h"
+#include "fw_residency.h"
+#include "gpu_hw.h"
+
+#define PAGING_Q FW_QUEUE_COPY
+#define FILL_ROW_BYTES 0x10000u    /* FILL of a byte range: rows of 64 KiB */
+#define COPY_MAX_BYTES 0x40000000u /* one COPY packet moves at most this */
+#define MAX_EXCLUDED (FW_KMD_MAX_ALLOCS * (FW_KMD_SLOTS + 1) + GPU_APT_RANGES)
+
+int fw_paging_wait(struct fw_kmd *k, uint64_t budget)
+{
+	if (!k->pg.fence)
+		return GM_OK;
+	return fw_fence_wait(k->d, PAGING_Q, k->pg.fence, budget);
+}
+
+/* Submit the paging buffer built so far to the paging queue (no lists, no
+ * context: an IB and the queue's fence). */
+static int paging_flush(struct fw_kmd *k)
+{
+	struct fw_kmd_paging *pg = &k->pg;
+	int st;
+
+	if (pg->ndw == 0)
+		return GM_OK;
+	/* The previous paging buffer still occupies the memory. */
+	st = fw_paging_wait(k, 10 * k->cfg.tdr_cycles);
+	if (st)
+		return st;
+	st = gm_backdoor_write(k->d->gm, pg->addr, pg->dw, pg->ndw * 4ull);
+	if (st)
+		return st;
+	st = fw_submit_ib(k->d, PAGING_Q, pg->addr, pg->ndw, &pg->fence);
+	if (st)
+		return st;
+	k->st.paging_buffers++;
+	FW_KMD_LOG(k, "paging buffer of %u dwords on the paging queue, fence %" PRIu64 "\n",
+		   pg->ndw, pg->fence);
+	pg->ndw = 0;
+	return GM_OK;
+}
+
+/* Append what @emit writes to the paging buffer; a full one goes out first. */
+static int paging_emit(struct fw_kmd *k, int (*emit)(struct dma_buf *, void *), void *arg)
+{
+	struct dma_buf b;
+	int st;
+
+	for (int tries = 0; tries < 2; tries++) {
+		dma_buf_init(&b, k->pg.dw, FW_KMD_DMA_DW);
+		b.len = k->pg.ndw;
+		st = emit(&b, arg);
+		if (st != GM_ERR_FULL) {
+			k->pg.ndw = (uint32_t)b.len;
+			return st;
+		}
+		st = paging_flush(k);
+		if (st)
+			return st;
+	}
+	return GM_ERR_FULL;
+}
+
+struct xfer {
+	uint64_t dst, src, bytes;
+};
+
+/* TRANSFER: COPY packets moving a whole allocation. */
+static int emit_transfer(struct dma_buf *b, void *arg)
+{
+	const struct xfer *x = arg;
+	size_t len0 = b->len;
+
+	for (uint64_t off = 0; off < x->bytes; off += COPY_MAX_BYTES) {
+		uint64_t n = x->bytes - off < COPY_MAX_BYTES ? x->bytes - off : COPY_MAX_BYTES;
+		int st = dma_emit_copy(b, x->dst + off, x->src + off, (uint32_t)n);
+
+		if (st) {
+			b->len = len0;
+			return st;
+		}
+	}
+	return GM_OK;
+}
+
+/* FILL zero over a byte range: 64 KiB rows, then one short row. */
+static int emit_zero(struct dma_buf *b, void *arg)
+{
+	const struct xfer *x = arg;
+	struct dma_surf s = { .base = x->dst, .pitch = FILL_ROW_BYTES, .mode = GPU_TILE_LINEAR };
+	uint64_t rows = x->bytes / FILL_ROW_BYTES, rest = x->bytes % FILL_ROW_BYTES;
+	size_t len0 = b->len;
+	int st = GM_OK;
+
+	while (!st && rows) {
+		uint32_t h = rows > 0xffffu ? 0xffffu : (uint32_t)rows;
+
+		st = dma_emit_fill(b, &s, FILL_ROW_BYTES, h, 0);
+		s.base += (uint64_t)h * FILL_ROW_BYTES;
+		rows -= h;
+	}
+	if (!st && rest)
+		st = dma_emit_fill(b, &s, (uint32_t)rest, 1, 0);
+	if (st)
+		b->len = len0;
+	return st;
+}
+
+/* The allocations eviction must not touch: those of @buf (NULL: none) and
+ * @a (NULL: none), everything a pending submission references and
+ * everything the CPU has locked.  Returns how many went into @out
+ * (MAX_EXCLUDED entries). */
+static size_t excluded(const struct fw_kmd *k, const struct fw_dmabuf *buf, struct fw_alloc *a,
+		       struct fw_alloc **out)
+{
+	size_t n = 0;
+
+	for (uint32_t i = 0; buf && i < buf->nalloc; i++)
+		out[n++] = fw_dmabuf_alloc(buf, i);
+	if (a)
+		out[n++] = a;
+	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
+		for (uint32_t i = 0; k->pend[s].used && i < k->pend[s].buf.nalloc; i++)
+			out[n++] = fw_dmabuf_alloc(&k->pend[s].buf, i);
+	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
+		if (k->apt[r])
+			out[n++] = k->apt[r];
+	return n;
+}
+
+/* Evict @a from VRAM: TRANSFER to the system segment, or drop it when its
+ * content was discarded (DISCARD_CONTENT). */
+static int evict_one(struct fw_kmd *k, struct fw_alloc *a)
+{
+	struct fw_loc prev;
+	struct xfer x;
+	int st;
+
+	if (!a->content_valid) {
+		st = fw_res_evict(&k->ad, a, &prev);
+		if (!st) {
+			k->st.discards++;
+			FW_KMD_LOG(k, "evict %" PRIu64 " bytes from 0x%" PRIx64 ": content discarded\n",
+				   a->d.size, prev.addr);
+		}
+		return st;
+	}
+	st = fw_res_place(&k->ad, a, FW_KMD_SEG_SYS, &prev);
+	if (st)
+		return st;
+	x = (struct xfer){ .dst = a->loc.addr, .src = prev.addr, .bytes = a->d.size };
+	st = paging_emit(k, emit_transfer, &x);
+	if (st)
+		return st;
+	k->st.evictions++;
+	k->st.bytes_evicted += a->d.size;
+	FW_KMD_LOG(k, "evict %" PRIu64 " bytes VRAM 0x%" PRIx64 " -> system 0x%" PRIx64 "\n",
+		   a->d.size, prev.addr, a->loc.addr);
+	return GM_OK;
+}
+
+/* Bring @a into VRAM, evicting what is neither in @busy nor pinned.  Page-in
+ * is a TRANSFER from system memory, or FILL zero when there is no content. */
+static int page_in(struct fw_kmd *k, struct fw_alloc *a, struct fw_alloc *const *busy, size_t nbusy)
+{
+	struct fw_alloc *victim[16];
+	struct fw_loc prev;
+	struct xfer x;
+	size_t nv;
+	int st;
+
+	if (a->resident && a->loc.seg_id == FW_KMD_SEG_VRAM)
+		return GM_OK;
+	for (;;) {
+		st = fw_res_place(&k->ad, a, FW_KMD_SEG_VRAM, &prev);
+		if (st != GM_ERR_FULL)
+			break;
+		/* Victims for the size plus an alignment's slack; when they
+		 * are too many to list or not all evictable together, evict the
+		 * oldest one and try again. */
+		st = fw_res_pick_victims(&k->ad, FW_KMD_SEG_VRAM, a->d.size + a->align, busy, nbusy,
+					 victim, 16, &nv);
+		if (st)
+			st = fw_res_pick_victims(&k->ad, FW_KMD_SEG_VRAM, 1, busy, nbusy, victim, 1,
+						 &nv);
+		if (st)
+			return st;
+		if (nv == 0)
+			return GM_ERR_BUSY;
+		for (size_t i = 0; i < nv; i++) {
+			st = evict_one(k, victim[i]);
+			if (st)
+				return st;
+		}
+	}
+	if (st)
+		return st;
+	x = (struct xfer){ .dst = a->loc.addr, .src = prev.addr, .bytes = a->d.size };
+	if (a->content_valid && prev.seg_id == FW_KMD_SEG_SYS) {
+		st = paging_emit(k, emit_transfer, &x);
+		k->st.page_ins++;
+		k->st.bytes_paged_in += a->d.size;
+		FW_KMD_LOG(k, "page in %" PRIu64 " bytes system 0x%" PRIx64 " -> VRAM 0x%" PRIx64 "\n",
+			   a->d.size, prev.addr, a->loc.addr);
+	} else {
+		st = paging_emit(k, emit_zero, &x);
+		k->st.fills++;
+		FW_KMD_LOG(k, "page in %" PRIu64 " bytes at VRAM 0x%" PRIx64 ": FILL zero (no content)\n",
+			   a->d.size, a->loc.addr);
+	}
+	if (!st)
+		a->content_valid = true;
+	return st;
+}
+
+int fw_paging_make_resident(struct fw_kmd *k, const struct fw_dmabuf *buf)
+{
+	struct fw_alloc *busy[MAX_EXCLUDED];
+	size_t nbusy = excluded(k, buf, NULL, busy);
+	int st = GM_OK, st2;
+
+	k->use_stamp++;
+	for (uint32_t i = 0; !st && i < buf->nalloc; i++) {
+		struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
+
+		st = page_in(k, a, busy, nbusy);
+		a->last_use = k->use_stamp;
+	}
+	/* Even after a failure: what moved in the books moves in memory. */
+	st2 = paging_flush(k);
+	return st ? st : st2;
+}
+
+int fw_paging_bring_in(struct fw_kmd *k, struct fw_alloc *a)
+{
+	struct fw_alloc *busy[MAX_EXCLUDED];
+	size_t nbusy = excluded(k, NULL, a, busy);
+	int st = page_in(k, a, busy, nbusy);
+
+	if (!st)
+		st = paging_flush(k);
+	if (!st)
+		st = fw_paging_wait(k, 10 * k->cfg.tdr_cycles);
+	return st;
+}
+
+int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle)
+{
+	struct fw_alloc *a;
+	int st = fw_render_resolve(k, dev, handle, &a);
+
+	if (st)
+		return st;
+	a->content_valid = false;
+	return GM_OK;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fw_paging.h - residency: eviction, page-in and the paging buffers that
+ * move the bytes (the DxgkDdiBuildPagingBuffer role).
+ *
+ * The VRAM segment holds what the render queue uses; the system segment
+ * holds what was evicted.  fw_residency.c keeps the books (which range an
+ * allocation occupies, which to evict); this file moves the bytes to match:
+ * an eviction is a TRANSFER (COPY) to the system segment, or nothing when
+ * the content was discarded; a page-in is a TRANSFER back, or a FILL of
+ * zero for an allocation without content.  The packets go into a paging
+ * buffer, run as an IB on the paging queue (FW_QUEUE_COPY): no allocation
+ * or patch list, no context, its own fence.  A render submission waits for
+ * that fence (fw_sched.c puts a WAIT_MEM on it in the ring).
+ *
+ * Eviction takes the least recently used allocation that no pending
+ * submission references and no Lock pins.  Paging never resets a queue: a
+ * paging buffer lost to an error is reported to the caller as the fence
+ * wait's code, and the scheduler decides.
+ */
+#ifndef FW_PAGING_H
+#define FW_PAGING_H
+
+#include "fw_kmd_types.h"
+
+/* Mark an allocation's content discardable (DISCARD_CONTENT): an eviction
+ * drops it, a page-in fills zero.  GM_OK; GM_ERR_BAD_ARG; GM_ERR_DEVICE_REMOVED. */
+int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle) GM_MUST_CHECK;
+
+/* ---- for the pipeline's other files (fw_sched.c, fw_lock.c) */
+
+/*
+ * Make every allocation of @buf resident in VRAM and stamp it used; the
+ * paging buffer goes to the paging queue before return, even after a
+ * failure (what moved in the books moves in memory).  GM_OK; GM_ERR_BUSY
+ * (pinned, locked and in-flight allocations leave too little room; what
+ * was evicted on the way stays evicted); the codes of fw_res_place,
+ * fw_submit_ib and fw_fence_wait.
+ */
+int fw_paging_make_resident(struct fw_kmd *k, const struct fw_dmabuf *buf) GM_MUST_CHECK;
+
+/* Make @a alone resident in VRAM (for Lock) and wait until its paging is
+ * done.  GM_OK; codes as fw_paging_make_resident. */
+int fw_paging_bring_in(struct fw_kmd *k, struct fw_alloc *a) GM_MUST_CHECK;
+
+/* Wait up to @budget cycles for the last paging buffer submitted: GM_OK
+ * (also when there was none); the codes of fw_fence_wait. */
+int fw_paging_wait(struct fw_kmd *k, uint64_t budget) GM_MUST_CHECK;
+
+#endif /* FW_PAGING_H */

@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fw_sched.c - the render queue's scheduler: SubmitCommand, retire, TDR
+ * decision and recovery, CPU waits (see fw_sched.h).
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "dma_buf.h"
+#include "dma_names.h"
+#include "fw_mfence.h"
+#include "fw_paging.h"
+#include "fw_render.h"
+#include "fw_sched.h"
+#include "gpu_hw.h"
+
+#define RENDER_Q FW_QUEUE_RENDER
+#define PAGING_Q FW_QUEUE_COPY
+#define WAIT_POLL_CYCLES 16u
+#define RING_MAX_DW 250u           /* what fw_submit takes at once */
+#define SLOT_WAIT_SLICE 4096u
+
+static uint64_t now(const struct fw_kmd *k)
+{
+	return gm_cycles(k->d->gm);
+}
+
+static int recover_errors(struct fw_kmd *k, bool *recovered);
+
+/* Patch pend @p's DMA buffer with the current addresses and fence id and put
+ * it in its slot, then the ring packets: wait for paging, the IB, the
+ * monitored-fence signals, the queue fence. */
+static int submit_slot(struct fw_kmd *k, unsigned slot)
+{
+	struct fw_kmd_pending *p = &k->pend[slot];
+	struct fw_queue *rq = &k->d->q[RENDER_Q];
+	struct dma_patch_stats ps;
+	struct dma_patch_args pa;
+	uint32_t ring[RING_MAX_DW];
+	struct dma_buf rb;
+	int st;
+
+	/* The memory manager's part of Patch: where each allocation is now. */
+	for (uint32_t i = 0; i < p->buf.nalloc; i++) {
+		const struct fw_alloc *a = fw_dmabuf_alloc(&p->buf, i);
+
+		p->buf.alloc[i].addr = a->loc.addr;
+		p->buf.alloc[i].segment_id = a->loc.seg_id;
+	}
+	memcpy(k->scratch, p->buf.dw, p->buf.ndw * 4ull);
+	dma_patch_args_init(&pa, k->scratch, p->buf.ndw * 4u, k->slot_addr[slot], p->buf.alloc,
+			    p->buf.nalloc, p->buf.loc, p->buf.nloc);
+	pa.fence_id = (uint32_t)(rq->fence_emitted + 1);
+	pa.stats = &ps;
+	st = dma_patch(&pa);
+	if (st) {
+		FW_KMD_LOG(k, "patch refused: entry %u, %s\n", ps.bad_entry, dma_patch_why_name(ps.why));
+		return GM_ERR_BAD_ARG;
+	}
+	k->st.patches++;
+	k->st.patch_entries += ps.entries;
+	st = gm_backdoor_write(k->d->gm, k->slot_addr[slot], k->scratch, pa.dma_size);
+	if (st)
+		return st;
+
+	dma_buf_init(&rb, ring, RING_MAX_DW);
+	if (k->pg.fence)
+		st = dma_emit_wait_mem(&rb, k->d->q[PAGING_Q].fence_addr, k->pg.fence, UINT64_MAX,
+				       GPU_FUNC_GE, true, WAIT_POLL_CYCLES);
+	if (!st)
+		st = dma_emit_indirect_buffer(&rb, k->slot_addr[slot], p->buf.ndw);
+	for (uint32_t i = 0; !st && i < p->nsig; i++)
+		st = dma_emit_release_fence(&rb, k->mf[p->sig[i].fence].addr, p->sig[i].value, true,
+					    false);
+	if (st)
+		return st;
+	for (uint64_t waited = 0;; waited += SLOT_WAIT_SLICE) {
+		st = fw_submit(k->d, RENDER_Q, ring, (uint32_t)rb.len, &p->fence);
+		if (st != GM_ERR_FULL || waited > k->cfg.tdr_cycles)
+			break;
+		gm_step(k->d->gm, SLOT_WAIT_SLICE);
+	}
+	if (st)
+		return st == GM_ERR_FULL ? GM_ERR_TIMEOUT : st;
+	p->submit_cycle = now(k);
+	return GM_OK;
+}
+
+static bool any_pending(const struct fw_kmd *k)
+{
+	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
+		if (k->pend[s].used)
+			return true;
+	return false;
+}
+
+static int free_slot(struct fw_kmd *k, unsigned *slot)
+{
+	for (int round = 0; round < 2; round++) {
+		int st;
+
+		for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
+			if (!k->pend[s].used) {
+				*slot = s;
+				return GM_OK;
+			}
+		/* Every slot in flight: the oldest retires or TDR frees it. */
+		st = fw_kmd_poll(k, 2 * k->cfg.tdr_cycles);
+		if (st)
+			return st;
+	}
+	return GM_ERR_TIMEOUT;
+}
+
+/* Poll until one more submission retired or failed, or none is pending. */
+static int wait_retire(struct fw_kmd *k)
+{
+	uint64_t done = k->st.retired + k->st.failed;
+	int st = GM_OK;
+
+	while (!st && any_pending(k) && k->st.retired + k->st.failed == done)
+		st = fw_kmd_poll(k, SLOT_WAIT_SLICE);
+	return st;
+}
+
+int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw_signal *sig,
+		  uint32_t nsig, uint64_t *fence)
+{
+	struct fw_kmd_pending *p;
+	uint64_t need = 0;
+	bool again;
+	unsigned slot;
+	int st;
+
+	if (!k || !buf || !buf->dev)
+		return GM_ERR_BAD_ARG;
+	if (fw_device_is_removed(buf->dev))
+		return GM_ERR_DEVICE_REMOVED;
+	if (buf->dev->ad != &k->ad || buf->ndw == 0 || buf->ndw > FW_KMD_DMA_DW ||
+	    buf->nalloc > FW_KMD_MAX_ALLOCS || buf->nloc > FW_KMD_MAX_LOCS ||
+	    nsig > FW_KMD_MAX_SIGNALS || (nsig && !sig))
+		return GM_ERR_BAD_ARG;
+	for (uint32_t i = 0; i < buf->nalloc; i++)
+		if (!buf->alloc[i].handle)
+			return GM_ERR_BAD_ARG;
+	if (!fw_mfence_signals_ok(k, buf->dev, sig, nsig))
+		return GM_ERR_BAD_ARG;
+	/* The patch list too, before residency moves anything. */
+	if (fw_render_check_locs(buf, k->scratch))
+		return GM_ERR_BAD_ARG;
+	/* Allocations the VRAM segment could never hold together: refused
+	 * before anything is evicted for them. */
+	for (uint32_t i = 0; i < buf->nalloc; i++) {
+		const struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
+
+		need += (a->d.size + a->align - 1) / a->align * a->align;
+	}
+	if (need > k->cfg.vram_bytes)
+		return GM_ERR_FULL;
+	st = free_slot(k, &slot);
+	if (st)
+		return st;
+	/* poll may have removed the device */
+	if (fw_device_is_removed(buf->dev))
+		return GM_ERR_DEVICE_REMOVED;
+	p = &k->pend[slot];
+	p->buf = *buf;
+	memcpy(p->sig, sig, nsig * sizeof(*sig));
+	p->nsig = nsig;
+	for (;;) {
+		/* VRAM full of what pending work uses: wait for some of it to retire. */
+		while ((st = fw_paging_make_resident(k, &p->buf)) == GM_ERR_BUSY && any_pending(k)) {
+			st = wait_retire(k);
+			if (st)
+				break;
+		}
+		/* A paging wait may have met a render-queue error: the queue is
+		 * reset and what it lost goes back on the ring before this buffer. */
+		if (!st)
+			st = recover_errors(k, &again);
+		if (st || !again)
+			break;
+		if (fw_device_is_removed(buf->dev))
+			return GM_ERR_DEVICE_REMOVED;
+	}
+	if (!st) {
+		if (!any_pending(k))
+			k->progress_cycle = now(k); /* the watch starts with work */
+		st = submit_slot(k, slot);
+	}
+	if (st) {
+		FW_KMD_LOG(k, "submit refused: %s\n", gm_status_name(st));
+		return st;
+	}
+	p->used = true;
+	p->seq = ++k->seq;
+	/* What this submission writes is content again, even if discarded before. */
+	for (uint32_t i = 0; i < buf->nalloc; i++)
+		if (buf->alloc[i].write)
+			fw_dmabuf_alloc(buf, i)->content_valid = true;
+	fw_mfence_request(k, sig, nsig);
+	k->st.submits++;
+	if (fence)
+		*fence = p->fence;
+	FW_KMD_LOG(k, "submit: device %u, %u dwords, %u allocations, %u patches, fence %" PRIu64 "\n",
+		buf->dev->tag, buf->ndw, buf->nalloc, buf->nloc, p->fence);
+	return GM_OK;
+}
+
+/* Retire, oldest first, every submission the render fence has passed. */
+static int retire(struct fw_kmd *k)
+{
+	const struct fw_queue *rq = &k->d->q[RENDER_Q];
+
+	for (;;) {
+		struct fw_kmd_pending *p = NULL;
+		int st;
+
+		for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
+			if (k->pend[s].used && k->pend[s].fence <= rq->fence_seen &&
+			    (!p || k->pend[s].seq < p->seq))
+				p = &k->pend[s];
+		if (!p)
+			return GM_OK;
+		st = fw_mfence_retire(k, p->sig, p->nsig);
+		if (st)
+			return st;
+		p->used = false;
+		k->st.retired++;
+		k->st.last_submit_to_retire = now(k) - p->submit_cycle;
+		FW_KMD_LOG(k, "retire fence %" PRIu64 " (device %u), %" PRIu64 " cycles after submit\n",
+			p->fence, p->buf.dev->tag, k->st.last_submit_to_retire);
+	}
+}
+
+/* After the render queue's reset: remove the device of the oldest
+ * submission, push its fences to the maximum, resubmit the others in order. */
+static int recover(struct fw_kmd *k, const char *why)
+{
+	struct fw_kmd_pending *old = NULL;
+	struct fw_device *guilty;
+	int st = retire(k);
+
+	if (st)
+		return st;
+	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
+		if (k->pend[s].used && (!old || k->pend[s].seq < old->seq))
+			old = &k->pend[s];
+	k->st.tdrs++;
+	k->progress_cycle = now(k);
+	if (!old)
+		return GM_OK;
+	guilty = old->buf.dev;
+	FW_KMD_LOG(k, "TDR (%s): render queue reset at fence %" PRIu64 "; device %u removed\n", why,
+		old->fence, guilty->tag);
+	/* Never removed before: a removed device's submissions went with it. */
+	st = fw_device_mark_removed(guilty);
+	if (!st)
+		st = fw_mfence_remove_device(k, guilty);
+	if (st)
+		return st;
+	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
+		if (k->pend[s].used && k->pend[s].buf.dev == guilty) {
+			k->pend[s].used = false;
+			k->st.failed++;
+		}
+	/* Resubmit the survivors, oldest first. */
+	for (;;) {
+		struct fw_kmd_pending *next = NULL;
+
+		for (unsigned s = 0; s < FW_KMD_SLOTS; s++) {
+			struct fw_kmd_pending *p = &k->pend[s];
+
+			if (p->used && p->fence <= k->d->q[RENDER_Q].fence_lost &&
+			    (!next || p->seq < next->seq))
+				next = p;
+		}
+		if (!next)
+			return GM_OK;
+		st = fw_paging_make_resident(k, &next->buf);
+		if (!st)
+			st = submit_slot(k, (unsigned)(next - k->pend));
+		if (st) {
+			FW_KMD_LOG(k, "resubmission failed (%s): device %u removed\n", gm_status_name(st),
+				next->buf.dev->tag);
+			next->used = false;
+			k->st.failed++;
+			continue;
+		}
+		k->st.resubmitted++;
+		FW_KMD_LOG(k, "resubmitted device %u's buffer as fence %" PRIu64 "\n", next->buf.dev->tag,
+			next->fence);
+	}
+}
+
+/*
+ * The one place that resets the render queue (panfrost's timedout_job):
+ * after a hang (@why "timeout") or an error the interrupt handler recorded
+ * (@why its cause); then the recovery.
+ */
+static int reset_and_recover(struct fw_kmd *k, const char *why)
+{
+	int st = fw_queue_reset(k->d, RENDER_Q);
+
+	return st ? st : recover(k, why);
+}
+
+/*
+ * Act on the interrupt handler's record: a render queue halted on an error
+ * (met in fw_kmd_poll or in a paging wait) is reset and recovered;
+ * *recovered says whether there was one.  An error on the paging queue is
+ * left as recorded: the halted queue fails every later paging wait (not
+ * recovered: only a driver bug could cause one, paging buffers come from
+ * the books).
+ */
+static int recover_errors(struct fw_kmd *k, bool *recovered)
+{
+	const struct fw_queue *rq = &k->d->q[RENDER_Q];
+	const char *name;
+
+	*recovered = rq->halted;
+	if (!rq->halted)
+		return GM_OK;
+	name = gpu_cause_name(rq->err_cause);
+	return reset_and_recover(k, name ? name : "queue error");
+}
+
+/* Progress for the TDR watch: the render fence moved, or the paging queue
+ * (which a render submission may be waiting on) did. */
+static void watch(struct fw_kmd *k)
+{
+	uint64_t r = k->d->q[RENDER_Q].fence_seen, p = k->d->q[PAGING_Q].fence_seen;
+
+	if (r != k->seen_render || p != k->seen_paging) {
+		k->seen_render = r;
+		k->seen_paging = p;
+		k->progress_cycle = now(k);
+	}
+}
+
+int fw_kmd_submit_cmdbuf(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbuf *cb,
+			 struct fw_dmabuf *scratch, const struct fw_signal *sig)
+{
+	uint32_t mp = 0;
+	int st;
+
+	do {
+		/* Render checks the arguments (a removed device first); then the
+		 * signal, before the first part goes. */
+		st = fw_kmd_render(k, dev, cb, &mp, scratch);
+		if (st != GM_OK && st != GM_ERR_FULL)
+			return st;
+		if (sig && !fw_mfence_signals_ok(k, dev, sig, 1))
+			return GM_ERR_BAD_ARG;
+		if (st == GM_ERR_FULL)
+			FW_KMD_LOG(k, "command buffer continues past a full DMA buffer at dword %u\n", mp);
+		st = fw_kmd_submit(k, scratch, sig, mp == cb->ndw && sig ? 1 : 0, NULL);
+		if (st)
+			return st;
+	} while (mp < cb->ndw);
+	return GM_OK;
+}
+
+int fw_kmd_poll(struct fw_kmd *k, uint64_t cycles)
+{
+	uint64_t end;
+
+	if (!k || !k->d)
+		return GM_ERR_BAD_ARG;
+	end = now(k) + cycles;
+	for (;;) {
+		uint64_t t = now(k), deadline, used = 0;
+		uint32_t bits;
+		bool again;
+		int st;
+
+		watch(k);
+		st = retire(k);
+		if (!st)
+			st = recover_errors(k, &again);
+		if (st)
+			return st;
+		if (again)
+			continue;
+		if (!any_pending(k) || t >= end)
+			return GM_OK;
+		deadline = k->progress_cycle + k->cfg.tdr_cycles;
+		if (t >= deadline) {
+			st = reset_and_recover(k, "timeout");
+			if (st)
+				return st;
+			continue;
+		}
+		/* Up to the deadline or an interrupt: the handler records what
+		 * happened, the loop above acts on it. */
+		if (gm_run_until_irq(k->d->gm, (deadline < end ? deadline : end) - t, &used))
+			continue;
+		st = fw_isr(k->d, &bits);
+		if (st)
+			return st;
+		if (!bits)
+			gm_step(k->d->gm, 1);
+	}
+}
+
+int fw_kmd_idle(struct fw_kmd *k, uint64_t budget)
+{
+	uint64_t end;
+	int st;
+
+	if (!k || !k->d)
+		return GM_ERR_BAD_ARG;
+	end = now(k) + budget;
+	st = fw_kmd_poll(k, budget);
+	if (st)
+		return st;
+	if (any_pending(k))
+		return GM_ERR_TIMEOUT;
+	/* A paging buffer no render submission waits for (its submit failed
+	 * after residency moved things) may still be moving bytes. */
+	if (fw_paging_wait(k, end > now(k) ? end - now(k) : 0))
+		return GM_ERR_TIMEOUT;
+	return GM_OK;
+}
+
+int fw_mfence_wait(struct fw_kmd *k, uint32_t id, uint64_t value, uint64_t budget)
+{
+	struct fw_mfence *m = fw_mfence_get(k, id);
+	uint64_t end, v;
+
+	if (!m || value > m->requested)
+		return GM_ERR_BAD_ARG;
+	end = now(k) + budget;
+	for (;;) {
+		int st = fw_mfence_read(k, id, &v);
+
+		if (st || v >= value)
+			return st;
+		if (now(k) >= end || !any_pending(k))
+			return GM_ERR_TIMEOUT;
+		st = fw_kmd_poll(k, end - now(k) < SLOT_WAIT_SLICE ? end - now(k) : SLOT_WAIT_SLICE);
+		if (st)
+			return st;
+	}
+}
+
+bool fw_sched_references(const struct fw_kmd *k, const struct fw_alloc *a)
+{
+	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
+		for (uint32_t i = 0; k->pend[s].used && i < k->pend[s].buf.nalloc; i++)
+			if (fw_dmabuf_alloc(&k->pend[s].buf, i) == a)
+				return true;
+	return false;
+}
+
+int fw_sched_drain(struct fw_kmd *k, const struct fw_device *dev, uint64_t budget)
+{
+	uint64_t end = now(k) + budget;
+	bool busy;
+	int st;
+
+	for (;;) {
+		busy = false;
+		for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
+			busy |= k->pend[s].used && k->pend[s].buf.dev == dev;
+		if (!busy)
+			return GM_OK;
+		if (now(k) >= end)
+			return GM_ERR_TIMEOUT;
+		st = fw_kmd_poll(k, end - now(k));
+		if (st)
+			return st;
+	}
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fw_sched.h - the scheduler of the render queue: SubmitCommand, retire,
+ * timeout detection and recovery, and every CPU wait that runs the GPU.
+ *
+ * fw_kmd_submit makes a DMA buffer's allocations resident (fw_paging.c),
+ * patches a copy of it with their addresses of the day (dma_patch) and puts
+ * it in the render queue's ring as an IB behind a WAIT_MEM on the paging
+ * fence, followed by its monitored-fence signals and the queue fence whose
+ * value is the SubmissionFenceId.  fw_kmd_poll is the scheduler's loop: it
+ * runs the GPU to the next interrupt, lets the interrupt handler record
+ * what happened (fw_isr), retires the submissions the render fence passed
+ * and decides the recovery.
+ *
+ * Recovery is decided here and nowhere else (panfrost's timedout_job):
+ * when the render queue has work and neither its fence nor the paging
+ * fence moved for tdr_cycles, or the queue halted on an error, the queue is
+ * reset, the device of the oldest pending submission is removed (its later
+ * calls give GM_ERR_DEVICE_REMOVED, its monitored fences jump to
+ * UINT64_MAX) and the other devices' pending submissions are patched again
+ * and resubmitted in order.
+ */
+#ifndef FW_SCHED_H
+#define FW_SCHED_H
+
+#include "fw_kmd_types.h"
+
+/*
+ * SubmitCommand: residency, patch, submit (see the top of this file); the
+ * render-queue fence of the submission in *fence.  @sig signals monitored
+ * fences of @buf's device when the buffer completes; each value must be
+ * above every value already requested for that fence.  GM_OK; GM_ERR_BAD_ARG
+ * (NULL, a signal to another device's fence or going backwards, a patch list
+ * the patcher refuses: nothing submitted); GM_ERR_FULL (the VRAM segment is
+ * smaller than the buffer's allocations together: nothing moved);
+ * GM_ERR_BUSY (pinned, locked and in-flight allocations leave too little
+ * room even after eviction; what was evicted on the way stays evicted);
+ * GM_ERR_TIMEOUT (no DMA buffer slot came free); GM_ERR_DEVICE_REMOVED;
+ * GM_ERR_HW (a paging buffer lost to a paging-queue error) and the codes
+ * of fw_kmd_poll.
+ */
+int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw_signal *sig,
+		  uint32_t nsig, uint64_t *fence) GM_MUST_CHECK;
+
+/*
+ * The runtime's flush: Render @cb on @dev into @scratch as many DMA buffers
+ * as it takes (multipass) and submit each in order; only the last carries
+ * @sig (NULL: no signal).  GM_OK; the codes of fw_kmd_render for its
+ * arguments and GM_ERR_BAD_ARG for a signal fw_kmd_submit would refuse, both
+ * before anything is submitted; else the first code of fw_kmd_submit, with
+ * the DMA buffers before it submitted and the rest not.
+ */
+int fw_kmd_submit_cmdbuf(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbuf *cb,
+			 struct fw_dmabuf *scratch, const struct fw_signal *sig) GM_MUST_CHECK;
+
+/*
+ * Run the GPU up to @cycles cycles handling interrupts, retiring completed
+ * submissions and watching for a hang (TDR).  Returns when the render queue
+ * has nothing pending or the cycles are spent.  GM_OK; GM_ERR_BAD_ARG;
+ * GM_ERR_HW (a register refused the interrupt handler or the render
+ * queue's reset) or GM_ERR_ADDR (a fence's memory unreadable): the driver's
+ * view of the GPU is lost, the loop stopped there.
+ */
+int fw_kmd_poll(struct fw_kmd *k, uint64_t cycles) GM_MUST_CHECK;
+
+/* Poll until nothing is pending: GM_OK, or GM_ERR_TIMEOUT after @budget;
+ * the codes of fw_kmd_poll. */
+int fw_kmd_idle(struct fw_kmd *k, uint64_t budget) GM_MUST_CHECK;
+
+/* Wait (polling) until monitored fence @id reaches @value: GM_OK;
+ * GM_ERR_TIMEOUT; GM_ERR_BAD_ARG (unknown id, @value never requested); the
+ * codes of fw_mfence_read and fw_kmd_poll. */
+int fw_mfence_wait(struct fw_kmd *k, uint32_t id, uint64_t value, uint64_t budget) GM_MUST_CHECK;
+
+/* ---- for the pipeline's other files (fw_lock.c, fw_kmd.c) */
+
+/* True when a pending submission references @a. */
+bool fw_sched_references(const struct fw_kmd *k, const struct fw_alloc *a);
+
+/* Poll until @dev has nothing pending, up to @budget cycles: GM_OK;
+ * GM_ERR_TIMEOUT (still pending); the codes of fw_kmd_poll. */
+int fw_sched_drain(struct fw_kmd *k, const struct fw_device *dev, uint64_t budget) GM_MUST_CHECK;
+
+#endif /* FW_SCHED_H */
