@@ -78,6 +78,11 @@ set_tests_properties(memcheck_demo PROPERTIES LABELS "fw;memcheck" TIMEOUT 600)
 add_test(memcheck_run_shared valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim run shared --quiet)
 set_tests_properties(memcheck_run_shared PROPERTIES LABELS "fw;memcheck" TIMEOUT 600)
 
+# A sanitizer report stops its test: each error the run must catch, in a
+# child that may not run on (skipped, exit 77, in a build without sanitizers).
+add_test(san_fatal tests/test_san_fatal)
+set_tests_properties(san_fatal PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 60)
+
 # Everything above (but lint and valgrind) again, built with ASan + UBSan.
 add_test(sanitizers make --no-print-directory test SAN=1)
 set_tests_properties(sanitizers PROPERTIES WORKING_DIRECTORY .. LABELS sanitizers TIMEOUT 900)
