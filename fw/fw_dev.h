@@ -90,7 +90,8 @@ int fw_dev_init(struct fw_dev *d, struct gm *g, const struct fw_dev_cfg *cfg);
  */
 int fw_alloc_sys(struct fw_dev *d, uint64_t bytes, uint64_t align, uint64_t *addr);
 
-/* Dwords that can be written into queue @qi's ring now. */
+/* Dwords that can be written into queue @qi's ring now; 0 (and nothing
+ * read) for a NULL device or a queue it does not have. */
 uint32_t fw_ring_space(struct fw_dev *d, unsigned qi);
 
 /*
