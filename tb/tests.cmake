@@ -69,7 +69,7 @@ foreach(scen copies evict shared hang)
   set_tests_properties(run_${scen} PROPERTIES LABELS fw TIMEOUT 300)
 endforeach()
 
-add_test(cli_bad_args sh -c "bin/gpusim demo --backend nope; test $? -eq 2 && bin/gpusim demo --wave-from 5; test $? -eq 2 && bin/gpusim frobnicate; test $? -eq 2 && bin/gpusim run nosuch; test $? -eq 2 && bin/gpusim run copies --seed x; test $? -eq 2")
+add_test(cli_bad_args sh ../tb/cli_args.sh bin/gpusim)
 set_tests_properties(cli_bad_args PROPERTIES LABELS fw TIMEOUT 60)
 
 add_test(memcheck_demo valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim demo --quiet)
