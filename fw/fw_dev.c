@@ -176,9 +176,12 @@ int fw_dev_init(struct fw_dev *d, struct gm *g, const struct fw_dev_cfg *cfg)
 
 uint32_t fw_ring_space(struct fw_dev *d, unsigned qi)
 {
-	struct fw_queue *q = &d->q[qi];
+	struct fw_queue *q;
 	uint32_t rptr = 0;
 
+	if (!d || qi >= d->nq)
+		return 0;
+	q = &d->q[qi];
 	/* The GPU's read pointer, as written back to memory (unreadable: no room). */
 	if (gm_backdoor_read32(d->gm, q->rptr_wb_addr, &rptr))
 		return 0;

@@ -109,7 +109,8 @@ int fw_alloc_sys(struct fw_dev *d, uint64_t bytes, uint64_t align, uint64_t *add
  * GM_ERR_HW at the first the port refused (the ones after it not read). */
 int fw_reg_read_n(struct fw_dev *d, const uint32_t *off, uint32_t *v, size_t n) GM_MUST_CHECK;
 
-/* Dwords that can be written into queue @qi's ring now. */
+/* Dwords that can be written into queue @qi's ring now; 0 (and nothing
+ * read) for a NULL device or a queue it does not have. */
 uint32_t fw_ring_space(struct fw_dev *d, unsigned qi);
 
 /*

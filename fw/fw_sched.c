@@ -165,7 +165,8 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 		return GM_ERR_DEVICE_REMOVED;
 	p = &k->pend[slot];
 	p->buf = *buf;
-	memcpy(p->sig, sig, nsig * sizeof(*sig));
+	if (nsig) /* @sig may be NULL then, and memcpy from NULL is undefined */
+		memcpy(p->sig, sig, nsig * sizeof(*sig));
 	p->nsig = nsig;
 	for (;;) {
 		/* VRAM full of what pending work uses: wait for some of it to retire. */

@@ -69,7 +69,7 @@ foreach(scen copies evict shared hang)
   set_tests_properties(run_${scen} PROPERTIES LABELS fw TIMEOUT 300)
 endforeach()
 
-add_test(cli_bad_args sh -c "bin/gpusim demo --backend nope; test $? -eq 2 && bin/gpusim demo --wave-from 5; test $? -eq 2 && bin/gpusim frobnicate; test $? -eq 2 && bin/gpusim run nosuch; test $? -eq 2 && bin/gpusim run copies --seed x; test $? -eq 2")
+add_test(cli_bad_args sh ../tb/cli_args.sh bin/gpusim)
 set_tests_properties(cli_bad_args PROPERTIES LABELS fw TIMEOUT 60)
 
 add_test(memcheck_demo valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim demo --quiet)
@@ -77,6 +77,11 @@ set_tests_properties(memcheck_demo PROPERTIES LABELS "fw;memcheck" TIMEOUT 600)
 
 add_test(memcheck_run_shared valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim run shared --quiet)
 set_tests_properties(memcheck_run_shared PROPERTIES LABELS "fw;memcheck" TIMEOUT 600)
+
+# A sanitizer report stops its test: each error the run must catch, in a
+# child that may not run on (skipped, exit 77, in a build without sanitizers).
+add_test(san_fatal tests/test_san_fatal)
+set_tests_properties(san_fatal PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 60)
 
 # Everything above (but lint and valgrind) again, built with ASan + UBSan.
 add_test(sanitizers make --no-print-directory test SAN=1)

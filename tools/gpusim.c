@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,22 +33,25 @@ static const char usage[] =
 	"                  fences with interrupts, a CP error and its recovery; prints\n"
 	"                  what it did, cycles, per-queue and MMU counters and fences,\n"
 	"                  and checks every result (exit 1 on a failed check)\n"
-	"  bench           measure simulation speed of the demo workload on both\n"
-	"                  backends with waves off, a windowed FST and a full FST;\n"
+	"  bench [--rounds N]  measure simulation speed of the demo workload (N\n"
+	"                  render/copy rounds per case, 1..1000000, default 1000) on\n"
+	"                  both backends with waves off, a windowed FST and a full FST;\n"
 	"                  MMU hit rates, copy-engine and aperture bandwidth; the\n"
 	"                  pipeline's patch and build rates and submit->retire cycles\n"
 	"  run NAME        run an end-to-end scenario of the submission pipeline\n"
 	"                  (Render, residency and paging, Patch, SubmitCommand, fences,\n"
 	"                  TDR) with its log and checks (exit 1 on a failed check);\n"
 	"                  `run all` runs each, `run --list` names them\n"
-	"  disasm FILE     decode a raw little-endian dword file as packets\n"
+	"  disasm FILE     decode a raw little-endian dword file as packets: at most\n"
+	"                  64 MiB and a whole number of dwords, else refused with the\n"
+	"                  count of trailing bytes (exit 1 if a packet does not decode)\n"
 	"\n"
 	"demo options:\n"
 	"  --backend verilator|systemc   RTL simulator (default verilator)\n"
 	"  --wave FILE       write a waveform (.fst, or .vcd converted by fst2vcd)\n"
 	"  --wave-from N     first cycle recorded (default 0)\n"
 	"  --wave-to M       record cycles before M only (default: to the end)\n"
-	"  --rounds N        render/copy exchanges (default 1)\n"
+	"  --rounds N        render/copy exchanges (1..1000000, default 1)\n"
 	"  --no-mmu          run the render queue physical (VMID 0) instead of VMID 1\n"
 	"  --quiet           print only the summary line\n"
 	"  -h, --help        this text\n"
@@ -58,7 +62,12 @@ static const char usage[] =
 	"  --seed N          image contents (default 1)\n"
 	"  --quiet           checks and summary only, no pipeline log\n"
 	"\n"
-	"Open a waveform with: gtkwave FILE traces/gtkw/cp.gtkw\n";
+	"A .vcd waveform needs fst2vcd (package gtkwave) on PATH.\n"
+	"Open a waveform with: gtkwave FILE traces/gtkw/cp.gtkw\n"
+	"\n"
+	"exit status: 0 success; 1 a check failed, a run could not complete or a\n"
+	"packet did not decode; 2 a usage error: an unknown command or option, a\n"
+	"bad value, a FILE disasm refuses, or a .vcd without fst2vcd\n";
 
 static int bad_usage(const char *why, const char *arg)
 {
@@ -78,6 +87,45 @@ static bool parse_u64(const char *s, uint64_t *v)
 	return errno == 0 && *end == '\0';
 }
 
+#define ROUNDS_MAX 1000000u /* demo and bench --rounds */
+
+static bool parse_rounds(const char *s, unsigned *rounds)
+{
+	uint64_t v;
+
+	if (!parse_u64(s, &v) || v == 0 || v > ROUNDS_MAX)
+		return false;
+	*rounds = (unsigned)v;
+	return true;
+}
+
+/* True when @prog is an executable file in a directory of $PATH. */
+static bool on_path(const char *prog)
+{
+	const char *dir = getenv("PATH");
+	char file[4096];
+
+	for (size_t len; dir; dir = dir[len] ? dir + len + 1 : NULL) {
+		len = strcspn(dir, ":");
+		/* An empty entry is the current directory. */
+		snprintf(file, sizeof(file), "%.*s%s%s", (int)len, dir, len ? "/" : "", prog);
+		if (access(file, X_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* A .vcd is written as FST and converted by fst2vcd at the end: refuse it
+ * before the run when fst2vcd is missing.  0, or the usage exit code. */
+static int check_wave(const char *wave)
+{
+	size_t n = wave ? strlen(wave) : 0;
+
+	if (n > 4 && !strcmp(wave + n - 4, ".vcd") && !on_path("fst2vcd"))
+		return bad_usage("--wave FILE.vcd needs fst2vcd (package gtkwave) on PATH", wave);
+	return 0;
+}
+
 static bool parse_backend(const char *s, enum gm_backend_kind *k)
 {
 	if (s && strcmp(s, "verilator") == 0)
@@ -92,8 +140,6 @@ static bool parse_backend(const char *s, enum gm_backend_kind *k)
 /* Parse demo options from argv[1..]; 0, or an exit code. */
 static int parse_demo(int argc, char **argv, struct scen_demo_opts *o)
 {
-	uint64_t v;
-
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 
@@ -124,9 +170,8 @@ static int parse_demo(int argc, char **argv, struct scen_demo_opts *o)
 			if (!parse_u64(val, &o->wave_to))
 				return bad_usage("bad --wave-to", val);
 		} else if (!strcmp(a, "--rounds")) {
-			if (!parse_u64(val, &v) || v == 0 || v > 1000000)
+			if (!parse_rounds(val, &o->rounds))
 				return bad_usage("bad --rounds", val);
-			o->rounds = (unsigned)v;
 		} else {
 			return bad_usage("unknown option", a);
 		}
@@ -135,7 +180,7 @@ static int parse_demo(int argc, char **argv, struct scen_demo_opts *o)
 		return bad_usage("--wave-from/--wave-to need --wave", NULL);
 	if (o->wave_from >= o->wave_to)
 		return bad_usage("empty wave window", NULL);
-	return 0;
+	return check_wave(o->wave);
 }
 
 static int run_one(const char *name, const struct scen_pipe_opts *o)
@@ -204,6 +249,8 @@ static int cmd_run(int argc, char **argv)
 		return bad_usage("--wave needs one scenario", NULL);
 	if (!strcmp(name, "all") && o.backend == GM_BACKEND_SYSTEMC)
 		return bad_usage("the SystemC backend runs one model per process: one scenario", NULL);
+	if (check_wave(o.wave))
+		return 2;
 	if (strcmp(name, "all"))
 		return run_one(name, &o);
 	for (const char *const *n = scen_pipe_names; *n; n++)
@@ -231,6 +278,8 @@ static int cmd_demo(int argc, char **argv)
 	}
 	printf("\ndemo: %" PRIu64 " cycles, %u checks, %u failed%s%s\n", r.cycles, r.checks,
 	       r.failures, o.wave ? ", waveform " : "", o.wave ? o.wave : "");
+	if (st && !r.failures) /* the checks passed: say what stopped it (a VCD conversion) */
+		fprintf(stderr, "gpusim: demo could not finish: %s\n", gm_status_name(st));
 	return st ? 1 : 0;
 }
 
@@ -487,15 +536,27 @@ static int cmd_bench(int argc, char **argv)
 		{ "verilator, waves off, no VMID", GM_BACKEND_VERILATOR, 0, false },
 	};
 	double rate[7] = { 0 };
-	uint64_t rounds = 1000;
+	unsigned rounds = 1000;
 
-	if (argc > 2 && !strcmp(argv[1], "--rounds") && !parse_u64(argv[2], &rounds))
-		return bad_usage("bad --rounds", argv[2]);
-	printf("bench: demo workload, %" PRIu64 " render/copy rounds per case\n", rounds);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (strcmp(a, "--rounds"))
+			return bad_usage(a[0] == '-' ? "unknown option" : "bench takes no NAME", a);
+		if (++i == argc)
+			return bad_usage("missing value for", a);
+		if (!parse_rounds(argv[i], &rounds))
+			return bad_usage("bad --rounds", argv[i]);
+	}
+	printf("bench: demo workload, %u render/copy rounds per case\n", rounds);
 	for (unsigned i = 0; i < 7; i++) {
 		struct scen_demo_result r;
 
-		if (bench_one(&cases[i], (unsigned)rounds, &r)) {
+		if (bench_one(&cases[i], rounds, &r)) {
 			printf("  %-36s failed\n", cases[i].name);
 			return 1;
 		}
@@ -513,40 +574,92 @@ static int cmd_bench(int argc, char **argv)
 
 /* ------------------------------------------------------------------ disasm */
 
+#define DISASM_MAX_BYTES (64u << 20) /* the largest file disasm reads */
+
+static int disasm_refuse(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Say why @path is refused; the usage exit code. */
+static int disasm_refuse(const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "gpusim: disasm %s: ", path);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+/*
+ * Read the whole of @path: at most DISASM_MAX_BYTES (a stream such as
+ * /dev/zero is read one byte past the limit and no further) and a whole
+ * number of dwords.  0 with *dw (free it) and *n dwords; else the exit code,
+ * the reason on stderr and nothing allocated.
+ */
+static int read_dwords(const char *path, uint32_t **dw, size_t *n)
+{
+	size_t bytes = 0, cap = 0, got;
+	char *buf = NULL, *nb;
+	FILE *f;
+	int rc, err;
+
+	f = fopen(path, "rb");
+	if (!f)
+		return disasm_refuse(path, "cannot open: %s", strerror(errno));
+	do {
+		if (bytes == cap) {
+			cap = cap ? 2 * cap : 4096;
+			if (cap > DISASM_MAX_BYTES + 4)
+				cap = DISASM_MAX_BYTES + 4;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				rc = disasm_refuse(path, "out of memory");
+				goto err_free_buf;
+			}
+			buf = nb;
+		}
+		got = fread(buf + bytes, 1, cap - bytes, f);
+		bytes += got;
+	} while (got && bytes <= DISASM_MAX_BYTES);
+	err = ferror(f) ? errno : 0;
+	if (err)
+		rc = disasm_refuse(path, "cannot read: %s", strerror(err));
+	else if (bytes > DISASM_MAX_BYTES)
+		rc = disasm_refuse(path, "larger than %u MiB (the limit of disasm input)",
+				   DISASM_MAX_BYTES >> 20);
+	else if (bytes % 4)
+		rc = disasm_refuse(path, "%zu bytes, not a whole number of dwords (%zu trailing byte%s)",
+				   bytes, bytes % 4, bytes % 4 == 1 ? "" : "s");
+	else
+		rc = 0;
+	if (rc)
+		goto err_free_buf;
+	fclose(f);
+	*dw = (uint32_t *)(void *)buf;
+	*n = bytes / 4;
+	return 0;
+
+err_free_buf:
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
 static int cmd_disasm(int argc, char **argv)
 {
 	uint32_t *dw = NULL;
-	size_t n = 0, cap = 0;
-	FILE *f;
-	int bad;
+	size_t n = 0;
+	int rc;
 
 	if (argc != 2)
 		return bad_usage("disasm takes one FILE", NULL);
-	f = fopen(argv[1], "rb");
-	if (!f) {
-		fprintf(stderr, "gpusim: cannot open %s: %s\n", argv[1], strerror(errno));
-		return 1;
-	}
-	for (;;) {
-		if (n == cap) {
-			uint32_t *nd = realloc(dw, (cap = cap ? 2 * cap : 1024) * sizeof(*dw));
-
-			if (!nd) {
-				fclose(f);
-				free(dw);
-				return 1;
-			}
-			dw = nd;
-		}
-		size_t got = fread(&dw[n], sizeof(*dw), cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	fclose(f);
-	bad = dma_disasm(stdout, dw, n, 0, NULL, NULL);
+	rc = read_dwords(argv[1], &dw, &n);
+	if (rc)
+		return rc;
+	rc = dma_disasm(stdout, dw, n, 0, NULL, NULL) ? 1 : 0;
 	free(dw);
-	return bad ? 1 : 0;
+	return rc;
 }
 
 int main(int argc, char **argv)

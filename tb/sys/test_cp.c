@@ -943,6 +943,37 @@ static void test_addr_top_refused(void **state)
 	}
 }
 
+/*
+ * fw_ring_space over a table of queue indices: each of the device's queues
+ * has a whole ring but one dword free on a fresh device; an index past its
+ * queues (the hardware's count, the array's size and beyond) and a NULL
+ * device give 0 (nothing can be written), read nothing, and no cycle passes.
+ */
+static void test_ring_space_bad_queue(void **state)
+{
+	static const unsigned bad[] = { 2, 3, FW_MAX_QUEUES - 1, FW_MAX_QUEUES, FW_MAX_QUEUES + 1,
+					0x7fffffffu, ~0u };
+	struct fw_dev before;
+	struct tb t;
+	uint64_t c;
+
+	(void)state;
+	tb_open(&t);
+	assert_int_equal(t.d.nq, 2);
+	for (unsigned qi = 0; qi < t.d.nq; qi++)
+		assert_int_equal(fw_ring_space(&t.d, qi), t.d.q[qi].ring_dw - 1);
+	c = gm_cycles(t.g);
+	memcpy(&before, &t.d, sizeof(before));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		print_message("fw_ring_space(queue %u)\n", bad[i]);
+		assert_int_equal(fw_ring_space(&t.d, bad[i]), 0);
+	}
+	assert_int_equal(fw_ring_space(NULL, Q0), 0);
+	assert_memory_equal(&before, &t.d, sizeof(before));
+	assert_int_equal(gm_cycles(t.g), c);
+	tb_close(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -965,6 +996,7 @@ int main(void)
 		cmocka_unit_test(test_queue_halt),
 		cmocka_unit_test(test_ring_wrap_and_split_doorbell),
 		cmocka_unit_test(test_two_models),
+		cmocka_unit_test(test_ring_space_bad_queue),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
