@@ -89,19 +89,27 @@ int dma_emit_write_data(struct dma_buf *b, uint64_t addr, const uint32_t *data, 
 	return GM_OK;
 }
 
-int dma_emit_indirect_buffer(struct dma_buf *b, uint64_t addr, uint32_t size_dw)
+int dma_emit_indirect_buffer_ctx(struct dma_buf *b, uint64_t addr, uint32_t size_dw, uint32_t vmid,
+				 bool priv)
 {
 	uint32_t *p;
 
 	if (size_dw == 0 || size_dw > GPU_PKT_INDIRECT_BUFFER_SIZE_DW_MASK || !addr_ok(addr, 4) ||
-	    addr + 4ull * size_dw > ADDR_LIMIT)
+	    addr + 4ull * size_dw > ADDR_LIMIT || vmid >= GPU_NUM_VMIDS)
 		return GM_ERR_BAD_ARG;
 	p = pkt_begin(b, GPU_OP_INDIRECT_BUFFER, GPU_PKT_INDIRECT_BUFFER_COUNT_MIN);
 	if (!p)
 		return buf_ok(b) ? GM_ERR_FULL : GM_ERR_BAD_ARG;
 	put_addr(&p[GPU_PKT_INDIRECT_BUFFER_ADDR_LO], addr);
-	p[GPU_PKT_INDIRECT_BUFFER_SIZE] = GPU_PKT_INDIRECT_BUFFER_SIZE_DW(size_dw);
+	p[GPU_PKT_INDIRECT_BUFFER_SIZE] = GPU_PKT_INDIRECT_BUFFER_SIZE_DW(size_dw) |
+					  GPU_PKT_INDIRECT_BUFFER_VMID(vmid) |
+					  GPU_PKT_INDIRECT_BUFFER_PRIV(priv);
 	return GM_OK;
+}
+
+int dma_emit_indirect_buffer(struct dma_buf *b, uint64_t addr, uint32_t size_dw)
+{
+	return dma_emit_indirect_buffer_ctx(b, addr, size_dw, 0, false);
 }
 
 int dma_emit_release_fence(struct dma_buf *b, uint64_t addr, uint64_t value, bool is64, bool irq)

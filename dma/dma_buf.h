@@ -47,10 +47,17 @@ int dma_emit_nop(struct dma_buf *b, uint32_t count) GM_MUST_CHECK;
 int dma_emit_write_data(struct dma_buf *b, uint64_t addr, const uint32_t *data, uint32_t n)
 	GM_MUST_CHECK;
 
-/* INDIRECT_BUFFER of @size_dw dwords at @addr (4-aligned).  GM_ERR_BAD_ARG
- * for size 0, size past the SIZE_DW field, a bad address, or an IB running
- * past the end of the address space. */
+/* INDIRECT_BUFFER of @size_dw dwords at @addr (4-aligned), run unprivileged
+ * in the queue's Q_VMID.  GM_ERR_BAD_ARG for size 0, size past the SIZE_DW
+ * field, a bad address, or an IB running past the end of the address space. */
 int dma_emit_indirect_buffer(struct dma_buf *b, uint64_t addr, uint32_t size_dw) GM_MUST_CHECK;
+
+/* As dma_emit_indirect_buffer(), the IB running in VMID @vmid (0: the
+ * queue's Q_VMID) and, with @priv, allowed privileged packets; both only
+ * from a privileged ring (else the queue halts with PRIV).  GM_ERR_BAD_ARG
+ * also for @vmid >= GPU_NUM_VMIDS. */
+int dma_emit_indirect_buffer_ctx(struct dma_buf *b, uint64_t addr, uint32_t size_dw, uint32_t vmid,
+				 bool priv) GM_MUST_CHECK;
 
 /* RELEASE_FENCE: write @value (64-bit if @is64, else its low half) to @addr
  * after all earlier work, raising the fence interrupt if @irq. */

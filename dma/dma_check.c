@@ -44,13 +44,17 @@ static uint32_t check_header(uint32_t hdr, size_t left, bool priv)
 	return GPU_CAUSE_NONE;
 }
 
-static uint32_t check_ib(const uint32_t *pl, bool in_ib, uint32_t ib_max_dw)
+static uint32_t check_ib(const uint32_t *pl, bool in_ib, bool priv, uint32_t ib_max_dw)
 {
-	uint32_t size = GPU_PKT_INDIRECT_BUFFER_SIZE_DW_GET(pl[GPU_PKT_INDIRECT_BUFFER_SIZE]);
+	uint32_t sz = pl[GPU_PKT_INDIRECT_BUFFER_SIZE];
+	uint32_t size = GPU_PKT_INDIRECT_BUFFER_SIZE_DW_GET(sz);
 	uint64_t addr = pkt_addr(&pl[GPU_PKT_INDIRECT_BUFFER_ADDR_LO]);
 
 	if (in_ib)
 		return GPU_CAUSE_IB_NESTED;
+	/* only a privileged ring picks the IB's VMID or privilege */
+	if ((GPU_PKT_INDIRECT_BUFFER_VMID_GET(sz) || GPU_PKT_INDIRECT_BUFFER_PRIV_GET(sz)) && !priv)
+		return GPU_CAUSE_PRIV;
 	if (size == 0 || size > ib_max_dw || addr + 4ull * size > 1ull << GPU_PA_BITS)
 		return GPU_CAUSE_IB_RANGE;
 	if (addr & 3)
@@ -115,7 +119,7 @@ static uint32_t check_copy(uint32_t op, const uint32_t *pl)
 /* Every packet but NOP and INVALIDATE_TLB starts with an address in
  * dwords 0 and 1 (COUNT_MIN >= 2). */
 static uint32_t check_fields(const struct gpu_pkt_desc *pd, const uint32_t *pl, uint32_t count,
-			     bool in_ib, uint32_t ib_max_dw)
+			     bool in_ib, bool priv, uint32_t ib_max_dw)
 {
 	const uint64_t lim = 1ull << GPU_PA_BITS;
 	uint32_t op = pd->opcode;
@@ -134,7 +138,7 @@ static uint32_t check_fields(const struct gpu_pkt_desc *pd, const uint32_t *pl, 
 			return GPU_CAUSE_BAD_FIELD;
 		return addr & 3 ? GPU_CAUSE_BAD_ALIGN : GPU_CAUSE_NONE;
 	case GPU_OP_INDIRECT_BUFFER:
-		return check_ib(pl, in_ib, ib_max_dw);
+		return check_ib(pl, in_ib, priv, ib_max_dw);
 	case GPU_OP_RELEASE_FENCE: {
 		uint32_t flags = pl[GPU_PKT_RELEASE_FENCE_FLAGS];
 		uint64_t align = GPU_PKT_RELEASE_FENCE_SIZE64_GET(flags) ? 7 : 3;
@@ -173,5 +177,5 @@ uint32_t dma_pkt_check(const uint32_t *dw, size_t left, bool in_ib, bool priv, u
 	if (cause != GPU_CAUSE_NONE)
 		return cause;
 	return check_fields(gpu_pkt_desc(GPU_HDR_OPCODE_GET(dw[0])), &dw[1], GPU_HDR_COUNT_GET(dw[0]),
-			    in_ib, ib_max_dw);
+			    in_ib, priv, ib_max_dw);
 }

@@ -17,9 +17,10 @@
 /*
  * The cause (enum gpu_cause) cp_queue would latch for the packet at dw[0]
  * when @left dwords (the header included) remain in its IB or ring, or
- * GPU_CAUSE_NONE.  @in_ib: the packet sits in an IB; @priv: the queue is
- * privileged (Q_CTRL.PRIV); @ib_max_dw: the IB_MAX_DW register.  Only dw[0] is read when the header is refused, and
- * only the packet's own dwords otherwise.
+ * GPU_CAUSE_NONE.  @in_ib: the packet sits in an IB; @priv: the stream it
+ * sits in runs privileged (a ring: Q_CTRL.PRIV; an IB: its INDIRECT_BUFFER's
+ * PRIV bit); @ib_max_dw: the IB_MAX_DW register.  Only dw[0] is read when
+ * the header is refused, and only the packet's own dwords otherwise.
  */
 uint32_t dma_pkt_check(const uint32_t *dw, size_t left, bool in_ib, bool priv, uint32_t ib_max_dw);
 

@@ -241,8 +241,10 @@ int fw_submit_ib(struct fw_dev *d, unsigned qi, uint64_t ib, uint32_t size_dw, u
 	uint32_t buf[4];
 	struct dma_buf b;
 
+	if (!d || qi >= d->nq)
+		return GM_ERR_BAD_ARG;
 	dma_buf_init(&b, buf, 4);
-	if (dma_emit_indirect_buffer(&b, ib, size_dw))
+	if (dma_emit_indirect_buffer_ctx(&b, ib, size_dw, 0, d->q[qi].priv))
 		return GM_ERR_BAD_ARG;
 	return fw_submit(d, qi, buf, (uint32_t)b.len, fence);
 }

@@ -130,7 +130,9 @@ int fw_ring_write(struct fw_dev *d, unsigned qi, const uint32_t *dw, uint32_t n)
 int fw_submit(struct fw_dev *d, unsigned qi, const uint32_t *dw, uint32_t n, uint64_t *fence)
 	GM_MUST_CHECK;
 
-/* Submit an INDIRECT_BUFFER of @size_dw dwords at @ib plus the fence; as fw_submit. */
+/* Submit an INDIRECT_BUFFER of @size_dw dwords at @ib plus the fence; as
+ * fw_submit.  The IB runs in the queue's VMID, privileged when the queue is
+ * (the driver's own buffers: paging, page-table updates). */
 int fw_submit_ib(struct fw_dev *d, unsigned qi, uint64_t ib, uint32_t size_dw, uint64_t *fence)
 	GM_MUST_CHECK;
 

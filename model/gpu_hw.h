@@ -190,7 +190,7 @@ enum gpu_apt_state {
 #define GPU_REG_Q_STALL_MEM(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x3cu) /* busy cycles waiting for the memory port or fetch data */
 #define GPU_REG_Q_STALL_WAIT(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x40u) /* busy cycles in WAIT_MEM (read, compare, poll) */
 #define GPU_REG_Q_STALL_FENCE(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x44u) /* busy cycles in a fence waiting for earlier writes */
-#define GPU_REG_Q_VMID(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x48u) /* virtual-memory context of every access of this queue (0 = physical) */
+#define GPU_REG_Q_VMID(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x48u) /* virtual-memory context of the ring's accesses and of an IB whose VMID field is 0 (0 = physical) */
 /* page-table root of VMID v at base + v * stride (VMID 0 is physical; its root is unused) */
 #define GPU_VMREG_BASE 0x900u
 #define GPU_VMREG_STRIDE 0x8u
@@ -399,32 +399,40 @@ enum gpu_apt_state {
 /* NOP: padding; the payload is ignored */
 #define GPU_PKT_NOP_COUNT_MIN 0u
 #define GPU_PKT_NOP_COUNT_MAX 16383u
-#define GPU_PKT_NOP_PRIV 0 /* privileged: only on a PRIV queue */
+#define GPU_PKT_NOP_PRIVILEGED 0 /* only in a privileged ring or IB */
 /* WRITE_DATA: ADDR dword aligned; DATA repeats COUNT-2 times */
 #define GPU_PKT_WRITE_DATA_COUNT_MIN 3u
 #define GPU_PKT_WRITE_DATA_COUNT_MAX 16383u
-#define GPU_PKT_WRITE_DATA_PRIV 0 /* privileged: only on a PRIV queue */
+#define GPU_PKT_WRITE_DATA_PRIVILEGED 0 /* only in a privileged ring or IB */
 #define GPU_PKT_WRITE_DATA_ADDR_LO 0 /* payload dword: destination bits 31:0 */
 #define GPU_PKT_WRITE_DATA_ADDR_HI 1 /* payload dword: destination bits 47:32 */
 #define GPU_PKT_WRITE_DATA_ADDR_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
 #define GPU_PKT_WRITE_DATA_DATA 2 /* payload dword: first data dword (more follow) */
-/* INDIRECT_BUFFER: only legal in a ring */
+/* INDIRECT_BUFFER: only legal in a ring; VMID and PRIV only from a privileged ring (else PRIV) */
 #define GPU_PKT_INDIRECT_BUFFER_COUNT_MIN 3u
 #define GPU_PKT_INDIRECT_BUFFER_COUNT_MAX 3u
-#define GPU_PKT_INDIRECT_BUFFER_PRIV 0 /* privileged: only on a PRIV queue */
+#define GPU_PKT_INDIRECT_BUFFER_PRIVILEGED 0 /* only in a privileged ring or IB */
 #define GPU_PKT_INDIRECT_BUFFER_ADDR_LO 0 /* payload dword: IB address bits 31:0, dword aligned */
 #define GPU_PKT_INDIRECT_BUFFER_ADDR_HI 1 /* payload dword: IB address bits 47:32 */
 #define GPU_PKT_INDIRECT_BUFFER_ADDR_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
-#define GPU_PKT_INDIRECT_BUFFER_SIZE 2 /* payload dword: IB size */
-#define GPU_PKT_INDIRECT_BUFFER_SIZE_RESERVED 0xffe00000u /* set: BAD_FIELD */
+#define GPU_PKT_INDIRECT_BUFFER_SIZE 2 /* payload dword: IB size, and the context it runs in */
+#define GPU_PKT_INDIRECT_BUFFER_SIZE_RESERVED 0x70e00000u /* set: BAD_FIELD */
 #define GPU_PKT_INDIRECT_BUFFER_SIZE_DW_SHIFT 0
 #define GPU_PKT_INDIRECT_BUFFER_SIZE_DW_MASK 0x1fffffu
 #define GPU_PKT_INDIRECT_BUFFER_SIZE_DW(v) (((uint32_t)(v) & GPU_PKT_INDIRECT_BUFFER_SIZE_DW_MASK) << GPU_PKT_INDIRECT_BUFFER_SIZE_DW_SHIFT)
 #define GPU_PKT_INDIRECT_BUFFER_SIZE_DW_GET(r) (((uint32_t)(r) >> GPU_PKT_INDIRECT_BUFFER_SIZE_DW_SHIFT) & GPU_PKT_INDIRECT_BUFFER_SIZE_DW_MASK)
+#define GPU_PKT_INDIRECT_BUFFER_VMID_SHIFT 24
+#define GPU_PKT_INDIRECT_BUFFER_VMID_MASK 0xfu
+#define GPU_PKT_INDIRECT_BUFFER_VMID(v) (((uint32_t)(v) & GPU_PKT_INDIRECT_BUFFER_VMID_MASK) << GPU_PKT_INDIRECT_BUFFER_VMID_SHIFT)
+#define GPU_PKT_INDIRECT_BUFFER_VMID_GET(r) (((uint32_t)(r) >> GPU_PKT_INDIRECT_BUFFER_VMID_SHIFT) & GPU_PKT_INDIRECT_BUFFER_VMID_MASK)
+#define GPU_PKT_INDIRECT_BUFFER_PRIV_SHIFT 31
+#define GPU_PKT_INDIRECT_BUFFER_PRIV_MASK 0x1u
+#define GPU_PKT_INDIRECT_BUFFER_PRIV(v) (((uint32_t)(v) & GPU_PKT_INDIRECT_BUFFER_PRIV_MASK) << GPU_PKT_INDIRECT_BUFFER_PRIV_SHIFT)
+#define GPU_PKT_INDIRECT_BUFFER_PRIV_GET(r) (((uint32_t)(r) >> GPU_PKT_INDIRECT_BUFFER_PRIV_SHIFT) & GPU_PKT_INDIRECT_BUFFER_PRIV_MASK)
 /* RELEASE_FENCE: ADDR 4-aligned (8 for SIZE64) */
 #define GPU_PKT_RELEASE_FENCE_COUNT_MIN 5u
 #define GPU_PKT_RELEASE_FENCE_COUNT_MAX 5u
-#define GPU_PKT_RELEASE_FENCE_PRIV 0 /* privileged: only on a PRIV queue */
+#define GPU_PKT_RELEASE_FENCE_PRIVILEGED 0 /* only in a privileged ring or IB */
 #define GPU_PKT_RELEASE_FENCE_ADDR_LO 0 /* payload dword: fence address bits 31:0 */
 #define GPU_PKT_RELEASE_FENCE_ADDR_HI 1 /* payload dword: fence address bits 47:32 */
 #define GPU_PKT_RELEASE_FENCE_ADDR_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
@@ -443,7 +451,7 @@ enum gpu_apt_state {
 /* WAIT_MEM: ADDR 4-aligned (8 for SIZE64) */
 #define GPU_PKT_WAIT_MEM_COUNT_MIN 7u
 #define GPU_PKT_WAIT_MEM_COUNT_MAX 7u
-#define GPU_PKT_WAIT_MEM_PRIV 0 /* privileged: only on a PRIV queue */
+#define GPU_PKT_WAIT_MEM_PRIVILEGED 0 /* only in a privileged ring or IB */
 #define GPU_PKT_WAIT_MEM_ADDR_LO 0 /* payload dword: address bits 31:0 */
 #define GPU_PKT_WAIT_MEM_ADDR_HI 1 /* payload dword: address bits 47:32 */
 #define GPU_PKT_WAIT_MEM_ADDR_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
@@ -468,14 +476,14 @@ enum gpu_apt_state {
 /* TIMESTAMP: ADDR 8-aligned */
 #define GPU_PKT_TIMESTAMP_COUNT_MIN 2u
 #define GPU_PKT_TIMESTAMP_COUNT_MAX 2u
-#define GPU_PKT_TIMESTAMP_PRIV 0 /* privileged: only on a PRIV queue */
+#define GPU_PKT_TIMESTAMP_PRIVILEGED 0 /* only in a privileged ring or IB */
 #define GPU_PKT_TIMESTAMP_ADDR_LO 0 /* payload dword: address bits 31:0 */
 #define GPU_PKT_TIMESTAMP_ADDR_HI 1 /* payload dword: address bits 47:32 */
 #define GPU_PKT_TIMESTAMP_ADDR_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
 /* PTE_WRITE: DST 8-aligned; privileged */
 #define GPU_PKT_PTE_WRITE_COUNT_MIN 8u
 #define GPU_PKT_PTE_WRITE_COUNT_MAX 8u
-#define GPU_PKT_PTE_WRITE_PRIV 1 /* privileged: only on a PRIV queue */
+#define GPU_PKT_PTE_WRITE_PRIVILEGED 1 /* only in a privileged ring or IB */
 #define GPU_PKT_PTE_WRITE_DST_LO 0 /* payload dword: address of the first PTE bits 31:0 */
 #define GPU_PKT_PTE_WRITE_DST_HI 1 /* payload dword: address of the first PTE bits 47:32 */
 #define GPU_PKT_PTE_WRITE_DST_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
@@ -494,7 +502,7 @@ enum gpu_apt_state {
 /* INVALIDATE_TLB: privileged */
 #define GPU_PKT_INVALIDATE_TLB_COUNT_MIN 3u
 #define GPU_PKT_INVALIDATE_TLB_COUNT_MAX 3u
-#define GPU_PKT_INVALIDATE_TLB_PRIV 1 /* privileged: only on a PRIV queue */
+#define GPU_PKT_INVALIDATE_TLB_PRIVILEGED 1 /* only in a privileged ring or IB */
 #define GPU_PKT_INVALIDATE_TLB_CTL 0 /* payload dword: what to drop */
 #define GPU_PKT_INVALIDATE_TLB_CTL_RESERVED 0x7ffffff0u /* set: BAD_FIELD */
 #define GPU_PKT_INVALIDATE_TLB_VMID_SHIFT 0
@@ -510,7 +518,7 @@ enum gpu_apt_state {
 /* COPY: byte-exact copy on the copy engine through the queue's VMID; the queue waits for it (a fault halts the queue with PAGE_FAULT) */
 #define GPU_PKT_COPY_COUNT_MIN 5u
 #define GPU_PKT_COPY_COUNT_MAX 5u
-#define GPU_PKT_COPY_PRIV 0 /* privileged: only on a PRIV queue */
+#define GPU_PKT_COPY_PRIVILEGED 0 /* only in a privileged ring or IB */
 #define GPU_PKT_COPY_SRC_LO 0 /* payload dword: source bits 31:0 (any alignment) */
 #define GPU_PKT_COPY_SRC_HI 1 /* payload dword: source bits 47:32 */
 #define GPU_PKT_COPY_SRC_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
@@ -521,7 +529,7 @@ enum gpu_apt_state {
 /* BLT: rectangle copy between surfaces; both BPE equal; tiled bases tile-aligned; the rectangle inside the pitch */
 #define GPU_PKT_BLT_COUNT_MIN 10u
 #define GPU_PKT_BLT_COUNT_MAX 10u
-#define GPU_PKT_BLT_PRIV 0 /* privileged: only on a PRIV queue */
+#define GPU_PKT_BLT_PRIVILEGED 0 /* only in a privileged ring or IB */
 #define GPU_PKT_BLT_SRC_LO 0 /* payload dword: source surface base bits 31:0 */
 #define GPU_PKT_BLT_SRC_HI 1 /* payload dword: source surface base bits 47:32 */
 #define GPU_PKT_BLT_SRC_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */
@@ -580,7 +588,7 @@ enum gpu_apt_state {
 /* FILL: rectangle (or, LINEAR with HEIGHT 1, linear) fill; byte i of a row is VALUE byte (i mod 8) */
 #define GPU_PKT_FILL_COUNT_MIN 8u
 #define GPU_PKT_FILL_COUNT_MAX 8u
-#define GPU_PKT_FILL_PRIV 0 /* privileged: only on a PRIV queue */
+#define GPU_PKT_FILL_PRIVILEGED 0 /* only in a privileged ring or IB */
 #define GPU_PKT_FILL_DST_LO 0 /* payload dword: surface base bits 31:0 */
 #define GPU_PKT_FILL_DST_HI 1 /* payload dword: surface base bits 47:32 */
 #define GPU_PKT_FILL_DST_HI_RESERVED 0xffff0000u /* set: BAD_FIELD */

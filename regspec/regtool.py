@@ -440,7 +440,7 @@ def gen_h(s):
         o.append("/* %s: %s */" % (p["name"], p["doc"]))
         o.append("#define %s_COUNT_MIN %du" % (n, p["count_min"]))
         o.append("#define %s_COUNT_MAX %du" % (n, p["count_max"]))
-        o.append("#define %s_PRIV %d /* privileged: only on a PRIV queue */" % (n, 1 if p.get("privileged") else 0))
+        o.append("#define %s_PRIVILEGED %d /* only in a privileged ring or IB */" % (n, 1 if p.get("privileged") else 0))
         for i, dw in enumerate(p["dwords"]):
             o.append("#define %s_%s %d /* payload dword: %s */" % (n, dw["name"], i, dw["doc"]))
             rsv = Spec.dw_reserved(p, dw)

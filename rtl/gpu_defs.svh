@@ -179,7 +179,7 @@
   localparam logic [15:0] RegQStallMem = 16'h3c;  // busy cycles waiting for the memory port or fetch data
   localparam logic [15:0] RegQStallWait = 16'h40;  // busy cycles in WAIT_MEM (read, compare, poll)
   localparam logic [15:0] RegQStallFence = 16'h44;  // busy cycles in a fence waiting for earlier writes
-  localparam logic [15:0] RegQVmid = 16'h48;  // virtual-memory context of every access of this queue (0 = physical)
+  localparam logic [15:0] RegQVmid = 16'h48;  // virtual-memory context of the ring's accesses and of an IB whose VMID field is 0 (0 = physical)
   // page-table root of VMID v at base + v * stride (VMID 0 is physical; its root is unused)
   localparam logic [15:0] VmRegBase = 16'h900;
   localparam logic [15:0] VmRegStride = 16'h8;
@@ -310,9 +310,13 @@
   localparam int unsigned PktIndirectBufferAddrHiDw = 1;
   localparam logic [31:0] PktIndirectBufferAddrHiRsv = 32'hffff0000;  // reserved: BAD_FIELD
   localparam int unsigned PktIndirectBufferSizeDw = 2;
-  localparam logic [31:0] PktIndirectBufferSizeRsv = 32'hffe00000;  // reserved: BAD_FIELD
+  localparam logic [31:0] PktIndirectBufferSizeRsv = 32'h70e00000;  // reserved: BAD_FIELD
   localparam int unsigned PktIndirectBufferSizeDwLsb = 0;
   localparam int unsigned PktIndirectBufferSizeDwW = 21;
+  localparam int unsigned PktIndirectBufferVmidLsb = 24;
+  localparam int unsigned PktIndirectBufferVmidW = 4;
+  localparam int unsigned PktIndirectBufferPrivLsb = 31;
+  localparam int unsigned PktIndirectBufferPrivW = 1;
   localparam int unsigned PktReleaseFenceCountMin = 5;
   localparam int unsigned PktReleaseFenceCountMax = 5;
   localparam int unsigned PktReleaseFenceAddrLoDw = 0;
@@ -453,12 +457,15 @@
     logic [31:0] addr_hi;
     logic [31:0] addr_lo;
   } pkt_write_data_t;
-  // INDIRECT_BUFFER.SIZE: IB size
+  // INDIRECT_BUFFER.SIZE: IB size, and the context it runs in
   typedef struct packed {
-    logic [10:0] rsv_31_21;
+    logic priv;
+    logic [2:0] rsv_30_28;
+    logic [3:0] vmid;
+    logic [2:0] rsv_23_21;
     logic [20:0] size_dw;
   } pkt_indirect_buffer_size_t;
-  // INDIRECT_BUFFER payload: only legal in a ring
+  // INDIRECT_BUFFER payload: only legal in a ring; VMID and PRIV only from a privileged ring (else PRIV)
   typedef struct packed {
     logic [223:0] pad;
     pkt_indirect_buffer_size_t size;
@@ -691,7 +698,7 @@
     pkt_rsv = '0;
     unique case (op)
       OpWriteData: pkt_rsv = 320'hffff000000000000;
-      OpIndirectBuffer: pkt_rsv = 320'hffe00000ffff000000000000;
+      OpIndirectBuffer: pkt_rsv = 320'h70e00000ffff000000000000;
       OpReleaseFence: pkt_rsv = 320'hfffffffc0000000000000000ffff000000000000;
       OpWaitMem: pkt_rsv = 320'hfff000000000000000000000000000000000ffff000000000000;
       OpTimestamp: pkt_rsv = 320'hffff000000000000;

@@ -29,7 +29,8 @@ module cp_queue #(
   input  logic                   rst_ni,
   // Configuration from the register file
   input  logic                   enable_i,
-  input  logic                   priv_i,         // may run privileged packets
+  input  logic                   priv_i,         // privileged ring (see Q_CTRL.PRIV)
+  input  logic [3:0]             vmid_i,         // Q_VMID
   input  logic                   halt_i,
   input  logic                   rptr_wb_en_i,
   input  logic                   qreset_i,       // one-cycle pulse
@@ -56,6 +57,7 @@ module cp_queue #(
   input  logic                   inv_ready_i,
   output logic                   inv_all_o,
   output logic [3:0]             inv_vmid_o,
+  output logic [3:0]             vmid_o,         // VMID of the queue's accesses now
   output logic [31:0]            inv_start_o,
   output logic [31:0]            inv_end_o,
   output logic                   fence_irq_o,
@@ -115,6 +117,8 @@ module cp_queue #(
   logic [19:0] rptr_q, rptr_d;
   logic [19:0] wptr_seen_q;
   logic in_ib_q, in_ib_d;
+  logic [3:0] ib_vmid_q, ib_vmid_d;  // the running IB's VMID field (0: Q_VMID)
+  logic ib_priv_q, ib_priv_d;        // the running IB may run privileged packets
   logic [47:0] ib_ptr_q, ib_ptr_d;
   logic [20:0] ib_rem_q, ib_rem_d;
   logic [BeatBytes*8-1:0] buf_q, buf_d;
@@ -369,6 +373,8 @@ module cp_queue #(
     ret_d = ret_q;
     rptr_d = rptr_q;
     in_ib_d = in_ib_q;
+    ib_vmid_d = ib_vmid_q;
+    ib_priv_d = ib_priv_q;
     ib_ptr_d = ib_ptr_q;
     ib_rem_d = ib_rem_q;
     buf_d = buf_q;
@@ -463,7 +469,7 @@ module cp_queue #(
             err_set = 1'b1; err_cause = CauseBadType;
           end else if (!h_known) begin
             err_set = 1'b1; err_cause = CauseBadOpcode;
-          end else if (h_priv && !priv_i) begin
+          end else if (h_priv && !(in_ib_q ? ib_priv_q : priv_i)) begin
             err_set = 1'b1; err_cause = CausePriv;
           end else if (h_cnt < h_min || h_cnt > h_max ||
                        (in_ib_q && {7'd0, h_cnt} >= ib_rem_q) ||
@@ -506,6 +512,9 @@ module cp_queue #(
               err_set = 1'b1; err_cause = CauseBadField;
             end else if (in_ib_q) begin
               err_set = 1'b1; err_cause = CauseIbNested;
+            end else if ((pl.indirect_buffer.size.vmid != '0 || pl.indirect_buffer.size.priv) &&
+                         !priv_i) begin
+              err_set = 1'b1; err_cause = CausePriv;
             end else if (ib_size == '0 || ib_size > ib_max_i ||
                          {1'b0, pl_addr} + {25'd0, ib_size, 2'b00} > 49'h1_0000_0000_0000) begin
               err_set = 1'b1; err_cause = CauseIbRange;
@@ -515,6 +524,8 @@ module cp_queue #(
               in_ib_d = 1'b1;
               ib_ptr_d = pl_addr;
               ib_rem_d = ib_size;
+              ib_vmid_d = pl.indirect_buffer.size.vmid;
+              ib_priv_d = pl.indirect_buffer.size.priv;
             end
           end
           OpReleaseFence: begin
@@ -698,6 +709,8 @@ module cp_queue #(
       rptr_d = '0;
       in_ib_d = 1'b0;
       ib_rem_d = '0;
+      ib_vmid_d = '0;
+      ib_priv_d = 1'b0;
       buf_valid_d = 1'b0;
       rd_drop_d = rd_pend_d;  // a read still in flight is dropped when it lands
       err_cause_d = CauseNone;
@@ -737,6 +750,8 @@ module cp_queue #(
       rptr_q <= '0;
       wptr_seen_q <= '0;
       in_ib_q <= 1'b0;
+      ib_vmid_q <= '0;
+      ib_priv_q <= 1'b0;
       ib_ptr_q <= '0;
       ib_rem_q <= '0;
       buf_q <= '0;
@@ -775,6 +790,8 @@ module cp_queue #(
       rptr_q <= rptr_d;
       wptr_seen_q <= wptr_i;
       in_ib_q <= in_ib_d;
+      ib_vmid_q <= ib_vmid_d;
+      ib_priv_q <= ib_priv_d;
       ib_ptr_q <= ib_ptr_d;
       ib_rem_q <= ib_rem_d;
       buf_q <= buf_d;
@@ -822,6 +839,7 @@ module cp_queue #(
   assign stall_wait_o = stall_wait_q;
   assign stall_fence_o = stall_fence_q;
   assign inv_all_o = pl_q[PktInvalidateTlbAllLsb];
+  assign vmid_o = (in_ib_q && ib_vmid_q != '0) ? ib_vmid_q : vmid_i;
   assign inv_vmid_o = pl_q[PktInvalidateTlbVmidLsb +: PktInvalidateTlbVmidW];
   assign inv_start_o = pl_q[32 +: 32];
   assign inv_end_o = pl_q[64 +: 32];

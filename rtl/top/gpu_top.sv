@@ -104,6 +104,7 @@ module gpu_top #(
   logic rsp_we, rsp_err;
   logic [BB-1:0] rsp_rdata;
   logic [NumQueues*4-1:0] q_vmid;
+  logic [NumQueues*4-1:0] q_cur_vmid;  // each queue's VMID now (Q_VMID, or its IB's)
   logic [NumQueues-1:0] q_inv, q_inv_ready, q_inv_all;
   logic [NumQueues*4-1:0] q_inv_vmid;
   logic [NumQueues*32-1:0] q_inv_start, q_inv_end;
@@ -295,6 +296,7 @@ module gpu_top #(
       .rst_ni,
       .enable_i(q_enable[g]),
       .priv_i(q_priv[g]),
+      .vmid_i(q_vmid[4*g +: 4]),
       .halt_i(q_halt[g]),
       .rptr_wb_en_i(q_rptr_wb[g]),
       .qreset_i(q_reset[g]),
@@ -319,6 +321,7 @@ module gpu_top #(
       .inv_ready_i(q_inv_ready[g]),
       .inv_all_o(q_inv_all[g]),
       .inv_vmid_o(q_inv_vmid[4*g +: 4]),
+      .vmid_o(q_cur_vmid[4*g +: 4]),
       .inv_start_o(q_inv_start[32*g +: 32]),
       .inv_end_o(q_inv_end[32*g +: 32]),
       .fence_irq_o(q_fence_irq[g]),
@@ -358,7 +361,7 @@ module gpu_top #(
     assign q_state[5*g +: 5] = state;
     assign qc_ready[g] = ce_cmd_ready && ce_pick == QW'(g);
     assign qc_done[g] = ce_done && ce_owner_q == QW'(g);
-    assign c_vmid[4*g +: 4] = q_vmid[4*g +: 4];
+    assign c_vmid[4*g +: 4] = q_cur_vmid[4*g +: 4];
     assign c_id[IW*g +: IW] = IW'(g);
     assign c_idmask[IW*g +: IW] = '1;
     assign q_err_cause[5*g +: 5] = cause;
@@ -382,7 +385,7 @@ module gpu_top #(
       ce_vmid_q <= '0;
     end else if (ce_cmd_valid && ce_cmd_ready) begin
       ce_owner_q <= ce_pick;
-      ce_vmid_q <= q_vmid[4*ce_pick +: 4];
+      ce_vmid_q <= q_cur_vmid[4*ce_pick +: 4];
     end
   end
 

@@ -552,6 +552,21 @@ static uint32_t e_field_ib_size(struct tb *t, struct dma_buf *b)
 	return 0;
 }
 
+/* An unprivileged ring may not pick an IB's VMID or privilege. */
+static uint32_t e_priv_ib_vmid(struct tb *t, struct dma_buf *b)
+{
+	dma_emit_indirect_buffer(b, t->ib[1], 4);
+	b->dw[1 + GPU_PKT_INDIRECT_BUFFER_SIZE] |= GPU_PKT_INDIRECT_BUFFER_VMID(3);
+	return 0;
+}
+
+static uint32_t e_priv_ib_priv(struct tb *t, struct dma_buf *b)
+{
+	dma_emit_indirect_buffer(b, t->ib[1], 4);
+	b->dw[1 + GPU_PKT_INDIRECT_BUFFER_SIZE] |= GPU_PKT_INDIRECT_BUFFER_PRIV(1);
+	return 0;
+}
+
 static uint32_t e_mem_write(struct tb *t, struct dma_buf *b)
 {
 	uint32_t v = 1;
@@ -589,6 +604,8 @@ static const struct err_case err_cases[] = {
 	{ "WAIT_MEM function 7", GPU_CAUSE_BAD_FIELD, false, e_field_wait_func },
 	{ "fence flags reserved", GPU_CAUSE_BAD_FIELD, false, e_field_fence_flags },
 	{ "IB size reserved bits", GPU_CAUSE_BAD_FIELD, true, e_field_ib_size },
+	{ "IB VMID from an unprivileged ring", GPU_CAUSE_PRIV, true, e_priv_ib_vmid },
+	{ "IB PRIV from an unprivileged ring", GPU_CAUSE_PRIV, true, e_priv_ib_priv },
 	{ "write to no memory", GPU_CAUSE_MEM_ERROR, false, e_mem_write },
 	{ "WAIT_MEM read of no memory", GPU_CAUSE_MEM_ERROR, false, e_mem_wait },
 };

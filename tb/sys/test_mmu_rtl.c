@@ -435,6 +435,58 @@ static void test_mmu_pte_write(void **state)
 	tb_close(&v.t);
 }
 
+/*
+ * The privileged ring picks each IB's context: an IB with VMID 2 on the
+ * copy queue (Q_VMID 0) has its writes and its copy-engine work translated
+ * in VMID 2 while the ring's own fence stays physical; an IB without PRIV
+ * runs unprivileged on a privileged queue (its PTE_WRITE halts with PRIV),
+ * one with PRIV runs it.  (An unprivileged ring choosing either is refused:
+ * test_cp's error table.)
+ */
+static void test_ib_context(void **state)
+{
+	static uint32_t ibuf[64];
+	uint32_t ring[8], val = 0xc0ffee;
+	struct dma_buf b, r;
+	struct vm v;
+	uint64_t f, pte_pa;
+
+	(void)state;
+	vm_open(&v);
+	assert_int_equal(mmu_pt_map(&v.pt[VMID_B], TEST_VA, 0x1000, DATA_PA + 0x10000,
+				    MMU_MAP_R | MMU_MAP_W), GM_OK);
+	dma_buf_init(&b, ibuf, 64);
+	assert_int_equal(dma_emit_write_data(&b, TEST_VA, &val, 1), GM_OK);
+	assert_int_equal(dma_emit_copy(&b, TEST_VA + 0x100, TEST_VA, 4), GM_OK);
+	assert_int_equal(gm_backdoor_write(v.t.g, v.t.ib[Q1], b.dw, b.len * 4), GM_OK);
+	dma_buf_init(&r, ring, 8);
+	assert_int_equal(dma_emit_indirect_buffer_ctx(&r, v.t.ib[Q1], (uint32_t)b.len, VMID_B, false),
+			 GM_OK);
+	assert_int_equal(fw_submit(&v.t.d, Q1, r.dw, (uint32_t)r.len, &f), GM_OK);
+	tb_wait(&v.t, Q1, f);
+	assert_int_equal(tb_mem32(&v.t, DATA_PA + 0x10000), 0xc0ffee);
+	assert_int_equal(tb_mem32(&v.t, DATA_PA + 0x10100), 0xc0ffee);
+	assert_int_equal(tb_rd(&v.t, GPU_REG_Q_VMID(Q1)), 0);
+
+	/* Unprivileged IB on the privileged queue: no PTE_WRITE. */
+	assert_int_equal(mmu_pt_lookup(&v.pt[VMID_B], TEST_VA, 3, &pte_pa), GM_OK);
+	dma_buf_init(&b, ibuf, 64);
+	assert_int_equal(dma_emit_pte_write(&b, pte_pa, GPU_PTE_V(1) | GPU_PTE_R(1) | GPU_PTE_W(1),
+					    DATA_PA + 0x20000, 0x1000, 1), GM_OK);
+	assert_int_equal(gm_backdoor_write(v.t.g, v.t.ib[Q1], b.dw, b.len * 4), GM_OK);
+	dma_buf_init(&r, ring, 8);
+	assert_int_equal(dma_emit_indirect_buffer_ctx(&r, v.t.ib[Q1], (uint32_t)b.len, 0, false), GM_OK);
+	assert_int_equal(fw_submit(&v.t.d, Q1, r.dw, (uint32_t)r.len, &f), GM_OK);
+	assert_int_equal(fw_fence_wait(&v.t.d, Q1, f, TB_BUDGET), GM_ERR_HW);
+	assert_int_equal(v.t.d.q[Q1].err_cause, GPU_CAUSE_PRIV);
+	assert_int_equal(sw_walk(&v, VMID_B, TEST_VA, false).pa, DATA_PA + 0x10000);
+	tb_recover(&v.t, Q1);
+	/* With PRIV it runs (tb_submit_ib: the driver's own IB). */
+	tb_wait(&v.t, Q1, tb_submit_ib(&v.t, Q1, &b));
+	assert_int_equal(sw_walk(&v, VMID_B, TEST_VA, false).pa, DATA_PA + 0x20000);
+	tb_close(&v.t);
+}
+
 /* Write one dword to each VA of @vas in one IB; returns the walks it took. */
 static uint32_t walks_for(struct vm *v, const uint64_t *vas, unsigned n)
 {
@@ -708,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_mmu_tlb_hit_evict),
 		cmocka_unit_test(test_mmu_invalidate_during_walk),
 		cmocka_unit_test(test_mmu_pte_write),
+		cmocka_unit_test(test_ib_context),
 		cmocka_unit_test(test_mmu_random_vs_walker),
 	};
 

@@ -278,7 +278,7 @@ static void test_ib_refused(void **state)
 	ring[at + hdr + GPU_PKT_INDIRECT_BUFFER_ADDR_LO] |= 2;
 	at = b.len;
 	emit(dma_emit_indirect_buffer(&b, ib, 4));
-	ring[at + hdr + GPU_PKT_INDIRECT_BUFFER_SIZE] |= 1u << 31; /* reserved */
+	ring[at + hdr + GPU_PKT_INDIRECT_BUFFER_SIZE] |= 1u << 22; /* reserved */
 	emit(dma_emit_indirect_buffer(&b, ib, GPU_IB_MAX_DW_RESET + 1));
 	at = b.len;
 	emit(dma_emit_indirect_buffer(&b, ib, 4));
@@ -289,7 +289,7 @@ static void test_ib_refused(void **state)
 		      "    !! hardware would halt: IB_RANGE\n"
 		      "  0x000000000010: INDIRECT_BUFFER ADDR_LO=0x5002 ADDR_HI=0x0 SIZE=0x4\n"
 		      "    !! hardware would halt: BAD_ALIGN\n"
-		      "  0x000000000020: INDIRECT_BUFFER ADDR_LO=0x5000 ADDR_HI=0x0 SIZE=0x80000004\n"
+		      "  0x000000000020: INDIRECT_BUFFER ADDR_LO=0x5000 ADDR_HI=0x0 SIZE=0x400004\n"
 		      "    !! hardware would halt: BAD_FIELD\n"
 		      "  0x000000000030: INDIRECT_BUFFER ADDR_LO=0x5000 ADDR_HI=0x0 SIZE=0x100001\n"
 		      "    !! hardware would halt: IB_RANGE\n"
