@@ -86,3 +86,7 @@ set_tests_properties(san_fatal PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOU
 # Everything above (but lint and valgrind) again, built with ASan + UBSan.
 add_test(sanitizers make --no-print-directory test SAN=1)
 set_tests_properties(sanitizers PROPERTIES WORKING_DIRECTORY .. LABELS sanitizers TIMEOUT 900)
+
+# Every signal the GTKWave views show exists in a dump (and the check fails on one that does not).
+add_test(views_signals sh -c "bin/gpusim demo --quiet --wave views.fst && python3 ../tb/check_views.py views.fst ../traces/gtkw/*.gtkw && printf 'TOP.gpu_top.no_such_q\\n' > views-bad.gtkw && { python3 ../tb/check_views.py views.fst views-bad.gtkw; test $? -eq 1; }")
+set_tests_properties(views_signals PROPERTIES LABELS waves TIMEOUT 120)
