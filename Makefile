@@ -73,7 +73,7 @@ VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads
 LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
-TESTS := test_gm_mem test_dma test_mmu test_tile test_patch test_disasm test_fw_res test_cp test_apt test_ce test_mmu_rtl test_kmd test_wave test_sc_smoke test_san_fatal
+TESTS := test_gm_mem test_dma test_mmu test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_ce test_mmu_rtl test_kmd test_wave test_sc_smoke test_san_fatal
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
@@ -185,6 +185,13 @@ $(B)/tests/test_fw_res: $(B)/obj/tb/unit/test_fw_res.o $(B)/obj/fw/fw_mem.o $(B)
 
 $(B)/tests/test_mmu: $(B)/obj/tb/unit/test_mmu.o $(B)/obj/mmu/mmu_pt.o $(B)/obj/mmu/mmu_walk.o \
 		$(B)/obj/mmu/mmu_va.o $(SEED_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+
+$(B)/tests/test_mmu_update: $(B)/obj/tb/unit/test_mmu_update.o $(B)/obj/mmu/mmu_update.o \
+		$(B)/obj/mmu/mmu_shadow.o $(B)/obj/mmu/mmu_pt.o $(B)/obj/mmu/mmu_walk.o \
+		$(B)/obj/mmu/mmu_va.o $(B)/obj/dma/dma_buf.o $(B)/obj/dma/dma_tile.o \
+		$(B)/obj/dma/dma_names.o $(B)/obj/model/gm_status.o $(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
