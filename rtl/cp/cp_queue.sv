@@ -57,7 +57,8 @@ module cp_queue #(
   input  logic                   inv_ready_i,
   output logic                   inv_all_o,
   output logic [3:0]             inv_vmid_o,
-  output logic [3:0]             vmid_o,         // VMID of the queue's accesses now
+  output logic [3:0]             vmid_o,         // VMID of the memory request now
+  output logic [3:0]             exec_vmid_o,    // VMID of the packet executing (its copy-engine work)
   output logic [31:0]            inv_start_o,
   output logic [31:0]            inv_end_o,
   output logic                   fence_irq_o,
@@ -839,7 +840,12 @@ module cp_queue #(
   assign stall_wait_o = stall_wait_q;
   assign stall_fence_o = stall_fence_q;
   assign inv_all_o = pl_q[PktInvalidateTlbAllLsb];
-  assign vmid_o = (in_ib_q && ib_vmid_q != '0) ? ib_vmid_q : vmid_i;
+  // A fetch runs in the stream's context; a packet's own accesses in the
+  // context of the stream it came from (the IB packet's read-pointer
+  // write-back is the ring's, though the IB has started).
+  assign exec_vmid_o = (!pkt_ring_q && ib_vmid_q != '0) ? ib_vmid_q : vmid_i;
+  assign vmid_o = (wr_req || rd_req_wait) ? exec_vmid_o :
+                  (in_ib_q && ib_vmid_q != '0) ? ib_vmid_q : vmid_i;
   assign inv_vmid_o = pl_q[PktInvalidateTlbVmidLsb +: PktInvalidateTlbVmidW];
   assign inv_start_o = pl_q[32 +: 32];
   assign inv_end_o = pl_q[64 +: 32];

@@ -104,7 +104,8 @@ module gpu_top #(
   logic rsp_we, rsp_err;
   logic [BB-1:0] rsp_rdata;
   logic [NumQueues*4-1:0] q_vmid;
-  logic [NumQueues*4-1:0] q_cur_vmid;  // each queue's VMID now (Q_VMID, or its IB's)
+  logic [NumQueues*4-1:0] q_cur_vmid;   // each queue's request VMID (Q_VMID, or its IB's)
+  logic [NumQueues*4-1:0] q_exec_vmid;  // each queue's executing packet's VMID
   logic [NumQueues-1:0] q_inv, q_inv_ready, q_inv_all;
   logic [NumQueues*4-1:0] q_inv_vmid;
   logic [NumQueues*32-1:0] q_inv_start, q_inv_end;
@@ -322,6 +323,7 @@ module gpu_top #(
       .inv_all_o(q_inv_all[g]),
       .inv_vmid_o(q_inv_vmid[4*g +: 4]),
       .vmid_o(q_cur_vmid[4*g +: 4]),
+      .exec_vmid_o(q_exec_vmid[4*g +: 4]),
       .inv_start_o(q_inv_start[32*g +: 32]),
       .inv_end_o(q_inv_end[32*g +: 32]),
       .fence_irq_o(q_fence_irq[g]),
@@ -385,7 +387,7 @@ module gpu_top #(
       ce_vmid_q <= '0;
     end else if (ce_cmd_valid && ce_cmd_ready) begin
       ce_owner_q <= ce_pick;
-      ce_vmid_q <= q_cur_vmid[4*ce_pick +: 4];
+      ce_vmid_q <= q_exec_vmid[4*ce_pick +: 4];
     end
   end
 
