@@ -279,6 +279,20 @@ static int error_record(struct fw_dev *d, struct fw_queue *q)
 	return GM_OK;
 }
 
+int fw_queue_set_priv(struct fw_dev *d, unsigned qi, bool priv)
+{
+	struct fw_queue q;
+
+	if (!d || qi >= d->nq)
+		return GM_ERR_BAD_ARG;
+	q = d->q[qi];
+	q.priv = priv;
+	if (reg_wr(d, GPU_REG_Q_CTRL(qi), ctrl_bits(&q)))
+		return GM_ERR_HW;
+	d->q[qi].priv = priv;
+	return GM_OK;
+}
+
 int fw_queue_reset(struct fw_dev *d, unsigned qi)
 {
 	struct fw_queue *q;

@@ -163,6 +163,13 @@ int fw_isr(struct fw_dev *d, uint32_t *handled) GM_MUST_CHECK;
 int fw_queue_reset(struct fw_dev *d, unsigned qi) GM_MUST_CHECK;
 
 /*
+ * Make queue @qi's ring privileged or not (Q_CTRL.PRIV; an IB runs
+ * privileged only when its INDIRECT_BUFFER says so).  GM_OK; GM_ERR_BAD_ARG;
+ * GM_ERR_HW (the register refused: nothing changed).
+ */
+int fw_queue_set_priv(struct fw_dev *d, unsigned qi, bool priv) GM_MUST_CHECK;
+
+/*
  * Map aperture (BAR1) range @r: window bytes [@start, @end) show the surface
  * at physical @base (mode @mode, 2^@bpe_log2-byte elements, @pitch bytes per
  * row) as linear rows, with the update protocol clear VALID, write the

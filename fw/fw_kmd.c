@@ -25,7 +25,8 @@ int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg
 	int st;
 
 	if (!k || !d || !cfg || cfg->tdr_cycles == 0 || cfg->vram_bytes == 0 || cfg->sys_bytes == 0 ||
-	    cfg->vram_base + cfg->vram_bytes > d->vram_bytes ||
+	    cfg->vram_base + cfg->vram_bytes + cfg->pt_bytes > d->vram_bytes ||
+	    cfg->pt_bytes % (GPU_NUM_VMIDS - 1) || (cfg->pt_bytes && cfg->pt_bytes / (GPU_NUM_VMIDS - 1) < (64u << 10)) ||
 	    cfg->vram_base + cfg->vram_bytes < cfg->vram_base)
 		return GM_ERR_BAD_ARG;
 	memset(k, 0, sizeof(*k));
@@ -56,6 +57,12 @@ int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg
 		st = fw_alloc_sys(d, FW_KMD_DMA_DW * 4ull, 256, &k->pg.addr);
 	if (!st)
 		st = fw_alloc_sys(d, 8ull * (FW_KMD_MAX_MFENCES + 1), 32, &k->mf_addr);
+	for (unsigned i = 0; !st && cfg->pt_bytes && i < FW_GPUVA_BATCHES; i++)
+		st = fw_alloc_sys(d, FW_GPUVA_BATCH_DW * 4ull, 256, &k->vab[i].addr);
+	/* GPU-VA devices: the render ring names each IB's VMID, so it is privileged
+	 * (the IBs themselves run unprivileged). */
+	if (!st && cfg->pt_bytes)
+		st = fw_queue_set_priv(d, FW_QUEUE_RENDER, true);
 	if (st) {
 		fw_adapter_fini(&k->ad);
 		d->sys_next = sys_next;
@@ -73,6 +80,9 @@ void fw_kmd_fini(struct fw_kmd *k)
 {
 	if (!k || !k->d)
 		return;
+	for (unsigned v = 1; v < GPU_NUM_VMIDS; v++)
+		if (k->vas[v])
+			fw_gpuva_release_device(k, k->vas[v]->dev);
 	fw_adapter_fini(&k->ad);
 	k->d = NULL;
 }
@@ -86,8 +96,12 @@ int fw_kmd_device_destroy(struct fw_kmd *k, struct fw_device *dev, uint64_t budg
 	st = fw_sched_drain(k, dev, budget);
 	if (!st)
 		st = fw_lock_release_device(k, dev);
+	/* its page-table batches done before its VMID and tables go */
+	if (!st && fw_gpuva_vmid(k, dev))
+		st = fw_paging_wait(k, budget);
 	if (st)
 		return st;
+	fw_gpuva_release_device(k, dev);
 	fw_mfence_release_device(k, dev);
 	fw_device_destroy(dev);
 	return GM_OK;

@@ -26,6 +26,7 @@
 #ifndef FW_KMD_H
 #define FW_KMD_H
 
+#include "fw_gpuva.h"
 #include "fw_kmd_types.h"
 #include "fw_lock.h"
 #include "fw_mfence.h"

@@ -18,6 +18,9 @@
 #include "dma_patch.h"
 #include "fw_dev.h"
 #include "fw_res.h"
+#include "mmu_pt.h"
+#include "mmu_shadow.h"
+#include "mmu_va.h"
 
 #define FW_KMD_DMA_DW 4096u      /* dwords in one DMA buffer */
 #define FW_KMD_MAX_ALLOCS 32u    /* allocations one DMA buffer references */
@@ -27,6 +30,8 @@
 #define FW_KMD_MAX_MFENCES 64u   /* monitored fences per pipeline */
 #define FW_KMD_SEG_VRAM 1u       /* segment ids */
 #define FW_KMD_SEG_SYS 2u
+#define FW_GPUVA_BATCHES 16u     /* GPU-VA update batches held or on the paging queue */
+#define FW_GPUVA_BATCH_DW 16384u /* dwords of one batch's paging buffer */
 
 /* One allocation a command buffer references (D3DDDI_ALLOCATIONLIST). */
 struct fw_alloc_ref {
@@ -99,8 +104,36 @@ struct fw_kmd_paging {
 	uint64_t fence;          /* paging-queue fence of the last paging buffer submitted */
 };
 
+/* A GPU-VA device's address space (fw_gpuva.c). */
+struct fw_gpuva_space {
+	struct fw_device *dev;
+	unsigned vmid;
+	uint64_t pool_pa, pool_bytes, pool_next; /* its page-table pool in VRAM, bump-allocated */
+	struct mmu_shadow sh;                    /* host copy of the pool */
+	struct mmu_pt pt;                        /* built in the shadow */
+	struct mmu_va_space vs;                  /* reservations */
+	uint64_t kernel_va;                      /* the driver's reservation (DMA buffers) */
+};
+
+/* An UpdateGpuVirtualAddress batch from the call until the GPU did it. */
+struct fw_gpuva_batch {
+	bool used;
+	bool held;               /* in the driver, not on the paging queue yet */
+	struct fw_device *dev;
+	uint32_t fence;          /* monitored fence id, 0: none (the driver's own batch) */
+	uint64_t value;          /* FenceValue: waited for, then value + 1 written */
+	bool do_not_wait;
+	uint32_t nops;
+	uint64_t seq;            /* call order: batches go to the queue in it */
+	uint64_t addr;           /* its paging buffer in system memory */
+	uint32_t ndw;
+	uint64_t paging_fence;   /* on the queue: the paging-queue fence that retires it */
+};
+
 struct fw_kmd_cfg {
 	uint64_t vram_base, vram_bytes; /* the VRAM segment (physical; 64 KiB aligned) */
+	uint64_t pt_bytes;              /* VRAM above the segment for GPU-VA page tables
+					 * (fw_gpuva.h); 0: no GPU-VA devices */
 	uint64_t sys_bytes;             /* the system-memory segment, carved from fw_alloc_sys */
 	uint64_t tdr_cycles;            /* a render queue stuck this long is reset */
 	FILE *log;                      /* the readable log; NULL = silent */
@@ -132,6 +165,11 @@ struct fw_kmd {
 	/* fw_mfence.c */
 	uint64_t mf_addr;                            /* FW_KMD_MAX_MFENCES + 1 values */
 	struct fw_mfence mf[FW_KMD_MAX_MFENCES + 1]; /* id 0 unused */
+	/* fw_gpuva.c */
+	struct fw_gpuva_space *vas[GPU_NUM_VMIDS];   /* by VMID; [0] unused */
+	struct fw_gpuva_batch vab[FW_GPUVA_BATCHES];
+	uint64_t va_seq;
+	uint32_t va_dw[FW_GPUVA_BATCH_DW];           /* the batch being built */
 	/* fw_lock.c */
 	struct fw_alloc *apt[GPU_APT_RANGES];        /* allocation locked through each range */
 	struct fw_device *apt_dev[GPU_APT_RANGES];   /* the device that locked it */

@@ -264,3 +264,17 @@ int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle)
 	a->content_valid = false;
 	return GM_OK;
 }
+
+int fw_paging_submit_ib(struct fw_kmd *k, uint64_t addr, uint32_t ndw, uint64_t *fence)
+{
+	int st;
+
+	if (!k || !fence)
+		return GM_ERR_BAD_ARG;
+	st = fw_submit_ib(k->d, PAGING_Q, addr, ndw, fence);
+	if (!st) {
+		k->pg.fence = *fence;
+		k->st.paging_buffers++;
+	}
+	return st;
+}

@@ -43,6 +43,12 @@ int fw_paging_make_resident(struct fw_kmd *k, const struct fw_dmabuf *buf) GM_MU
  * done.  GM_OK; codes as fw_paging_make_resident. */
 int fw_paging_bring_in(struct fw_kmd *k, struct fw_alloc *a) GM_MUST_CHECK;
 
+/* Submit @ndw dwords at @addr (system memory) to the paging queue as a
+ * privileged IB, the last paging buffer from now on (render submissions
+ * wait for it); its paging-queue fence in *fence.  GM_OK; fw_submit_ib's codes. */
+int fw_paging_submit_ib(struct fw_kmd *k, uint64_t addr, uint32_t ndw, uint64_t *fence)
+	GM_MUST_CHECK;
+
 /* Wait up to @budget cycles for the last paging buffer submitted: GM_OK
  * (also when there was none); the codes of fw_fence_wait. */
 int fw_paging_wait(struct fw_kmd *k, uint64_t budget) GM_MUST_CHECK;

@@ -8,6 +8,7 @@
 
 #include "dma_buf.h"
 #include "dma_names.h"
+#include "fw_gpuva.h"
 #include "fw_mfence.h"
 #include "fw_paging.h"
 #include "fw_render.h"
@@ -68,7 +69,8 @@ static int submit_slot(struct fw_kmd *k, unsigned slot)
 		st = dma_emit_wait_mem(&rb, k->d->q[PAGING_Q].fence_addr, k->pg.fence, UINT64_MAX,
 				       GPU_FUNC_GE, true, WAIT_POLL_CYCLES);
 	if (!st)
-		st = dma_emit_indirect_buffer(&rb, k->slot_addr[slot], p->buf.ndw);
+		st = dma_emit_indirect_buffer_ctx(&rb, k->slot_addr[slot], p->buf.ndw,
+						  fw_gpuva_vmid(k, p->buf.dev), false);
 	for (uint32_t i = 0; !st && i < p->nsig; i++)
 		st = dma_emit_release_fence(&rb, k->mf[p->sig[i].fence].addr, p->sig[i].value, true,
 					    false);
@@ -143,7 +145,10 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	for (uint32_t i = 0; i < buf->nalloc; i++)
 		if (!buf->alloc[i].handle)
 			return GM_ERR_BAD_ARG;
-	if (!fw_mfence_signals_ok(k, buf->dev, sig, nsig))
+	if (!fw_mfence_signals_ok(k, buf->dev, sig, nsig) || !fw_gpuva_signals_ok(k, sig, nsig))
+		return GM_ERR_BAD_ARG;
+	/* A GPU-VA device's buffer addresses memory by VA: nothing to patch. */
+	if (buf->nloc && fw_gpuva_vmid(k, buf->dev))
 		return GM_ERR_BAD_ARG;
 	/* The patch list too, before residency moves anything. */
 	if (fw_render_check_locs(buf, k->scratch))
@@ -201,11 +206,13 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 			fw_dmabuf_alloc(buf, i)->content_valid = true;
 	fw_mfence_request(k, sig, nsig);
 	k->st.submits++;
+	/* page-table updates waiting for what this buffer signals may go now */
+	st = fw_gpuva_release(k);
 	if (fence)
 		*fence = p->fence;
 	FW_KMD_LOG(k, "submit: device %u, %u dwords, %u allocations, %u patches, fence %" PRIu64 "\n",
 		buf->dev->tag, buf->ndw, buf->nalloc, buf->nloc, p->fence);
-	return GM_OK;
+	return st;
 }
 
 /* Retire, oldest first, every submission the render fence has passed. */
@@ -258,6 +265,7 @@ static int recover(struct fw_kmd *k, const char *why)
 	st = fw_device_mark_removed(guilty);
 	if (!st)
 		st = fw_mfence_remove_device(k, guilty);
+	fw_gpuva_remove_device(k, guilty);
 	if (st)
 		return st;
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
@@ -435,12 +443,22 @@ int fw_mfence_wait(struct fw_kmd *k, uint32_t id, uint64_t value, uint64_t budge
 	for (;;) {
 		int st = fw_mfence_read(k, id, &v);
 
+		uint64_t slice = end - now(k) < SLOT_WAIT_SLICE ? end - now(k) : SLOT_WAIT_SLICE;
+
 		if (st || v >= value)
 			return st;
-		if (now(k) >= end || !any_pending(k))
+		if (now(k) >= end || (!any_pending(k) && !fw_gpuva_queued_ops(k)))
 			return GM_ERR_TIMEOUT;
-		st = fw_kmd_poll(k, end - now(k) < SLOT_WAIT_SLICE ? end - now(k) : SLOT_WAIT_SLICE);
-		if (st)
+		if (any_pending(k)) {
+			st = fw_kmd_poll(k, slice);
+		} else { /* only page-table updates left: the paging queue writes the fence */
+			uint64_t t = now(k);
+
+			st = fw_paging_wait(k, slice);
+			if (!st && now(k) == t) /* what is left waits for work never submitted */
+				return GM_ERR_TIMEOUT;
+		}
+		if (st && st != GM_ERR_TIMEOUT)
 			return st;
 	}
 }

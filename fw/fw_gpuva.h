@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fw_gpuva.h - per-process GPU virtual address spaces and
+ * UpdateGpuVirtualAddress (seed 004: pfnReserveGpuVirtualAddressCb,
+ * pfnUpdateGpuVirtualAddressCb).
+ *
+ * A device made a GPU-VA device (fw_gpuva_enable) gets a VMID of its own
+ * and page tables in VRAM.  Its DMA buffers run translated in that VMID:
+ * the render ring, privileged, names the VMID in each INDIRECT_BUFFER, and
+ * the buffers address memory by GPU VA (no patching needed).  Other devices
+ * keep the physical, patched path of seed 001.
+ *
+ * Page-table memory is never written by the CPU once the device is up.
+ * The driver keeps a host shadow of the device's table pool (mmu_shadow.h);
+ * every change is computed there (mmu_update.h) and made in VRAM by the
+ * GPU: a batch becomes a paging buffer on the paging queue -
+ *
+ *   WAIT_MEM   the context's monitored fence >= FenceValue (not with DoNotWait)
+ *   PTE_WRITE  the entries the batch changes, in runs
+ *   INVALIDATE_TLB  the VMID's translations in the range the batch touched
+ *   RELEASE_FENCE   the monitored fence := FenceValue + 1
+ *
+ * run as a privileged IB.  A batch waits in the driver, not on the queue,
+ * until a submitted render buffer will signal FenceValue (the paging queue
+ * also carries residency paging the render queue waits for: a batch queued
+ * there ahead of a fence nobody will write would hold it up).  Render
+ * submissions after it wait for it (they wait for the paging queue's
+ * fence), so a buffer submitted after the update sees the new mappings.
+ * More than FW_GPUVA_MAX_QUEUED_OPS operations queued and not yet done
+ * block the caller: it runs the model until enough are done.
+ *
+ * An allocation mapped by a MAP stays pinned while the device lives
+ * (mappings are not yet moved with an eviction: left for a later step).
+ */
+#ifndef FW_GPUVA_H
+#define FW_GPUVA_H
+
+#include "fw_kmd_types.h"
+#include "mmu_update.h"
+
+#define FW_GPUVA_MAX_QUEUED_OPS 128u   /* seed 004: more than this blocks */
+#define FW_GPUVA_MAX_BATCH_OPS 128u    /* operations in one call */
+
+/* D3DDDIGPUVIRTUALADDRESS_RESERVATION_TYPE */
+enum fw_gpuva_reservation_type {
+	FW_GPUVA_RESERVE_NO_ACCESS = 0,  /* any access faults until mapped */
+	FW_GPUVA_RESERVE_ZERO = 1,       /* null tiles: reads zero, writes dropped */
+};
+
+/* D3DDDI_RESERVEGPUVIRTUALADDRESS (the members this driver reads). */
+struct fw_gpuva_reserve_args {
+	uint64_t base_address;     /* BaseAddress: 64 KiB aligned, or 0 = anywhere in [min, max] */
+	uint64_t minimum_address;  /* MinimumAddress */
+	uint64_t maximum_address;  /* MaximumAddress: the range ends at or below it; 0 = no limit */
+	uint64_t size;             /* Size: bytes, a multiple of 64 KiB */
+	enum fw_gpuva_reservation_type reservation_type;  /* ReservationType */
+	uint64_t virtual_address;  /* VirtualAddress [out] */
+	uint64_t paging_fence_value; /* PagingFenceValue [out]: the paging queue's fence
+				      * of the batch that set a ZERO range up, 0 if none */
+};
+
+/* D3DDDICB_UPDATEGPUVIRTUALADDRESS.  hContext: the device's one context. */
+struct fw_gpuva_update_args {
+	uint32_t fence;            /* hFenceObject: a monitored fence of the device */
+	uint32_t num_operations;   /* NumOperations, 1..FW_GPUVA_MAX_BATCH_OPS */
+	const struct mmu_update_op *operations; /* Operations; a MAP names hAllocation
+						 * below instead of alloc_pa/size */
+	const uint32_t *allocations; /* hAllocation of operation i (MAP only), device handles */
+	uint64_t fence_value;      /* FenceValue */
+	bool do_not_wait;          /* Flags.DoNotWait: no WAIT_MEM */
+};
+
+/*
+ * Make @dev a GPU-VA device: a free VMID, a root table, its table pool
+ * (FW_GPUVA_POOL_BYTES of the VRAM above the segment, fw_kmd_cfg.pt_bytes),
+ * the root zeroed by the GPU, VM_ROOT and the TLB set.  GM_OK;
+ * GM_ERR_BAD_ARG (NULL, foreign device, already a GPU-VA device, the
+ * pipeline has no table pool); GM_ERR_FULL (no VMID left); GM_ERR_NO_MEM;
+ * GM_ERR_DEVICE_REMOVED; the codes of fw_submit_ib.
+ */
+int fw_gpuva_enable(struct fw_kmd *k, struct fw_device *dev) GM_MUST_CHECK;
+
+/* The VMID @dev's buffers run in: its own, or 0 (physical, patched). */
+unsigned fw_gpuva_vmid(const struct fw_kmd *k, const struct fw_device *dev);
+
+/*
+ * pfnReserveGpuVirtualAddressCb: reserve [a->base_address, + a->size), or
+ * the lowest free range in [minimum, maximum]; a ZERO reservation is made
+ * null tiles by a paging batch (DoNotWait).  GM_OK and the out members;
+ * GM_ERR_BAD_ARG (arguments, overlap, not a GPU-VA device: nothing
+ * reserved); GM_ERR_FULL (no room in [minimum, maximum]);
+ * GM_ERR_DEVICE_REMOVED; the codes of the batch's submission.
+ */
+int fw_gpuva_reserve(struct fw_kmd *k, struct fw_device *dev, struct fw_gpuva_reserve_args *a)
+	GM_MUST_CHECK;
+
+/*
+ * pfnFreeGpuVirtualAddressCb: unmap the reservation at @va to no-access
+ * (a DoNotWait batch) and release it.  GM_OK; GM_ERR_BAD_ARG (no
+ * reservation starts at @va); GM_ERR_DEVICE_REMOVED.
+ */
+int fw_gpuva_free(struct fw_kmd *k, struct fw_device *dev, uint64_t va) GM_MUST_CHECK;
+
+/*
+ * pfnUpdateGpuVirtualAddressCb: check the whole batch (the rules of
+ * mmu_update.h, the fence belongs to @dev and FenceValue is at least every
+ * value already due on it - what submissions and earlier batches will write
+ * -, each MAP's allocation resolves on @dev and the range lies inside it),
+ * then queue it as described above.
+ * GM_OK (queued: it runs once FenceValue is reached); GM_ERR_BAD_ARG or
+ * GM_ERR_UNSUPPORTED with nothing queued and nothing changed;
+ * GM_ERR_DEVICE_REMOVED; GM_ERR_TIMEOUT (blocked on the queue limit and
+ * the queued batches made no progress); GM_ERR_NO_MEM.
+ */
+int fw_gpuva_update(struct fw_kmd *k, struct fw_device *dev, const struct fw_gpuva_update_args *a)
+	GM_MUST_CHECK;
+
+/* Operations queued and not yet done by the GPU (held or on the queue). */
+uint32_t fw_gpuva_queued_ops(struct fw_kmd *k);
+
+/* ---- for the pipeline's other files */
+
+/* A render submission was made: release the held batches whose FenceValue
+ * some submitted buffer will now signal.  GM_OK; the codes of fw_submit_ib. */
+int fw_gpuva_release(struct fw_kmd *k) GM_MUST_CHECK;
+
+/* Whether a render submission may carry @sig: a signal may not go past the
+ * FenceValue a held batch of its fence waits for (the batch's FenceValue + 1
+ * would then take the fence back). */
+bool fw_gpuva_signals_ok(const struct fw_kmd *k, const struct fw_signal *sig, uint32_t nsig);
+
+/* @dev was removed: its held batches are dropped (their fences are at the
+ * maximum already). */
+void fw_gpuva_remove_device(struct fw_kmd *k, const struct fw_device *dev);
+
+/* @dev is being closed: its VMID, table pool and reservations are free again. */
+void fw_gpuva_release_device(struct fw_kmd *k, const struct fw_device *dev);
+
+#endif /* FW_GPUVA_H */

@@ -1,0 +1,461 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_gpuva.c - per-process GPU virtual addressing and
+ * UpdateGpuVirtualAddress through the pipeline on the RTL (fw_gpuva.h,
+ * seed 004).
+ *
+ * Testplan
+ *   a GPU-VA device renders translated in its VMID; the page tables in
+ *   VRAM were written by the GPU and equal the driver's shadow ...... test_map_render
+ *   ZERO reservations drop writes and read 0; NO_ACCESS faults ...... test_map_render
+ *   an update waits for FenceValue: a buffer before it sees the old
+ *   mapping, one after it the new; FenceValue + 1 is signalled ....... test_update_order
+ *   a batch whose FenceValue no submitted work will signal is held in
+ *   the driver; the 128-operation limit blocks (TIMEOUT when nothing
+ *   can progress) and lets go once the fence is submitted ........... test_held_and_limit
+ *   isolation: one process's buffer faults on another's VA; TDR
+ *   removes only it ................................................. test_isolation
+ *   bad arguments: exact code, nothing queued ....................... test_bad_args
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dma_buf.h"
+#include "fw_kmd.h"
+#include "tb_util.h"
+
+#define BUDGET 2000000ull
+#define VA_PT_BYTES (15ull << 20)   /* 1 MiB of tables per VMID */
+#define ABUF_BYTES (256u << 10)
+
+struct gx {
+	struct tb t;
+	struct fw_kmd *k;
+	struct fw_dmabuf *scratch;
+};
+
+static void gx_open(struct gx *x, uint64_t tdr_cycles)
+{
+	struct fw_kmd_cfg kc;
+	int st;
+
+	memset(x, 0, sizeof(*x));
+	tb_open(&x->t);
+	x->k = calloc(1, sizeof(*x->k));
+	x->scratch = calloc(1, sizeof(*x->scratch));
+	assert_true(x->k && x->scratch);
+	fw_kmd_cfg_default(&kc);
+	kc.vram_bytes = 64ull << 20;
+	kc.pt_bytes = VA_PT_BYTES;
+	kc.tdr_cycles = tdr_cycles;
+	kc.log = getenv("GPUSIM_KMD_LOG") ? stderr : NULL;
+	st = fw_kmd_init(x->k, &x->t.d, &kc);
+	if (st)
+		fail_msg("fw_kmd_init: %s", gm_status_name(st));
+}
+
+static void gx_close(struct gx *x)
+{
+	fw_kmd_fini(x->k);
+	free(x->k);
+	free(x->scratch);
+	tb_close(&x->t);
+}
+
+static struct fw_device *gx_device(struct gx *x, bool gpuva)
+{
+	struct fw_device *dev;
+
+	assert_int_equal(fw_device_create(&x->k->ad, &dev), GM_OK);
+	if (gpuva)
+		assert_int_equal(fw_gpuva_enable(x->k, dev), GM_OK);
+	return dev;
+}
+
+/* A linear allocation of ABUF_BYTES on @dev: its handle, *a its record. */
+static uint32_t gx_alloc(struct fw_device *dev, struct fw_alloc **a)
+{
+	const struct fw_alloc_desc d = { .size = ABUF_BYTES, .width = 1024, .height = ABUF_BYTES / 4096,
+					 .pitch = 4096, .bpe_log2 = 2, .tile = GPU_TILE_LINEAR };
+	struct fw_resource *res;
+	uint32_t h;
+
+	assert_int_equal(fw_res_create(dev, &d, 1, false, &res), GM_OK);
+	assert_int_equal(fw_res_surface_handle(res, 0, &h), GM_OK);
+	assert_int_equal(fw_res_get_handle_data(dev, h, a), GM_OK);
+	return h;
+}
+
+static uint64_t gx_reserve(struct gx *x, struct fw_device *dev, uint64_t size,
+			   enum fw_gpuva_reservation_type type)
+{
+	struct fw_gpuva_reserve_args r = { .minimum_address = 1ull << 32, .size = size,
+					   .reservation_type = type };
+
+	assert_int_equal(fw_gpuva_reserve(x->k, dev, &r), GM_OK);
+	return r.virtual_address;
+}
+
+/* Map VA [va, + size) to bytes [off, + size) of allocation @h, after @fence >= @wait. */
+static int gx_map(struct gx *x, struct fw_device *dev, uint32_t fence, uint64_t wait, uint64_t va,
+		  uint64_t size, uint32_t h, uint64_t off)
+{
+	struct mmu_update_op op = { .operation_type = MMU_UPDATE_MAP,
+				    .map = { .base_address = va, .size_in_bytes = size,
+					     .allocation_offset = off,
+					     .flags = MMU_MAP_R | MMU_MAP_W } };
+	struct fw_gpuva_update_args u = { .fence = fence, .num_operations = 1, .operations = &op,
+					  .allocations = &h, .fence_value = wait };
+
+	return fw_gpuva_update(x->k, dev, &u);
+}
+
+/* Submit the packets of @b (GPU VAs, no lists) on @dev, signalling @fence := @value. */
+static int gx_submit(struct gx *x, struct fw_device *dev, const struct dma_buf *b, uint32_t fence,
+		     uint64_t value)
+{
+	struct fw_cmdbuf cb = { .dw = b->dw, .ndw = (uint32_t)b->len };
+	struct fw_signal sig = { fence, value };
+
+	return fw_kmd_submit_cmdbuf(x->k, dev, &cb, x->scratch, fence ? &sig : NULL);
+}
+
+static uint32_t mem32(struct gx *x, uint64_t pa)
+{
+	return tb_mem32(&x->t, pa);
+}
+
+/* The page-table pool in VRAM equals the driver's shadow, byte for byte:
+ * the GPU wrote every change the shadow holds. */
+static void expect_tables_written(struct gx *x, const struct fw_device *dev)
+{
+	const struct fw_gpuva_space *s = x->k->vas[fw_gpuva_vmid(x->k, dev)];
+	uint64_t used = s->pool_next - s->pool_pa;
+	uint8_t *vram = malloc(used);
+
+	assert_non_null(vram);
+	assert_int_equal(gm_backdoor_read(x->t.g, s->pool_pa, vram, used), GM_OK);
+	for (uint64_t i = 0; i < used; i++)
+		if (vram[i] != s->sh.mem[i])
+			fail_msg("page-table byte 0x%" PRIx64 " (VRAM 0x%" PRIx64 "): 0x%02x, the shadow"
+				 " says 0x%02x", i, s->pool_pa + i, vram[i], s->sh.mem[i]);
+	free(vram);
+}
+
+/* ------------------------------------------------------------ tests */
+
+static void test_map_render(void **state)
+{
+	uint32_t dw[64], v = 0x600dcafe, f, h;
+	struct fw_device *dev;
+	struct fw_alloc *a;
+	struct dma_buf b;
+	struct gx x;
+	uint64_t va, vz, got;
+
+	(void)state;
+	gx_open(&x, 200000);
+	dev = gx_device(&x, true);
+	assert_int_not_equal(fw_gpuva_vmid(x.k, dev), 0);
+	h = gx_alloc(dev, &a);
+	assert_int_equal(fw_mfence_create(x.k, dev, 0, &f), GM_OK);
+	va = gx_reserve(&x, dev, 1u << 20, FW_GPUVA_RESERVE_NO_ACCESS);
+	vz = gx_reserve(&x, dev, 1u << 20, FW_GPUVA_RESERVE_ZERO);
+	assert_int_equal(gx_map(&x, dev, f, 0, va, 64u << 10, h, 0), GM_OK);
+	/* Write through the VA, copy inside it, and write into the null tiles. */
+	dma_buf_init(&b, dw, 64);
+	assert_int_equal(dma_emit_write_data(&b, va + 0x100, &v, 1), GM_OK);
+	assert_int_equal(dma_emit_copy(&b, va + 0x2000, va + 0x100, 4), GM_OK);
+	assert_int_equal(dma_emit_write_data(&b, vz + 0x40, &v, 1), GM_OK);
+	assert_int_equal(dma_emit_copy(&b, va + 0x3000, vz + 0x40, 4), GM_OK);
+	assert_int_equal(gx_submit(&x, dev, &b, f, 2), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, 2, BUDGET), GM_OK);
+	if (x.k->st.tdrs)
+		fail_msg("fault: %s VA 0x%" PRIx64 " vmid %u cause %u client %u", x.t.d.fault.write ? "write" : "read",
+			 x.t.d.fault.va, x.t.d.fault.vmid, x.t.d.fault.cause, x.t.d.fault.client);
+	assert_int_equal(mem32(&x, a->loc.addr + 0x100), 0x600dcafe);
+	assert_int_equal(mem32(&x, a->loc.addr + 0x2000), 0x600dcafe);
+	assert_int_equal(mem32(&x, a->loc.addr + 0x3000), 0); /* a null tile reads 0 */
+	assert_int_equal(x.k->st.tdrs, 0);
+	assert_int_equal(fw_mfence_read(x.k, f, &got), GM_OK);
+	assert_int_equal(got, 2);
+	expect_tables_written(&x, dev);
+	/* The rest of the NO_ACCESS reservation faults: the queue error removes the device. */
+	dma_buf_init(&b, dw, 64);
+	assert_int_equal(dma_emit_write_data(&b, va + (64u << 10), &v, 1), GM_OK);
+	assert_int_equal(gx_submit(&x, dev, &b, f, 3), GM_OK);
+	assert_int_equal(fw_kmd_idle(x.k, BUDGET), GM_OK);
+	assert_int_equal(x.t.d.fault.va, va + (64u << 10));
+	assert_int_equal(x.t.d.fault.vmid, fw_gpuva_vmid(x.k, dev));
+	assert_true(fw_device_is_removed(dev));
+	gx_close(&x);
+}
+
+static void test_update_order(void **state)
+{
+	uint32_t dw[64], one = 1, two = 2, f, hx, hy;
+	struct fw_alloc *ax, *ay;
+	struct fw_device *dev;
+	struct dma_buf b;
+	struct gx x;
+	uint64_t va;
+
+	(void)state;
+	gx_open(&x, 200000);
+	dev = gx_device(&x, true);
+	hx = gx_alloc(dev, &ax);
+	hy = gx_alloc(dev, &ay);
+	assert_int_equal(fw_mfence_create(x.k, dev, 0, &f), GM_OK);
+	va = gx_reserve(&x, dev, 1u << 20, FW_GPUVA_RESERVE_NO_ACCESS);
+	assert_int_equal(gx_map(&x, dev, f, 0, va, 64u << 10, hx, 0), GM_OK);
+	/* R1 (a long wait first) writes 1 through VA -> X and signals 2 */
+	dma_buf_init(&b, dw, 64);
+	assert_int_equal(dma_emit_nop(&b, 40), GM_OK);
+	assert_int_equal(dma_emit_write_data(&b, va, &one, 1), GM_OK);
+	assert_int_equal(gx_submit(&x, dev, &b, f, 2), GM_OK);
+	/* VA -> Y once R1 is done; the update signals 3 */
+	assert_int_equal(gx_map(&x, dev, f, 2, va, 64u << 10, hy, 0), GM_OK);
+	/* R2 writes 2 through the same VA */
+	dma_buf_init(&b, dw, 64);
+	assert_int_equal(dma_emit_write_data(&b, va, &two, 1), GM_OK);
+	assert_int_equal(gx_submit(&x, dev, &b, f, 4), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, 4, BUDGET), GM_OK);
+	assert_int_equal(mem32(&x, ax->loc.addr), 1);
+	assert_int_equal(mem32(&x, ay->loc.addr), 2);
+	expect_tables_written(&x, dev);
+	gx_close(&x);
+}
+
+static void test_held_and_limit(void **state)
+{
+	struct mmu_update_op ops[FW_GPUVA_MAX_BATCH_OPS];
+	uint32_t dw[16], hs[FW_GPUVA_MAX_BATCH_OPS], f, h, v = 7;
+	struct fw_gpuva_update_args u;
+	struct fw_device *dev;
+	struct fw_alloc *a;
+	struct dma_buf b;
+	struct gx x;
+	uint64_t va, got;
+
+	(void)state;
+	gx_open(&x, 200000);
+	dev = gx_device(&x, true);
+	h = gx_alloc(dev, &a);
+	assert_int_equal(fw_mfence_create(x.k, dev, 0, &f), GM_OK);
+	va = gx_reserve(&x, dev, 8u << 20, FW_GPUVA_RESERVE_NO_ACCESS);
+	assert_int_equal(fw_kmd_idle(x.k, BUDGET), GM_OK);
+	assert_int_equal(fw_gpuva_queued_ops(x.k), 0);
+	/* 100 operations waiting for fence value 5, which nothing will signal yet */
+	for (unsigned i = 0; i < FW_GPUVA_MAX_BATCH_OPS; i++) {
+		ops[i] = (struct mmu_update_op){ .operation_type = MMU_UPDATE_MAP,
+						 .map = { .base_address = va + 0x10000ull * i,
+							  .size_in_bytes = 0x10000,
+							  .allocation_offset = 0x10000ull * (i % 4),
+							  .flags = MMU_MAP_R | MMU_MAP_W } };
+		hs[i] = h;
+	}
+	u = (struct fw_gpuva_update_args){ .fence = f, .num_operations = 100, .operations = ops,
+					   .allocations = hs, .fence_value = 5 };
+	assert_int_equal(fw_gpuva_update(x.k, dev, &u), GM_OK);
+	gm_step(x.t.g, 20000);
+	assert_int_equal(fw_gpuva_queued_ops(x.k), 100);
+	assert_int_equal(fw_mfence_read(x.k, f, &got), GM_OK);
+	assert_int_equal(got, 0);
+	/* 40 more would pass 128: the call blocks, and with nothing able to
+	 * move it gives up with TIMEOUT, queuing nothing. */
+	u.num_operations = 40;
+	u.fence_value = 6;
+	assert_int_equal(fw_gpuva_update(x.k, dev, &u), GM_ERR_TIMEOUT);
+	assert_int_equal(fw_gpuva_queued_ops(x.k), 100);
+	/* A buffer that signals 5: the batch goes, then the 40 fit. */
+	dma_buf_init(&b, dw, 16);
+	assert_int_equal(dma_emit_nop(&b, 2), GM_OK);
+	assert_int_equal(gx_submit(&x, dev, &b, f, 5), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, 6, BUDGET), GM_OK);
+	assert_int_equal(fw_gpuva_update(x.k, dev, &u), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, 7, BUDGET), GM_OK);
+	assert_int_equal(fw_gpuva_queued_ops(x.k), 0);
+	/* every page of the 100 maps where the batch said */
+	dma_buf_init(&b, dw, 16);
+	assert_int_equal(dma_emit_write_data(&b, va + 0x10000ull * 99 + 8, &v, 1), GM_OK);
+	assert_int_equal(gx_submit(&x, dev, &b, f, 8), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, 8, BUDGET), GM_OK);
+	assert_int_equal(mem32(&x, a->loc.addr + 0x10000ull * (99 % 4) + 8), 7);
+	expect_tables_written(&x, dev);
+	gx_close(&x);
+}
+
+static void test_isolation(void **state)
+{
+	uint32_t dw[32], va_w = 0xaaaa, vb_w = 0xbbbb, fa, fb, ha, hb;
+	struct fw_device *da, *db;
+	struct fw_alloc *aa, *ab;
+	struct dma_buf b;
+	struct gx x;
+	uint64_t va, vb;
+
+	(void)state;
+	gx_open(&x, 200000);
+	da = gx_device(&x, true);
+	db = gx_device(&x, true);
+	assert_int_not_equal(fw_gpuva_vmid(x.k, da), fw_gpuva_vmid(x.k, db));
+	ha = gx_alloc(da, &aa);
+	hb = gx_alloc(db, &ab);
+	assert_int_equal(fw_mfence_create(x.k, da, 0, &fa), GM_OK);
+	assert_int_equal(fw_mfence_create(x.k, db, 0, &fb), GM_OK);
+	va = gx_reserve(&x, da, 1u << 20, FW_GPUVA_RESERVE_NO_ACCESS);
+	vb = gx_reserve(&x, db, 2u << 20, FW_GPUVA_RESERVE_NO_ACCESS);
+	assert_int_equal(va, vb); /* the same VA in two processes */
+	assert_int_equal(gx_map(&x, da, fa, 0, va, 64u << 10, ha, 0), GM_OK);
+	assert_int_equal(gx_map(&x, db, fb, 0, vb + (1u << 20), 64u << 10, hb, 0), GM_OK);
+	dma_buf_init(&b, dw, 32);
+	assert_int_equal(dma_emit_write_data(&b, va + 0x10, &va_w, 1), GM_OK);
+	assert_int_equal(gx_submit(&x, da, &b, fa, 2), GM_OK);
+	/* B writes where A's page is mapped in A's space: B's page tables say no */
+	dma_buf_init(&b, dw, 32);
+	assert_int_equal(dma_emit_write_data(&b, va + 0x20, &vb_w, 1), GM_OK);
+	assert_int_equal(gx_submit(&x, db, &b, fb, 2), GM_OK);
+	assert_int_equal(fw_kmd_idle(x.k, BUDGET), GM_OK);
+	assert_int_equal(mem32(&x, aa->loc.addr + 0x10), 0xaaaa);
+	assert_int_equal(mem32(&x, aa->loc.addr + 0x20), 0);
+	assert_int_equal(mem32(&x, ab->loc.addr + 0x20), 0);
+	assert_true(fw_device_is_removed(db));
+	assert_false(fw_device_is_removed(da));
+	assert_int_equal(x.t.d.fault.vmid, fw_gpuva_vmid(x.k, db));
+	/* A runs on */
+	dma_buf_init(&b, dw, 32);
+	assert_int_equal(dma_emit_write_data(&b, va + 0x30, &va_w, 1), GM_OK);
+	assert_int_equal(gx_submit(&x, da, &b, fa, 3), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, fa, 3, BUDGET), GM_OK);
+	assert_int_equal(mem32(&x, aa->loc.addr + 0x30), 0xaaaa);
+	gx_close(&x);
+}
+
+static void test_bad_args(void **state)
+{
+	struct mmu_update_op op = { .operation_type = MMU_UPDATE_MAP,
+				    .map = { .size_in_bytes = 0x10000, .flags = MMU_MAP_R } };
+	struct fw_gpuva_reserve_args r = { .size = 1u << 20 };
+	struct fw_device *dev, *plain, *other;
+	uint32_t f, fo, h, ho, hbad = 0x7777;
+	struct fw_gpuva_update_args u;
+	struct fw_alloc *a;
+	struct gx x;
+	uint64_t va;
+
+	(void)state;
+	gx_open(&x, 200000);
+	dev = gx_device(&x, true);
+	other = gx_device(&x, true);
+	plain = gx_device(&x, false);
+	h = gx_alloc(dev, &a);
+	ho = gx_alloc(other, &a);
+	assert_int_equal(fw_mfence_create(x.k, dev, 0, &f), GM_OK);
+	assert_int_equal(fw_mfence_create(x.k, other, 0, &fo), GM_OK);
+	va = gx_reserve(&x, dev, 1u << 20, FW_GPUVA_RESERVE_NO_ACCESS);
+	assert_int_equal(fw_kmd_idle(x.k, BUDGET), GM_OK);
+	op.map.base_address = va;
+	u = (struct fw_gpuva_update_args){ .fence = f, .num_operations = 1, .operations = &op,
+					   .allocations = &h };
+#define ROW(what, code, call)                                                                   \
+	do {                                                                                    \
+		int st_ = (call);                                                               \
+		if (st_ != (code))                                                              \
+			fail_msg("%s: %s, expected %s", what, gm_status_name(st_),              \
+				 gm_status_name(code));                                         \
+		assert_int_equal(fw_gpuva_queued_ops(x.k), 0);                                  \
+	} while (0)
+	ROW("enable: twice", GM_ERR_BAD_ARG, fw_gpuva_enable(x.k, dev));
+	ROW("enable: NULL device", GM_ERR_BAD_ARG, fw_gpuva_enable(x.k, NULL));
+	ROW("reserve: not a GPU-VA device", GM_ERR_BAD_ARG, fw_gpuva_reserve(x.k, plain, &r));
+	r.base_address = va;
+	ROW("reserve: overlaps", GM_ERR_BAD_ARG, fw_gpuva_reserve(x.k, dev, &r));
+	r.base_address = va + 0x1000;
+	ROW("reserve: unaligned base", GM_ERR_BAD_ARG, fw_gpuva_reserve(x.k, dev, &r));
+	r.base_address = 0;
+	r.size = 0;
+	ROW("reserve: size 0", GM_ERR_BAD_ARG, fw_gpuva_reserve(x.k, dev, &r));
+	r.size = 1u << 20;
+	r.reservation_type = 7;
+	ROW("reserve: unknown type", GM_ERR_BAD_ARG, fw_gpuva_reserve(x.k, dev, &r));
+	ROW("free: no reservation there", GM_ERR_BAD_ARG, fw_gpuva_free(x.k, dev, va + 0x10000));
+	ROW("update: NULL args", GM_ERR_BAD_ARG, fw_gpuva_update(x.k, dev, NULL));
+	ROW("update: not a GPU-VA device", GM_ERR_BAD_ARG, fw_gpuva_update(x.k, plain, &u));
+	u.fence = fo;
+	ROW("update: another device's fence", GM_ERR_BAD_ARG, fw_gpuva_update(x.k, dev, &u));
+	u.fence = 0;
+	ROW("update: fence 0", GM_ERR_BAD_ARG, fw_gpuva_update(x.k, dev, &u));
+	u.fence = f;
+	assert_int_equal(fw_kmd_submit_cmdbuf(x.k, dev, &(struct fw_cmdbuf){ .dw = (uint32_t[]){ GPU_PKT_HDR(GPU_OP_NOP, 0) }, .ndw = 1 },
+					      x.scratch, &(struct fw_signal){ f, 4 }), GM_OK);
+	u.fence_value = 3;
+	ROW("update: FenceValue below a value already due (4)", GM_ERR_BAD_ARG,
+	    fw_gpuva_update(x.k, dev, &u));
+	assert_int_equal(fw_mfence_wait(x.k, f, 4, BUDGET), GM_OK);
+	u.fence_value = 4;
+	u.num_operations = 0;
+	ROW("update: no operations", GM_ERR_BAD_ARG, fw_gpuva_update(x.k, dev, &u));
+	u.num_operations = FW_GPUVA_MAX_BATCH_OPS + 1;
+	ROW("update: more than 128 operations", GM_ERR_BAD_ARG, fw_gpuva_update(x.k, dev, &u));
+	u.num_operations = 1;
+	u.allocations = &hbad;
+	ROW("update: MAP of a handle that does not resolve", GM_ERR_BAD_ARG,
+	    fw_gpuva_update(x.k, dev, &u));
+	u.allocations = &ho;
+	ROW("update: MAP of another device's allocation", GM_ERR_BAD_ARG,
+	    fw_gpuva_update(x.k, dev, &u));
+	u.allocations = &h;
+	op.map.allocation_offset = ABUF_BYTES - 0x8000;
+	ROW("update: MAP past the allocation's end", GM_ERR_BAD_ARG, fw_gpuva_update(x.k, dev, &u));
+	op.map.allocation_offset = 0;
+	op.map.base_address = va + (1u << 20);
+	ROW("update: MAP outside every reservation", GM_ERR_BAD_ARG, fw_gpuva_update(x.k, dev, &u));
+	op.map.base_address = va + 0x1000;
+	op.map.flags |= MMU_MAP_FRAG64K;
+	ROW("update: 64 KiB tile off its alignment", GM_ERR_BAD_ARG, fw_gpuva_update(x.k, dev, &u));
+	op.map.flags = MMU_MAP_R;
+	op.map.base_address = va;
+	op.operation_type = MMU_UPDATE_MAP_PROTECT;
+	ROW("update: MAP_PROTECT", GM_ERR_UNSUPPORTED, fw_gpuva_update(x.k, dev, &u));
+#undef ROW
+	assert_int_equal(fw_gpuva_vmid(x.k, plain), 0);
+	gx_close(&x);
+	/* the pipeline's table pool: a share per VMID of at least 64 KiB, above the segment */
+	{
+		struct fw_kmd_cfg kc;
+		struct fw_kmd *k = calloc(1, sizeof(*k));
+
+		assert_non_null(k);
+		tb_open(&x.t);
+		fw_kmd_cfg_default(&kc);
+		kc.vram_bytes = 64ull << 20;
+		kc.pt_bytes = VA_PT_BYTES + 1;
+		assert_int_equal(fw_kmd_init(k, &x.t.d, &kc), GM_ERR_BAD_ARG);
+		kc.pt_bytes = 15ull << 12;
+		assert_int_equal(fw_kmd_init(k, &x.t.d, &kc), GM_ERR_BAD_ARG);
+		kc.pt_bytes = x.t.d.vram_bytes - kc.vram_bytes - kc.vram_base + (15ull << 16);
+		assert_int_equal(fw_kmd_init(k, &x.t.d, &kc), GM_ERR_BAD_ARG);
+		kc.pt_bytes = 0; /* no GPU-VA devices: enable refused */
+		assert_int_equal(fw_kmd_init(k, &x.t.d, &kc), GM_OK);
+		assert_int_equal(fw_device_create(&k->ad, &dev), GM_OK);
+		assert_int_equal(fw_gpuva_enable(k, dev), GM_ERR_BAD_ARG);
+		fw_kmd_fini(k);
+		free(k);
+		tb_close(&x.t);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_map_render),
+		cmocka_unit_test(test_update_order),
+		cmocka_unit_test(test_held_and_limit),
+		cmocka_unit_test(test_isolation),
+		cmocka_unit_test(test_bad_args),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
