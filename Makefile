@@ -146,7 +146,8 @@ LINK = $(CXX) -o $@ $^ $(VL_ARCH) $(VL_RT) $(LDLIBS)
 # The command line and its clients of the library: the demo and the
 # `gpusim run` scenarios (tb/scen/), the benchmarks (tools/).
 TOOL_OBJ := $(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_pipe.o \
-	$(B)/obj/tb/scen/scen_demo.o $(B)/obj/tb/scen/scen_pipe.o
+	$(B)/obj/tb/scen/scen_demo.o $(B)/obj/tb/scen/scen_pipe.o $(B)/obj/tb/scen/scen_common.o \
+	$(B)/obj/tb/scen/scen_gpuva.o
 $(TOOL_OBJ): tools/bench.h $(wildcard tb/scen/*.h)
 $(B)/obj/tools/gpusim.o: CFLAGS += -Itb/scen
 $(BIN): $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)

@@ -99,9 +99,10 @@ static struct fw_gpuva_batch *oldest_held(struct fw_kmd *k)
  * released before), so the batch cannot hold the paging queue up for good. */
 static bool can_go(struct fw_kmd *k, const struct fw_gpuva_batch *b)
 {
-	const struct fw_mfence *m = fw_mfence_get(k, b->fence);
+	uint64_t v;
 
-	if (b->do_not_wait || !m || m->seen >= b->value)
+	/* an unreadable fence: let the GPU's WAIT_MEM decide */
+	if (b->do_not_wait || fw_mfence_read(k, b->fence, &v) || v >= b->value)
 		return true;
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
 		for (uint32_t i = 0; k->pend[s].used && i < k->pend[s].nsig; i++)

@@ -10,185 +10,8 @@
 #include "dma_tile.h"
 #include "fw_umd.h"
 #include "gpu_hw.h"
+#include "scen_common.h"
 #include "scen_pipe.h"
-
-#define WAIT_BUDGET 20000000ull /* cycles any one wait may take */
-
-struct scen {
-	const struct scen_pipe_opts *o;
-	struct gm *g;
-	struct fw_dev d;
-	struct fw_kmd *k;
-	struct fw_umd *u;
-	struct fw_dmabuf *buf;
-	FILE *out;
-	uint32_t rng;
-	unsigned checks, failures;
-};
-
-static void say(struct scen *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void say(struct scen *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!s->out)
-		return;
-	va_start(ap, fmt);
-	fprintf(s->out, "[%9" PRIu64 "] ", gm_cycles(s->g));
-	vfprintf(s->out, fmt, ap);
-	va_end(ap);
-}
-
-static bool check(struct scen *s, bool ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static bool check(struct scen *s, bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	s->checks++;
-	s->failures += !ok;
-	if (s->out) {
-		va_start(ap, fmt);
-		fprintf(s->out, "[%9" PRIu64 "] check: ", gm_cycles(s->g));
-		vfprintf(s->out, fmt, ap);
-		fprintf(s->out, ": %s\n", ok ? "ok" : "FAILED");
-		va_end(ap);
-	}
-	return ok;
-}
-
-static uint32_t rnd(struct scen *s)
-{
-	s->rng ^= s->rng << 13;
-	s->rng ^= s->rng >> 17;
-	s->rng ^= s->rng << 5;
-	return s->rng;
-}
-
-/* A model with 256 MiB of VRAM and of system memory, its device layer and
- * the pipeline with a VRAM segment of @vram_seg bytes. */
-static int scen_open(struct scen *s, const struct scen_pipe_opts *o, uint64_t vram_seg)
-{
-	struct gm_config gc;
-	struct fw_dev_cfg dc;
-	struct fw_kmd_cfg kc;
-	FILE *log = o->quiet ? NULL : o->out;
-	int st;
-
-	memset(s, 0, sizeof(*s));
-	s->o = o;
-	s->out = o->out;
-	s->rng = o->seed ? o->seed : 1;
-	gm_config_default(&gc);
-	gc.backend = o->backend;
-	st = gm_create(&gc, &s->g);
-	if (st)
-		return st;
-	if (o->wave && (st = gm_wave_open(s->g, o->wave, 0, GM_WAVE_END)))
-		return st;
-	fw_dev_cfg_default(&dc);
-	dc.log = log;
-	st = fw_dev_init(&s->d, s->g, &dc);
-	if (st)
-		return st;
-	s->k = calloc(1, sizeof(*s->k));
-	s->u = calloc(1, sizeof(*s->u));
-	s->buf = calloc(1, sizeof(*s->buf));
-	if (!s->k || !s->u || !s->buf)
-		return GM_ERR_NO_MEM;
-	fw_kmd_cfg_default(&kc);
-	kc.vram_bytes = vram_seg;
-	kc.sys_bytes = 32ull << 20;
-	kc.log = log;
-	return fw_kmd_init(s->k, &s->d, &kc);
-}
-
-/* Tear down what scen_open made; the waveform's close status. */
-static int scen_close(struct scen *s, struct scen_pipe_result *r)
-{
-	int st = GM_OK;
-
-	if (s->k && s->k->d) {
-		r->st = s->k->st;
-		fw_kmd_fini(s->k);
-	}
-	if (s->g) {
-		r->cycles = gm_cycles(s->g);
-		if (gm_wave_is_open(s->g))
-			st = gm_wave_close(s->g);
-		gm_destroy(s->g);
-	}
-	free(s->k);
-	free(s->u);
-	free(s->buf);
-	r->checks = s->checks;
-	r->failures = s->failures;
-	return st;
-}
-
-/* A w x h surface of 2^bpe_log2-byte elements in @mode, pitch the row
- * rounded up to the tile width. */
-static struct fw_alloc_desc surface(unsigned mode, unsigned bpe_log2, uint32_t w, uint32_t h)
-{
-	struct fw_alloc_desc a = { .width = w, .height = h, .bpe_log2 = bpe_log2, .tile = mode };
-	struct dma_tile_info ti;
-
-	dma_tile_info(mode, bpe_log2, &ti);
-	a.pitch = ((w << bpe_log2) + ti.tile_w_bytes - 1) & ~(ti.tile_w_bytes - 1);
-	dma_tile_surface_bytes(mode, bpe_log2, a.pitch, h, &a.size);
-	return a;
-}
-
-static struct dma_surf surf_of(const struct fw_alloc_desc *a)
-{
-	return (struct dma_surf){ .pitch = a->pitch, .mode = (uint8_t)a->tile,
-				  .bpe_log2 = (uint8_t)a->bpe_log2 };
-}
-
-/* Render and submit the command buffer in s->u; the last DMA buffer
- * signals @fence = @value (fence 0: none). */
-static int render_submit(struct scen *s, struct fw_device *dev, uint32_t fence, uint64_t value)
-{
-	struct fw_signal sig = { fence, value };
-	struct fw_cmdbuf cb;
-
-	fw_umd_cmdbuf(s->u, &cb);
-	return fw_kmd_submit_cmdbuf(s->k, dev, &cb, s->buf, fence ? &sig : NULL);
-}
-
-/* The allocation @h names on @dev in *a and, unless @buf is NULL, its bytes
- * wherever they live now.  GM_OK, or the first code of the two steps. */
-static int alloc_read(struct scen *s, struct fw_device *dev, uint32_t h, void *buf,
-		      const struct fw_alloc **a)
-{
-	struct fw_alloc *p;
-	int st = fw_res_get_handle_data(dev, h, &p);
-
-	if (!st && buf)
-		st = gm_backdoor_read(s->g, p->loc.addr, buf, p->d.size);
-	if (!st)
-		*a = p;
-	return st;
-}
-
-/* The handle of surface @i of @r; 0 (refused by every call it reaches) when
- * there is none. */
-static uint32_t handle(const struct fw_resource *r, size_t i)
-{
-	uint32_t h = 0;
-
-	return fw_res_surface_handle(r, i, &h) ? 0 : h;
-}
-
-#define TRY(x)                                                                                   \
-	do {                                                                                     \
-		int st_ = (x);                                                                   \
-		if (st_) {                                                                       \
-			say(s, "%s failed: %s\n", #x, gm_status_name(st_));                      \
-			return st_;                                                              \
-		}                                                                                \
-	} while (0)
 
 /* ------------------------------------------------------------ copies */
 
@@ -217,55 +40,55 @@ static int scen_copies(struct scen *s)
 		return GM_ERR_NO_MEM;
 	}
 	for (size_t i = 0; i < bytes; i += 4) {
-		uint32_t v = rnd(s);
+		uint32_t v = scen_rnd(s);
 
 		memcpy(img + i, &v, 4);
 	}
 	TRY(fw_device_create(&s->k->ad, &dev));
 	for (unsigned i = 0; i < 5; i++)
-		desc[i] = surface(modes[i], 2, IMG_W, IMG_H);
+		desc[i] = scen_surface(modes[i], 2, IMG_W, IMG_H);
 	desc[5] = desc[0]; /* F: the COPY's destination */
 	TRY(fw_res_create(dev, desc, 6, false, &res));
 	TRY(fw_mfence_create(s->k, dev, 0, &f));
-	say(s, "CreateResource: 6 surfaces of %ux%u, 4 bytes per element: linear, SS64K, Tile-Y,"
+	scen_say(s, "CreateResource: 6 surfaces of %ux%u, 4 bytes per element: linear, SS64K, Tile-Y,"
 	       " Tile-X, linear, linear\n", IMG_W, IMG_H);
 
-	say(s, "Lock A and write a %zu-byte image through the aperture\n", bytes);
-	TRY(fw_kmd_lock(s->k, dev, handle(res, 0), 0, 0));
+	scen_say(s, "Lock A and write a %zu-byte image through the aperture\n", bytes);
+	TRY(fw_kmd_lock(s->k, dev, scen_handle(res, 0), 0, 0));
 	TRY(gm_apt_write(s->g, 0, img, bytes));
-	TRY(fw_kmd_unlock(s->k, dev, handle(res, 0), 0));
+	TRY(fw_kmd_unlock(s->k, dev, scen_handle(res, 0), 0));
 
-	say(s, "command buffer: BLT A->B, B->C, C->D, D->E, COPY E->F; signal fence %u = 1\n", f);
+	scen_say(s, "command buffer: BLT A->B, B->C, C->D, D->E, COPY E->F; signal fence %u = 1\n", f);
 	fw_umd_begin(s->u);
 	for (unsigned i = 0; i < 4; i++) {
-		struct dma_surf dst = surf_of(&desc[i + 1]), src = surf_of(&desc[i]);
+		struct dma_surf dst = scen_surf_of(&desc[i + 1]), src = scen_surf_of(&desc[i]);
 
-		TRY(fw_umd_blt(s->u, handle(res, i + 1), &dst, handle(res, i), &src, IMG_W, IMG_H));
+		TRY(fw_umd_blt(s->u, scen_handle(res, i + 1), &dst, scen_handle(res, i), &src, IMG_W, IMG_H));
 	}
-	TRY(fw_umd_copy(s->u, handle(res, 5), 0, handle(res, 4), 0, (uint32_t)bytes));
-	TRY(render_submit(s, dev, f, 1));
+	TRY(fw_umd_copy(s->u, scen_handle(res, 5), 0, scen_handle(res, 4), 0, (uint32_t)bytes));
+	TRY(scen_render_submit(s, dev, f, 1));
 	TRY(fw_mfence_wait(s->k, f, 1, WAIT_BUDGET));
-	say(s, "fence %u reached 1\n", f);
+	scen_say(s, "fence %u reached 1\n", f);
 
 	for (unsigned i = 1; i < 5; i++) {
 		const struct fw_alloc *a;
 
-		TRY(alloc_read(s, dev, handle(res, i), raw, &a));
+		TRY(scen_alloc_read(s, dev, scen_handle(res, i), raw, &a));
 		dma_tile_untile(modes[i], 2, a->d.pitch, raw, a->d.size, IMG_W, IMG_H, got,
 				IMG_W * 4u, bytes);
-		check(s, !memcmp(got, img, bytes), "%s at 0x%" PRIx64 " untiled by the C reference"
+		scen_check(s, !memcmp(got, img, bytes), "%s at 0x%" PRIx64 " untiled by the C reference"
 		      " equals the image", names[i], a->loc.addr);
 	}
-	TRY(alloc_read(s, dev, handle(res, 5), got, &fa));
-	check(s, !memcmp(got, img, bytes), "F (COPY of E) equals the image");
+	TRY(scen_alloc_read(s, dev, scen_handle(res, 5), got, &fa));
+	scen_check(s, !memcmp(got, img, bytes), "F (COPY of E) equals the image");
 
-	say(s, "Lock C (Tile-Y) and read it back linearly through the aperture\n");
-	TRY(fw_kmd_lock(s->k, dev, handle(res, 2), 1, 0x100000));
+	scen_say(s, "Lock C (Tile-Y) and read it back linearly through the aperture\n");
+	TRY(fw_kmd_lock(s->k, dev, scen_handle(res, 2), 1, 0x100000));
 	memset(got, 0, bytes);
 	TRY(gm_apt_read(s->g, 0x100000, got, bytes));
-	TRY(fw_kmd_unlock(s->k, dev, handle(res, 2), 1));
-	check(s, !memcmp(got, img, bytes), "C read through the aperture equals the image");
-	check(s, s->k->st.fills == 6, "6 fresh allocations filled with zero on first use (%" PRIu64
+	TRY(fw_kmd_unlock(s->k, dev, scen_handle(res, 2), 1));
+	scen_check(s, !memcmp(got, img, bytes), "C read through the aperture equals the image");
+	scen_check(s, s->k->st.fills == 6, "6 fresh allocations filled with zero on first use (%" PRIu64
 	      ")", s->k->st.fills);
 	free(img), free(got), free(raw);
 	return fw_kmd_device_destroy(s->k, dev, WAIT_BUDGET);
@@ -298,49 +121,49 @@ static int scen_evict(struct scen *s)
 		return GM_ERR_NO_MEM;
 	TRY(fw_device_create(&s->k->ad, &dev));
 	for (unsigned i = 0; i < EV_BUFS; i++)
-		desc[i] = surface(GPU_TILE_LINEAR, 2, EV_W, EV_H);
+		desc[i] = scen_surface(GPU_TILE_LINEAR, 2, EV_W, EV_H);
 	TRY(fw_res_create(dev, desc, EV_BUFS, false, &res));
 	TRY(fw_mfence_create(s->k, dev, 0, &f));
-	say(s, "%u buffers of 1 MiB, VRAM segment of %" PRIu64 " MiB\n", EV_BUFS,
+	scen_say(s, "%u buffers of 1 MiB, VRAM segment of %" PRIu64 " MiB\n", EV_BUFS,
 	    s->k->cfg.vram_bytes >> 20);
 
-	say(s, "pass 1: FILL buffer i with a pattern of its own, one submission each\n");
+	scen_say(s, "pass 1: FILL buffer i with a pattern of its own, one submission each\n");
 	for (unsigned i = 0; i < EV_BUFS; i++) {
-		struct dma_surf d = surf_of(&desc[i]);
+		struct dma_surf d = scen_surf_of(&desc[i]);
 
 		fw_umd_begin(s->u);
-		TRY(fw_umd_fill(s->u, handle(res, i), &d, EV_W, EV_H, ev_pattern(i)));
-		TRY(render_submit(s, dev, f, i + 1));
+		TRY(fw_umd_fill(s->u, scen_handle(res, i), &d, EV_W, EV_H, ev_pattern(i)));
+		TRY(scen_render_submit(s, dev, f, i + 1));
 	}
 	TRY(fw_kmd_idle(s->k, WAIT_BUDGET));
-	check(s, s->k->st.evictions > 0, "buffers were evicted (%" PRIu64 ")", s->k->st.evictions);
+	scen_check(s, s->k->st.evictions > 0, "buffers were evicted (%" PRIu64 ")", s->k->st.evictions);
 
-	TRY(alloc_read(s, dev, handle(res, 0), NULL, &a0));
-	check(s, a0->loc.seg_id == FW_KMD_SEG_SYS, "buffer 0 lives in system memory now");
-	say(s, "discard buffer 0's content (DISCARD_CONTENT)\n");
-	TRY(fw_kmd_discard(s->k, dev, handle(res, 0)));
+	TRY(scen_alloc_read(s, dev, scen_handle(res, 0), NULL, &a0));
+	scen_check(s, a0->loc.seg_id == FW_KMD_SEG_SYS, "buffer 0 lives in system memory now");
+	scen_say(s, "discard buffer 0's content (DISCARD_CONTENT)\n");
+	TRY(fw_kmd_discard(s->k, dev, scen_handle(res, 0)));
 
-	say(s, "pass 2: WRITE_DATA a marker into each buffer, last first\n");
+	scen_say(s, "pass 2: WRITE_DATA a marker into each buffer, last first\n");
 	for (unsigned i = EV_BUFS; i-- > 0;) {
 		uint32_t mark = 0xabc00000u + i;
 
 		fw_umd_begin(s->u);
-		TRY(fw_umd_write(s->u, handle(res, i), 0, &mark, 1));
-		TRY(render_submit(s, dev, f, EV_BUFS + EV_BUFS - i));
+		TRY(fw_umd_write(s->u, scen_handle(res, i), 0, &mark, 1));
+		TRY(scen_render_submit(s, dev, f, EV_BUFS + EV_BUFS - i));
 	}
 	TRY(fw_mfence_wait(s->k, f, 2 * EV_BUFS, WAIT_BUDGET));
-	check(s, s->k->st.page_ins > 0, "evicted buffers were paged in (%" PRIu64 ")",
+	scen_check(s, s->k->st.page_ins > 0, "evicted buffers were paged in (%" PRIu64 ")",
 	      s->k->st.page_ins);
 	for (unsigned i = 0; i < EV_BUFS; i++) {
 		const struct fw_alloc *a;
 		uint64_t want = i == 0 ? 0 : ev_pattern(i);
 
-		TRY(alloc_read(s, dev, handle(res, i), raw, &a));
+		TRY(scen_alloc_read(s, dev, scen_handle(res, i), raw, &a));
 		bad = (uint32_t)raw[0] != 0xabc00000u + i ||
 		      (raw[0] >> 32) != (i == 0 ? 0 : ev_pattern(i) >> 32);
 		for (size_t w = 1; w < bytes / 8 && !bad; w++)
 			bad = raw[w] != want;
-		check(s, !bad, "buffer %u (%s 0x%" PRIx64 ") holds marker and %s", i,
+		scen_check(s, !bad, "buffer %u (%s 0x%" PRIx64 ") holds marker and %s", i,
 		      a->loc.seg_id == FW_KMD_SEG_VRAM ? "VRAM" : "system", a->loc.addr,
 		      i == 0 ? "zeros (discarded)" : "its pattern");
 	}
@@ -360,9 +183,9 @@ static bool all64(const uint64_t *p, size_t n, uint64_t v)
 
 static int scen_shared(struct scen *s)
 {
-	struct fw_alloc_desc ds = surface(GPU_TILE_SS64K, 2, IMG_W, IMG_H);
-	struct fw_alloc_desc dt = surface(GPU_TILE_LINEAR, 2, IMG_W, IMG_H);
-	struct dma_surf ss = surf_of(&ds), tt = surf_of(&dt);
+	struct fw_alloc_desc ds = scen_surface(GPU_TILE_SS64K, 2, IMG_W, IMG_H);
+	struct fw_alloc_desc dt = scen_surface(GPU_TILE_LINEAR, 2, IMG_W, IMG_H);
+	struct dma_surf ss = scen_surf_of(&ds), tt = scen_surf_of(&dt);
 	struct fw_resource *r1, *r2, *rt;
 	struct fw_device *d1, *d2;
 	struct fw_alloc *a1 = NULL, *a2 = NULL, *x = NULL;
@@ -381,39 +204,39 @@ static int scen_shared(struct scen *s)
 	TRY(fw_res_create(d2, &dt, 1, false, &rt));
 	TRY(fw_mfence_create(s->k, d1, 0, &f1));
 	TRY(fw_mfence_create(s->k, d2, 0, &f2));
-	h1 = handle(r1, 0);
-	h2 = handle(r2, 0);
-	say(s, "device %u made shared SS64K surface S (share 0x%x, handle 0x%08x); device %u"
+	h1 = scen_handle(r1, 0);
+	h2 = scen_handle(r2, 0);
+	scen_say(s, "device %u made shared SS64K surface S (share 0x%x, handle 0x%08x); device %u"
 	       " opened it as handle 0x%08x\n", d1->tag, share, h1, d2->tag, h2);
-	check(s, !fw_res_get_handle_data(d1, h1, &a1) && !fw_res_get_handle_data(d2, h2, &a2) &&
+	scen_check(s, !fw_res_get_handle_data(d1, h1, &a1) && !fw_res_get_handle_data(d2, h2, &a2) &&
 		 h1 != h2 && a1 == a2, "two handles, one allocation");
-	check(s, fw_res_get_handle_data(d2, h1, &x) == GM_ERR_BAD_ARG,
+	scen_check(s, fw_res_get_handle_data(d2, h1, &x) == GM_ERR_BAD_ARG,
 	      "device %u's handle is refused on device %u", d1->tag, d2->tag);
 
-	say(s, "device %u: FILL S with 0x5eed; signal fence %u = 1\n", d1->tag, f1);
+	scen_say(s, "device %u: FILL S with 0x5eed; signal fence %u = 1\n", d1->tag, f1);
 	fw_umd_begin(s->u);
 	TRY(fw_umd_fill(s->u, h1, &ss, IMG_W, IMG_H, 0x00005eed00005eedull));
-	TRY(render_submit(s, d1, f1, 1));
+	TRY(scen_render_submit(s, d1, f1, 1));
 	TRY(fw_mfence_wait(s->k, f1, 1, WAIT_BUDGET));
-	say(s, "device %u: BLT S -> its linear T; signal fence %u = 1\n", d2->tag, f2);
+	scen_say(s, "device %u: BLT S -> its linear T; signal fence %u = 1\n", d2->tag, f2);
 	fw_umd_begin(s->u);
-	TRY(fw_umd_blt(s->u, handle(rt, 0), &tt, h2, &ss, IMG_W, IMG_H));
-	TRY(render_submit(s, d2, f2, 1));
+	TRY(fw_umd_blt(s->u, scen_handle(rt, 0), &tt, h2, &ss, IMG_W, IMG_H));
+	TRY(scen_render_submit(s, d2, f2, 1));
 	TRY(fw_mfence_wait(s->k, f2, 1, WAIT_BUDGET));
-	TRY(alloc_read(s, d2, handle(rt, 0), raw, &t));
-	check(s, all64(raw, dt.size / 8, 0x00005eed00005eedull), "T holds device %u's fill",
+	TRY(scen_alloc_read(s, d2, scen_handle(rt, 0), raw, &t));
+	scen_check(s, all64(raw, dt.size / 8, 0x00005eed00005eedull), "T holds device %u's fill",
 	      d1->tag);
 
-	say(s, "device %u destroys its resource; device %u keeps using S\n", d1->tag, d2->tag);
+	scen_say(s, "device %u destroys its resource; device %u keeps using S\n", d1->tag, d2->tag);
 	TRY(fw_kmd_idle(s->k, WAIT_BUDGET));
 	TRY(fw_res_destroy(r1));
 	fw_umd_begin(s->u);
 	TRY(fw_umd_fill(s->u, h2, &ss, IMG_W, IMG_H, 0x0000beef0000beefull));
-	TRY(fw_umd_blt(s->u, handle(rt, 0), &tt, h2, &ss, IMG_W, IMG_H));
-	TRY(render_submit(s, d2, f2, 2));
+	TRY(fw_umd_blt(s->u, scen_handle(rt, 0), &tt, h2, &ss, IMG_W, IMG_H));
+	TRY(scen_render_submit(s, d2, f2, 2));
 	TRY(fw_mfence_wait(s->k, f2, 2, WAIT_BUDGET));
-	TRY(alloc_read(s, d2, handle(rt, 0), raw, &t));
-	check(s, all64(raw, dt.size / 8, 0x0000beef0000beefull),
+	TRY(scen_alloc_read(s, d2, scen_handle(rt, 0), raw, &t));
+	scen_check(s, all64(raw, dt.size / 8, 0x0000beef0000beefull),
 	      "S still works on device %u after device %u closed it", d2->tag, d1->tag);
 	free(raw);
 	TRY(fw_kmd_device_destroy(s->k, d1, WAIT_BUDGET));
@@ -424,9 +247,9 @@ static int scen_shared(struct scen *s)
 
 static int scen_hang(struct scen *s)
 {
-	struct fw_alloc_desc dsem = surface(GPU_TILE_LINEAR, 2, 1024, 1);
-	struct fw_alloc_desc dx = surface(GPU_TILE_LINEAR, 2, 1024, 16);
-	struct dma_surf sx = surf_of(&dx);
+	struct fw_alloc_desc dsem = scen_surface(GPU_TILE_LINEAR, 2, 1024, 1);
+	struct fw_alloc_desc dx = scen_surface(GPU_TILE_LINEAR, 2, 1024, 16);
+	struct dma_surf sx = scen_surf_of(&dx);
 	struct fw_resource *ra, *rb;
 	struct fw_device *da, *db;
 	const struct fw_alloc *xa;
@@ -446,18 +269,18 @@ static int scen_hang(struct scen *s)
 	TRY(fw_mfence_create(s->k, da, 0, &fa));
 	TRY(fw_mfence_create(s->k, db, 0, &fb));
 
-	say(s, "device %u: WAIT_MEM on a semaphore nobody will write; signal fence %u = 1\n",
+	scen_say(s, "device %u: WAIT_MEM on a semaphore nobody will write; signal fence %u = 1\n",
 	    da->tag, fa);
 	fw_umd_begin(s->u);
-	TRY(fw_umd_wait_eq(s->u, handle(ra, 0), 0, 1));
-	TRY(render_submit(s, da, fa, 1));
-	say(s, "device %u: FILL its buffer X with 0x1111, queued behind; signal fence %u = 1\n",
+	TRY(fw_umd_wait_eq(s->u, scen_handle(ra, 0), 0, 1));
+	TRY(scen_render_submit(s, da, fa, 1));
+	scen_say(s, "device %u: FILL its buffer X with 0x1111, queued behind; signal fence %u = 1\n",
 	    db->tag, fb);
 	fw_umd_begin(s->u);
-	TRY(fw_umd_fill(s->u, handle(rb, 0), &sx, 1024, 16, 0x1111111111111111ull));
-	TRY(render_submit(s, db, fb, 1));
+	TRY(fw_umd_fill(s->u, scen_handle(rb, 0), &sx, 1024, 16, 0x1111111111111111ull));
+	TRY(scen_render_submit(s, db, fb, 1));
 
-	say(s, "wait for device %u's fence (TDR after %" PRIu64 " cycles without progress)\n",
+	scen_say(s, "wait for device %u's fence (TDR after %" PRIu64 " cycles without progress)\n",
 	    db->tag, s->k->cfg.tdr_cycles);
 	while (fw_mfence_read(s->k, fb, &v) == GM_OK && v < 1 && s->k->st.tdrs == tdr0 &&
 	       gm_cycles(s->g) < WAIT_BUDGET) {
@@ -466,31 +289,31 @@ static int scen_hang(struct scen *s)
 		TRY(fw_kmd_poll(s->k, 10000));
 	}
 	TRY(fw_mfence_wait(s->k, fb, 1, WAIT_BUDGET));
-	check(s, s->k->st.tdrs == tdr0 + 1, "one TDR");
-	check(s, fw_device_is_removed(da) && !fw_device_is_removed(db),
+	scen_check(s, s->k->st.tdrs == tdr0 + 1, "one TDR");
+	scen_check(s, fw_device_is_removed(da) && !fw_device_is_removed(db),
 	      "device %u removed, device %u not", da->tag, db->tag);
 	TRY(fw_mfence_read(s->k, fa, &v));
-	check(s, v == UINT64_MAX, "device %u's fence pushed to its maximum", da->tag);
-	TRY(alloc_read(s, db, handle(rb, 0), raw, &xa));
-	check(s, all64(raw, dx.size / 8, 0x1111111111111111ull),
+	scen_check(s, v == UINT64_MAX, "device %u's fence pushed to its maximum", da->tag);
+	TRY(scen_alloc_read(s, db, scen_handle(rb, 0), raw, &xa));
+	scen_check(s, all64(raw, dx.size / 8, 0x1111111111111111ull),
 	      "device %u's resubmitted FILL completed", db->tag);
 	fw_umd_cmdbuf(s->u, &cb);
-	check(s, fw_kmd_render(s->k, da, &cb, &mp, NULL) == GM_ERR_DEVICE_REMOVED,
+	scen_check(s, fw_kmd_render(s->k, da, &cb, &mp, NULL) == GM_ERR_DEVICE_REMOVED,
 	      "device %u's Render returns DEVICE_REMOVED", da->tag);
-	check(s, fw_res_create(da, &dsem, 1, false, &ra) == GM_ERR_DEVICE_REMOVED,
+	scen_check(s, fw_res_create(da, &dsem, 1, false, &ra) == GM_ERR_DEVICE_REMOVED,
 	      "device %u's CreateResource returns DEVICE_REMOVED", da->tag);
 
-	say(s, "device %u runs on: FILL X with 0x2222; signal fence %u = 2\n", db->tag, fb);
+	scen_say(s, "device %u runs on: FILL X with 0x2222; signal fence %u = 2\n", db->tag, fb);
 	fw_umd_begin(s->u);
-	TRY(fw_umd_fill(s->u, handle(rb, 0), &sx, 1024, 16, 0x2222222222222222ull));
-	TRY(render_submit(s, db, fb, 2));
+	TRY(fw_umd_fill(s->u, scen_handle(rb, 0), &sx, 1024, 16, 0x2222222222222222ull));
+	TRY(scen_render_submit(s, db, fb, 2));
 	TRY(fw_mfence_wait(s->k, fb, 2, WAIT_BUDGET));
 	TRY(fw_mfence_read(s->k, fb, &v));
 	mono &= v >= prev;
-	TRY(alloc_read(s, db, handle(rb, 0), raw, &xa));
-	check(s, all64(raw, dx.size / 8, 0x2222222222222222ull) && v == 2,
+	TRY(scen_alloc_read(s, db, scen_handle(rb, 0), raw, &xa));
+	scen_check(s, all64(raw, dx.size / 8, 0x2222222222222222ull) && v == 2,
 	      "device %u's next submission completed, fence %u = 2", db->tag, fb);
-	check(s, mono, "fence %u never went backwards", fb);
+	scen_check(s, mono, "fence %u never went backwards", fb);
 	free(raw);
 	TRY(fw_kmd_device_destroy(s->k, da, WAIT_BUDGET));
 	return fw_kmd_device_destroy(s->k, db, WAIT_BUDGET);
@@ -502,19 +325,25 @@ struct scen_entry {
 	const char *name, *what;
 	int (*run)(struct scen *s);
 	uint64_t vram_seg;
+	uint64_t pt_bytes;  /* GPU-VA page tables above the segment */
 };
 
 static const struct scen_entry table[] = {
 	{ "copies", "surfaces in four layouts, a chain of BLTs and a COPY, checked", scen_copies,
-	  64ull << 20 },
+	  64ull << 20, 0 },
 	{ "evict", "ten 1 MiB buffers in a 4 MiB VRAM segment: evict, page in, discard",
-	  scen_evict, 4ull << 20 },
-	{ "shared", "a shared surface used by two devices", scen_shared, 64ull << 20 },
+	  scen_evict, 4ull << 20, 0 },
+	{ "shared", "a shared surface used by two devices", scen_shared, 64ull << 20, 0 },
 	{ "hang", "a hung buffer, TDR, device removed, the other device runs on", scen_hang,
-	  64ull << 20 },
+	  64ull << 20, 0 },
+	{ "vaupdate", "a GPU-VA process: reserve, map, remap and copy mappings behind its fence",
+	  scen_vaupdate, 64ull << 20, SCEN_PT_BYTES },
+	{ "tiled", "a tiled SS64K resource mapped tile by tile, null tiles, remapped while queued",
+	  scen_tiled, 64ull << 20, SCEN_PT_BYTES },
 };
 
-const char *const scen_pipe_names[] = { "copies", "evict", "shared", "hang", NULL };
+const char *const scen_pipe_names[] = { "copies", "evict", "shared", "hang", "vaupdate", "tiled",
+					NULL };
 
 static const struct scen_entry *find(const char *name)
 {
@@ -547,9 +376,9 @@ int scen_pipe_run(const char *name, const struct scen_pipe_opts *o, struct scen_
 	if (!e || !o || !r)
 		return GM_ERR_BAD_ARG;
 	memset(r, 0, sizeof(*r));
-	st = scen_open(&s, o, e->vram_seg);
+	st = scen_open(&s, o, e->vram_seg, e->pt_bytes);
 	if (!st) {
-		say(&s, "scenario %s: %s\n", e->name, e->what);
+		scen_say(&s, "scenario %s: %s\n", e->name, e->what);
 		st = e->run(&s);
 		if (!st && s.failures)
 			st = GM_ERR_HW;

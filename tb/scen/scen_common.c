@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * scen_common.c - what the `gpusim run` scenarios share (see scen_common.h).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dma_tile.h"
+#include "fw_umd.h"
+#include "gpu_hw.h"
+#include "scen_common.h"
+
+
+void scen_say(struct scen *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!s->out)
+		return;
+	va_start(ap, fmt);
+	fprintf(s->out, "[%9" PRIu64 "] ", gm_cycles(s->g));
+	vfprintf(s->out, fmt, ap);
+	va_end(ap);
+}
+
+bool scen_check(struct scen *s, bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	s->checks++;
+	s->failures += !ok;
+	if (s->out) {
+		va_start(ap, fmt);
+		fprintf(s->out, "[%9" PRIu64 "] check: ", gm_cycles(s->g));
+		vfprintf(s->out, fmt, ap);
+		fprintf(s->out, ": %s\n", ok ? "ok" : "FAILED");
+		va_end(ap);
+	}
+	return ok;
+}
+
+uint32_t scen_rnd(struct scen *s)
+{
+	s->rng ^= s->rng << 13;
+	s->rng ^= s->rng >> 17;
+	s->rng ^= s->rng << 5;
+	return s->rng;
+}
+
+/* A model with 256 MiB of VRAM and of system memory, its device layer and
+ * the pipeline with a VRAM segment of @vram_seg bytes (and @pt_bytes above
+ * it for GPU-VA page tables). */
+int scen_open(struct scen *s, const struct scen_pipe_opts *o, uint64_t vram_seg, uint64_t pt_bytes)
+{
+	struct gm_config gc;
+	struct fw_dev_cfg dc;
+	struct fw_kmd_cfg kc;
+	FILE *log = o->quiet ? NULL : o->out;
+	int st;
+
+	memset(s, 0, sizeof(*s));
+	s->o = o;
+	s->out = o->out;
+	s->rng = o->seed ? o->seed : 1;
+	gm_config_default(&gc);
+	gc.backend = o->backend;
+	st = gm_create(&gc, &s->g);
+	if (st)
+		return st;
+	if (o->wave && (st = gm_wave_open(s->g, o->wave, 0, GM_WAVE_END)))
+		return st;
+	fw_dev_cfg_default(&dc);
+	dc.log = log;
+	st = fw_dev_init(&s->d, s->g, &dc);
+	if (st)
+		return st;
+	s->k = calloc(1, sizeof(*s->k));
+	s->u = calloc(1, sizeof(*s->u));
+	s->buf = calloc(1, sizeof(*s->buf));
+	if (!s->k || !s->u || !s->buf)
+		return GM_ERR_NO_MEM;
+	fw_kmd_cfg_default(&kc);
+	kc.vram_bytes = vram_seg;
+	kc.pt_bytes = pt_bytes;
+	kc.sys_bytes = 32ull << 20;
+	kc.log = log;
+	return fw_kmd_init(s->k, &s->d, &kc);
+}
+
+/* Tear down what scen_open made; the waveform's close status. */
+int scen_close(struct scen *s, struct scen_pipe_result *r)
+{
+	int st = GM_OK;
+
+	if (s->k && s->k->d) {
+		r->st = s->k->st;
+		fw_kmd_fini(s->k);
+	}
+	if (s->g) {
+		r->cycles = gm_cycles(s->g);
+		if (gm_wave_is_open(s->g))
+			st = gm_wave_close(s->g);
+		gm_destroy(s->g);
+	}
+	free(s->k);
+	free(s->u);
+	free(s->buf);
+	r->checks = s->checks;
+	r->failures = s->failures;
+	return st;
+}
+
+/* A w x h surface of 2^bpe_log2-byte elements in @mode, pitch the row
+ * rounded up to the tile width. */
+struct fw_alloc_desc scen_surface(unsigned mode, unsigned bpe_log2, uint32_t w, uint32_t h)
+{
+	struct fw_alloc_desc a = { .width = w, .height = h, .bpe_log2 = bpe_log2, .tile = mode };
+	struct dma_tile_info ti;
+
+	dma_tile_info(mode, bpe_log2, &ti);
+	a.pitch = ((w << bpe_log2) + ti.tile_w_bytes - 1) & ~(ti.tile_w_bytes - 1);
+	dma_tile_surface_bytes(mode, bpe_log2, a.pitch, h, &a.size);
+	return a;
+}
+
+struct dma_surf scen_surf_of(const struct fw_alloc_desc *a)
+{
+	return (struct dma_surf){ .pitch = a->pitch, .mode = (uint8_t)a->tile,
+				  .bpe_log2 = (uint8_t)a->bpe_log2 };
+}
+
+/* Render and submit the command buffer in s->u; the last DMA buffer
+ * signals @fence = @value (fence 0: none). */
+int scen_render_submit(struct scen *s, struct fw_device *dev, uint32_t fence, uint64_t value)
+{
+	struct fw_signal sig = { fence, value };
+	struct fw_cmdbuf cb;
+
+	fw_umd_cmdbuf(s->u, &cb);
+	return fw_kmd_submit_cmdbuf(s->k, dev, &cb, s->buf, fence ? &sig : NULL);
+}
+
+/* The allocation @h names on @dev in *a and, unless @buf is NULL, its bytes
+ * wherever they live now.  GM_OK, or the first code of the two steps. */
+int scen_alloc_read(struct scen *s, struct fw_device *dev, uint32_t h, void *buf,
+		      const struct fw_alloc **a)
+{
+	struct fw_alloc *p;
+	int st = fw_res_get_handle_data(dev, h, &p);
+
+	if (!st && buf)
+		st = gm_backdoor_read(s->g, p->loc.addr, buf, p->d.size);
+	if (!st)
+		*a = p;
+	return st;
+}
+
+/* The handle of surface @i of @r; 0 (refused by every call it reaches) when
+ * there is none. */
+uint32_t scen_handle(const struct fw_resource *r, size_t i)
+{
+	uint32_t h = 0;
+
+	return fw_res_surface_handle(r, i, &h) ? 0 : h;
+}
