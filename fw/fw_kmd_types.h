@@ -114,6 +114,13 @@ struct fw_kmd_stats {
 	uint64_t last_submit_to_retire;  /* cycles, of the last submission retired */
 };
 
+/* A Lock: an allocation mapped for the CPU through one aperture range. */
+struct fw_lock_range {
+	struct fw_alloc *a;          /* NULL: the range is free */
+	struct fw_device *dev;       /* the device that locked it */
+	uint32_t win;                /* window bytes [win, win + a->d.size) */
+};
+
 /* Large (two DMA buffers per slot): allocate it, do not put it on the stack. */
 struct fw_kmd {
 	struct fw_dev *d;
@@ -133,8 +140,7 @@ struct fw_kmd {
 	uint64_t mf_addr;                            /* FW_KMD_MAX_MFENCES + 1 values */
 	struct fw_mfence mf[FW_KMD_MAX_MFENCES + 1]; /* id 0 unused */
 	/* fw_lock.c */
-	struct fw_alloc *apt[GPU_APT_RANGES];        /* allocation locked through each range */
-	struct fw_device *apt_dev[GPU_APT_RANGES];   /* the device that locked it */
+	struct fw_lock_range apt[GPU_APT_RANGES];    /* the lock of each aperture range */
 	struct fw_kmd_stats st;
 };
 

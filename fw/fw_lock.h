@@ -7,7 +7,8 @@
  * A lock waits until no pending submission references the allocation (no
  * DONOTWAIT here), makes it resident (fw_paging.c), pins it and maps it;
  * eviction leaves a locked allocation alone until unlock.  One allocation
- * per range, one range per allocation; only the device that locked it
+ * per range, one range per allocation, and no window byte in two live
+ * locks (whatever devices hold them); only the device that locked it
  * unlocks it.
  */
 #ifndef FW_LOCK_H
@@ -21,7 +22,8 @@
  * writes it linearly with gm_apt_read/write.  GM_OK; GM_ERR_BAD_ARG (NULL,
  * a handle that does not resolve, @range out of range or in use, the
  * allocation already locked, @win or the pitch not 8-aligned, the window
- * end past the aperture, a pitch the aperture cannot hold);
+ * end past the aperture, a window overlapping another live lock's, a
+ * pitch the aperture cannot hold);
  * GM_ERR_DEVICE_REMOVED; GM_ERR_TIMEOUT (the GPU never let go of it);
  * errors of residency as fw_kmd_submit and of fw_kmd_poll.  The allocation is pinned until
  * unlock.  Unlock: GM_OK; GM_ERR_BAD_ARG (not locked by @dev in @range);

@@ -133,8 +133,8 @@ static size_t excluded(const struct fw_kmd *k, const struct fw_dmabuf *buf, stru
 		for (uint32_t i = 0; k->pend[s].used && i < k->pend[s].buf.nalloc; i++)
 			out[n++] = fw_dmabuf_alloc(&k->pend[s].buf, i);
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
-		if (k->apt[r])
-			out[n++] = k->apt[r];
+		if (k->apt[r].a)
+			out[n++] = k->apt[r].a;
 	return n;
 }
 

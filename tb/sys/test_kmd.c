@@ -13,7 +13,8 @@
  *                             device, stale handles, privileged packets and
  *                             IBs, bad counts, bad patch entries, multipass
  *                             off a packet boundary, aperture ranges out of
- *                             range or in use, ...): each row gives the exact
+ *                             range or in use, lock windows overlapping a
+ *                             live lock's, ...): each row gives the exact
  *                             GM_ERR_* of fw_kmd.h and changes nothing
  *                             (statistics, queue fences, monitored fences,
  *                             slots, residency of every allocation, aperture
@@ -23,6 +24,11 @@
  *                             GM_ERR_FULL when VRAM could never hold a
  *                             buffer's allocations (nothing moved).  Then
  *                             a valid call works.
+ *   test_kmd_lock_windows     (issue 12) a lock window overlapping a live
+ *                             lock's, another device's or its own, in any
+ *                             range: refused, nothing changed; windows side
+ *                             by side both work and the CPU's writes through
+ *                             each land in its own allocation only.
  *   test_kmd_device_removed   a hang (WAIT_MEM nobody satisfies) and TDR: each
  *                             entry point naming the device gives
  *                             GM_ERR_DEVICE_REMOVED and changes nothing, its
@@ -262,8 +268,7 @@ struct snap {
 	bool used[FW_KMD_SLOTS];
 	uint64_t pend_fence[FW_KMD_SLOTS];
 	struct fw_mfence mf[FW_KMD_MAX_MFENCES + 1];
-	struct fw_alloc *apt[GPU_APT_RANGES];
-	struct fw_device *apt_dev[GPU_APT_RANGES];
+	struct fw_lock_range apt[GPU_APT_RANGES];
 	struct alloc_state a[KT_TRACK];
 };
 
@@ -292,7 +297,6 @@ static void snap_take(const struct kt *x, struct snap *s)
 	}
 	memcpy(s->mf, k->mf, sizeof(s->mf));
 	memcpy(s->apt, k->apt, sizeof(s->apt));
-	memcpy(s->apt_dev, k->apt_dev, sizeof(s->apt_dev));
 	for (unsigned i = 0; i < x->ntrack; i++) {
 		const struct fw_alloc *a = x->track[i];
 
@@ -324,8 +328,7 @@ static const char *snap_diff(const struct kt *x, const struct snap *b, const str
 			return "pending submissions";
 	if (memcmp(b->mf, n->mf, sizeof(b->mf)))
 		return "monitored fences (owner, requested, seen)";
-	if (memcmp(b->apt, n->apt, sizeof(b->apt)) ||
-	    memcmp(b->apt_dev, n->apt_dev, sizeof(b->apt_dev)))
+	if (memcmp(b->apt, n->apt, sizeof(b->apt)))
 		return "aperture locks";
 	for (unsigned i = 0; i < x->ntrack; i++) {
 		const struct alloc_state *p = &b->a[i], *q = &n->a[i];
@@ -789,13 +792,17 @@ static void rows_lock(struct argenv *e)
 	ROW(x, "lock: allocation already locked in another range", GM_ERR_BAD_ARG,
 	    fw_kmd_lock(x->k, e->A, e->L.h, 1, 0x100000));
 	ROW(x, "lock: window offset not 8-aligned", GM_ERR_BAD_ARG,
-	    fw_kmd_lock(x->k, e->A, e->X.h, 1, 4));
+	    fw_kmd_lock(x->k, e->A, e->X.h, 1, 0x100004));
 	ROW(x, "lock: window end past the aperture", GM_ERR_BAD_ARG,
 	    fw_kmd_lock(x->k, e->A, e->X.h, 1, win_end - 0x8000));
+	ROW(x, "lock: window overlapping another device's lock", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x->k, e->B, e->BX.h, 1, 0x8000));
+	ROW(x, "lock: window overlapping the device's own lock in another range", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x->k, e->A, e->X.h, 1, 0x200000 - 0x8000));
 	ROW(x, "lock: pitch not a multiple of 8", GM_ERR_BAD_ARG,
-	    fw_kmd_lock(x->k, e->A, e->P4.h, 1, 0));
+	    fw_kmd_lock(x->k, e->A, e->P4.h, 1, 0x100000));
 	ROW(x, "lock: pitch past the aperture's pitch field", GM_ERR_BAD_ARG,
-	    fw_kmd_lock(x->k, e->A, e->PW.h, 1, 0));
+	    fw_kmd_lock(x->k, e->A, e->PW.h, 1, 0x100000));
 
 	ROW(x, "unlock: NULL pipeline", GM_ERR_BAD_ARG, fw_kmd_unlock(NULL, e->A, e->L.h, 0));
 	ROW(x, "unlock: NULL device", GM_ERR_BAD_ARG, fw_kmd_unlock(x->k, NULL, e->L.h, 0));
@@ -961,6 +968,87 @@ static void test_kmd_bad_args(void **state)
 	kt_close(&x);
 }
 
+/* ------------------------------------------------------------ lock windows */
+
+/* The allocation aperture range @r is locked on, or NULL. */
+static struct fw_alloc *locked_alloc(const struct kt *x, unsigned r)
+{
+	return x->k->apt[r].a;
+}
+
+/* @n bytes of a pattern that differs in every 8-byte word: word i holds @tag | i. */
+static void fill_words(uint8_t *p, size_t n, uint64_t tag)
+{
+	for (size_t i = 0; i < n / 8; i++) {
+		uint64_t v = tag | i;
+
+		memcpy(p + 8 * i, &v, 8);
+	}
+}
+
+/*
+ * Issue 12, finding 1: Lock never hands out window bytes a live lock
+ * holds, whichever device holds it and whichever range either uses (the
+ * lowest-numbered range would win the overlap and take the other's CPU
+ * writes).  Windows side by side both work, and the CPU's writes through
+ * each reach its own allocation only.
+ */
+static void test_kmd_lock_windows(void **state)
+{
+	const uint32_t w = 0x100000, sz = 0x2000;
+	struct kt x;
+	struct fw_device *A, *B;
+	struct kbuf LA, LA2, LB, LB2, BIG;
+	uint8_t *pa = malloc(sz), *pb = malloc(sz), *got = malloc(sz);
+
+	(void)state;
+	assert_true(pa && pb && got);
+	kt_open(&x, 16ull << 20, 200000);
+	A = dev_new(&x);
+	B = dev_new(&x);
+	LA = kbuf_new(&x, A, sz);
+	LA2 = kbuf_new(&x, A, sz);
+	LB = kbuf_new(&x, B, sz);
+	LB2 = kbuf_new(&x, B, sz);
+	BIG = kbuf_new(&x, B, 4 * sz);
+	assert_int_equal(fw_kmd_lock(x.k, A, LA.h, 1, w), GM_OK);
+	ROW(&x, "lock: another device, a lower range, the same window", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x.k, B, LB.h, 0, w));
+	ROW(&x, "lock: another device's window over the live one's last 8 bytes", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x.k, B, LB.h, 0, w + sz - 8));
+	ROW(&x, "lock: another device's window over the live one's first 8 bytes", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x.k, B, LB.h, 2, w - sz + 8));
+	ROW(&x, "lock: another device's window around the live one", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x.k, B, BIG.h, 0, w - sz));
+	ROW(&x, "lock: the same device, another allocation, inside its own window", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x.k, A, LA2.h, 0, w + 8));
+	/* Side by side, below and above: both work. */
+	assert_int_equal(fw_kmd_lock(x.k, B, LB.h, 0, w + sz), GM_OK);
+	assert_int_equal(fw_kmd_lock(x.k, B, LB2.h, 2, w - sz), GM_OK);
+	fill_words(pa, sz, 0xaa00000000000000ull);
+	fill_words(pb, sz, 0xbb00000000000000ull);
+	assert_int_equal(gm_apt_write(x.t.g, w, pa, sz), GM_OK);
+	assert_int_equal(gm_apt_write(x.t.g, w + sz, pb, sz), GM_OK);
+	assert_int_equal(gm_apt_read(x.t.g, w, got, sz), GM_OK);
+	assert_memory_equal(got, pa, sz);
+	assert_int_equal(fw_kmd_unlock(x.k, A, LA.h, 1), GM_OK);
+	assert_int_equal(fw_kmd_unlock(x.k, B, LB.h, 0), GM_OK);
+	assert_int_equal(fw_kmd_unlock(x.k, B, LB2.h, 2), GM_OK);
+	read_alloc(&x, LA.a, got);
+	assert_memory_equal(got, pa, sz);
+	read_alloc(&x, LB.a, got);
+	assert_memory_equal(got, pb, sz);
+	expect_filled(&x, LB2.a, 0, "the lock below, never written");
+	/* Unlocked, the window is free again for anyone. */
+	assert_int_equal(fw_kmd_lock(x.k, B, LB.h, 3, w), GM_OK);
+	assert_int_equal(fw_kmd_unlock(x.k, B, LB.h, 3), GM_OK);
+	assert_int_equal(x.k->st.tdrs, 0);
+	free(pa);
+	free(pb);
+	free(got);
+	kt_close(&x);
+}
+
 /* ------------------------------------------------------------ device removed */
 
 static void test_kmd_device_removed(void **state)
@@ -1059,9 +1147,9 @@ static void test_kmd_device_removed(void **state)
 	assert_int_equal(x.k->st.tdrs, 1);
 
 	/* Destroying the removed device works and frees its lock and fences. */
-	assert_ptr_equal(x.k->apt[3], L.a);
+	assert_ptr_equal(locked_alloc(&x, 3), L.a);
 	assert_int_equal(fw_kmd_device_destroy(x.k, A, 0), GM_OK);
-	assert_null(x.k->apt[3]);
+	assert_null(locked_alloc(&x, 3));
 	assert_null(x.k->mf[fa].dev);
 	assert_int_equal(fw_kmd_lock(x.k, B, BY.h, 3, 0), GM_OK);
 	p = malloc(0x10000);
@@ -1846,6 +1934,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kmd_bad_args),
+		cmocka_unit_test(test_kmd_lock_windows),
 		cmocka_unit_test(test_kmd_device_removed),
 		cmocka_unit_test(test_kmd_queue_error),
 		cmocka_unit_test(test_kmd_error_in_paging_wait),
