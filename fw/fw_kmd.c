@@ -35,6 +35,8 @@ int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg
 	st = fw_adapter_init(&k->ad, NULL);
 	if (st)
 		return st;
+	/* A Lock ends with the handle it was made through. */
+	fw_adapter_on_release(&k->ad, fw_lock_release_handle, k);
 	vram = (struct fw_seg_desc){ .id = FW_KMD_SEG_VRAM, .kind = FW_SEG_VRAM,
 				     .base = GPU_VRAM_BASE + cfg->vram_base,
 				     .size = cfg->vram_bytes,

@@ -117,7 +117,8 @@ struct fw_kmd_stats {
 /* A Lock: an allocation mapped for the CPU through one aperture range. */
 struct fw_lock_range {
 	struct fw_alloc *a;          /* NULL: the range is free */
-	struct fw_device *dev;       /* the device that locked it */
+	struct fw_device *dev;       /* the device that locked it, */
+	uint32_t handle;             /* through this handle of its own */
 	uint32_t win;                /* window bytes [win, win + a->d.size) */
 };
 

@@ -65,7 +65,7 @@ int fw_kmd_lock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsign
 		return st;
 	a->pinned = true;
 	a->content_valid = true;
-	k->apt[range] = (struct fw_lock_range){ .a = a, .dev = dev, .win = win };
+	k->apt[range] = (struct fw_lock_range){ .a = a, .dev = dev, .handle = handle, .win = win };
 	FW_KMD_LOG(k, "lock: %" PRIu64 " bytes at VRAM 0x%" PRIx64 " through aperture range %u"
 		      " (window 0x%" PRIx32 ")\n", a->d.size, a->loc.addr, range, win);
 	return GM_OK;
@@ -98,16 +98,29 @@ int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsi
 	return range_release(k, range);
 }
 
-int fw_lock_release_device(struct fw_kmd *k, const struct fw_device *dev)
+/* Release the ranges @dev locked through @handle (0: through any handle);
+ * the first refusal stops it. */
+static int release_where(struct fw_kmd *k, const struct fw_device *dev, uint32_t handle)
 {
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++) {
+		const struct fw_lock_range *l = &k->apt[r];
 		int st;
 
-		if (!k->apt[r].a || k->apt[r].dev != dev)
+		if (!l->a || l->dev != dev || (handle && l->handle != handle))
 			continue;
 		st = range_release(k, r);
 		if (st)
 			return st;
 	}
 	return GM_OK;
+}
+
+int fw_lock_release_device(struct fw_kmd *k, const struct fw_device *dev)
+{
+	return release_where(k, dev, 0);
+}
+
+int fw_lock_release_handle(void *kmd, const struct fw_device *dev, uint32_t handle)
+{
+	return release_where(kmd, dev, handle);
 }

@@ -9,7 +9,9 @@
  * eviction leaves a locked allocation alone until unlock.  One allocation
  * per range, one range per allocation, and no window byte in two live
  * locks (whatever devices hold them); only the device that locked it
- * unlocks it.
+ * unlocks it.  A lock ends with the handle it was made through: destroying
+ * the resource (fw_res_destroy) or closing the device unlocks it, so no
+ * range ever shows freed memory.
  */
 #ifndef FW_LOCK_H
 #define FW_LOCK_H
@@ -39,5 +41,11 @@ int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsi
 /* @dev is being closed: unmap and unpin whatever it locked.  GM_OK;
  * GM_ERR_HW (a range register refused: the ranges before it released). */
 int fw_lock_release_device(struct fw_kmd *k, const struct fw_device *dev) GM_MUST_CHECK;
+
+/* The adapter's fw_release_fn (fw_kmd_init installs it, @kmd the pipeline):
+ * @dev's handle @handle is going, so unmap and unpin what @dev locked
+ * through it.  GM_OK; GM_ERR_HW (the range register refused: still locked). */
+int fw_lock_release_handle(void *kmd, const struct fw_device *dev, uint32_t handle)
+	GM_MUST_CHECK;
 
 #endif /* FW_LOCK_H */

@@ -29,13 +29,23 @@
  *                             range: refused, nothing changed; windows side
  *                             by side both work and the CPU's writes through
  *                             each land in its own allocation only.
+ *   test_kmd_destroy_locked   (issue 12) destroying a locked allocation's
+ *                             resource unlocks it: the range unmapped
+ *                             (VALID 0, the window plain VRAM again) and free,
+ *                             the next allocation in the same VRAM not reached
+ *                             through the old window, the range locked again,
+ *                             the device closed cleanly (SAN); a shared
+ *                             allocation keeps its other opener and loses the
+ *                             destroying device's lock and pin only.
  *   test_kmd_device_removed   a hang (WAIT_MEM nobody satisfies) and TDR: each
  *                             entry point naming the device gives
  *                             GM_ERR_DEVICE_REMOVED and changes nothing, its
  *                             fences read UINT64_MAX, its queued work never
  *                             runs; another device's submission queued behind
  *                             is resubmitted and completes; destroying the
- *                             removed device still works and frees its lock.
+ *                             removed device still works and frees its lock
+ *                             (destroying its resource before gives
+ *                             GM_ERR_DEVICE_REMOVED and keeps the lock).
  *   test_kmd_queue_error      the same recovery from a hardware error instead
  *                             of a timeout: a COPY the validator accepts reads
  *                             an address in no memory region (MEM_ERROR).
@@ -831,6 +841,7 @@ static void rows_destroy(struct argenv *e)
 	struct kt *x = e->x;
 	struct fw_alloc *a = NULL;
 
+	ROW(x, "res_destroy: NULL resource", GM_ERR_BAD_ARG, fw_res_destroy(NULL));
 	ROW(x, "poll: NULL pipeline", GM_ERR_BAD_ARG, fw_kmd_poll(NULL, 1000));
 	ROW(x, "idle: NULL pipeline", GM_ERR_BAD_ARG, fw_kmd_idle(NULL, 1000));
 	ROW(x, "device_destroy: NULL pipeline", GM_ERR_BAD_ARG,
@@ -1049,6 +1060,92 @@ static void test_kmd_lock_windows(void **state)
 	kt_close(&x);
 }
 
+/* ------------------------------------------------------------ destroy locked */
+
+/*
+ * Issue 12, finding 2: destroying a resource whose allocation is locked
+ * unlocks it (the lock ends with the handle it was made through): the
+ * range is unmapped (APT_CTRL.VALID = 0: the window bytes read VRAM
+ * linearly again, not the freed surface), free for another lock, and no
+ * record points at the freed allocation.  The next allocation placed in
+ * the same VRAM is not reached through the old window; the range locks
+ * again; closing the device afterwards is clean (run it under SAN=1).  A
+ * shared allocation survives its other opener: only the destroying
+ * device's lock goes, with its pin.
+ */
+static void test_kmd_destroy_locked(void **state)
+{
+	const uint32_t w = 0x300000, w2 = 0x400000, sz = 0x10000;
+	struct kt x;
+	struct fw_device *A, *B;
+	struct kbuf L, N, S;
+	struct fw_resource *rb;
+	struct fw_alloc_desc d = buf_desc(sz);
+	uint8_t *img = malloc(sz), *got = malloc(sz);
+	uint32_t share, sh_b;
+	uint64_t old;
+
+	(void)state;
+	assert_true(img && got);
+	kt_open(&x, 16ull << 20, 200000);
+	A = dev_new(&x);
+	B = dev_new(&x);
+	L = kbuf_new(NULL, A, sz); /* freed below: no snapshot may read it */
+	assert_int_equal(fw_kmd_lock(x.k, A, L.h, 5, w), GM_OK);
+	fill_words(img, sz, 0x1100000000000000ull);
+	assert_int_equal(gm_apt_write(x.t.g, w, img, 64), GM_OK);
+	old = L.a->loc.addr;
+	assert_int_equal(fw_res_destroy(L.res), GM_OK);
+	assert_null(locked_alloc(&x, 5));
+	assert_int_equal(GPU_APT_CTRL_VALID_GET(tb_rd(&x.t, GPU_REG_APT_CTRL(5))), 0);
+
+	/* N takes L's VRAM; writes through L's old window do not reach it. */
+	N = kbuf_new(&x, A, sz);
+	fw_umd_begin(x.u);
+	umd_fill(x.u, N.h, 0, PITCH, sz / PITCH, 0x5a5a5a5a5a5a5a5aull);
+	kt_run(&x, A, 0, 0);
+	kt_idle(&x);
+	if (N.a->loc.addr != old)
+		fail_msg("N placed at 0x%" PRIx64 ", not in L's freed 0x%" PRIx64, N.a->loc.addr,
+			 old);
+	fill_words(img, sz, 0x2200000000000000ull);
+	assert_int_equal(gm_apt_write(x.t.g, w, img, 256), GM_OK);
+	expect_filled(&x, N.a, 0x5a5a5a5a5a5a5a5aull, "N after writes through L's old window");
+	/* The window there is plain VRAM, linearly. */
+	assert_int_equal(gm_backdoor_read(x.t.g, GPU_VRAM_BASE + w, got, 256), GM_OK);
+	assert_memory_equal(got, img, 256);
+
+	/* The range locks again, on N, and shows N. */
+	assert_int_equal(fw_kmd_lock(x.k, A, N.h, 5, w), GM_OK);
+	assert_int_equal(gm_apt_read(x.t.g, w, got, 256), GM_OK);
+	assert_true(all_bytes(got, 256, 0x5a5a5a5a5a5a5a5aull));
+
+	/* A shared allocation: A's destroy ends A's lock only; B still has it. */
+	S = kbuf_desc(&x, A, &d, true);
+	assert_int_equal(fw_res_share_handle(S.res, &share), GM_OK);
+	assert_int_equal(fw_res_open(B, share, &rb), GM_OK);
+	assert_int_equal(fw_res_surface_handle(rb, 0, &sh_b), GM_OK);
+	assert_int_equal(fw_kmd_lock(x.k, A, S.h, 6, w2), GM_OK);
+	assert_true(S.a->pinned);
+	ROW(&x, "res_destroy: NULL", GM_ERR_BAD_ARG, fw_res_destroy(NULL));
+	assert_int_equal(fw_res_destroy(S.res), GM_OK);
+	assert_null(locked_alloc(&x, 6));
+	assert_false(S.a->pinned);
+	assert_int_equal(GPU_APT_CTRL_VALID_GET(tb_rd(&x.t, GPU_REG_APT_CTRL(6))), 0);
+	assert_int_equal(fw_kmd_lock(x.k, B, sh_b, 6, w2), GM_OK);
+	assert_int_equal(fw_kmd_unlock(x.k, B, sh_b, 6), GM_OK);
+
+	/* Closing A with N still locked: its lock goes with it. */
+	assert_int_equal(fw_kmd_device_destroy(x.k, A, BUDGET), GM_OK);
+	assert_null(locked_alloc(&x, 5));
+	assert_int_equal(GPU_APT_CTRL_VALID_GET(tb_rd(&x.t, GPU_REG_APT_CTRL(5))), 0);
+	x.ntrack = 0; /* A's allocations are gone */
+	assert_int_equal(fw_kmd_device_destroy(x.k, B, BUDGET), GM_OK);
+	free(img);
+	free(got);
+	kt_close(&x);
+}
+
 /* ------------------------------------------------------------ device removed */
 
 static void test_kmd_device_removed(void **state)
@@ -1129,6 +1226,8 @@ static void test_kmd_device_removed(void **state)
 	ROW(&x, "removed: lock with a bad range", GM_ERR_DEVICE_REMOVED,
 	    fw_kmd_lock(x.k, A, M.h, GPU_APT_RANGES, 0));
 	ROW(&x, "removed: unlock", GM_ERR_DEVICE_REMOVED, fw_kmd_unlock(x.k, A, L.h, 3));
+	ROW(&x, "removed: res_destroy of the locked allocation's resource", GM_ERR_DEVICE_REMOVED,
+	    fw_res_destroy(L.res));
 	ROW(&x, "removed: mfence_read (UINT64_MAX)", GM_OK, read_row(x.k, fa));
 
 	/* A's queued work never runs, even once its semaphore is released. */
@@ -1935,6 +2034,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kmd_bad_args),
 		cmocka_unit_test(test_kmd_lock_windows),
+		cmocka_unit_test(test_kmd_destroy_locked),
 		cmocka_unit_test(test_kmd_device_removed),
 		cmocka_unit_test(test_kmd_queue_error),
 		cmocka_unit_test(test_kmd_error_in_paging_wait),
