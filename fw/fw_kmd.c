@@ -58,6 +58,10 @@ int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg
 		st = fw_alloc_sys(d, FW_KMD_DMA_DW * 4ull, 256, &k->pg.addr);
 	if (!st)
 		st = fw_alloc_sys(d, 8ull * (FW_KMD_MAX_MFENCES + 1), 32, &k->mf_addr);
+	if (!st)
+		st = fw_alloc_sys(d, 8, 32, &k->pg.progress_addr);
+	if (!st) /* the GPU counts paging pieces there from zero */
+		st = gm_backdoor_write(d->gm, k->pg.progress_addr, &k->pg.pieces, 8);
 	if (st) {
 		fw_adapter_fini(&k->ad);
 		d->sys_next = sys_next;

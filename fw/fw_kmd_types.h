@@ -91,12 +91,17 @@ struct fw_kmd_pending {
 	uint64_t submit_cycle;
 };
 
-/* The paging buffer being built (host side) before it goes to the paging queue. */
+/* The paging buffer being built (host side) before it goes to the paging
+ * queue.  Its work comes in pieces; each ends by writing the count of pieces
+ * emitted so far to the progress fence, so a long paging buffer is seen
+ * moving (fw_paging.h). */
 struct fw_kmd_paging {
 	uint32_t dw[FW_KMD_DMA_DW];
 	uint32_t ndw;
 	uint64_t addr;           /* its system-memory home, run as an IB */
 	uint64_t fence;          /* paging-queue fence of the last paging buffer submitted */
+	uint64_t progress_addr;  /* the progress fence: 8 bytes of system memory */
+	uint64_t pieces;         /* pieces emitted (the last value written there) */
 };
 
 struct fw_kmd_cfg {
@@ -131,7 +136,7 @@ struct fw_kmd {
 	uint64_t slot_addr[FW_KMD_SLOTS];
 	struct fw_kmd_pending pend[FW_KMD_SLOTS];
 	uint64_t progress_cycle;                     /* TDR watch: last progress seen */
-	uint64_t seen_render, seen_paging;           /* queue fences at that time */
+	uint64_t seen_render, seen_pieces;           /* render fence, paging pieces done then */
 	uint64_t seq;
 	uint32_t scratch[FW_KMD_DMA_DW];             /* the DMA buffer being patched */
 	/* fw_paging.c */

@@ -326,17 +326,23 @@ static int recover_errors(struct fw_kmd *k, bool *recovered)
 	return reset_and_recover(k, name ? name : "queue error");
 }
 
-/* Progress for the TDR watch: the render fence moved, or the paging queue
- * (which a render submission may be waiting on) did. */
-static void watch(struct fw_kmd *k)
+/*
+ * Progress for the TDR watch: the render fence moved, or the paging queue
+ * finished a piece of paging work (fw_paging.h).  A render submission
+ * waiting for its paging is the driver's work, not the device's hang: its
+ * own tdr_cycles run from the last piece.  GM_OK; GM_ERR_ADDR.
+ */
+static int watch(struct fw_kmd *k)
 {
-	uint64_t r = k->d->q[RENDER_Q].fence_seen, p = k->d->q[PAGING_Q].fence_seen;
+	uint64_t r = k->d->q[RENDER_Q].fence_seen, p;
+	int st = fw_paging_progress(k, &p);
 
-	if (r != k->seen_render || p != k->seen_paging) {
+	if (!st && (r != k->seen_render || p != k->seen_pieces)) {
 		k->seen_render = r;
-		k->seen_paging = p;
+		k->seen_pieces = p;
 		k->progress_cycle = now(k);
 	}
+	return st;
 }
 
 int fw_kmd_submit_cmdbuf(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbuf *cb,
@@ -375,8 +381,9 @@ int fw_kmd_poll(struct fw_kmd *k, uint64_t cycles)
 		bool again;
 		int st;
 
-		watch(k);
-		st = retire(k);
+		st = watch(k);
+		if (!st)
+			st = retire(k);
 		if (!st)
 			st = recover_errors(k, &again);
 		if (st)

@@ -46,6 +46,19 @@
  *                             removed device still works and frees its lock
  *                             (destroying its resource before gives
  *                             GM_ERR_DEVICE_REMOVED and keeps the lock).
+ *   test_kmd_paging_not_hung  (issue 12) the driver's paging is no device's
+ *                             hang: at the default TDR limit one dword into a
+ *                             fresh 4 MiB and a fresh 64 MiB allocation (FILL
+ *                             zero page-ins, an eviction COPY, far longer than
+ *                             the limit) completes, nobody removed; at a limit
+ *                             of 20000 cycles a Lock of a fresh 4 MiB
+ *                             allocation and one dword into another too.
+ *   test_kmd_eviction_pressure (issue 12) four devices writing into 2 MiB
+ *                             buffers through a 6 MiB VRAM segment, each
+ *                             submission behind megabytes of paging: no TDR,
+ *                             every dword in place; then one device hangs
+ *                             under the same pressure: exactly one TDR, only
+ *                             that device removed.
  *   test_kmd_queue_error      the same recovery from a hardware error instead
  *                             of a timeout: a COPY the validator accepts reads
  *                             an address in no memory region (MEM_ERROR).
@@ -1263,6 +1276,167 @@ static void test_kmd_device_removed(void **state)
 	kt_close(&x);
 }
 
+/* ------------------------------------------------------------ paging is not a hang */
+
+/* One dword @v at the last dword of fresh allocation @b, on @dev, at the
+ * default TDR limit: completes, nobody removed, the rest reads zero. */
+static void one_dword_fresh(struct kt *x, struct fw_device *dev, const struct kbuf *b,
+			    uint32_t f, uint64_t fv, uint32_t v)
+{
+	uint64_t off = b->a->d.size - 4, c0 = gm_cycles(x->t.g);
+	uint32_t got = 0;
+	int st;
+
+	fw_umd_begin(x->u);
+	assert_int_equal(fw_umd_write(x->u, b->h, off, &v, 1), GM_OK);
+	kt_run(x, dev, f, fv);
+	st = fw_mfence_wait(x->k, f, fv, BUDGET);
+	if (st || x->k->st.tdrs || fw_device_is_removed(dev))
+		fail_msg("one dword into a fresh %" PRIu64 " MiB allocation: %s, %" PRIu64
+			 " TDR, device %s, after %" PRIu64 " cycles", b->a->d.size >> 20,
+			 gm_status_name(st), x->k->st.tdrs,
+			 fw_device_is_removed(dev) ? "removed" : "alive", gm_cycles(x->t.g) - c0);
+	kt_idle(x);
+	assert_int_equal(gm_backdoor_read32(x->t.g, b->a->loc.addr + off, &got), GM_OK);
+	assert_int_equal(got, v);
+	assert_int_equal(gm_backdoor_read32(x->t.g, b->a->loc.addr, &got), GM_OK);
+	assert_int_equal(got, 0);
+	printf("one dword into a fresh %" PRIu64 " MiB allocation: %" PRIu64 " cycles, %" PRIu64
+	       " paging buffers\n", b->a->d.size >> 20, gm_cycles(x->t.g) - c0,
+	       x->k->st.paging_buffers);
+}
+
+/*
+ * Issue 12, finding 3: the driver's own paging is no device's hang.  At
+ * the default TDR limit a single dword written into a fresh 4 MiB
+ * allocation (a FILL zero page-in far longer than the limit) completes
+ * and its device stays; then into a fresh 64 MiB one, which fills the
+ * VRAM segment and so also evicts the 4 MiB one first (an eviction COPY).
+ * Then at a TDR limit of 20000 cycles: a Lock of a fresh 4 MiB allocation
+ * and one dword into another.
+ */
+static void test_kmd_paging_not_hung(void **state)
+{
+	struct fw_kmd_cfg def;
+	struct kt x;
+	struct fw_device *A;
+	struct kbuf Z4, Z64;
+	uint32_t f;
+
+	(void)state;
+	fw_kmd_cfg_default(&def);
+	kt_open(&x, def.vram_bytes, def.tdr_cycles);
+	A = dev_new(&x);
+	f = mfence_new(&x, A, 0);
+	Z4 = kbuf_new(&x, A, 4ull << 20);
+	Z64 = kbuf_new(&x, A, def.vram_bytes);
+	one_dword_fresh(&x, A, &Z4, f, 1, 0x600df00d);
+	one_dword_fresh(&x, A, &Z64, f, 2, 0x0badcafe);
+	assert_int_equal(Z4.a->loc.seg_id, FW_KMD_SEG_SYS);
+	assert_true(x.k->st.evictions >= 1 && x.k->st.bytes_evicted >= Z4.a->d.size);
+	kt_close(&x);
+
+	/* A TDR limit of 20000 cycles, far below a 4 MiB FILL: the pieces
+	 * shrink with it.  A Lock's page-in waits for as long as they move. */
+	kt_open(&x, 16ull << 20, 20000);
+	A = dev_new(&x);
+	f = mfence_new(&x, A, 0);
+	Z4 = kbuf_new(&x, A, 4ull << 20);
+	assert_int_equal(fw_kmd_lock(x.k, A, Z4.h, 0, 0), GM_OK);
+	assert_int_equal(fw_kmd_unlock(x.k, A, Z4.h, 0), GM_OK);
+	expect_filled(&x, Z4.a, 0, "a fresh 4 MiB allocation locked");
+	Z4 = kbuf_new(&x, A, 4ull << 20);
+	one_dword_fresh(&x, A, &Z4, f, 1, 0x5eed5eed);
+	kt_close(&x);
+}
+
+#define PR_DEVS 4u
+#define PR_BUF (2ull << 20)    /* each device has two */
+#define PR_VRAM (6ull << 20)   /* holds three of the eight */
+#define PR_ROUNDS 2u
+
+/*
+ * Issue 12, finding 3 under eviction pressure: four devices, each
+ * submission writing a dword into both of its device's 2 MiB buffers,
+ * round after round through a 6 MiB VRAM segment, so that every
+ * submission waits for megabytes of eviction COPYs and page-ins.  No
+ * buffer hangs: no TDR, no device removed, every dword where it belongs.
+ * Then one device hangs (WAIT_MEM nobody satisfies) while the others go
+ * on under the same pressure: exactly one TDR, and only that device goes.
+ */
+static void test_kmd_eviction_pressure(void **state)
+{
+	struct kt x;
+	struct fw_device *dev[PR_DEVS];
+	struct kbuf b[PR_DEVS][2], sem;
+	uint32_t f[PR_DEVS], got;
+	uint64_t fv[PR_DEVS] = { 0 };
+
+	(void)state;
+	kt_open(&x, PR_VRAM, 200000);
+	for (unsigned i = 0; i < PR_DEVS; i++) {
+		dev[i] = dev_new(&x);
+		f[i] = mfence_new(&x, dev[i], 0);
+		b[i][0] = kbuf_new(&x, dev[i], PR_BUF);
+		b[i][1] = kbuf_new(&x, dev[i], PR_BUF);
+	}
+	sem = kbuf_new(&x, dev[0], PITCH);
+	for (unsigned r = 0; r < PR_ROUNDS; r++)
+		for (unsigned i = 0; i < PR_DEVS; i++) {
+			uint32_t v = 0xa0000000u | r << 8 | i;
+
+			fw_umd_begin(x.u);
+			assert_int_equal(fw_umd_write(x.u, b[i][0].h, 4 * r, &v, 1), GM_OK);
+			assert_int_equal(fw_umd_write(x.u, b[i][1].h, PR_BUF - 4 - 4 * r, &v, 1),
+					 GM_OK);
+			kt_run(&x, dev[i], f[i], ++fv[i]);
+		}
+	kt_idle(&x);
+	if (x.k->st.tdrs)
+		fail_msg("no buffer hung, yet %" PRIu64 " TDR, %" PRIu64 " submissions failed",
+			 x.k->st.tdrs, x.k->st.failed);
+	for (unsigned i = 0; i < PR_DEVS; i++) {
+		assert_false(fw_device_is_removed(dev[i]));
+		assert_int_equal(mfence_val(&x, f[i]), fv[i]);
+		for (unsigned r = 0; r < PR_ROUNDS; r++) {
+			const struct fw_alloc *a0 = b[i][0].a, *a1 = b[i][1].a;
+
+			assert_int_equal(gm_backdoor_read32(x.t.g, a0->loc.addr + 4 * r, &got), GM_OK);
+			assert_int_equal(got, 0xa0000000u | r << 8 | i);
+			assert_int_equal(gm_backdoor_read32(x.t.g, a1->loc.addr + PR_BUF - 4 - 4 * r,
+							    &got), GM_OK);
+			assert_int_equal(got, 0xa0000000u | r << 8 | i);
+		}
+	}
+	printf("eviction pressure: %" PRIu64 " submissions, %" PRIu64 " evictions, %" PRIu64
+	       " MiB moved, %" PRIu64 " paging buffers, %" PRIu64 " cycles\n", x.k->st.submits,
+	       x.k->st.evictions, (x.k->st.bytes_evicted + x.k->st.bytes_paged_in) >> 20,
+	       x.k->st.paging_buffers, gm_cycles(x.t.g));
+	assert_true(x.k->st.evictions >= PR_DEVS);
+
+	/* Device 0 hangs; the others go on under the same pressure. */
+	fw_umd_begin(x.u);
+	assert_int_equal(fw_umd_wait_eq(x.u, sem.h, 0, 1), GM_OK);
+	kt_run(&x, dev[0], f[0], ++fv[0]);
+	for (unsigned i = 1; i < PR_DEVS; i++) {
+		uint32_t v = 0xb0000000u | i;
+
+		fw_umd_begin(x.u);
+		assert_int_equal(fw_umd_write(x.u, b[i][0].h, 64, &v, 1), GM_OK);
+		assert_int_equal(fw_umd_write(x.u, b[i][1].h, 64, &v, 1), GM_OK);
+		kt_run(&x, dev[i], f[i], ++fv[i]);
+	}
+	for (unsigned i = 1; i < PR_DEVS; i++)
+		assert_int_equal(fw_mfence_wait(x.k, f[i], fv[i], BUDGET), GM_OK);
+	kt_idle(&x);
+	assert_int_equal(x.k->st.tdrs, 1);
+	assert_true(fw_device_is_removed(dev[0]));
+	assert_int_equal(mfence_val(&x, f[0]), UINT64_MAX);
+	for (unsigned i = 1; i < PR_DEVS; i++)
+		assert_false(fw_device_is_removed(dev[i]));
+	kt_close(&x);
+}
+
 /* ------------------------------------------------------------ queue error */
 
 /* A COPY from UNMAPPED into @h (the source left as a raw address, no patch
@@ -2036,6 +2210,8 @@ int main(void)
 		cmocka_unit_test(test_kmd_lock_windows),
 		cmocka_unit_test(test_kmd_destroy_locked),
 		cmocka_unit_test(test_kmd_device_removed),
+		cmocka_unit_test(test_kmd_paging_not_hung),
+		cmocka_unit_test(test_kmd_eviction_pressure),
 		cmocka_unit_test(test_kmd_queue_error),
 		cmocka_unit_test(test_kmd_error_in_paging_wait),
 		cmocka_unit_test(test_kmd_repatch_after_move),
