@@ -96,7 +96,8 @@ static bool any_pending(const struct fw_kmd *k)
 
 static int free_slot(struct fw_kmd *k, unsigned *slot)
 {
-	for (int round = 0; round < 2; round++) {
+	for (;;) {
+		uint64_t seen = k->progress_cycle;
 		int st;
 
 		for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
@@ -104,12 +105,14 @@ static int free_slot(struct fw_kmd *k, unsigned *slot)
 				*slot = s;
 				return GM_OK;
 			}
-		/* Every slot in flight: the oldest retires or TDR frees it. */
+		/* Every slot in flight: the oldest retires or TDR frees it, which
+		 * may take long behind paging that keeps moving. */
 		st = fw_kmd_poll(k, 2 * k->cfg.tdr_cycles);
 		if (st)
 			return st;
+		if (k->progress_cycle == seen)
+			return GM_ERR_TIMEOUT;
 	}
-	return GM_ERR_TIMEOUT;
 }
 
 /* Poll until one more submission retired or failed, or none is pending. */

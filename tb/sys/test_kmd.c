@@ -1313,14 +1313,15 @@ static void one_dword_fresh(struct kt *x, struct fw_device *dev, const struct kb
  * and its device stays; then into a fresh 64 MiB one, which fills the
  * VRAM segment and so also evicts the 4 MiB one first (an eviction COPY).
  * Then at a TDR limit of 20000 cycles: a Lock of a fresh 4 MiB allocation
- * and one dword into another.
+ * and one dword into another.  Then every DMA buffer slot in flight behind
+ * a 16 MiB page-in: the next submission gets a slot once one retires.
  */
 static void test_kmd_paging_not_hung(void **state)
 {
 	struct fw_kmd_cfg def;
 	struct kt x;
 	struct fw_device *A;
-	struct kbuf Z4, Z64;
+	struct kbuf Z4, Z64, Z16, S;
 	uint32_t f;
 
 	(void)state;
@@ -1347,6 +1348,29 @@ static void test_kmd_paging_not_hung(void **state)
 	expect_filled(&x, Z4.a, 0, "a fresh 4 MiB allocation locked");
 	Z4 = kbuf_new(&x, A, 4ull << 20);
 	one_dword_fresh(&x, A, &Z4, f, 1, 0x5eed5eed);
+	kt_close(&x);
+
+	/* Every DMA buffer slot in flight behind a 16 MiB page-in: the next
+	 * submission waits for a slot as long as the paging moves. */
+	kt_open(&x, 32ull << 20, def.tdr_cycles);
+	A = dev_new(&x);
+	f = mfence_new(&x, A, 0);
+	Z16 = kbuf_new(&x, A, 16ull << 20);
+	S = kbuf_new(&x, A, PITCH);
+	fw_umd_begin(x.u);
+	umd_fill(x.u, S.h, 0, PITCH, 1, 0); /* S resident: no paging below but Z16's */
+	kt_run(&x, A, f, 1);
+	kt_idle(&x);
+	fw_umd_begin(x.u);
+	assert_int_equal(fw_umd_write(x.u, Z16.h, 0, &(uint32_t){ 1 }, 1), GM_OK);
+	kt_run(&x, A, f, 2);
+	for (uint32_t i = 0; i < FW_KMD_SLOTS; i++) {
+		fw_umd_begin(x.u);
+		assert_int_equal(fw_umd_write(x.u, S.h, 4 * i, &i, 1), GM_OK);
+		kt_run(&x, A, f, 3 + i);
+	}
+	assert_int_equal(fw_mfence_wait(x.k, f, 2 + FW_KMD_SLOTS, BUDGET), GM_OK);
+	assert_int_equal(x.k->st.tdrs, 0);
 	kt_close(&x);
 }
 
