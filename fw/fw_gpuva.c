@@ -416,7 +416,7 @@ int fw_gpuva_reserve(struct fw_kmd *k, struct fw_device *dev, struct fw_gpuva_re
 		st = queue_batch(k, s, &op, 1, 0, 0, true, false);
 		if (st) /* the reservation starts at va: releasing it cannot fail */
 			return mmu_va_release(&s->vs, va) ? GM_ERR_HW : st;
-		a->paging_fence_value = k->pg.fence;
+		a->paging_fence_value = k->pg.last_fence;
 	}
 	a->virtual_address = va;
 	FW_KMD_LOG(k, "gpuva: device %u reserved 0x%" PRIx64 " +0x%" PRIx64 " (%s)\n", dev->tag, va,

@@ -36,6 +36,8 @@ int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg
 	st = fw_adapter_init(&k->ad, NULL);
 	if (st)
 		return st;
+	/* A Lock ends with the handle it was made through. */
+	fw_adapter_on_release(&k->ad, fw_lock_release_handle, k);
 	vram = (struct fw_seg_desc){ .id = FW_KMD_SEG_VRAM, .kind = FW_SEG_VRAM,
 				     .base = GPU_VRAM_BASE + cfg->vram_base,
 				     .size = cfg->vram_bytes,
@@ -57,6 +59,10 @@ int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg
 		st = fw_alloc_sys(d, FW_KMD_DMA_DW * 4ull, 256, &k->pg.addr);
 	if (!st)
 		st = fw_alloc_sys(d, 8ull * (FW_KMD_MAX_MFENCES + 1), 32, &k->mf_addr);
+	if (!st)
+		st = fw_alloc_sys(d, 8, 32, &k->pg.progress_addr);
+	if (!st) /* the GPU counts paging pieces there from zero */
+		st = gm_backdoor_write(d->gm, k->pg.progress_addr, &k->pg.pieces, 8);
 	for (unsigned i = 0; !st && cfg->pt_bytes && i < FW_GPUVA_BATCHES; i++)
 		st = fw_alloc_sys(d, FW_GPUVA_BATCH_DW * 4ull, 256, &k->vab[i].addr);
 	/* GPU-VA devices: the render ring names each IB's VMID, so it is privileged

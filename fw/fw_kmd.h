@@ -46,7 +46,8 @@ void fw_kmd_cfg_default(struct fw_kmd_cfg *cfg);
  */
 int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg) GM_MUST_CHECK;
 
-/* Release everything (devices, resources, pending buffers).  NULL is a no-op. */
+/* Release everything (devices, resources with their locks' aperture ranges
+ * unmapped, pending buffers).  NULL is a no-op. */
 void fw_kmd_fini(struct fw_kmd *k);
 
 /*

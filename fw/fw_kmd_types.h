@@ -96,12 +96,19 @@ struct fw_kmd_pending {
 	uint64_t submit_cycle;
 };
 
-/* The paging buffer being built (host side) before it goes to the paging queue. */
+/* The paging buffer being built (host side) before it goes to the paging
+ * queue.  Its work comes in pieces; each ends by writing the count of pieces
+ * emitted so far to the progress fence, so a long paging buffer is seen
+ * moving (fw_paging.h). */
 struct fw_kmd_paging {
 	uint32_t dw[FW_KMD_DMA_DW];
 	uint32_t ndw;
 	uint64_t addr;           /* its system-memory home, run as an IB */
 	uint64_t fence;          /* paging-queue fence of the last paging buffer submitted */
+	uint64_t last_fence;     /* of the last IB of any kind there (GPU-VA batches too):
+				  * what a render submission waits for */
+	uint64_t progress_addr;  /* the progress fence: 8 bytes of system memory */
+	uint64_t pieces;         /* pieces emitted (the last value written there) */
 };
 
 /* A GPU-VA device's address space (fw_gpuva.c). */
@@ -147,6 +154,14 @@ struct fw_kmd_stats {
 	uint64_t last_submit_to_retire;  /* cycles, of the last submission retired */
 };
 
+/* A Lock: an allocation mapped for the CPU through one aperture range. */
+struct fw_lock_range {
+	struct fw_alloc *a;          /* NULL: the range is free */
+	struct fw_device *dev;       /* the device that locked it, */
+	uint32_t handle;             /* through this handle of its own */
+	uint32_t win;                /* window bytes [win, win + a->d.size) */
+};
+
 /* Large (two DMA buffers per slot): allocate it, do not put it on the stack. */
 struct fw_kmd {
 	struct fw_dev *d;
@@ -156,7 +171,7 @@ struct fw_kmd {
 	uint64_t slot_addr[FW_KMD_SLOTS];
 	struct fw_kmd_pending pend[FW_KMD_SLOTS];
 	uint64_t progress_cycle;                     /* TDR watch: last progress seen */
-	uint64_t seen_render, seen_paging;           /* queue fences at that time */
+	uint64_t seen_render, seen_pieces;           /* render fence, paging pieces done then */
 	uint64_t seq;
 	uint32_t scratch[FW_KMD_DMA_DW];             /* the DMA buffer being patched */
 	/* fw_paging.c */
@@ -171,8 +186,7 @@ struct fw_kmd {
 	uint64_t va_seq;
 	uint32_t va_dw[FW_GPUVA_BATCH_DW];           /* the batch being built */
 	/* fw_lock.c */
-	struct fw_alloc *apt[GPU_APT_RANGES];        /* allocation locked through each range */
-	struct fw_device *apt_dev[GPU_APT_RANGES];   /* the device that locked it */
+	struct fw_lock_range apt[GPU_APT_RANGES];    /* the lock of each aperture range */
 	struct fw_kmd_stats st;
 };
 

@@ -7,8 +7,11 @@
  * A lock waits until no pending submission references the allocation (no
  * DONOTWAIT here), makes it resident (fw_paging.c), pins it and maps it;
  * eviction leaves a locked allocation alone until unlock.  One allocation
- * per range, one range per allocation; only the device that locked it
- * unlocks it.
+ * per range, one range per allocation, and no window byte in two live
+ * locks (whatever devices hold them); only the device that locked it
+ * unlocks it.  A lock ends with the handle it was made through: destroying
+ * the resource (fw_res_destroy) or closing the device unlocks it, so no
+ * range ever shows freed memory.
  */
 #ifndef FW_LOCK_H
 #define FW_LOCK_H
@@ -21,7 +24,8 @@
  * writes it linearly with gm_apt_read/write.  GM_OK; GM_ERR_BAD_ARG (NULL,
  * a handle that does not resolve, @range out of range or in use, the
  * allocation already locked, @win or the pitch not 8-aligned, the window
- * end past the aperture, a pitch the aperture cannot hold);
+ * end past the aperture, a window overlapping another live lock's, a
+ * pitch the aperture cannot hold);
  * GM_ERR_DEVICE_REMOVED; GM_ERR_TIMEOUT (the GPU never let go of it);
  * errors of residency as fw_kmd_submit and of fw_kmd_poll.  The allocation is pinned until
  * unlock.  Unlock: GM_OK; GM_ERR_BAD_ARG (not locked by @dev in @range);
@@ -37,5 +41,11 @@ int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsi
 /* @dev is being closed: unmap and unpin whatever it locked.  GM_OK;
  * GM_ERR_HW (a range register refused: the ranges before it released). */
 int fw_lock_release_device(struct fw_kmd *k, const struct fw_device *dev) GM_MUST_CHECK;
+
+/* The adapter's fw_release_fn (fw_kmd_init installs it, @kmd the pipeline):
+ * @dev's handle @handle is going, so unmap and unpin what @dev locked
+ * through it.  GM_OK; GM_ERR_HW (the range register refused: still locked). */
+int fw_lock_release_handle(void *kmd, const struct fw_device *dev, uint32_t handle)
+	GM_MUST_CHECK;
 
 #endif /* FW_LOCK_H */

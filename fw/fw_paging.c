@@ -14,14 +14,57 @@
 
 #define PAGING_Q FW_QUEUE_COPY
 #define FILL_ROW_BYTES 0x10000u    /* FILL of a byte range: rows of 64 KiB */
-#define COPY_MAX_BYTES 0x40000000u /* one COPY packet moves at most this */
+#define PIECE_MAX_BYTES 0x40000u  /* 256 KiB: about 17,000 cycles of FILL on this model */
+#define PIECE_MIN_BYTES 0x1000u
 #define MAX_EXCLUDED (FW_KMD_MAX_ALLOCS * (FW_KMD_SLOTS + 1) + GPU_APT_RANGES)
+
+int fw_paging_progress(struct fw_kmd *k, uint64_t *pieces)
+{
+	return gm_backdoor_read64(k->d->gm, k->pg.progress_addr, pieces);
+}
+
+/* Bytes one piece of paging work moves or fills: at most PIECE_MAX_BYTES,
+ * and no more than takes a quarter of tdr_cycles at the 16 bytes a cycle
+ * a FILL runs at (a COPY is faster), so even a low TDR limit sees pieces
+ * finish; whole pages. */
+static uint64_t piece_bytes(const struct fw_kmd *k)
+{
+	uint64_t n;
+
+	if (k->cfg.tdr_cycles >= PIECE_MAX_BYTES / 4)
+		return PIECE_MAX_BYTES;
+	n = (k->cfg.tdr_cycles * 4) & ~(uint64_t)(PIECE_MIN_BYTES - 1);
+	return n < PIECE_MIN_BYTES ? PIECE_MIN_BYTES : n;
+}
+
+/*
+ * Wait for the last paging buffer submitted for as long as the paging
+ * queue keeps finishing pieces: GM_OK (also when there was none);
+ * GM_ERR_TIMEOUT only after tdr_cycles without a piece done; the codes of
+ * fw_fence_wait and fw_paging_progress.
+ */
+static int wait_moving(struct fw_kmd *k)
+{
+	uint64_t seen, now;
+	int st = fw_paging_progress(k, &seen);
+
+	while (!st && k->pg.fence) {
+		st = fw_fence_wait(k->d, PAGING_Q, k->pg.fence, k->cfg.tdr_cycles);
+		if (st != GM_ERR_TIMEOUT)
+			break;
+		st = fw_paging_progress(k, &now);
+		if (!st && now == seen)
+			st = GM_ERR_TIMEOUT;
+		seen = now;
+	}
+	return st;
+}
 
 int fw_paging_wait(struct fw_kmd *k, uint64_t budget)
 {
-	if (!k->pg.fence)
+	if (!k->pg.last_fence)
 		return GM_OK;
-	return fw_fence_wait(k->d, PAGING_Q, k->pg.fence, budget);
+	return fw_fence_wait(k->d, PAGING_Q, k->pg.last_fence, budget);
 }
 
 /* Submit the paging buffer built so far to the paging queue (no lists, no
@@ -34,7 +77,7 @@ static int paging_flush(struct fw_kmd *k)
 	if (pg->ndw == 0)
 		return GM_OK;
 	/* The previous paging buffer still occupies the memory. */
-	st = fw_paging_wait(k, 10 * k->cfg.tdr_cycles);
+	st = wait_moving(k);
 	if (st)
 		return st;
 	st = gm_backdoor_write(k->d->gm, pg->addr, pg->dw, pg->ndw * 4ull);
@@ -43,6 +86,7 @@ static int paging_flush(struct fw_kmd *k)
 	st = fw_submit_ib(k->d, PAGING_Q, pg->addr, pg->ndw, &pg->fence);
 	if (st)
 		return st;
+	pg->last_fence = pg->fence;
 	k->st.paging_buffers++;
 	FW_KMD_LOG(k, "paging buffer of %u dwords on the paging queue, fence %" PRIu64 "\n",
 		   pg->ndw, pg->fence);
@@ -50,8 +94,45 @@ static int paging_flush(struct fw_kmd *k)
 	return GM_OK;
 }
 
-/* Append what @emit writes to the paging buffer; a full one goes out first. */
-static int paging_emit(struct fw_kmd *k, int (*emit)(struct dma_buf *, void *), void *arg)
+/* One piece: COPY @bytes from @src to @dst, or FILL them with zero (@fill),
+ * then the progress fence's next value, with interrupt (the scheduler's
+ * watch wakes to see it). */
+struct piece {
+	uint64_t dst, src, bytes;
+	bool fill;
+	uint64_t progress_addr, pieces;
+};
+
+/* FILL zero over a byte range: 64 KiB rows, then one short row. */
+static int emit_zero(struct dma_buf *b, uint64_t dst, uint64_t bytes)
+{
+	struct dma_surf s = { .base = dst, .pitch = FILL_ROW_BYTES, .mode = GPU_TILE_LINEAR };
+	uint64_t rest = bytes % FILL_ROW_BYTES;
+	int st = GM_OK;
+
+	if (bytes >= FILL_ROW_BYTES)
+		st = dma_emit_fill(b, &s, FILL_ROW_BYTES, (uint32_t)(bytes / FILL_ROW_BYTES), 0);
+	s.base += bytes - rest;
+	if (!st && rest)
+		st = dma_emit_fill(b, &s, (uint32_t)rest, 1, 0);
+	return st;
+}
+
+static int emit_piece(struct dma_buf *b, const struct piece *p)
+{
+	size_t len0 = b->len;
+	int st = p->fill ? emit_zero(b, p->dst, p->bytes)
+			 : dma_emit_copy(b, p->dst, p->src, (uint32_t)p->bytes);
+
+	if (!st)
+		st = dma_emit_release_fence(b, p->progress_addr, p->pieces, true, true);
+	if (st)
+		b->len = len0;
+	return st;
+}
+
+/* Append a piece to the paging buffer; a full one goes out first. */
+static int paging_emit(struct fw_kmd *k, const struct piece *p)
 {
 	struct dma_buf b;
 	int st;
@@ -59,7 +140,7 @@ static int paging_emit(struct fw_kmd *k, int (*emit)(struct dma_buf *, void *), 
 	for (int tries = 0; tries < 2; tries++) {
 		dma_buf_init(&b, k->pg.dw, FW_KMD_DMA_DW);
 		b.len = k->pg.ndw;
-		st = emit(&b, arg);
+		st = emit_piece(&b, p);
 		if (st != GM_ERR_FULL) {
 			k->pg.ndw = (uint32_t)b.len;
 			return st;
@@ -71,49 +152,27 @@ static int paging_emit(struct fw_kmd *k, int (*emit)(struct dma_buf *, void *), 
 	return GM_ERR_FULL;
 }
 
-struct xfer {
-	uint64_t dst, src, bytes;
-};
-
-/* TRANSFER: COPY packets moving a whole allocation. */
-static int emit_transfer(struct dma_buf *b, void *arg)
+/*
+ * Move @bytes from @src to @dst (a TRANSFER), or fill them with zero
+ * (@fill), in pieces of at most piece_bytes(), each ending in a write of
+ * the progress fence: a long transfer is seen moving, never taken for a
+ * hang, and the render queue's copies between pieces wait one piece at most.
+ */
+static int paging_move(struct fw_kmd *k, uint64_t dst, uint64_t src, uint64_t bytes, bool fill)
 {
-	const struct xfer *x = arg;
-	size_t len0 = b->len;
+	uint64_t max = piece_bytes(k);
 
-	for (uint64_t off = 0; off < x->bytes; off += COPY_MAX_BYTES) {
-		uint64_t n = x->bytes - off < COPY_MAX_BYTES ? x->bytes - off : COPY_MAX_BYTES;
-		int st = dma_emit_copy(b, x->dst + off, x->src + off, (uint32_t)n);
+	for (uint64_t off = 0; off < bytes; off += max) {
+		struct piece p = { .dst = dst + off, .src = src + off, .fill = fill,
+				   .bytes = bytes - off < max ? bytes - off : max,
+				   .progress_addr = k->pg.progress_addr, .pieces = k->pg.pieces + 1 };
+		int st = paging_emit(k, &p);
 
-		if (st) {
-			b->len = len0;
+		if (st)
 			return st;
-		}
+		k->pg.pieces++;
 	}
 	return GM_OK;
-}
-
-/* FILL zero over a byte range: 64 KiB rows, then one short row. */
-static int emit_zero(struct dma_buf *b, void *arg)
-{
-	const struct xfer *x = arg;
-	struct dma_surf s = { .base = x->dst, .pitch = FILL_ROW_BYTES, .mode = GPU_TILE_LINEAR };
-	uint64_t rows = x->bytes / FILL_ROW_BYTES, rest = x->bytes % FILL_ROW_BYTES;
-	size_t len0 = b->len;
-	int st = GM_OK;
-
-	while (!st && rows) {
-		uint32_t h = rows > 0xffffu ? 0xffffu : (uint32_t)rows;
-
-		st = dma_emit_fill(b, &s, FILL_ROW_BYTES, h, 0);
-		s.base += (uint64_t)h * FILL_ROW_BYTES;
-		rows -= h;
-	}
-	if (!st && rest)
-		st = dma_emit_fill(b, &s, (uint32_t)rest, 1, 0);
-	if (st)
-		b->len = len0;
-	return st;
 }
 
 /* The allocations eviction must not touch: those of @buf (NULL: none) and
@@ -133,8 +192,8 @@ static size_t excluded(const struct fw_kmd *k, const struct fw_dmabuf *buf, stru
 		for (uint32_t i = 0; k->pend[s].used && i < k->pend[s].buf.nalloc; i++)
 			out[n++] = fw_dmabuf_alloc(&k->pend[s].buf, i);
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
-		if (k->apt[r])
-			out[n++] = k->apt[r];
+		if (k->apt[r].a)
+			out[n++] = k->apt[r].a;
 	return n;
 }
 
@@ -143,7 +202,6 @@ static size_t excluded(const struct fw_kmd *k, const struct fw_dmabuf *buf, stru
 static int evict_one(struct fw_kmd *k, struct fw_alloc *a)
 {
 	struct fw_loc prev;
-	struct xfer x;
 	int st;
 
 	if (!a->content_valid) {
@@ -158,8 +216,7 @@ static int evict_one(struct fw_kmd *k, struct fw_alloc *a)
 	st = fw_res_place(&k->ad, a, FW_KMD_SEG_SYS, &prev);
 	if (st)
 		return st;
-	x = (struct xfer){ .dst = a->loc.addr, .src = prev.addr, .bytes = a->d.size };
-	st = paging_emit(k, emit_transfer, &x);
+	st = paging_move(k, a->loc.addr, prev.addr, a->d.size, false);
 	if (st)
 		return st;
 	k->st.evictions++;
@@ -175,7 +232,6 @@ static int page_in(struct fw_kmd *k, struct fw_alloc *a, struct fw_alloc *const 
 {
 	struct fw_alloc *victim[16];
 	struct fw_loc prev;
-	struct xfer x;
 	size_t nv;
 	int st;
 
@@ -205,15 +261,14 @@ static int page_in(struct fw_kmd *k, struct fw_alloc *a, struct fw_alloc *const 
 	}
 	if (st)
 		return st;
-	x = (struct xfer){ .dst = a->loc.addr, .src = prev.addr, .bytes = a->d.size };
 	if (a->content_valid && prev.seg_id == FW_KMD_SEG_SYS) {
-		st = paging_emit(k, emit_transfer, &x);
+		st = paging_move(k, a->loc.addr, prev.addr, a->d.size, false);
 		k->st.page_ins++;
 		k->st.bytes_paged_in += a->d.size;
 		FW_KMD_LOG(k, "page in %" PRIu64 " bytes system 0x%" PRIx64 " -> VRAM 0x%" PRIx64 "\n",
 			   a->d.size, prev.addr, a->loc.addr);
 	} else {
-		st = paging_emit(k, emit_zero, &x);
+		st = paging_move(k, a->loc.addr, 0, a->d.size, true);
 		k->st.fills++;
 		FW_KMD_LOG(k, "page in %" PRIu64 " bytes at VRAM 0x%" PRIx64 ": FILL zero (no content)\n",
 			   a->d.size, a->loc.addr);
@@ -250,7 +305,7 @@ int fw_paging_bring_in(struct fw_kmd *k, struct fw_alloc *a)
 	if (!st)
 		st = paging_flush(k);
 	if (!st)
-		st = fw_paging_wait(k, 10 * k->cfg.tdr_cycles);
+		st = wait_moving(k);
 	return st;
 }
 
@@ -273,7 +328,7 @@ int fw_paging_submit_ib(struct fw_kmd *k, uint64_t addr, uint32_t ndw, uint64_t 
 		return GM_ERR_BAD_ARG;
 	st = fw_submit_ib(k->d, PAGING_Q, addr, ndw, fence);
 	if (!st) {
-		k->pg.fence = *fence;
+		k->pg.last_fence = *fence;
 		k->st.paging_buffers++;
 	}
 	return st;

@@ -13,6 +13,13 @@
  * or patch list, no context, its own fence.  A render submission waits for
  * that fence (fw_sched.c puts a WAIT_MEM on it in the ring).
  *
+ * The work comes in pieces of at most 256 KiB, each ending in a write of
+ * the progress fence with interrupt (the count of pieces so far; fewer
+ * bytes a piece under a low tdr_cycles), so a transfer of many
+ * megabytes is seen moving: the scheduler's timeout watch counts a piece
+ * done as progress (paging is the driver's work, never a device's hang),
+ * and a paging wait gives up only after tdr_cycles without a piece done.
+ *
  * Eviction takes the least recently used allocation that no pending
  * submission references and no Lock pins.  Paging never resets a queue: a
  * paging buffer lost to an error is reported to the caller as the fence
@@ -40,7 +47,8 @@ int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle) GM_
 int fw_paging_make_resident(struct fw_kmd *k, const struct fw_dmabuf *buf) GM_MUST_CHECK;
 
 /* Make @a alone resident in VRAM (for Lock) and wait until its paging is
- * done.  GM_OK; codes as fw_paging_make_resident. */
+ * done (GM_ERR_TIMEOUT: tdr_cycles without a piece done).  GM_OK; codes
+ * as fw_paging_make_resident. */
 int fw_paging_bring_in(struct fw_kmd *k, struct fw_alloc *a) GM_MUST_CHECK;
 
 /* Submit @ndw dwords at @addr (system memory) to the paging queue as a
@@ -49,8 +57,13 @@ int fw_paging_bring_in(struct fw_kmd *k, struct fw_alloc *a) GM_MUST_CHECK;
 int fw_paging_submit_ib(struct fw_kmd *k, uint64_t addr, uint32_t ndw, uint64_t *fence)
 	GM_MUST_CHECK;
 
-/* Wait up to @budget cycles for the last paging buffer submitted: GM_OK
- * (also when there was none); the codes of fw_fence_wait. */
+/* Wait up to @budget cycles for the last IB submitted to the paging queue
+ * (a paging buffer or a GPU-VA batch): GM_OK (also when there was none);
+ * the codes of fw_fence_wait. */
 int fw_paging_wait(struct fw_kmd *k, uint64_t budget) GM_MUST_CHECK;
+
+/* The pieces of paging work the paging queue has finished, as the progress
+ * fence reads now (for the timeout watch).  GM_OK; GM_ERR_ADDR. */
+int fw_paging_progress(struct fw_kmd *k, uint64_t *pieces) GM_MUST_CHECK;
 
 #endif /* FW_PAGING_H */

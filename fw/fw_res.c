@@ -111,6 +111,14 @@ void fw_adapter_fini(struct fw_adapter *ad)
 	ad->nseg = 0;
 }
 
+void fw_adapter_on_release(struct fw_adapter *ad, fw_release_fn fn, void *ctx)
+{
+	if (!ad)
+		return;
+	ad->release = fn;
+	ad->release_ctx = ctx;
+}
+
 static bool ranges_overlap(const struct fw_seg_desc *a, const struct fw_seg_desc *b)
 {
 	return a->base < b->base + b->size && b->base < a->base + a->size;
@@ -466,6 +474,22 @@ static void allocate_cb(struct fw_device *dev, struct fw_kres *k, struct fw_reso
 	dev->nres++;
 }
 
+/* Tell the layer above that @r's handles go (fw_release_fn); its first
+ * refusal stops it. */
+static int res_unhold(struct fw_device *dev, const struct fw_resource *r)
+{
+	const struct fw_adapter *ad = dev->ad;
+	size_t i;
+
+	for (i = 0; ad->release && i < r->nsurf; i++) {
+		int st = ad->release(ad->release_ctx, dev, r->handle[i]);
+
+		if (st)
+			return st;
+	}
+	return GM_OK;
+}
+
 /* pfnDeallocateCb and DestroyResource: undo allocate_cb, and destroy the
  * kernel resource when this was its last user. */
 static void res_release(struct fw_device *dev, struct fw_resource *r)
@@ -549,10 +573,15 @@ int fw_res_open(struct fw_device *dev, uint32_t share, struct fw_resource **out)
 
 int fw_res_destroy(struct fw_resource *res)
 {
+	int st;
+
 	if (!res)
 		return GM_ERR_BAD_ARG;
 	if (res->dev->removed)
 		return GM_ERR_DEVICE_REMOVED;
+	st = res_unhold(res->dev, res);
+	if (st)
+		return st;
 	res_release(res->dev, res);
 	return GM_OK;
 }
@@ -564,8 +593,13 @@ void fw_device_destroy(struct fw_device *dev)
 	if (!dev)
 		return;
 	ad = dev->ad;
-	while (dev->res)
+	while (dev->res) {
+		int st = res_unhold(dev, dev->res);
+
+		assert(st == GM_OK); /* see fw_res.h: the pipeline's close let go first */
+		(void)st;
 		res_release(dev, dev->res);
+	}
 	if (dev->prev)
 		dev->prev->next = dev->next;
 	else

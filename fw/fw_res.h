@@ -147,8 +147,18 @@ struct fw_resource {
 	struct fw_resource *prev, *next; /* the device's list */
 };
 
+/*
+ * Told before a device-local handle is released (DestroyResource, device
+ * close), while its allocation still exists: the layer above lets go of
+ * what it holds through that handle (the pipeline: a Lock's aperture
+ * range).  GM_OK, or an error after which it still holds it.
+ */
+typedef int (*fw_release_fn)(void *ctx, const struct fw_device *dev, uint32_t handle);
+
 struct fw_adapter {
 	struct fw_host_mem host;
+	fw_release_fn release;   /* NULL: nothing above holds handles */
+	void *release_ctx;
 	struct fw_seg seg[FW_MAX_SEGS];
 	unsigned nseg;
 	struct fw_device *dev;   /* live devices */
@@ -182,6 +192,9 @@ int fw_adapter_init(struct fw_adapter *ad, const struct fw_host_mem *host) GM_MU
  * segments.  NULL is a no-op. */
 void fw_adapter_fini(struct fw_adapter *ad);
 
+/* Install the layer above's fw_release_fn (NULL: none).  NULL @ad is a no-op. */
+void fw_adapter_on_release(struct fw_adapter *ad, fw_release_fn fn, void *ctx);
+
 /*
  * Add a segment (fw_seg_init's rules).  GM_OK; GM_ERR_BAD_ARG (NULL, a bad
  * @desc, an id already used, a range overlapping another segment);
@@ -206,7 +219,10 @@ int fw_device_create(struct fw_adapter *ad, struct fw_device **out) GM_MUST_CHEC
 /*
  * Close @dev: destroy its resources (each kernel resource is destroyed when
  * its last user goes), free its handles and the device.  Works on a removed
- * device.  NULL is a no-op.
+ * device.  NULL is a no-op.  The layer above is told of every handle
+ * (fw_release_fn) and cannot refuse here: the pipeline's close
+ * (fw_kmd_device_destroy) lets go of the device's locks first, reporting
+ * a refusal, so a refusal here is a broken invariant (assert).
  */
 void fw_device_destroy(struct fw_device *dev);
 
@@ -246,10 +262,13 @@ int fw_res_create(struct fw_device *dev, const struct fw_alloc_desc *surf, size_
 int fw_res_open(struct fw_device *dev, uint32_t share, struct fw_resource **out) GM_MUST_CHECK;
 
 /*
- * DestroyResource: release @res's handles and free it; the kernel resource
- * is destroyed (its segment ranges freed) when this was its last user.
- * GM_OK; GM_ERR_BAD_ARG (NULL); GM_ERR_DEVICE_REMOVED (nothing released:
- * fw_device_destroy does it).
+ * DestroyResource: tell the layer above that @res's handles go (a Lock made
+ * through one ends: its range unmapped, the pin released), release them
+ * and free @res; the kernel resource is destroyed (its segment ranges
+ * freed) when this was its last user.  GM_OK; GM_ERR_BAD_ARG (NULL);
+ * GM_ERR_DEVICE_REMOVED (nothing released: fw_device_destroy does it); the
+ * layer above's refusal (GM_ERR_HW: an aperture range refused to unmap):
+ * @res kept, with the locks from that handle on.
  */
 int fw_res_destroy(struct fw_resource *res) GM_MUST_CHECK;
 

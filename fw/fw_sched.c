@@ -65,8 +65,8 @@ static int submit_slot(struct fw_kmd *k, unsigned slot)
 		return st;
 
 	dma_buf_init(&rb, ring, RING_MAX_DW);
-	if (k->pg.fence)
-		st = dma_emit_wait_mem(&rb, k->d->q[PAGING_Q].fence_addr, k->pg.fence, UINT64_MAX,
+	if (k->pg.last_fence)
+		st = dma_emit_wait_mem(&rb, k->d->q[PAGING_Q].fence_addr, k->pg.last_fence, UINT64_MAX,
 				       GPU_FUNC_GE, true, WAIT_POLL_CYCLES);
 	if (!st)
 		st = dma_emit_indirect_buffer_ctx(&rb, k->slot_addr[slot], p->buf.ndw,
@@ -98,7 +98,8 @@ static bool any_pending(const struct fw_kmd *k)
 
 static int free_slot(struct fw_kmd *k, unsigned *slot)
 {
-	for (int round = 0; round < 2; round++) {
+	for (;;) {
+		uint64_t seen = k->progress_cycle;
 		int st;
 
 		for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
@@ -106,12 +107,14 @@ static int free_slot(struct fw_kmd *k, unsigned *slot)
 				*slot = s;
 				return GM_OK;
 			}
-		/* Every slot in flight: the oldest retires or TDR frees it. */
+		/* Every slot in flight: the oldest retires or TDR frees it, which
+		 * may take long behind paging that keeps moving. */
 		st = fw_kmd_poll(k, 2 * k->cfg.tdr_cycles);
 		if (st)
 			return st;
+		if (k->progress_cycle == seen)
+			return GM_ERR_TIMEOUT;
 	}
-	return GM_ERR_TIMEOUT;
 }
 
 /* Poll until one more submission retired or failed, or none is pending. */
@@ -334,17 +337,23 @@ static int recover_errors(struct fw_kmd *k, bool *recovered)
 	return reset_and_recover(k, name ? name : "queue error");
 }
 
-/* Progress for the TDR watch: the render fence moved, or the paging queue
- * (which a render submission may be waiting on) did. */
-static void watch(struct fw_kmd *k)
+/*
+ * Progress for the TDR watch: the render fence moved, or the paging queue
+ * finished a piece of paging work (fw_paging.h).  A render submission
+ * waiting for its paging is the driver's work, not the device's hang: its
+ * own tdr_cycles run from the last piece.  GM_OK; GM_ERR_ADDR.
+ */
+static int watch(struct fw_kmd *k)
 {
-	uint64_t r = k->d->q[RENDER_Q].fence_seen, p = k->d->q[PAGING_Q].fence_seen;
+	uint64_t r = k->d->q[RENDER_Q].fence_seen, p;
+	int st = fw_paging_progress(k, &p);
 
-	if (r != k->seen_render || p != k->seen_paging) {
+	if (!st && (r != k->seen_render || p != k->seen_pieces)) {
 		k->seen_render = r;
-		k->seen_paging = p;
+		k->seen_pieces = p;
 		k->progress_cycle = now(k);
 	}
+	return st;
 }
 
 int fw_kmd_submit_cmdbuf(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbuf *cb,
@@ -383,8 +392,9 @@ int fw_kmd_poll(struct fw_kmd *k, uint64_t cycles)
 		bool again;
 		int st;
 
-		watch(k);
-		st = retire(k);
+		st = watch(k);
+		if (!st)
+			st = retire(k);
 		if (!st)
 			st = recover_errors(k, &again);
 		if (st)

@@ -13,8 +13,10 @@
  * and decides the recovery.
  *
  * Recovery is decided here and nowhere else (panfrost's timedout_job):
- * when the render queue has work and neither its fence nor the paging
- * fence moved for tdr_cycles, or the queue halted on an error, the queue is
+ * when the render queue has work and neither its fence moved nor the
+ * paging queue finished a piece of paging work (fw_paging.h: the driver's
+ * work, never a device's hang) for tdr_cycles, or the queue halted on an
+ * error, the queue is
  * reset, the device of the oldest pending submission is removed (its later
  * calls give GM_ERR_DEVICE_REMOVED, its monitored fences jump to
  * UINT64_MAX) and the other devices' pending submissions are patched again

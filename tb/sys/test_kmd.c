@@ -13,7 +13,8 @@
  *                             device, stale handles, privileged packets and
  *                             IBs, bad counts, bad patch entries, multipass
  *                             off a packet boundary, aperture ranges out of
- *                             range or in use, ...): each row gives the exact
+ *                             range or in use, lock windows overlapping a
+ *                             live lock's, ...): each row gives the exact
  *                             GM_ERR_* of fw_kmd.h and changes nothing
  *                             (statistics, queue fences, monitored fences,
  *                             slots, residency of every allocation, aperture
@@ -23,13 +24,41 @@
  *                             GM_ERR_FULL when VRAM could never hold a
  *                             buffer's allocations (nothing moved).  Then
  *                             a valid call works.
+ *   test_kmd_lock_windows     (issue 12) a lock window overlapping a live
+ *                             lock's, another device's or its own, in any
+ *                             range: refused, nothing changed; windows side
+ *                             by side both work and the CPU's writes through
+ *                             each land in its own allocation only.
+ *   test_kmd_destroy_locked   (issue 12) destroying a locked allocation's
+ *                             resource unlocks it: the range unmapped
+ *                             (VALID 0, the window plain VRAM again) and free,
+ *                             the next allocation in the same VRAM not reached
+ *                             through the old window, the range locked again,
+ *                             the device closed cleanly (SAN); a shared
+ *                             allocation keeps its other opener and loses the
+ *                             destroying device's lock and pin only.
  *   test_kmd_device_removed   a hang (WAIT_MEM nobody satisfies) and TDR: each
  *                             entry point naming the device gives
  *                             GM_ERR_DEVICE_REMOVED and changes nothing, its
  *                             fences read UINT64_MAX, its queued work never
  *                             runs; another device's submission queued behind
  *                             is resubmitted and completes; destroying the
- *                             removed device still works and frees its lock.
+ *                             removed device still works and frees its lock
+ *                             (destroying its resource before gives
+ *                             GM_ERR_DEVICE_REMOVED and keeps the lock).
+ *   test_kmd_paging_not_hung  (issue 12) the driver's paging is no device's
+ *                             hang: at the default TDR limit one dword into a
+ *                             fresh 4 MiB and a fresh 64 MiB allocation (FILL
+ *                             zero page-ins, an eviction COPY, far longer than
+ *                             the limit) completes, nobody removed; at a limit
+ *                             of 20000 cycles a Lock of a fresh 4 MiB
+ *                             allocation and one dword into another too.
+ *   test_kmd_eviction_pressure (issue 12) four devices writing into 2 MiB
+ *                             buffers through a 6 MiB VRAM segment, each
+ *                             submission behind megabytes of paging: no TDR,
+ *                             every dword in place; then one device hangs
+ *                             under the same pressure: exactly one TDR, only
+ *                             that device removed.
  *   test_kmd_queue_error      the same recovery from a hardware error instead
  *                             of a timeout: a COPY the validator accepts reads
  *                             an address in no memory region (MEM_ERROR).
@@ -262,8 +291,7 @@ struct snap {
 	bool used[FW_KMD_SLOTS];
 	uint64_t pend_fence[FW_KMD_SLOTS];
 	struct fw_mfence mf[FW_KMD_MAX_MFENCES + 1];
-	struct fw_alloc *apt[GPU_APT_RANGES];
-	struct fw_device *apt_dev[GPU_APT_RANGES];
+	struct fw_lock_range apt[GPU_APT_RANGES];
 	struct alloc_state a[KT_TRACK];
 };
 
@@ -292,7 +320,6 @@ static void snap_take(const struct kt *x, struct snap *s)
 	}
 	memcpy(s->mf, k->mf, sizeof(s->mf));
 	memcpy(s->apt, k->apt, sizeof(s->apt));
-	memcpy(s->apt_dev, k->apt_dev, sizeof(s->apt_dev));
 	for (unsigned i = 0; i < x->ntrack; i++) {
 		const struct fw_alloc *a = x->track[i];
 
@@ -324,8 +351,7 @@ static const char *snap_diff(const struct kt *x, const struct snap *b, const str
 			return "pending submissions";
 	if (memcmp(b->mf, n->mf, sizeof(b->mf)))
 		return "monitored fences (owner, requested, seen)";
-	if (memcmp(b->apt, n->apt, sizeof(b->apt)) ||
-	    memcmp(b->apt_dev, n->apt_dev, sizeof(b->apt_dev)))
+	if (memcmp(b->apt, n->apt, sizeof(b->apt)))
 		return "aperture locks";
 	for (unsigned i = 0; i < x->ntrack; i++) {
 		const struct alloc_state *p = &b->a[i], *q = &n->a[i];
@@ -789,13 +815,17 @@ static void rows_lock(struct argenv *e)
 	ROW(x, "lock: allocation already locked in another range", GM_ERR_BAD_ARG,
 	    fw_kmd_lock(x->k, e->A, e->L.h, 1, 0x100000));
 	ROW(x, "lock: window offset not 8-aligned", GM_ERR_BAD_ARG,
-	    fw_kmd_lock(x->k, e->A, e->X.h, 1, 4));
+	    fw_kmd_lock(x->k, e->A, e->X.h, 1, 0x100004));
 	ROW(x, "lock: window end past the aperture", GM_ERR_BAD_ARG,
 	    fw_kmd_lock(x->k, e->A, e->X.h, 1, win_end - 0x8000));
+	ROW(x, "lock: window overlapping another device's lock", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x->k, e->B, e->BX.h, 1, 0x8000));
+	ROW(x, "lock: window overlapping the device's own lock in another range", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x->k, e->A, e->X.h, 1, 0x200000 - 0x8000));
 	ROW(x, "lock: pitch not a multiple of 8", GM_ERR_BAD_ARG,
-	    fw_kmd_lock(x->k, e->A, e->P4.h, 1, 0));
+	    fw_kmd_lock(x->k, e->A, e->P4.h, 1, 0x100000));
 	ROW(x, "lock: pitch past the aperture's pitch field", GM_ERR_BAD_ARG,
-	    fw_kmd_lock(x->k, e->A, e->PW.h, 1, 0));
+	    fw_kmd_lock(x->k, e->A, e->PW.h, 1, 0x100000));
 
 	ROW(x, "unlock: NULL pipeline", GM_ERR_BAD_ARG, fw_kmd_unlock(NULL, e->A, e->L.h, 0));
 	ROW(x, "unlock: NULL device", GM_ERR_BAD_ARG, fw_kmd_unlock(x->k, NULL, e->L.h, 0));
@@ -824,6 +854,7 @@ static void rows_destroy(struct argenv *e)
 	struct kt *x = e->x;
 	struct fw_alloc *a = NULL;
 
+	ROW(x, "res_destroy: NULL resource", GM_ERR_BAD_ARG, fw_res_destroy(NULL));
 	ROW(x, "poll: NULL pipeline", GM_ERR_BAD_ARG, fw_kmd_poll(NULL, 1000));
 	ROW(x, "idle: NULL pipeline", GM_ERR_BAD_ARG, fw_kmd_idle(NULL, 1000));
 	ROW(x, "device_destroy: NULL pipeline", GM_ERR_BAD_ARG,
@@ -961,6 +992,172 @@ static void test_kmd_bad_args(void **state)
 	kt_close(&x);
 }
 
+/* ------------------------------------------------------------ lock windows */
+
+/* The allocation aperture range @r is locked on, or NULL. */
+static struct fw_alloc *locked_alloc(const struct kt *x, unsigned r)
+{
+	return x->k->apt[r].a;
+}
+
+/* @n bytes of a pattern that differs in every 8-byte word: word i holds @tag | i. */
+static void fill_words(uint8_t *p, size_t n, uint64_t tag)
+{
+	for (size_t i = 0; i < n / 8; i++) {
+		uint64_t v = tag | i;
+
+		memcpy(p + 8 * i, &v, 8);
+	}
+}
+
+/*
+ * Issue 12, finding 1: Lock never hands out window bytes a live lock
+ * holds, whichever device holds it and whichever range either uses (the
+ * lowest-numbered range would win the overlap and take the other's CPU
+ * writes).  Windows side by side both work, and the CPU's writes through
+ * each reach its own allocation only.
+ */
+static void test_kmd_lock_windows(void **state)
+{
+	const uint32_t w = 0x100000, sz = 0x2000;
+	struct kt x;
+	struct fw_device *A, *B;
+	struct kbuf LA, LA2, LB, LB2, BIG;
+	uint8_t *pa = malloc(sz), *pb = malloc(sz), *got = malloc(sz);
+
+	(void)state;
+	assert_true(pa && pb && got);
+	kt_open(&x, 16ull << 20, 200000);
+	A = dev_new(&x);
+	B = dev_new(&x);
+	LA = kbuf_new(&x, A, sz);
+	LA2 = kbuf_new(&x, A, sz);
+	LB = kbuf_new(&x, B, sz);
+	LB2 = kbuf_new(&x, B, sz);
+	BIG = kbuf_new(&x, B, 4 * sz);
+	assert_int_equal(fw_kmd_lock(x.k, A, LA.h, 1, w), GM_OK);
+	ROW(&x, "lock: another device, a lower range, the same window", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x.k, B, LB.h, 0, w));
+	ROW(&x, "lock: another device's window over the live one's last 8 bytes", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x.k, B, LB.h, 0, w + sz - 8));
+	ROW(&x, "lock: another device's window over the live one's first 8 bytes", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x.k, B, LB.h, 2, w - sz + 8));
+	ROW(&x, "lock: another device's window around the live one", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x.k, B, BIG.h, 0, w - sz));
+	ROW(&x, "lock: the same device, another allocation, inside its own window", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x.k, A, LA2.h, 0, w + 8));
+	/* Side by side, below and above: both work. */
+	assert_int_equal(fw_kmd_lock(x.k, B, LB.h, 0, w + sz), GM_OK);
+	assert_int_equal(fw_kmd_lock(x.k, B, LB2.h, 2, w - sz), GM_OK);
+	fill_words(pa, sz, 0xaa00000000000000ull);
+	fill_words(pb, sz, 0xbb00000000000000ull);
+	assert_int_equal(gm_apt_write(x.t.g, w, pa, sz), GM_OK);
+	assert_int_equal(gm_apt_write(x.t.g, w + sz, pb, sz), GM_OK);
+	assert_int_equal(gm_apt_read(x.t.g, w, got, sz), GM_OK);
+	assert_memory_equal(got, pa, sz);
+	assert_int_equal(fw_kmd_unlock(x.k, A, LA.h, 1), GM_OK);
+	assert_int_equal(fw_kmd_unlock(x.k, B, LB.h, 0), GM_OK);
+	assert_int_equal(fw_kmd_unlock(x.k, B, LB2.h, 2), GM_OK);
+	read_alloc(&x, LA.a, got);
+	assert_memory_equal(got, pa, sz);
+	read_alloc(&x, LB.a, got);
+	assert_memory_equal(got, pb, sz);
+	expect_filled(&x, LB2.a, 0, "the lock below, never written");
+	/* Unlocked, the window is free again for anyone. */
+	assert_int_equal(fw_kmd_lock(x.k, B, LB.h, 3, w), GM_OK);
+	assert_int_equal(fw_kmd_unlock(x.k, B, LB.h, 3), GM_OK);
+	assert_int_equal(x.k->st.tdrs, 0);
+	free(pa);
+	free(pb);
+	free(got);
+	kt_close(&x);
+}
+
+/* ------------------------------------------------------------ destroy locked */
+
+/*
+ * Issue 12, finding 2: destroying a resource whose allocation is locked
+ * unlocks it (the lock ends with the handle it was made through): the
+ * range is unmapped (APT_CTRL.VALID = 0: the window bytes read VRAM
+ * linearly again, not the freed surface), free for another lock, and no
+ * record points at the freed allocation.  The next allocation placed in
+ * the same VRAM is not reached through the old window; the range locks
+ * again; closing the device afterwards is clean (run it under SAN=1).  A
+ * shared allocation survives its other opener: only the destroying
+ * device's lock goes, with its pin.
+ */
+static void test_kmd_destroy_locked(void **state)
+{
+	const uint32_t w = 0x300000, w2 = 0x400000, sz = 0x10000;
+	struct kt x;
+	struct fw_device *A, *B;
+	struct kbuf L, N, S;
+	struct fw_resource *rb;
+	struct fw_alloc_desc d = buf_desc(sz);
+	uint8_t *img = malloc(sz), *got = malloc(sz);
+	uint32_t share, sh_b;
+	uint64_t old;
+
+	(void)state;
+	assert_true(img && got);
+	kt_open(&x, 16ull << 20, 200000);
+	A = dev_new(&x);
+	B = dev_new(&x);
+	L = kbuf_new(NULL, A, sz); /* freed below: no snapshot may read it */
+	assert_int_equal(fw_kmd_lock(x.k, A, L.h, 5, w), GM_OK);
+	fill_words(img, sz, 0x1100000000000000ull);
+	assert_int_equal(gm_apt_write(x.t.g, w, img, 64), GM_OK);
+	old = L.a->loc.addr;
+	assert_int_equal(fw_res_destroy(L.res), GM_OK);
+	assert_null(locked_alloc(&x, 5));
+	assert_int_equal(GPU_APT_CTRL_VALID_GET(tb_rd(&x.t, GPU_REG_APT_CTRL(5))), 0);
+
+	/* N takes L's VRAM; writes through L's old window do not reach it. */
+	N = kbuf_new(&x, A, sz);
+	fw_umd_begin(x.u);
+	umd_fill(x.u, N.h, 0, PITCH, sz / PITCH, 0x5a5a5a5a5a5a5a5aull);
+	kt_run(&x, A, 0, 0);
+	kt_idle(&x);
+	if (N.a->loc.addr != old)
+		fail_msg("N placed at 0x%" PRIx64 ", not in L's freed 0x%" PRIx64, N.a->loc.addr,
+			 old);
+	fill_words(img, sz, 0x2200000000000000ull);
+	assert_int_equal(gm_apt_write(x.t.g, w, img, 256), GM_OK);
+	expect_filled(&x, N.a, 0x5a5a5a5a5a5a5a5aull, "N after writes through L's old window");
+	/* The window there is plain VRAM, linearly. */
+	assert_int_equal(gm_backdoor_read(x.t.g, GPU_VRAM_BASE + w, got, 256), GM_OK);
+	assert_memory_equal(got, img, 256);
+
+	/* The range locks again, on N, and shows N. */
+	assert_int_equal(fw_kmd_lock(x.k, A, N.h, 5, w), GM_OK);
+	assert_int_equal(gm_apt_read(x.t.g, w, got, 256), GM_OK);
+	assert_true(all_bytes(got, 256, 0x5a5a5a5a5a5a5a5aull));
+
+	/* A shared allocation: A's destroy ends A's lock only; B still has it. */
+	S = kbuf_desc(&x, A, &d, true);
+	assert_int_equal(fw_res_share_handle(S.res, &share), GM_OK);
+	assert_int_equal(fw_res_open(B, share, &rb), GM_OK);
+	assert_int_equal(fw_res_surface_handle(rb, 0, &sh_b), GM_OK);
+	assert_int_equal(fw_kmd_lock(x.k, A, S.h, 6, w2), GM_OK);
+	assert_true(S.a->pinned);
+	assert_int_equal(fw_res_destroy(S.res), GM_OK);
+	assert_null(locked_alloc(&x, 6));
+	assert_false(S.a->pinned);
+	assert_int_equal(GPU_APT_CTRL_VALID_GET(tb_rd(&x.t, GPU_REG_APT_CTRL(6))), 0);
+	assert_int_equal(fw_kmd_lock(x.k, B, sh_b, 6, w2), GM_OK);
+	assert_int_equal(fw_kmd_unlock(x.k, B, sh_b, 6), GM_OK);
+
+	/* Closing A with N still locked: its lock goes with it. */
+	assert_int_equal(fw_kmd_device_destroy(x.k, A, BUDGET), GM_OK);
+	assert_null(locked_alloc(&x, 5));
+	assert_int_equal(GPU_APT_CTRL_VALID_GET(tb_rd(&x.t, GPU_REG_APT_CTRL(5))), 0);
+	x.ntrack = 0; /* A's allocations are gone */
+	assert_int_equal(fw_kmd_device_destroy(x.k, B, BUDGET), GM_OK);
+	free(img);
+	free(got);
+	kt_close(&x);
+}
+
 /* ------------------------------------------------------------ device removed */
 
 static void test_kmd_device_removed(void **state)
@@ -1041,6 +1238,8 @@ static void test_kmd_device_removed(void **state)
 	ROW(&x, "removed: lock with a bad range", GM_ERR_DEVICE_REMOVED,
 	    fw_kmd_lock(x.k, A, M.h, GPU_APT_RANGES, 0));
 	ROW(&x, "removed: unlock", GM_ERR_DEVICE_REMOVED, fw_kmd_unlock(x.k, A, L.h, 3));
+	ROW(&x, "removed: res_destroy of the locked allocation's resource", GM_ERR_DEVICE_REMOVED,
+	    fw_res_destroy(L.res));
 	ROW(&x, "removed: mfence_read (UINT64_MAX)", GM_OK, read_row(x.k, fa));
 
 	/* A's queued work never runs, even once its semaphore is released. */
@@ -1059,9 +1258,9 @@ static void test_kmd_device_removed(void **state)
 	assert_int_equal(x.k->st.tdrs, 1);
 
 	/* Destroying the removed device works and frees its lock and fences. */
-	assert_ptr_equal(x.k->apt[3], L.a);
+	assert_ptr_equal(locked_alloc(&x, 3), L.a);
 	assert_int_equal(fw_kmd_device_destroy(x.k, A, 0), GM_OK);
-	assert_null(x.k->apt[3]);
+	assert_null(locked_alloc(&x, 3));
 	assert_null(x.k->mf[fa].dev);
 	assert_int_equal(fw_kmd_lock(x.k, B, BY.h, 3, 0), GM_OK);
 	p = malloc(0x10000);
@@ -1073,6 +1272,191 @@ static void test_kmd_device_removed(void **state)
 	assert_int_equal(v, 2);
 	free(p);
 	free(abuf);
+	kt_close(&x);
+}
+
+/* ------------------------------------------------------------ paging is not a hang */
+
+/* One dword @v at the last dword of fresh allocation @b, on @dev, at the
+ * default TDR limit: completes, nobody removed, the rest reads zero. */
+static void one_dword_fresh(struct kt *x, struct fw_device *dev, const struct kbuf *b,
+			    uint32_t f, uint64_t fv, uint32_t v)
+{
+	uint64_t off = b->a->d.size - 4, c0 = gm_cycles(x->t.g);
+	uint32_t got = 0;
+	int st;
+
+	fw_umd_begin(x->u);
+	assert_int_equal(fw_umd_write(x->u, b->h, off, &v, 1), GM_OK);
+	kt_run(x, dev, f, fv);
+	st = fw_mfence_wait(x->k, f, fv, BUDGET);
+	if (st || x->k->st.tdrs || fw_device_is_removed(dev))
+		fail_msg("one dword into a fresh %" PRIu64 " MiB allocation: %s, %" PRIu64
+			 " TDR, device %s, after %" PRIu64 " cycles", b->a->d.size >> 20,
+			 gm_status_name(st), x->k->st.tdrs,
+			 fw_device_is_removed(dev) ? "removed" : "alive", gm_cycles(x->t.g) - c0);
+	kt_idle(x);
+	assert_int_equal(gm_backdoor_read32(x->t.g, b->a->loc.addr + off, &got), GM_OK);
+	assert_int_equal(got, v);
+	assert_int_equal(gm_backdoor_read32(x->t.g, b->a->loc.addr, &got), GM_OK);
+	assert_int_equal(got, 0);
+	printf("one dword into a fresh %" PRIu64 " MiB allocation: %" PRIu64 " cycles, %" PRIu64
+	       " paging buffers\n", b->a->d.size >> 20, gm_cycles(x->t.g) - c0,
+	       x->k->st.paging_buffers);
+}
+
+/*
+ * Issue 12, finding 3: the driver's own paging is no device's hang.  At
+ * the default TDR limit a single dword written into a fresh 4 MiB
+ * allocation (a FILL zero page-in far longer than the limit) completes
+ * and its device stays; then into a fresh 64 MiB one, which fills the
+ * VRAM segment and so also evicts the 4 MiB one first (an eviction COPY).
+ * Then at a TDR limit of 20000 cycles: a Lock of a fresh 4 MiB allocation
+ * and one dword into another.  Then every DMA buffer slot in flight behind
+ * a 16 MiB page-in: the next submission gets a slot once one retires.
+ */
+static void test_kmd_paging_not_hung(void **state)
+{
+	struct fw_kmd_cfg def;
+	struct kt x;
+	struct fw_device *A;
+	struct kbuf Z4, Z64, Z16, S;
+	uint32_t f;
+
+	(void)state;
+	fw_kmd_cfg_default(&def);
+	kt_open(&x, def.vram_bytes, def.tdr_cycles);
+	A = dev_new(&x);
+	f = mfence_new(&x, A, 0);
+	Z4 = kbuf_new(&x, A, 4ull << 20);
+	Z64 = kbuf_new(&x, A, def.vram_bytes);
+	one_dword_fresh(&x, A, &Z4, f, 1, 0x600df00d);
+	one_dword_fresh(&x, A, &Z64, f, 2, 0x0badcafe);
+	assert_int_equal(Z4.a->loc.seg_id, FW_KMD_SEG_SYS);
+	assert_true(x.k->st.evictions >= 1 && x.k->st.bytes_evicted >= Z4.a->d.size);
+	kt_close(&x);
+
+	/* A TDR limit of 20000 cycles, far below a 4 MiB FILL: the pieces
+	 * shrink with it.  A Lock's page-in waits for as long as they move. */
+	kt_open(&x, 16ull << 20, 20000);
+	A = dev_new(&x);
+	f = mfence_new(&x, A, 0);
+	Z4 = kbuf_new(&x, A, 4ull << 20);
+	assert_int_equal(fw_kmd_lock(x.k, A, Z4.h, 0, 0), GM_OK);
+	assert_int_equal(fw_kmd_unlock(x.k, A, Z4.h, 0), GM_OK);
+	expect_filled(&x, Z4.a, 0, "a fresh 4 MiB allocation locked");
+	Z4 = kbuf_new(&x, A, 4ull << 20);
+	one_dword_fresh(&x, A, &Z4, f, 1, 0x5eed5eed);
+	kt_close(&x);
+
+	/* Every DMA buffer slot in flight behind a 16 MiB page-in: the next
+	 * submission waits for a slot as long as the paging moves. */
+	kt_open(&x, 32ull << 20, def.tdr_cycles);
+	A = dev_new(&x);
+	f = mfence_new(&x, A, 0);
+	Z16 = kbuf_new(&x, A, 16ull << 20);
+	S = kbuf_new(&x, A, PITCH);
+	fw_umd_begin(x.u);
+	umd_fill(x.u, S.h, 0, PITCH, 1, 0); /* S resident: no paging below but Z16's */
+	kt_run(&x, A, f, 1);
+	kt_idle(&x);
+	fw_umd_begin(x.u);
+	assert_int_equal(fw_umd_write(x.u, Z16.h, 0, &(uint32_t){ 1 }, 1), GM_OK);
+	kt_run(&x, A, f, 2);
+	for (uint32_t i = 0; i < FW_KMD_SLOTS; i++) {
+		fw_umd_begin(x.u);
+		assert_int_equal(fw_umd_write(x.u, S.h, 4 * i, &i, 1), GM_OK);
+		kt_run(&x, A, f, 3 + i);
+	}
+	assert_int_equal(fw_mfence_wait(x.k, f, 2 + FW_KMD_SLOTS, BUDGET), GM_OK);
+	assert_int_equal(x.k->st.tdrs, 0);
+	kt_close(&x);
+}
+
+#define PR_DEVS 4u
+#define PR_BUF (2ull << 20)    /* each device has two */
+#define PR_VRAM (6ull << 20)   /* holds three of the eight */
+#define PR_ROUNDS 2u
+
+/*
+ * Issue 12, finding 3 under eviction pressure: four devices, each
+ * submission writing a dword into both of its device's 2 MiB buffers,
+ * round after round through a 6 MiB VRAM segment, so that every
+ * submission waits for megabytes of eviction COPYs and page-ins.  No
+ * buffer hangs: no TDR, no device removed, every dword where it belongs.
+ * Then one device hangs (WAIT_MEM nobody satisfies) while the others go
+ * on under the same pressure: exactly one TDR, and only that device goes.
+ */
+static void test_kmd_eviction_pressure(void **state)
+{
+	struct kt x;
+	struct fw_device *dev[PR_DEVS];
+	struct kbuf b[PR_DEVS][2], sem;
+	uint32_t f[PR_DEVS], got;
+	uint64_t fv[PR_DEVS] = { 0 };
+
+	(void)state;
+	kt_open(&x, PR_VRAM, 200000);
+	for (unsigned i = 0; i < PR_DEVS; i++) {
+		dev[i] = dev_new(&x);
+		f[i] = mfence_new(&x, dev[i], 0);
+		b[i][0] = kbuf_new(&x, dev[i], PR_BUF);
+		b[i][1] = kbuf_new(&x, dev[i], PR_BUF);
+	}
+	sem = kbuf_new(&x, dev[0], PITCH);
+	for (unsigned r = 0; r < PR_ROUNDS; r++)
+		for (unsigned i = 0; i < PR_DEVS; i++) {
+			uint32_t v = 0xa0000000u | r << 8 | i;
+
+			fw_umd_begin(x.u);
+			assert_int_equal(fw_umd_write(x.u, b[i][0].h, 4 * r, &v, 1), GM_OK);
+			assert_int_equal(fw_umd_write(x.u, b[i][1].h, PR_BUF - 4 - 4 * r, &v, 1),
+					 GM_OK);
+			kt_run(&x, dev[i], f[i], ++fv[i]);
+		}
+	kt_idle(&x);
+	if (x.k->st.tdrs)
+		fail_msg("no buffer hung, yet %" PRIu64 " TDR, %" PRIu64 " submissions failed",
+			 x.k->st.tdrs, x.k->st.failed);
+	for (unsigned i = 0; i < PR_DEVS; i++) {
+		assert_false(fw_device_is_removed(dev[i]));
+		assert_int_equal(mfence_val(&x, f[i]), fv[i]);
+		for (unsigned r = 0; r < PR_ROUNDS; r++) {
+			const struct fw_alloc *a0 = b[i][0].a, *a1 = b[i][1].a;
+
+			assert_int_equal(gm_backdoor_read32(x.t.g, a0->loc.addr + 4 * r, &got), GM_OK);
+			assert_int_equal(got, 0xa0000000u | r << 8 | i);
+			assert_int_equal(gm_backdoor_read32(x.t.g, a1->loc.addr + PR_BUF - 4 - 4 * r,
+							    &got), GM_OK);
+			assert_int_equal(got, 0xa0000000u | r << 8 | i);
+		}
+	}
+	printf("eviction pressure: %" PRIu64 " submissions, %" PRIu64 " evictions, %" PRIu64
+	       " MiB moved, %" PRIu64 " paging buffers, %" PRIu64 " cycles\n", x.k->st.submits,
+	       x.k->st.evictions, (x.k->st.bytes_evicted + x.k->st.bytes_paged_in) >> 20,
+	       x.k->st.paging_buffers, gm_cycles(x.t.g));
+	assert_true(x.k->st.evictions >= PR_DEVS);
+
+	/* Device 0 hangs; the others go on under the same pressure. */
+	fw_umd_begin(x.u);
+	assert_int_equal(fw_umd_wait_eq(x.u, sem.h, 0, 1), GM_OK);
+	kt_run(&x, dev[0], f[0], ++fv[0]);
+	for (unsigned i = 1; i < PR_DEVS; i++) {
+		uint32_t v = 0xb0000000u | i;
+
+		fw_umd_begin(x.u);
+		assert_int_equal(fw_umd_write(x.u, b[i][0].h, 64, &v, 1), GM_OK);
+		assert_int_equal(fw_umd_write(x.u, b[i][1].h, 64, &v, 1), GM_OK);
+		kt_run(&x, dev[i], f[i], ++fv[i]);
+	}
+	for (unsigned i = 1; i < PR_DEVS; i++)
+		assert_int_equal(fw_mfence_wait(x.k, f[i], fv[i], BUDGET), GM_OK);
+	kt_idle(&x);
+	assert_int_equal(x.k->st.tdrs, 1);
+	assert_true(fw_device_is_removed(dev[0]));
+	assert_int_equal(mfence_val(&x, f[0]), UINT64_MAX);
+	for (unsigned i = 1; i < PR_DEVS; i++)
+		assert_false(fw_device_is_removed(dev[i]));
 	kt_close(&x);
 }
 
@@ -1846,7 +2230,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kmd_bad_args),
+		cmocka_unit_test(test_kmd_lock_windows),
+		cmocka_unit_test(test_kmd_destroy_locked),
 		cmocka_unit_test(test_kmd_device_removed),
+		cmocka_unit_test(test_kmd_paging_not_hung),
+		cmocka_unit_test(test_kmd_eviction_pressure),
 		cmocka_unit_test(test_kmd_queue_error),
 		cmocka_unit_test(test_kmd_error_in_paging_wait),
 		cmocka_unit_test(test_kmd_repatch_after_move),
