@@ -447,36 +447,48 @@ int fw_gpuva_free(struct fw_kmd *k, struct fw_device *dev, uint64_t va)
 	return st;
 }
 
+/* The allocation MAP operation @i names on @dev (*al NULL for another
+ * kind), its range checked against the allocation's size: GM_OK or
+ * GM_ERR_BAD_ARG. */
+static int map_target(struct fw_kmd *k, struct fw_device *dev, const struct fw_gpuva_update_args *a,
+		      const struct mmu_update_op *op, uint32_t i, struct fw_alloc **al)
+{
+	int st;
+
+	*al = NULL;
+	if (op->operation_type != MMU_UPDATE_MAP)
+		return GM_OK;
+	st = fw_render_resolve(k, dev, a->allocations[i], al);
+	if (!st && (op->map.allocation_offset > (*al)->d.size ||
+		    op->map.size_in_bytes > (*al)->d.size - op->map.allocation_offset))
+		st = GM_ERR_BAD_ARG;
+	return st;
+}
+
 /* Resolve each MAP's allocation on @dev into the op (where it lies now,
- * brought in and pinned).  GM_ERR_BAD_ARG for a handle that does not
- * resolve or a range outside the allocation: nothing moved. */
+ * brought in and pinned).  Every MAP is checked before anything moves:
+ * GM_ERR_BAD_ARG for a handle that does not resolve or a range outside the
+ * allocation. */
 static int resolve_maps(struct fw_kmd *k, struct fw_device *dev, const struct fw_gpuva_update_args *a,
 			struct mmu_update_op *ops)
 {
-	for (uint32_t i = 0; i < a->num_operations; i++) {
-		struct fw_alloc *al;
-		int st;
+	struct fw_alloc *al;
 
-		if (ops[i].operation_type != MMU_UPDATE_MAP)
-			continue;
-		st = fw_render_resolve(k, dev, a->allocations[i], &al);
+	for (uint32_t i = 0; i < a->num_operations; i++) {
+		int st = map_target(k, dev, a, &ops[i], i, &al);
+
 		if (st)
 			return st;
-		if (ops[i].map.allocation_offset > al->d.size ||
-		    ops[i].map.size_in_bytes > al->d.size - ops[i].map.allocation_offset)
-			return GM_ERR_BAD_ARG;
 	}
 	for (uint32_t i = 0; i < a->num_operations; i++) {
-		struct fw_alloc *al;
-		int st;
+		int st = map_target(k, dev, a, &ops[i], i, &al);
 
-		if (ops[i].operation_type != MMU_UPDATE_MAP)
-			continue;
-		st = fw_render_resolve(k, dev, a->allocations[i], &al);
-		if (!st)
+		if (!st && al)
 			st = fw_paging_bring_in(k, al);
 		if (st)
 			return st;
+		if (!al)
+			continue;
 		al->pinned = true; /* mappings do not follow a move yet */
 		ops[i].map.alloc_pa = al->loc.addr;
 		ops[i].map.allocation_size = al->d.size;
