@@ -16,6 +16,9 @@
  *   isolation: one process's buffer faults on another's VA; TDR
  *   removes only it ................................................. test_isolation
  *   bad arguments: exact code, nothing queued ....................... test_bad_args
+ *   seeded random MAP / UNMAP / COPY batches (overlapping copies
+ *   included) interleaved with rendering, against a C model of the
+ *   mappings and the pool's contents ............................... test_random_batches
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,11 +27,15 @@
 
 #include "dma_buf.h"
 #include "fw_kmd.h"
+#include "tb_seed.h"
 #include "tb_util.h"
 
 #define BUDGET 2000000ull
 #define VA_PT_BYTES (15ull << 20)   /* 1 MiB of tables per VMID */
 #define ABUF_BYTES (256u << 10)
+#define TILE_B (64ull << 10)
+#define BIN "build/tests/test_gpuva"
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct gx {
 	struct tb t;
@@ -447,6 +454,127 @@ static void test_bad_args(void **state)
 	}
 }
 
+/* ------------------------------------------------------------ random */
+
+#define RT_TILES 32u    /* the reservation: 32 tiles of 64 KiB */
+#define RT_PAGES 16u    /* the pool: 16 pages of 64 KiB (ABUF_BYTES * 4) */
+#define RT_NOACC (-1)
+#define RT_ZERO (-2)
+
+/* Apply one random operation to the model and describe it in *op. */
+static void rt_op(uint64_t *rs, int *map, uint64_t va, struct mmu_update_op *op)
+{
+	unsigned kind = (unsigned)(tb_rand(rs) % 4), len = 1 + (unsigned)(tb_rand(rs) % 3);
+	unsigned t = (unsigned)(tb_rand(rs) % (RT_TILES - len + 1));
+
+	if (kind <= 1) { /* MAP, twice as likely */
+		unsigned p = (unsigned)(tb_rand(rs) % (RT_PAGES - len + 1));
+
+		*op = (struct mmu_update_op){ .operation_type = MMU_UPDATE_MAP,
+					      .map = { .base_address = va + t * TILE_B,
+						       .size_in_bytes = len * TILE_B,
+						       .allocation_offset = p * TILE_B,
+						       .flags = MMU_MAP_R | MMU_MAP_W | MMU_MAP_FRAG64K } };
+		for (unsigned i = 0; i < len; i++)
+			map[t + i] = (int)(p + i);
+	} else if (kind == 2) {
+		bool zero = tb_rand(rs) & 1;
+
+		*op = (struct mmu_update_op){ .operation_type = MMU_UPDATE_UNMAP,
+					      .unmap = { .base_address = va + t * TILE_B,
+							 .size_in_bytes = len * TILE_B,
+							 .protection = zero ? MMU_UNMAP_ZERO : MMU_UNMAP_NOACCESS } };
+		for (unsigned i = 0; i < len; i++)
+			map[t + i] = zero ? RT_ZERO : RT_NOACC;
+	} else { /* COPY, possibly overlapping: as memmove */
+		unsigned d = (unsigned)(tb_rand(rs) % (RT_TILES - len + 1));
+		int tmp[3];
+
+		*op = (struct mmu_update_op){ .operation_type = MMU_UPDATE_COPY,
+					      .copy = { .source_address = va + t * TILE_B,
+							.size_in_bytes = len * TILE_B,
+							.dest_address = va + d * TILE_B } };
+		memcpy(tmp, &map[t], len * sizeof(int));
+		memcpy(&map[d], tmp, len * sizeof(int));
+	}
+}
+
+/*
+ * Seeded random batches of MAP / UNMAP / COPY over one reservation, each
+ * followed by a buffer writing a round-stamped dword into every tile that
+ * has a translation, against a C model of the tile mappings and of the
+ * pool's contents: every page of the pool checked after every round, the
+ * page tables in VRAM against the shadow at the end.
+ */
+static void test_random_batches(void **state)
+{
+	uint64_t seed = tb_seed(BIN), rs = seed, va, v = 0;
+	uint32_t want[RT_PAGES][RT_TILES], dw[4 * RT_TILES + 8], f, h[4];
+	struct mmu_update_op ops[4];
+	int map[RT_TILES];
+	struct fw_gpuva_update_args u;
+	const struct fw_alloc_desc d = { .size = RT_PAGES * TILE_B, .width = 1024,
+					 .height = RT_PAGES * TILE_B / 4096, .pitch = 4096,
+					 .bpe_log2 = 2, .tile = GPU_TILE_LINEAR };
+	struct fw_resource *res;
+	struct fw_device *dev;
+	struct fw_alloc *a;
+	struct dma_buf b;
+	struct gx x;
+
+	(void)state;
+	gx_open(&x, 200000);
+	dev = gx_device(&x, true);
+	assert_int_equal(fw_res_create(dev, &d, 1, false, &res), GM_OK);
+	assert_int_equal(fw_res_surface_handle(res, 0, &h[0]), GM_OK);
+	assert_int_equal(fw_res_get_handle_data(dev, h[0], &a), GM_OK);
+	h[1] = h[2] = h[3] = h[0];
+	assert_int_equal(fw_mfence_create(x.k, dev, 0, &f), GM_OK);
+	va = gx_reserve(&x, dev, RT_TILES * TILE_B, FW_GPUVA_RESERVE_NO_ACCESS);
+	memset(want, 0, sizeof(want));
+	for (unsigned t = 0; t < RT_TILES; t++)
+		map[t] = RT_NOACC;
+	for (unsigned round = 1; round <= 24; round++) {
+		unsigned n = 1 + (unsigned)(tb_rand(&rs) % 4);
+		uint32_t *got = malloc(RT_PAGES * TILE_B);
+
+		for (unsigned i = 0; i < n; i++)
+			rt_op(&rs, map, va, &ops[i]);
+		u = (struct fw_gpuva_update_args){ .fence = f, .num_operations = n, .operations = ops,
+						   .allocations = h, .fence_value = v };
+		if (fw_gpuva_update(x.k, dev, &u) != GM_OK)
+			fail_msg("round %u: update refused; reproduce: GPUSIM_SEED=%" PRIu64 " %s", round,
+				 seed, BIN);
+		dma_buf_init(&b, dw, ARRAY_SIZE(dw));
+		for (unsigned t = 0; t < RT_TILES; t++) {
+			uint32_t val = round << 8 | t;
+
+			if (map[t] == RT_NOACC)
+				continue; /* it would fault */
+			assert_int_equal(dma_emit_write_data(&b, va + t * TILE_B + 4 * t, &val, 1), GM_OK);
+			if (map[t] >= 0)
+				want[map[t]][t] = val;
+		}
+		if (b.len == 0)
+			assert_int_equal(dma_emit_nop(&b, 0), GM_OK);
+		v += 2; /* the batch signalled v - 1 */
+		assert_int_equal(gx_submit(&x, dev, &b, f, v), GM_OK);
+		assert_int_equal(fw_mfence_wait(x.k, f, v, BUDGET), GM_OK);
+		assert_non_null(got);
+		assert_int_equal(gm_backdoor_read(x.t.g, a->loc.addr, got, RT_PAGES * TILE_B), GM_OK);
+		for (unsigned p = 0; p < RT_PAGES; p++)
+			for (unsigned t = 0; t < RT_TILES; t++)
+				if (got[(p * TILE_B + 4 * t) / 4] != want[p][t])
+					fail_msg("round %u: page %u slot %u holds 0x%x, the model 0x%x; "
+						 "reproduce: GPUSIM_SEED=%" PRIu64 " %s", round, p, t,
+						 got[(p * TILE_B + 4 * t) / 4], want[p][t], seed, BIN);
+		free(got);
+	}
+	assert_int_equal(x.k->st.tdrs, 0);
+	expect_tables_written(&x, dev);
+	gx_close(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -455,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_held_and_limit),
 		cmocka_unit_test(test_isolation),
 		cmocka_unit_test(test_bad_args),
+		cmocka_unit_test(test_random_batches),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
