@@ -56,14 +56,23 @@ static uint64_t paging_seen(const struct fw_kmd *k)
 	return k->d->q[PAGING_Q].fence_seen;
 }
 
-/* Drop the bookkeeping of batches the GPU has finished. */
+/*
+ * Drop the bookkeeping of batches the GPU has finished.  A batch of a
+ * device removed while it was on the queue ran once the removal pushed the
+ * fence to the maximum and wrote FenceValue + 1 over it: the maximum goes
+ * back (nothing may ever see a removed device's fence go down).
+ */
 static void reap(struct fw_kmd *k)
 {
 	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++) {
 		struct fw_gpuva_batch *b = &k->vab[i];
 
-		if (b->used && !b->held && b->paging_fence <= paging_seen(k))
-			b->used = false;
+		if (!b->used || b->held || b->paging_fence > paging_seen(k))
+			continue;
+		b->used = false;
+		if (b->fence && fw_device_is_removed(b->dev) && fw_mfence_remove_device(k, b->dev))
+			FW_KMD_LOG(k, "gpuva: fence %u of removed device %u could not be set to its"
+				   " maximum again\n", b->fence, b->dev->tag);
 	}
 }
 
@@ -366,7 +375,12 @@ void fw_gpuva_release_device(struct fw_kmd *k, const struct fw_device *dev)
 {
 	struct fw_gpuva_space *s = k && dev ? space_of(k, dev) : NULL;
 
-	fw_gpuva_remove_device(k, dev);
+	if (!k)
+		return;
+	reap(k); /* the caller waited for the paging queue: its batches are done */
+	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++)
+		if (k->vab[i].used && k->vab[i].dev == dev)
+			k->vab[i].used = false;
 	if (!s)
 		return;
 	k->vas[s->vmid] = NULL;

@@ -16,6 +16,8 @@
  *   isolation: one process's buffer faults on another's VA; TDR
  *   removes only it ................................................. test_isolation
  *   bad arguments: exact code, nothing queued ....................... test_bad_args
+ *   TDR with page-table work queued: the fence stays at its maximum,
+ *   the held batch is dropped, the other process runs on ............ test_removed_device
  *   seeded random MAP / UNMAP / COPY batches (overlapping copies
  *   included) interleaved with rendering, against a C model of the
  *   mappings and the pool's contents ............................... test_random_batches
@@ -575,6 +577,64 @@ static void test_random_batches(void **state)
 	gx_close(&x);
 }
 
+/*
+ * TDR removes a process with page-table work queued: the batch on the
+ * paging queue (waiting for the hung buffer's signal) runs once the removal
+ * pushes the fence to the maximum, and the fence is set to the maximum
+ * again after its FenceValue + 1; the batch still held (its FenceValue
+ * never submitted) is dropped; the other process renders and updates on.
+ */
+static void test_removed_device(void **state)
+{
+	uint32_t dw[32], one = 1, fa, fb, ha, hb;
+	struct fw_device *da, *db;
+	struct fw_alloc *aa, *ab;
+	struct fw_mfence *m;
+	struct dma_buf b;
+	struct gx x;
+	uint64_t va, vb, mem;
+
+	(void)state;
+	gx_open(&x, 50000);
+	da = gx_device(&x, true);
+	db = gx_device(&x, true);
+	ha = gx_alloc(da, &aa);
+	hb = gx_alloc(db, &ab);
+	assert_int_equal(fw_mfence_create(x.k, da, 0, &fa), GM_OK);
+	assert_int_equal(fw_mfence_create(x.k, db, 0, &fb), GM_OK);
+	va = gx_reserve(&x, da, 1u << 20, FW_GPUVA_RESERVE_NO_ACCESS);
+	vb = gx_reserve(&x, db, 1u << 20, FW_GPUVA_RESERVE_NO_ACCESS);
+	assert_int_equal(gx_map(&x, da, fa, 0, va, 64u << 10, ha, 0), GM_OK);
+	assert_int_equal(gx_map(&x, db, fb, 0, vb, 64u << 10, hb, 0), GM_OK);
+	/* A hangs: it waits for a value nobody writes, then would signal 2. */
+	dma_buf_init(&b, dw, 32);
+	assert_int_equal(dma_emit_wait_mem(&b, va, 7, ~0ull, GPU_FUNC_EQ, false, 16), GM_OK);
+	assert_int_equal(gx_submit(&x, da, &b, fa, 2), GM_OK);
+	assert_int_equal(gx_map(&x, da, fa, 2, va + (64u << 10), 64u << 10, ha, 0), GM_OK);
+	assert_int_equal(gx_map(&x, da, fa, 10, va + (128u << 10), 64u << 10, ha, 0), GM_OK);
+	assert_true(fw_gpuva_queued_ops(x.k) >= 2);
+	assert_true(x.k->vab[0].held || x.k->vab[1].held || x.k->vab[2].held || x.k->vab[3].held ||
+		    x.k->vab[4].held || x.k->vab[5].held);
+	/* TDR */
+	assert_int_equal(fw_kmd_idle(x.k, BUDGET), GM_OK);
+	assert_true(fw_device_is_removed(da));
+	assert_int_equal(x.k->st.tdrs, 1);
+	assert_int_equal(fw_paging_wait(x.k, BUDGET), GM_OK);
+	assert_int_equal(fw_gpuva_queued_ops(x.k), 0);
+	m = fw_mfence_get(x.k, fa);
+	assert_int_equal(gm_backdoor_read64(x.t.g, m->addr, &mem), GM_OK);
+	assert_true(mem == UINT64_MAX);
+	assert_int_equal(gx_map(&x, da, fa, 11, va, 64u << 10, ha, 0), GM_ERR_DEVICE_REMOVED);
+	/* B runs on */
+	assert_int_equal(gx_map(&x, db, fb, 1, vb + (64u << 10), 64u << 10, hb, 0x10000), GM_OK);
+	dma_buf_init(&b, dw, 32);
+	assert_int_equal(dma_emit_write_data(&b, vb + (64u << 10) + 4, &one, 1), GM_OK);
+	assert_int_equal(gx_submit(&x, db, &b, fb, 3), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, fb, 3, BUDGET), GM_OK);
+	assert_int_equal(mem32(&x, ab->loc.addr + 0x10000 + 4), 1);
+	gx_close(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -584,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_isolation),
 		cmocka_unit_test(test_bad_args),
 		cmocka_unit_test(test_random_batches),
+		cmocka_unit_test(test_removed_device),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
