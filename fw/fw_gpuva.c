@@ -29,6 +29,15 @@ static struct fw_gpuva_space *space_of(const struct fw_kmd *k, const struct fw_d
 	return NULL;
 }
 
+/* Index of @a in @s's mapped allocations, or -1. */
+static int mapped_index(const struct fw_gpuva_space *s, const struct fw_alloc *a)
+{
+	for (unsigned i = 0; i < s->nmapped; i++)
+		if (s->mapped[i] == a)
+			return (int)i;
+	return -1;
+}
+
 unsigned fw_gpuva_vmid(const struct fw_kmd *k, const struct fw_device *dev)
 {
 	const struct fw_gpuva_space *s = k && dev ? space_of(k, dev) : NULL;
@@ -89,15 +98,15 @@ uint32_t fw_gpuva_queued_ops(struct fw_kmd *k)
 	return n;
 }
 
-/* The oldest held batch, or NULL. */
-static struct fw_gpuva_batch *oldest_held(struct fw_kmd *k)
+/* The oldest held batch of @dev (NULL: of any device), or NULL. */
+static struct fw_gpuva_batch *oldest_held(struct fw_kmd *k, const struct fw_device *dev)
 {
 	struct fw_gpuva_batch *o = NULL;
 
 	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++) {
 		struct fw_gpuva_batch *b = &k->vab[i];
 
-		if (b->used && b->held && (!o || b->seq < o->seq))
+		if (b->used && b->held && (!dev || b->dev == dev) && (!o || b->seq < o->seq))
 			o = b;
 	}
 	return o;
@@ -133,9 +142,22 @@ int fw_gpuva_release(struct fw_kmd *k)
 
 	if (!k)
 		return GM_ERR_BAD_ARG;
-	/* In order: a held batch holds the ones after it. */
-	while ((b = oldest_held(k)) && can_go(k, b)) {
-		int st = fw_paging_submit_ib(k, b->addr, b->ndw, &b->paging_fence);
+	/* In order per process (its batches were computed one after the
+	 * other on its shadow): a held batch holds the later ones of its
+	 * process, not another's. */
+	for (;;) {
+		int st;
+
+		b = NULL;
+		for (unsigned i = 0; !b && i < FW_GPUVA_BATCHES; i++) {
+			struct fw_gpuva_batch *o = &k->vab[i];
+
+			if (o->used && o->held && oldest_held(k, o->dev) == o && can_go(k, o))
+				b = o;
+		}
+		if (!b)
+			break;
+		st = fw_paging_submit_ib(k, b->addr, b->ndw, &b->paging_fence);
 
 		if (st)
 			return st;
@@ -271,14 +293,16 @@ static int build(struct fw_kmd *k, struct fw_gpuva_space *s, const struct mmu_up
 	return st;
 }
 
-/* Build and queue one batch (see build); held until it can go. */
+/* Build and queue one batch (see build); held until it can go.  @internal:
+ * the driver's own (set-up, residency): not counted against the queue limit. */
 static int queue_batch(struct fw_kmd *k, struct fw_gpuva_space *s, const struct mmu_update_op *ops,
 		       uint32_t nops, uint32_t fence, uint64_t value, bool do_not_wait,
 		       bool zero_root)
 {
 	const struct fw_mfence *m = fence ? fw_mfence_get(k, fence) : NULL;
+	bool internal = !fence;
 	struct fw_gpuva_batch *b;
-	int st = batch_slot(k, nops, &b);
+	int st = batch_slot(k, internal ? 0 : nops, &b);
 
 	if (st)
 		return st;
@@ -291,7 +315,7 @@ static int queue_batch(struct fw_kmd *k, struct fw_gpuva_space *s, const struct 
 	b->fence = fence;
 	b->value = value;
 	b->do_not_wait = do_not_wait || !m;
-	b->nops = nops;
+	b->nops = internal ? 0 : nops;
 	b->seq = ++k->va_seq;
 	return fw_gpuva_release(k);
 }
@@ -483,16 +507,24 @@ static int map_target(struct fw_kmd *k, struct fw_device *dev, const struct fw_g
  * brought in and pinned).  Every MAP is checked before anything moves:
  * GM_ERR_BAD_ARG for a handle that does not resolve or a range outside the
  * allocation. */
-static int resolve_maps(struct fw_kmd *k, struct fw_device *dev, const struct fw_gpuva_update_args *a,
+static int resolve_maps(struct fw_kmd *k, struct fw_gpuva_space *s, const struct fw_gpuva_update_args *a,
 			struct mmu_update_op *ops)
 {
+	struct fw_gpuva_space room = { .nmapped = s->nmapped };
+	struct fw_device *dev = s->dev;
 	struct fw_alloc *al;
 
+	memcpy(room.mapped, s->mapped, sizeof(room.mapped));
 	for (uint32_t i = 0; i < a->num_operations; i++) {
 		int st = map_target(k, dev, a, &ops[i], i, &al);
 
 		if (st)
 			return st;
+		if (!al || mapped_index(&room, al) >= 0)
+			continue;
+		if (room.nmapped == FW_GPUVA_MAX_MAPPED)
+			return GM_ERR_NO_MEM; /* more allocations than the space keeps track of */
+		room.mapped[room.nmapped++] = al;
 	}
 	for (uint32_t i = 0; i < a->num_operations; i++) {
 		int st = map_target(k, dev, a, &ops[i], i, &al);
@@ -503,7 +535,9 @@ static int resolve_maps(struct fw_kmd *k, struct fw_device *dev, const struct fw
 			return st;
 		if (!al)
 			continue;
-		al->pinned = true; /* mappings do not follow a move yet */
+		/* its mappings follow it when it moves (fw_gpuva_relocate) */
+		if (mapped_index(s, al) < 0)
+			s->mapped[s->nmapped++] = al;
 		ops[i].map.alloc_pa = al->loc.addr;
 		ops[i].map.allocation_size = al->d.size;
 		if (al->loc.seg_id == FW_KMD_SEG_SYS)
@@ -544,7 +578,7 @@ int fw_gpuva_update(struct fw_kmd *k, struct fw_device *dev, const struct fw_gpu
 	}
 	st = mmu_update_check(&s->vs, ops, a->num_operations);
 	if (!st)
-		st = resolve_maps(k, dev, a, ops);
+		st = resolve_maps(k, s, a, ops);
 	if (st)
 		return st;
 	st = queue_batch(k, s, ops, a->num_operations, a->fence, a->fence_value, a->do_not_wait,
@@ -554,4 +588,218 @@ int fw_gpuva_update(struct fw_kmd *k, struct fw_device *dev, const struct fw_gpu
 			   ", signals %" PRIu64 "\n", dev->tag, a->num_operations, a->fence,
 			   a->fence_value, a->fence_value + 1);
 	return st;
+}
+
+/* ------------------------------------------------------------ residency */
+
+/* Whether @s has page-table work not yet done, or render work pending:
+ * its mapped allocations must not move now. */
+static bool space_busy(const struct fw_kmd *k, const struct fw_gpuva_space *s)
+{
+	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++)
+		if (k->vab[i].used && k->vab[i].dev == s->dev &&
+		    (k->vab[i].held || k->vab[i].paging_fence > paging_seen(k)))
+			return true;
+	for (unsigned i = 0; i < FW_KMD_SLOTS; i++)
+		if (k->pend[i].used && k->pend[i].buf.dev == s->dev)
+			return true;
+	return false;
+}
+
+size_t fw_gpuva_busy_allocs(const struct fw_kmd *k, struct fw_alloc **out)
+{
+	size_t n = 0;
+
+	for (unsigned v = 1; v < GPU_NUM_VMIDS; v++)
+		if (k->vas[v] && space_busy(k, k->vas[v]))
+			for (unsigned i = 0; i < k->vas[v]->nmapped; i++)
+				out[n++] = k->vas[v]->mapped[i];
+	return n;
+}
+
+bool fw_gpuva_is_mapped(const struct fw_kmd *k, const struct fw_alloc *a)
+{
+	for (unsigned v = 1; v < GPU_NUM_VMIDS; v++)
+		if (k->vas[v] && mapped_index(k->vas[v], a) >= 0)
+			return true;
+	return false;
+}
+
+/* A run of leaf entries found by scan(): consecutive VA pages whose PAs are
+ * consecutive too, with the same access. */
+struct va_run {
+	uint64_t va, pa, bytes;
+	unsigned flags;   /* MMU_MAP_R / W; FRAG64K when every entry had it */
+};
+
+struct scan {
+	uint64_t lo, hi;          /* PA range looked for */
+	struct va_run *run;
+	size_t n, cap;
+};
+
+static int scan_add(struct scan *sc, uint64_t va, const struct mmu_pte *p)
+{
+	unsigned flags = (p->r ? MMU_MAP_R : 0) | (p->w ? MMU_MAP_W : 0);
+	struct va_run *last = sc->n ? &sc->run[sc->n - 1] : NULL;
+
+	if (last && last->va + last->bytes == va && last->pa + last->bytes == p->pa &&
+	    (last->flags & ~(unsigned)MMU_MAP_FRAG64K) == flags) {
+		last->bytes += MMU_PAGE_SIZE;
+		if (!p->frag64k)
+			last->flags &= ~(unsigned)MMU_MAP_FRAG64K;
+		return GM_OK;
+	}
+	if (sc->n == sc->cap) {
+		size_t cap = sc->cap ? 2 * sc->cap : 16;
+		struct va_run *r = realloc(sc->run, cap * sizeof(*r));
+
+		if (!r)
+			return GM_ERR_NO_MEM;
+		sc->run = r;
+		sc->cap = cap;
+	}
+	sc->run[sc->n++] = (struct va_run){ va, p->pa, MMU_PAGE_SIZE,
+					   flags | (p->frag64k ? MMU_MAP_FRAG64K : 0) };
+	return GM_OK;
+}
+
+/* Every valid leaf entry of the table at @pa (level @level, VA @va) that
+ * maps into [sc->lo, sc->hi), in VA order, into sc's runs. */
+static int scan(const struct fw_gpuva_space *s, uint64_t pa, unsigned level, uint64_t va,
+		struct scan *sc)
+{
+	unsigned shift = GPU_PAGE_SHIFT + (MMU_LEAF_LEVEL - level) * GPU_PT_LEVEL_BITS;
+
+	if (pa < s->sh.base || pa + MMU_TABLE_BYTES > s->sh.base + s->sh.bytes)
+		return GM_OK; /* not one of this space's tables */
+	for (unsigned i = 0; i < MMU_PT_ENTRIES; i++) {
+		uint64_t e = mmu_entry_get(s->sh.mem + (pa - s->sh.base) + i * MMU_ENTRY_BYTES);
+		uint64_t eva = va | (uint64_t)i << shift;
+		int st = GM_OK;
+
+		if (level < MMU_LEAF_LEVEL) {
+			struct mmu_pde d;
+
+			mmu_pde_decode(e, &d);
+			if (d.v)
+				st = scan(s, d.pa, level + 1, eva, sc);
+		} else {
+			struct mmu_pte p;
+
+			mmu_pte_decode(e, &p);
+			if (p.v && p.pa >= sc->lo && p.pa < sc->hi)
+				st = scan_add(sc, eva, &p);
+		}
+		if (st)
+			return st;
+	}
+	return GM_OK;
+}
+
+/* The reservation of @s holding @va (its index), or -1. */
+static int reservation_of(const struct fw_gpuva_space *s, uint64_t va)
+{
+	for (size_t i = 0; i < s->vs.n; i++)
+		if (va >= s->vs.r[i].base && va - s->vs.r[i].base < s->vs.r[i].size)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Rewrite every translation of @s into @a's bytes at @from: to where @a is
+ * now (@to_gone: to no access, @a is going away).  One internal batch per
+ * reservation touched.
+ */
+static int remap(struct fw_kmd *k, struct fw_gpuva_space *s, struct fw_alloc *a,
+		 const struct fw_loc *from, bool to_gone)
+{
+	struct scan sc = { .lo = from->addr, .hi = from->addr + a->d.size };
+	struct mmu_update_op *ops;
+	int st = scan(s, s->pt.root_pa, 0, 0, &sc);
+
+	ops = st || !sc.n ? NULL : calloc(sc.n, sizeof(*ops));
+	if (!st && sc.n && !ops)
+		st = GM_ERR_NO_MEM;
+	while (!st && sc.n) { /* the reservation of the first run left, then the others */
+		int r = reservation_of(s, sc.run[0].va);
+		size_t left = 0;
+		uint32_t n = 0;
+
+		for (size_t i = 0; i < sc.n; i++) {
+			const struct va_run *v = &sc.run[i];
+			uint64_t off = v->pa - from->addr;
+			bool frag = (v->flags & MMU_MAP_FRAG64K) && !((a->loc.addr + off) % MMU_FRAG_SIZE);
+
+			if (reservation_of(s, v->va) != r)
+				continue;
+			ops[n++] = to_gone
+				? (struct mmu_update_op){ .operation_type = MMU_UPDATE_UNMAP,
+							  .unmap = { .base_address = v->va,
+								     .size_in_bytes = v->bytes,
+								     .protection = MMU_UNMAP_NOACCESS } }
+				: (struct mmu_update_op){ .operation_type = MMU_UPDATE_MAP,
+							  .map = { .base_address = v->va,
+								   .size_in_bytes = v->bytes,
+								   .alloc_pa = a->loc.addr,
+								   .allocation_offset = off,
+								   .allocation_size = a->d.size,
+								   .flags = (v->flags & ~(unsigned)MMU_MAP_FRAG64K) |
+									    (frag ? MMU_MAP_FRAG64K : 0) |
+									    (a->loc.seg_id == FW_KMD_SEG_SYS ?
+									     MMU_MAP_SYS : 0) } };
+		}
+		/* reservation r's runs go in this batch; the others stay */
+		for (size_t i = 0; i < sc.n; i++)
+			if (reservation_of(s, sc.run[i].va) != r)
+				sc.run[left++] = sc.run[i];
+		sc.n = left;
+		if (n) {
+			FW_KMD_LOG(k, "gpuva: VMID %u: %u mapped range(s) of the allocation at 0x%" PRIx64
+				   " %s\n", s->vmid, n, from->addr,
+				   to_gone ? "unmapped (it goes)" : "follow it to its new place");
+			st = queue_batch(k, s, ops, n, 0, 0, true, false);
+		}
+	}
+	free(ops);
+	free(sc.run);
+	return st;
+}
+
+int fw_gpuva_relocate(struct fw_kmd *k, struct fw_alloc *a, const struct fw_loc *from)
+{
+	for (unsigned v = 1; v < GPU_NUM_VMIDS; v++) {
+		struct fw_gpuva_space *s = k->vas[v];
+		int st;
+
+		if (!s || mapped_index(s, a) < 0)
+			continue;
+		st = remap(k, s, a, from, false);
+		if (st)
+			return st;
+	}
+	return GM_OK;
+}
+
+int fw_gpuva_release_handle(struct fw_kmd *k, const struct fw_device *dev, uint32_t handle)
+{
+	struct fw_gpuva_space *s = space_of(k, dev);
+	struct fw_alloc *a;
+	int i, st;
+
+	if (!s || fw_res_get_handle_data(dev, handle, &a))
+		return GM_OK;
+	i = mapped_index(s, a);
+	if (i < 0)
+		return GM_OK;
+	reap(k);
+	if (space_busy(k, s))
+		return GM_ERR_BUSY; /* a queued batch may still map it: not now */
+	if (a->resident) {
+		st = remap(k, s, a, &a->loc, true);
+		if (st)
+			return st;
+	}
+	s->mapped[i] = s->mapped[--s->nmapped];
+	return GM_OK;
 }

@@ -29,8 +29,11 @@
  * More than FW_GPUVA_MAX_QUEUED_OPS operations queued and not yet done
  * block the caller: it runs the model until enough are done.
  *
- * An allocation mapped by a MAP stays pinned while the device lives
- * (mappings are not yet moved with an eviction: left for a later step).
+ * Residency: an allocation a MAP names may still be evicted or paged in;
+ * its translations follow it (fw_gpuva_relocate: an internal batch after
+ * the move, before later rendering).  It does not move while its process has
+ * page-table or render work pending (a queued batch or buffer might still
+ * use the old place).
  */
 #ifndef FW_GPUVA_H
 #define FW_GPUVA_H
@@ -128,6 +131,32 @@ int fw_gpuva_release(struct fw_kmd *k) GM_MUST_CHECK;
  * FenceValue a held batch of its fence waits for (the batch's FenceValue + 1
  * would then take the fence back). */
 bool fw_gpuva_signals_ok(const struct fw_kmd *k, const struct fw_signal *sig, uint32_t nsig);
+
+/* Append to @out the allocations that must not move now - those mapped by
+ * a process with page-table work or render work pending (at most
+ * GPU_NUM_VMIDS * FW_GPUVA_MAX_MAPPED); returns how many. */
+size_t fw_gpuva_busy_allocs(const struct fw_kmd *k, struct fw_alloc **out);
+
+/* Whether some process maps @a. */
+bool fw_gpuva_is_mapped(const struct fw_kmd *k, const struct fw_alloc *a);
+
+/*
+ * @a moved from @from to a->loc (its bytes' move already on the paging
+ * queue): every translation into it, in every process, follows it - an
+ * internal batch per reservation, on the paging queue after the move and
+ * before any later render submission.  GM_OK; the codes of queue_batch.
+ */
+int fw_gpuva_relocate(struct fw_kmd *k, struct fw_alloc *a, const struct fw_loc *from)
+	GM_MUST_CHECK;
+
+/*
+ * @dev's @handle goes (fw_release_fn): when its process maps the
+ * allocation, the translations are unmapped to no access first.  GM_OK;
+ * GM_ERR_BUSY (the process still has page-table or render work pending:
+ * nothing changed, try again when idle); the codes of queue_batch.
+ */
+int fw_gpuva_release_handle(struct fw_kmd *k, const struct fw_device *dev, uint32_t handle)
+	GM_MUST_CHECK;
 
 /* @dev was removed: its held batches are dropped (their fences are at the
  * maximum already). */

@@ -18,6 +18,15 @@ void fw_kmd_cfg_default(struct fw_kmd_cfg *cfg)
 	cfg->tdr_cycles = 200000;
 }
 
+/* fw_release_fn: a device's handle goes - its lock ends, and its process's
+ * translations into the allocation are unmapped. */
+static int release_handle(void *kmd, const struct fw_device *dev, uint32_t handle)
+{
+	int st = fw_gpuva_release_handle(kmd, dev, handle);
+
+	return st ? st : fw_lock_release_handle(kmd, dev, handle);
+}
+
 int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg)
 {
 	struct fw_seg_desc vram, sys;
@@ -37,7 +46,7 @@ int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg
 	if (st)
 		return st;
 	/* A Lock ends with the handle it was made through. */
-	fw_adapter_on_release(&k->ad, fw_lock_release_handle, k);
+	fw_adapter_on_release(&k->ad, release_handle, k);
 	vram = (struct fw_seg_desc){ .id = FW_KMD_SEG_VRAM, .kind = FW_SEG_VRAM,
 				     .base = GPU_VRAM_BASE + cfg->vram_base,
 				     .size = cfg->vram_bytes,

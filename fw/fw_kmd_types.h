@@ -32,6 +32,7 @@
 #define FW_KMD_SEG_SYS 2u
 #define FW_GPUVA_BATCHES 16u     /* GPU-VA update batches held or on the paging queue */
 #define FW_GPUVA_BATCH_DW 16384u /* dwords of one batch's paging buffer */
+#define FW_GPUVA_MAX_MAPPED 16u  /* allocations one GPU-VA space maps */
 
 /* One allocation a command buffer references (D3DDDI_ALLOCATIONLIST). */
 struct fw_alloc_ref {
@@ -120,6 +121,8 @@ struct fw_gpuva_space {
 	struct mmu_pt pt;                        /* built in the shadow */
 	struct mmu_va_space vs;                  /* reservations */
 	uint64_t kernel_va;                      /* the driver's reservation (DMA buffers) */
+	struct fw_alloc *mapped[FW_GPUVA_MAX_MAPPED]; /* allocations a MAP named, till released */
+	unsigned nmapped;
 };
 
 /* An UpdateGpuVirtualAddress batch from the call until the GPU did it. */

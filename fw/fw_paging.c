@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dma_buf.h"
+#include "fw_gpuva.h"
 #include "fw_paging.h"
 #include "fw_render.h"
 #include "fw_residency.h"
@@ -16,7 +17,8 @@
 #define FILL_ROW_BYTES 0x10000u    /* FILL of a byte range: rows of 64 KiB */
 #define PIECE_MAX_BYTES 0x40000u  /* 256 KiB: about 17,000 cycles of FILL on this model */
 #define PIECE_MIN_BYTES 0x1000u
-#define MAX_EXCLUDED (FW_KMD_MAX_ALLOCS * (FW_KMD_SLOTS + 1) + GPU_APT_RANGES)
+#define MAX_EXCLUDED (FW_KMD_MAX_ALLOCS * (FW_KMD_SLOTS + 1) + GPU_APT_RANGES + \
+		      GPU_NUM_VMIDS * FW_GPUVA_MAX_MAPPED)
 
 int fw_paging_progress(struct fw_kmd *k, uint64_t *pieces)
 {
@@ -176,9 +178,9 @@ static int paging_move(struct fw_kmd *k, uint64_t dst, uint64_t src, uint64_t by
 }
 
 /* The allocations eviction must not touch: those of @buf (NULL: none) and
- * @a (NULL: none), everything a pending submission references and
- * everything the CPU has locked.  Returns how many went into @out
- * (MAX_EXCLUDED entries). */
+ * @a (NULL: none), everything a pending submission references, everything
+ * the CPU has locked and what a busy GPU-VA process maps.  Returns how many
+ * went into @out (MAX_EXCLUDED entries). */
 static size_t excluded(const struct fw_kmd *k, const struct fw_dmabuf *buf, struct fw_alloc *a,
 		       struct fw_alloc **out)
 {
@@ -194,17 +196,30 @@ static size_t excluded(const struct fw_kmd *k, const struct fw_dmabuf *buf, stru
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
 		if (k->apt[r].a)
 			out[n++] = k->apt[r].a;
-	return n;
+	return n + fw_gpuva_busy_allocs(k, out + n);
+}
+
+/* @a moved from @prev: a process that maps it has its translations follow
+ * (after the bytes' move, which goes out first). */
+static int follow(struct fw_kmd *k, struct fw_alloc *a, const struct fw_loc *prev)
+{
+	int st;
+
+	if (!fw_gpuva_is_mapped(k, a))
+		return GM_OK;
+	st = paging_flush(k);
+	return st ? st : fw_gpuva_relocate(k, a, prev);
 }
 
 /* Evict @a from VRAM: TRANSFER to the system segment, or drop it when its
- * content was discarded (DISCARD_CONTENT). */
+ * content was discarded (DISCARD_CONTENT; a mapped allocation keeps a place
+ * in the system segment, its bytes not copied, for its translations). */
 static int evict_one(struct fw_kmd *k, struct fw_alloc *a)
 {
 	struct fw_loc prev;
 	int st;
 
-	if (!a->content_valid) {
+	if (!a->content_valid && !fw_gpuva_is_mapped(k, a)) {
 		st = fw_res_evict(&k->ad, a, &prev);
 		if (!st) {
 			k->st.discards++;
@@ -216,7 +231,10 @@ static int evict_one(struct fw_kmd *k, struct fw_alloc *a)
 	st = fw_res_place(&k->ad, a, FW_KMD_SEG_SYS, &prev);
 	if (st)
 		return st;
-	st = paging_move(k, a->loc.addr, prev.addr, a->d.size, false);
+	if (a->content_valid)
+		st = paging_move(k, a->loc.addr, prev.addr, a->d.size, false);
+	if (!st)
+		st = follow(k, a, &prev);
 	if (st)
 		return st;
 	k->st.evictions++;
@@ -273,6 +291,8 @@ static int page_in(struct fw_kmd *k, struct fw_alloc *a, struct fw_alloc *const 
 		FW_KMD_LOG(k, "page in %" PRIu64 " bytes at VRAM 0x%" PRIx64 ": FILL zero (no content)\n",
 			   a->d.size, a->loc.addr);
 	}
+	if (!st && prev.seg_id != FW_SEG_NONE)
+		st = follow(k, a, &prev);
 	if (!st)
 		a->content_valid = true;
 	return st;

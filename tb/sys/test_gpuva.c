@@ -16,6 +16,9 @@
  *   isolation: one process's buffer faults on another's VA; TDR
  *   removes only it ................................................. test_isolation
  *   bad arguments: exact code, nothing queued ....................... test_bad_args
+ *   a mapped allocation evicted and paged in again: its translations
+ *   follow it, its data and the writes through the VA with it; destroyed
+ *   while mapped, it is unmapped first ............................... test_residency
  *   TDR with page-table work queued: the fence stays at its maximum,
  *   the held batch is dropped, the other process runs on ............ test_removed_device
  *   seeded random MAP / UNMAP / COPY batches (overlapping copies
@@ -29,6 +32,7 @@
 
 #include "dma_buf.h"
 #include "fw_kmd.h"
+#include "fw_umd.h"
 #include "tb_seed.h"
 #include "tb_util.h"
 
@@ -45,7 +49,15 @@ struct gx {
 	struct fw_dmabuf *scratch;
 };
 
+static void gx_open_seg(struct gx *x, uint64_t tdr_cycles, uint64_t vram_seg);
+
 static void gx_open(struct gx *x, uint64_t tdr_cycles)
+{
+	gx_open_seg(x, tdr_cycles, 64ull << 20);
+}
+
+/* A model, its device layer and a pipeline with a @vram_seg VRAM segment. */
+static void gx_open_seg(struct gx *x, uint64_t tdr_cycles, uint64_t vram_seg)
 {
 	struct fw_kmd_cfg kc;
 	int st;
@@ -56,7 +68,7 @@ static void gx_open(struct gx *x, uint64_t tdr_cycles)
 	x->scratch = calloc(1, sizeof(*x->scratch));
 	assert_true(x->k && x->scratch);
 	fw_kmd_cfg_default(&kc);
-	kc.vram_bytes = 64ull << 20;
+	kc.vram_bytes = vram_seg;
 	kc.pt_bytes = VA_PT_BYTES;
 	kc.tdr_cycles = tdr_cycles;
 	kc.log = getenv("GPUSIM_KMD_LOG") ? stderr : NULL;
@@ -635,6 +647,109 @@ static void test_removed_device(void **state)
 	gx_close(&x);
 }
 
+/*
+ * A mapped allocation is evicted by another device's pressure and paged in
+ * again by its own buffer's allocation list: each time its translations
+ * follow it (an internal batch after the move), the data moves with it and
+ * writes through the VA land where it is; destroying it while mapped
+ * unmaps it first (a later write there faults).
+ */
+static void test_residency(void **state)
+{
+	uint32_t dw[32], v77 = 0x77, v88 = 0x88, f, ha, hb, hc;
+	const uint64_t pat = 0x0123456789abcdefull;
+	struct fw_alloc *aa, *ab, *ac;
+	struct fw_device *dv, *de;
+	struct fw_resource *ra;
+	struct fw_alloc_ref ref;
+	struct fw_cmdbuf cb;
+	struct fw_umd *u = calloc(1, sizeof(*u));
+	struct dma_surf ls = { .pitch = 4096, .mode = GPU_TILE_LINEAR, .bpe_log2 = 0 };
+	struct dma_buf b;
+	struct gx x;
+	uint64_t va, got;
+
+	(void)state;
+	assert_non_null(u);
+	gx_open_seg(&x, 200000, 4ull << 20);
+	dv = gx_device(&x, true);
+	de = gx_device(&x, false);
+	{
+		const struct fw_alloc_desc d1 = { .size = 1u << 20, .width = 4096, .height = 256,
+						  .pitch = 4096, .tile = GPU_TILE_LINEAR };
+		const struct fw_alloc_desc d2 = { .size = 2u << 20, .width = 4096, .height = 512,
+						  .pitch = 4096, .tile = GPU_TILE_LINEAR };
+
+		assert_int_equal(fw_res_create(dv, &d1, 1, false, &ra), GM_OK);
+		assert_int_equal(fw_res_surface_handle(ra, 0, &ha), GM_OK);
+		assert_int_equal(fw_res_get_handle_data(dv, ha, &aa), GM_OK);
+		struct fw_resource *r;
+
+		assert_int_equal(fw_res_create(de, &d2, 1, false, &r), GM_OK);
+		assert_int_equal(fw_res_surface_handle(r, 0, &hb), GM_OK);
+		assert_int_equal(fw_res_get_handle_data(de, hb, &ab), GM_OK);
+		assert_int_equal(fw_res_create(de, &d2, 1, false, &r), GM_OK);
+		assert_int_equal(fw_res_surface_handle(r, 0, &hc), GM_OK);
+		assert_int_equal(fw_res_get_handle_data(de, hc, &ac), GM_OK);
+	}
+	assert_int_equal(fw_mfence_create(x.k, dv, 0, &f), GM_OK);
+	va = gx_reserve(&x, dv, 2u << 20, FW_GPUVA_RESERVE_NO_ACCESS);
+	assert_int_equal(gx_map(&x, dv, f, 0, va, 1u << 20, ha, 0), GM_OK);
+	dma_buf_init(&b, dw, 32);
+	ls.base = va;
+	assert_int_equal(dma_emit_fill(&b, &ls, 4096, 256, pat), GM_OK);
+	assert_int_equal(gx_submit(&x, dv, &b, f, 2), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, 2, BUDGET), GM_OK);
+	assert_int_equal(aa->loc.seg_id, FW_KMD_SEG_VRAM);
+	/* The other device's buffers need the VRAM: the mapped one goes. */
+	for (unsigned i = 0; i < 12 && aa->loc.seg_id == FW_KMD_SEG_VRAM; i++) {
+		uint32_t h = i & 1 ? hc : hb, one = i;
+
+		fw_umd_begin(u);
+		assert_int_equal(fw_umd_write(u, h, 0, &one, 1), GM_OK);
+		fw_umd_cmdbuf(u, &cb);
+		assert_int_equal(fw_kmd_submit_cmdbuf(x.k, de, &cb, x.scratch, NULL), GM_OK);
+		assert_int_equal(fw_kmd_idle(x.k, BUDGET), GM_OK);
+	}
+	(void)ab, (void)ac;
+	assert_int_equal(aa->loc.seg_id, FW_KMD_SEG_SYS);
+	assert_int_equal(tb_mem64(&x.t, aa->loc.addr + 0x800), pat);
+	/* Through the VA, the write lands in its system-memory place. */
+	dma_buf_init(&b, dw, 32);
+	assert_int_equal(dma_emit_write_data(&b, va + 8, &v77, 1), GM_OK);
+	assert_int_equal(gx_submit(&x, dv, &b, f, 3), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, 3, BUDGET), GM_OK);
+	assert_int_equal(mem32(&x, aa->loc.addr + 8), 0x77);
+	expect_tables_written(&x, dv);
+	/* Its own buffer names it in the allocation list: paged in, followed. */
+	ref = (struct fw_alloc_ref){ .handle = ha, .write = true };
+	dma_buf_init(&b, dw, 32);
+	assert_int_equal(dma_emit_write_data(&b, va + 16, &v88, 1), GM_OK);
+	cb = (struct fw_cmdbuf){ .dw = b.dw, .ndw = (uint32_t)b.len, .allocs = &ref, .nalloc = 1 };
+	assert_int_equal(fw_kmd_submit_cmdbuf(x.k, dv, &cb, x.scratch, &(struct fw_signal){ f, 4 }),
+			 GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, 4, BUDGET), GM_OK);
+	assert_int_equal(aa->loc.seg_id, FW_KMD_SEG_VRAM);
+	assert_int_equal(mem32(&x, aa->loc.addr + 8), 0x77);
+	assert_int_equal(mem32(&x, aa->loc.addr + 16), 0x88);
+	assert_int_equal(tb_mem64(&x.t, aa->loc.addr + 0xff000), pat);
+	assert_int_equal(x.k->st.tdrs, 0);
+	expect_tables_written(&x, dv);
+	/* Destroyed while mapped: unmapped first; a write there now faults. */
+	assert_int_equal(fw_res_destroy(ra), GM_OK);
+	assert_int_equal(fw_paging_wait(x.k, BUDGET), GM_OK);
+	expect_tables_written(&x, dv);
+	dma_buf_init(&b, dw, 32);
+	assert_int_equal(dma_emit_write_data(&b, va + 24, &v88, 1), GM_OK);
+	assert_int_equal(gx_submit(&x, dv, &b, f, 5), GM_OK);
+	assert_int_equal(fw_kmd_idle(x.k, BUDGET), GM_OK);
+	assert_true(fw_device_is_removed(dv));
+	assert_int_equal(x.t.d.fault.va, va); /* the beat of va + 24 */
+	assert_int_equal(fw_mfence_read(x.k, f, &got), GM_OK);
+	free(u);
+	gx_close(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -645,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_bad_args),
 		cmocka_unit_test(test_random_batches),
 		cmocka_unit_test(test_removed_device),
+		cmocka_unit_test(test_residency),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
