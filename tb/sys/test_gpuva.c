@@ -95,18 +95,27 @@ static struct fw_device *gx_device(struct gx *x, bool gpuva)
 	return dev;
 }
 
-/* A linear allocation of ABUF_BYTES on @dev: its handle, *a its record. */
-static uint32_t gx_alloc(struct fw_device *dev, struct fw_alloc **a)
+/* A linear allocation of @bytes (whole 4 KiB rows) on @dev: its handle, *a
+ * its record, *res (unless NULL) its resource. */
+static uint32_t gx_alloc_n(struct fw_device *dev, uint64_t bytes, struct fw_alloc **a,
+			   struct fw_resource **res)
 {
-	const struct fw_alloc_desc d = { .size = ABUF_BYTES, .width = 1024, .height = ABUF_BYTES / 4096,
+	const struct fw_alloc_desc d = { .size = bytes, .width = 1024, .height = (uint32_t)(bytes / 4096),
 					 .pitch = 4096, .bpe_log2 = 2, .tile = GPU_TILE_LINEAR };
-	struct fw_resource *res;
+	struct fw_resource *r;
 	uint32_t h;
 
-	assert_int_equal(fw_res_create(dev, &d, 1, false, &res), GM_OK);
-	assert_int_equal(fw_res_surface_handle(res, 0, &h), GM_OK);
+	assert_int_equal(fw_res_create(dev, &d, 1, false, &r), GM_OK);
+	assert_int_equal(fw_res_surface_handle(r, 0, &h), GM_OK);
 	assert_int_equal(fw_res_get_handle_data(dev, h, a), GM_OK);
+	if (res)
+		*res = r;
 	return h;
+}
+
+static uint32_t gx_alloc(struct fw_device *dev, struct fw_alloc **a)
+{
+	return gx_alloc_n(dev, ABUF_BYTES, a, NULL);
 }
 
 static uint64_t gx_reserve(struct gx *x, struct fw_device *dev, uint64_t size,
@@ -527,10 +536,6 @@ static void test_random_batches(void **state)
 	struct mmu_update_op ops[4];
 	int map[RT_TILES];
 	struct fw_gpuva_update_args u;
-	const struct fw_alloc_desc d = { .size = RT_PAGES * TILE_B, .width = 1024,
-					 .height = RT_PAGES * TILE_B / 4096, .pitch = 4096,
-					 .bpe_log2 = 2, .tile = GPU_TILE_LINEAR };
-	struct fw_resource *res;
 	struct fw_device *dev;
 	struct fw_alloc *a;
 	struct dma_buf b;
@@ -539,10 +544,7 @@ static void test_random_batches(void **state)
 	(void)state;
 	gx_open(&x, 200000);
 	dev = gx_device(&x, true);
-	assert_int_equal(fw_res_create(dev, &d, 1, false, &res), GM_OK);
-	assert_int_equal(fw_res_surface_handle(res, 0, &h[0]), GM_OK);
-	assert_int_equal(fw_res_get_handle_data(dev, h[0], &a), GM_OK);
-	h[1] = h[2] = h[3] = h[0];
+	h[0] = h[1] = h[2] = h[3] = gx_alloc_n(dev, RT_PAGES * TILE_B, &a, NULL);
 	assert_int_equal(fw_mfence_create(x.k, dev, 0, &f), GM_OK);
 	va = gx_reserve(&x, dev, RT_TILES * TILE_B, FW_GPUVA_RESERVE_NO_ACCESS);
 	memset(want, 0, sizeof(want));
@@ -674,24 +676,9 @@ static void test_residency(void **state)
 	gx_open_seg(&x, 200000, 4ull << 20);
 	dv = gx_device(&x, true);
 	de = gx_device(&x, false);
-	{
-		const struct fw_alloc_desc d1 = { .size = 1u << 20, .width = 4096, .height = 256,
-						  .pitch = 4096, .tile = GPU_TILE_LINEAR };
-		const struct fw_alloc_desc d2 = { .size = 2u << 20, .width = 4096, .height = 512,
-						  .pitch = 4096, .tile = GPU_TILE_LINEAR };
-
-		assert_int_equal(fw_res_create(dv, &d1, 1, false, &ra), GM_OK);
-		assert_int_equal(fw_res_surface_handle(ra, 0, &ha), GM_OK);
-		assert_int_equal(fw_res_get_handle_data(dv, ha, &aa), GM_OK);
-		struct fw_resource *r;
-
-		assert_int_equal(fw_res_create(de, &d2, 1, false, &r), GM_OK);
-		assert_int_equal(fw_res_surface_handle(r, 0, &hb), GM_OK);
-		assert_int_equal(fw_res_get_handle_data(de, hb, &ab), GM_OK);
-		assert_int_equal(fw_res_create(de, &d2, 1, false, &r), GM_OK);
-		assert_int_equal(fw_res_surface_handle(r, 0, &hc), GM_OK);
-		assert_int_equal(fw_res_get_handle_data(de, hc, &ac), GM_OK);
-	}
+	ha = gx_alloc_n(dv, 1u << 20, &aa, &ra);
+	hb = gx_alloc_n(de, 2u << 20, &ab, NULL);
+	hc = gx_alloc_n(de, 2u << 20, &ac, NULL);
 	assert_int_equal(fw_mfence_create(x.k, dv, 0, &f), GM_OK);
 	va = gx_reserve(&x, dv, 2u << 20, FW_GPUVA_RESERVE_NO_ACCESS);
 	assert_int_equal(gx_map(&x, dv, f, 0, va, 1u << 20, ha, 0), GM_OK);
