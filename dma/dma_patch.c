@@ -124,7 +124,8 @@ static uint32_t check_args(const struct dma_patch_args *a)
 	bool paging = a->flags & DMA_PATCH_F_PAGING;
 	uint32_t why;
 
-	if (a->flags & ~DMA_PATCH_F_ALL || (paging && a->flags & DMA_PATCH_F_PRESENT))
+	/* a paging buffer is none of the others */
+	if (a->flags & ~DMA_PATCH_F_ALL || (paging && a->flags & ~DMA_PATCH_F_PAGING))
 		return DMA_PATCH_WHY_ARGS;
 	why = check_dma(a);
 	if (why == DMA_PATCH_WHY_NONE)

@@ -132,10 +132,15 @@ int dma_patch_list_add(struct dma_patch_list *l, const struct dma_patch_loc *loc
 
 /* ------------------------------------------------------------ patcher */
 
-/* DXGK_PATCHFLAGS bits of dma_patch_args.flags. */
-#define DMA_PATCH_F_PRESENT (1u << 0) /* the buffer comes from Present rather than Render */
-#define DMA_PATCH_F_PAGING (1u << 1)  /* a paging buffer: no allocation or patch list */
-#define DMA_PATCH_F_ALL (DMA_PATCH_F_PRESENT | DMA_PATCH_F_PAGING)
+/* DXGK_PATCHFLAGS bits of dma_patch_args.flags, in the public layout
+ * (d3dkmddi.h: Paging : 1, Present : 1, RedirectedPresent : 1,
+ * NullRendering : 1, Reserved : 28). */
+#define DMA_PATCH_F_PAGING (1u << 0)             /* a paging buffer: no allocation or patch list */
+#define DMA_PATCH_F_PRESENT (1u << 1)            /* the buffer comes from Present rather than Render */
+#define DMA_PATCH_F_REDIRECTED_PRESENT (1u << 2) /* a Present redirected to a window's surface */
+#define DMA_PATCH_F_NULL_RENDERING (1u << 3)     /* the buffer's packets need not run */
+#define DMA_PATCH_F_ALL (DMA_PATCH_F_PAGING | DMA_PATCH_F_PRESENT | DMA_PATCH_F_REDIRECTED_PRESENT | \
+			 DMA_PATCH_F_NULL_RENDERING)
 
 /* Why dma_patch() refused a call (dma_patch_stats.why).  The entry rules
  * are listed in the order they are checked. */

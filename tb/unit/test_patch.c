@@ -393,9 +393,13 @@ static void m_loc_range_wrap(struct fix *f)
 	f->a.loc_sub_len = 2;
 }
 static void m_loc_len_max(struct fix *f) { f->a.loc_sub_len = UINT32_MAX; }
-static void m_flags_unknown(struct fix *f) { f->a.flags = 1u << 2; }
+static void m_flags_unknown(struct fix *f) { f->a.flags = 1u << 4; }
 static void m_flags_all(struct fix *f) { f->a.flags = ~0u; }
 static void m_flags_present(struct fix *f) { f->a.flags = DMA_PATCH_F_PRESENT; }
+static void m_flags_redirected_null(struct fix *f)
+{
+	f->a.flags = DMA_PATCH_F_PRESENT | DMA_PATCH_F_REDIRECTED_PRESENT | DMA_PATCH_F_NULL_RENDERING;
+}
 static void m_flags_paging_present(struct fix *f)
 {
 	m_priv_none(f);
@@ -560,6 +564,7 @@ static const struct bad_case bad_cases[] = {
 	{ "flags unknown bit", m_flags_unknown, BAD, W(ARGS), NONE },
 	{ "flags ~0", m_flags_all, BAD, W(ARGS), NONE },
 	{ "flags PRESENT", m_flags_present, OK, W(NONE), NONE },
+	{ "flags PRESENT|REDIRECTED_PRESENT|NULL_RENDERING", m_flags_redirected_null, OK, W(NONE), NONE },
 	{ "flags PAGING|PRESENT", m_flags_paging_present, BAD, W(ARGS), NONE },
 	{ "allocs inside the DMA buffer", m_allocs_in_dma, BAD, W(ARGS), NONE },
 	{ "locs inside the DMA buffer", m_locs_in_dma, BAD, W(ARGS), NONE },
@@ -1573,6 +1578,20 @@ static void test_validate_names(void **state)
 
 /* ------------------------------------------------------------ main */
 
+/* DXGK_PATCHFLAGS as the public header lays it out (d3dkmddi.h:
+ * UINT Paging : 1; UINT Present : 1; UINT RedirectedPresent : 1;
+ * UINT NullRendering : 1; UINT Reserved : 28), so a Value taken from a
+ * real driver means the same here. */
+static void test_patchflags_public(void **state)
+{
+	(void)state;
+	assert_int_equal(DMA_PATCH_F_PAGING, 0x1);
+	assert_int_equal(DMA_PATCH_F_PRESENT, 0x2);
+	assert_int_equal(DMA_PATCH_F_REDIRECTED_PRESENT, 0x4);
+	assert_int_equal(DMA_PATCH_F_NULL_RENDERING, 0x8);
+	assert_int_equal(DMA_PATCH_F_ALL, 0xf);
+}
+
 int main(void)
 {
 	struct env env = { tb_seed(REPRO) };
@@ -1592,6 +1611,7 @@ int main(void)
 		cmocka_unit_test(test_validate_table),
 		cmocka_unit_test(test_validate_bad_call),
 		cmocka_unit_test(test_validate_names),
+		cmocka_unit_test(test_patchflags_public),
 	};
 
 	if (only && *only)
