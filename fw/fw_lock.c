@@ -10,7 +10,7 @@
 #include "fw_sched.h"
 #include "gpu_hw.h"
 
-static bool locked(const struct fw_kmd *k, const struct fw_alloc *a)
+bool fw_lock_holds(const struct fw_kmd *k, const struct fw_alloc *a)
 {
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
 		if (k->apt[r].a == a)
@@ -41,7 +41,7 @@ int fw_kmd_lock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsign
 	if (st)
 		return st;
 	end = (uint64_t)win + a->d.size;
-	if (range >= GPU_APT_RANGES || k->apt[range].a || locked(k, a) ||
+	if (range >= GPU_APT_RANGES || k->apt[range].a || fw_lock_holds(k, a) ||
 	    (win & 7u) || (a->d.pitch & 7u) || end > GPU_APT_WINDOW_BYTES ||
 	    window_taken(k, win, end) || a->d.pitch > GPU_PKT_BLT_SRC_PITCH_MASK)
 		return GM_ERR_BAD_ARG;

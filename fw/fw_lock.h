@@ -42,6 +42,10 @@ int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsi
  * GM_ERR_HW (a range register refused: the ranges before it released). */
 int fw_lock_release_device(struct fw_kmd *k, const struct fw_device *dev) GM_MUST_CHECK;
 
+/* Whether the CPU holds @a locked through an aperture range (seed 000: such
+ * an allocation may not be referenced by a DMA buffer submitted to the GPU). */
+bool fw_lock_holds(const struct fw_kmd *k, const struct fw_alloc *a);
+
 /* The adapter's fw_release_fn (fw_kmd_init installs it, @kmd the pipeline):
  * @dev's handle @handle is going, so unmap and unpin what @dev locked
  * through it.  GM_OK; GM_ERR_HW (the range register refused: still locked). */

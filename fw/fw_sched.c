@@ -9,6 +9,7 @@
 #include "dma_buf.h"
 #include "dma_names.h"
 #include "fw_gpuva.h"
+#include "fw_lock.h"
 #include "fw_mfence.h"
 #include "fw_paging.h"
 #include "fw_render.h"
@@ -145,8 +146,10 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	    buf->nalloc > FW_KMD_MAX_ALLOCS || buf->nloc > FW_KMD_MAX_LOCS ||
 	    nsig > FW_KMD_MAX_SIGNALS || (nsig && !sig))
 		return GM_ERR_BAD_ARG;
+	/* seed 000: an allocation the CPU holds through an aperture range may
+	 * not be referenced by a DMA buffer submitted to the GPU */
 	for (uint32_t i = 0; i < buf->nalloc; i++)
-		if (!buf->alloc[i].handle)
+		if (!buf->alloc[i].handle || fw_lock_holds(k, fw_dmabuf_alloc(buf, i)))
 			return GM_ERR_BAD_ARG;
 	if (!fw_mfence_signals_ok(k, buf->dev, sig, nsig) || !fw_gpuva_signals_ok(k, sig, nsig))
 		return GM_ERR_BAD_ARG;

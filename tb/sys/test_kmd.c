@@ -1024,6 +1024,7 @@ static void test_kmd_lock_windows(void **state)
 	struct fw_device *A, *B;
 	struct kbuf LA, LA2, LB, LB2, BIG;
 	uint8_t *pa = malloc(sz), *pb = malloc(sz), *got = malloc(sz);
+	struct fw_cmdbuf cb;
 
 	(void)state;
 	assert_true(pa && pb && got);
@@ -1055,6 +1056,14 @@ static void test_kmd_lock_windows(void **state)
 	assert_int_equal(gm_apt_write(x.t.g, w + sz, pb, sz), GM_OK);
 	assert_int_equal(gm_apt_read(x.t.g, w, got, sz), GM_OK);
 	assert_memory_equal(got, pa, sz);
+	/* Seed 000: while the CPU holds it through a range, no DMA buffer that
+	 * references it is submitted. */
+	fw_umd_begin(x.u);
+	umd_fill(x.u, LA.h, 0, PITCH, sz / PITCH, 0x5555555555555555ull);
+	fw_umd_cmdbuf(x.u, &cb);
+	ROW(&x, "submit: a buffer referencing an allocation locked through the aperture",
+	    GM_ERR_BAD_ARG, fw_kmd_submit_cmdbuf(x.k, A, &cb, x.buf, NULL));
+	assert_int_equal(x.k->st.submits, 0);
 	assert_int_equal(fw_kmd_unlock(x.k, A, LA.h, 1), GM_OK);
 	assert_int_equal(fw_kmd_unlock(x.k, B, LB.h, 0), GM_OK);
 	assert_int_equal(fw_kmd_unlock(x.k, B, LB2.h, 2), GM_OK);
@@ -1066,6 +1075,10 @@ static void test_kmd_lock_windows(void **state)
 	/* Unlocked, the window is free again for anyone. */
 	assert_int_equal(fw_kmd_lock(x.k, B, LB.h, 3, w), GM_OK);
 	assert_int_equal(fw_kmd_unlock(x.k, B, LB.h, 3), GM_OK);
+	/* and the buffer refused while it was locked goes now */
+	assert_int_equal(fw_kmd_submit_cmdbuf(x.k, A, &cb, x.buf, NULL), GM_OK);
+	kt_idle(&x);
+	expect_filled(&x, LA.a, 0x5555555555555555ull, "LA, filled once unlocked");
 	assert_int_equal(x.k->st.tdrs, 0);
 	free(pa);
 	free(pb);
