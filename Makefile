@@ -66,14 +66,16 @@ LIB_C := model/gm.c model/gm_mem.c model/gm_status.c dma/dma_buf.c dma/dma_names
 	dma/dma_patch.c dma/dma_validate.c \
 	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c mmu/mmu_shadow.c mmu/mmu_update.c fw/fw_dev.c fw/fw_vm.c \
 	fw/fw_mem.c fw/fw_res.c fw/fw_residency.c fw/fw_kmd.c fw/fw_render.c fw/fw_paging.c fw/fw_mfence.c \
-	fw/fw_sched.c fw/fw_lock.c fw/fw_gpuva.c fw/fw_gpuva_batch.c fw/fw_gpuva_move.c fw/fw_umd.c
+	fw/fw_sched.c fw/fw_lock.c fw/fw_gpuva.c fw/fw_gpuva_batch.c fw/fw_gpuva_move.c fw/fw_umd.c \
+	fw/umd_obj.c fw/umd_rec.c fw/umd_exec.c fw/umd_rt.c
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_sc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
 VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads.o)
 LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
-TESTS := test_gm_mem test_dma test_mmu test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_ce test_mmu_rtl test_kmd test_wave test_sc_smoke test_gpuva test_san_fatal
+TESTS := test_gm_mem test_dma test_mmu test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_ce test_mmu_rtl test_kmd test_wave test_sc_smoke test_gpuva test_san_fatal \
+	test_umd test_umd_tsan
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
@@ -195,6 +197,19 @@ $(B)/tests/test_mmu_update: $(B)/obj/tb/unit/test_mmu_update.o $(B)/obj/mmu/mmu_
 		$(B)/obj/dma/dma_names.o $(B)/obj/model/gm_status.o $(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+
+# The user-mode driver without the GPU (record only), and the same test
+# built with clang's ThreadSanitizer: the threads record at once.
+UMD_UNIT_C := tb/unit/test_umd.c tb/umd_work.c tb/tb_seed.c fw/umd_obj.c fw/umd_rec.c fw/umd_rt.c \
+	fw/fw_mem.c fw/fw_res.c fw/fw_residency.c dma/dma_tile.c dma/dma_names.c model/gm_status.c
+$(B)/tests/test_umd: $(patsubst %.c,$(B)/obj/%.o,$(UMD_UNIT_C))
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ -lcmocka -lpthread $(SANFLAGS)
+
+TSAN_FLAGS := -std=c11 -O1 -g -fsanitize=thread $(INCS) -Itb
+$(B)/tests/test_umd_tsan: $(UMD_UNIT_C) $(wildcard fw/*.h dma/*.h model/*.h tb/*.h) model/gpu_hw.h
+	@mkdir -p $(@D)
+	clang $(TSAN_FLAGS) $(UMD_UNIT_C) -o $@ -lcmocka -lpthread
 
 $(B)/tests/test_san_fatal: $(B)/obj/tb/unit/test_san_fatal.o
 	@mkdir -p $(@D)
