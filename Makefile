@@ -75,7 +75,7 @@ LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
 TESTS := test_gm_mem test_dma test_mmu test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_ce test_mmu_rtl test_kmd test_wave test_sc_smoke test_gpuva test_san_fatal \
-	test_umd test_umd_tsan
+	test_umd test_umd_tsan test_umd_rtl
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
@@ -219,7 +219,10 @@ $(B)/tests/test_san_fatal: $(B)/obj/tb/unit/test_san_fatal.o
 SYS_UTIL_OBJ := $(B)/obj/tb/sys/tb_util.o $(SEED_OBJ)
 $(B)/tests/%: $(B)/obj/tb/sys/%.o $(SYS_UTIL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $< $(SYS_UTIL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) -lcmocka $(LDLIBS)
+	$(CXX) -o $@ $< $(filter $(B)/obj/tb/umd_%.o,$^) $(SYS_UTIL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) \
+		-lcmocka $(LDLIBS)
+
+$(B)/tests/test_umd_rtl: $(B)/obj/tb/umd_work.o $(B)/obj/tb/umd_work_gpu.o
 
 # ---------------------------------------------------------------- entry points
 run: deps

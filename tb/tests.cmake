@@ -109,3 +109,7 @@ set_tests_properties(views_signals PROPERTIES LABELS waves TIMEOUT 120)
 
 add_test(rtl_gpuva tests/test_gpuva)
 set_tests_properties(rtl_gpuva PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
+
+# Deferred contexts recorded on threads, executed through the pipeline on the RTL (seed 002).
+add_test(rtl_umd tests/test_umd_rtl)
+set_tests_properties(rtl_umd PROPERTIES LABELS "rtl;fw" TIMEOUT 300)

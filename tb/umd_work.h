@@ -51,6 +51,19 @@ void umd_work_record_one(struct umd_work *w, uint32_t t);
 void umd_work_expect(const struct umd_work *w, uint32_t t, uint32_t m, uint32_t *img);
 void umd_work_expect_src(uint32_t *img);
 
+/*
+ * umd_work_gpu.c (links the model): read resource @o back from memory
+ * (wherever its allocation lives on @kdev) and untile it into @img
+ * (UMD_WORK_W^2 values).  GM_OK or the first failing step's code.
+ */
+struct gm;
+int umd_work_read(struct gm *g, struct fw_device *kdev, const struct umd_rt_obj *o, uint32_t *img)
+	GM_MUST_CHECK;
+
+/* Destinations of thread @t that differ from the oracle (and the source,
+ * counted too when it differs); -1 when one could not be read. */
+int umd_work_check(const struct umd_work *w, struct gm *g, struct fw_device *kdev, uint32_t t);
+
 /* Destroy the lists and every object.  GM_OK or the first refusal. */
 int umd_work_teardown(struct umd_work *w);
 
