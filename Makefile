@@ -124,7 +124,8 @@ $(B)/vl_sc/verilated_fst_c.o: VL_SAN_WAIVE += $(if $(SANFLAGS),-fno-sanitize=shi
 # The driver and its clients in tb/scen/ and bench_pipe.c drop no status:
 # GM_MUST_CHECK (gm_status.h) becomes warn_unused_result there, an error
 # under -Werror.
-$(B)/obj/fw/%.o $(B)/obj/tb/scen/%.o $(B)/obj/tools/bench_pipe.o: CFLAGS += -DGM_CHECK_RESULTS
+$(B)/obj/fw/%.o $(B)/obj/tb/scen/%.o $(B)/obj/tools/bench_pipe.o $(B)/obj/tools/bench_umd.o: \
+	CFLAGS += -DGM_CHECK_RESULTS
 
 $(B)/obj/%.o: %.c $(wildcard model/*.h dma/*.h fw/*.h mmu/*.h) model/gpu_hw.h
 	@mkdir -p $(@D)
@@ -147,7 +148,7 @@ LINK = $(CXX) -o $@ $^ $(VL_ARCH) $(VL_RT) $(LDLIBS)
 
 # The command line and its clients of the library: the demo and the
 # `gpusim run` scenarios (tb/scen/), the benchmarks (tools/).
-TOOL_OBJ := $(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_pipe.o \
+TOOL_OBJ := $(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_pipe.o $(B)/obj/tools/bench_umd.o \
 	$(B)/obj/tb/scen/scen_demo.o $(B)/obj/tb/scen/scen_pipe.o $(B)/obj/tb/scen/scen_common.o \
 	$(B)/obj/tb/scen/scen_gpuva.o $(B)/obj/tb/scen/scen_deferred.o $(B)/obj/tb/umd_work.o \
 	$(B)/obj/tb/umd_work_gpu.o

@@ -71,6 +71,7 @@ struct umd_chunk {
 };
 
 struct umd_list {
+	struct umd_ctx *owner;   /* its chunks go back to this context's pool */
 	struct umd_chunk *head, *tail;
 	uint32_t ncmd;
 };
@@ -81,7 +82,10 @@ struct umd_ctx {
 	bool immediate;
 	umd_set_error_fn set_error;
 	void *core;
-	uint64_t nallocs, fail_at;  /* host allocations made; the one to fail (0: none) */
+	uint64_t nallocs, fail_at;  /* allocations made; the one to fail (0: none) */
+	struct umd_chunk *pool;  /* free chunks, taken by this context's thread only */
+	_Atomic(struct umd_chunk *) returned; /* chunks of destroyed lists, pushed by any thread */
+	atomic_uint lists;       /* lists of this context not destroyed yet */
 	struct umd_list *rec;    /* being recorded, NULL before the first command */
 	int rec_err;             /* GM_ERR_NO_MEM since the last finish (deferred) */
 	uint32_t nlive;          /* live handles of this deferred context */
@@ -108,8 +112,8 @@ struct umd_device {
 /* Report @st through @ctx's SetError; returns @st. */
 int umd_error(struct umd_ctx *ctx, int st);
 
-/* Host memory of @ctx (fault injection counts here); NULL on failure. */
-void *umd_ctx_alloc(struct umd_ctx *ctx, size_t bytes);
+/* Give back @ctx's chunk pool (the context goes). */
+void umd_ctx_pool_free(struct umd_ctx *ctx);
 
 /* Bytes of the per-context part of a handle: a line, or unpadded. */
 size_t umd_hctx_bytes(const struct umd_device *dev);

@@ -19,7 +19,7 @@ static size_t round_up(size_t n, size_t a)
 size_t umd_hctx_bytes(const struct umd_device *dev)
 {
 	return dev->cfg.unpadded ? sizeof(struct umd_hctx)
-				 : round_up(sizeof(struct umd_hctx), UMD_CACHE_LINE);
+				 : round_up(sizeof(struct umd_hctx), UMD_PAD_BYTES);
 }
 
 int umd_error(struct umd_ctx *ctx, int st)
@@ -33,8 +33,8 @@ int umd_error(struct umd_ctx *ctx, int st)
 static struct umd_ctx *ctx_new(struct umd_device *dev, bool immediate, umd_set_error_fn fn,
 			       void *core)
 {
-	size_t bytes = round_up(sizeof(struct umd_ctx), UMD_CACHE_LINE);
-	struct umd_ctx *c = aligned_alloc(UMD_CACHE_LINE, bytes);
+	size_t bytes = round_up(sizeof(struct umd_ctx), UMD_PAD_BYTES);
+	struct umd_ctx *c = aligned_alloc(UMD_PAD_BYTES, bytes);
 
 	if (!c)
 		return NULL;
@@ -48,6 +48,7 @@ static void ctx_free(struct umd_ctx *c)
 	if (!c)
 		return;
 	umd_list_destroy(c->rec);
+	umd_ctx_pool_free(c);
 	free((void *)c->live);
 	free(c);
 }
@@ -136,7 +137,7 @@ int umd_deferred_destroy(struct umd_ctx *dc)
 
 	if (!dc || dc->immediate)
 		return GM_ERR_BAD_ARG;
-	if (dc->nlive)
+	if (dc->nlive || atomic_load_explicit(&dc->lists, memory_order_acquire) > (dc->rec != NULL))
 		return GM_ERR_BUSY;
 	dev = dc->dev;
 	for (unsigned i = 0; i < UMD_MAX_DC; i++)
@@ -166,7 +167,7 @@ static uint32_t ic_size(const struct umd_device *dev, size_t extra)
 {
 	size_t ro = round_up(umd_hctx_bytes(dev), 8) + sizeof(struct umd_obj) + extra;
 
-	return (uint32_t)(dev->cfg.unpadded ? ro : round_up(ro, UMD_CACHE_LINE));
+	return (uint32_t)(dev->cfg.unpadded ? ro : round_up(ro, UMD_PAD_BYTES));
 }
 
 /* The shared data of immediate handle @h. */
@@ -229,7 +230,7 @@ uint32_t umd_calc_deferred_handle_size(struct umd_ctx *ic, enum umd_ht type, con
 /* Handle memory the layout allows: a line-aligned one unless unpadded. */
 static bool mem_ok(const struct umd_ctx *ctx, const void *h)
 {
-	return h && (ctx->dev->cfg.unpadded || !((uintptr_t)h % UMD_CACHE_LINE));
+	return h && (ctx->dev->cfg.unpadded || !((uintptr_t)h % UMD_PAD_BYTES));
 }
 
 /*

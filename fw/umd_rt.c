@@ -20,15 +20,17 @@ int umd_rt_error(struct umd_rt *rt, int ctx)
 	struct umd_rt_err *e = &rt->err[ctx + 1];
 	int st = e->last;
 
-	e->last = GM_OK;
-	e->count = 0;
+	if (e->count) { /* written only when there is news: the line stays shared-clean */
+		e->last = GM_OK;
+		e->count = 0;
+	}
 	return st;
 }
 
 static void *line_alloc(size_t bytes)
 {
-	void *p = aligned_alloc(UMD_CACHE_LINE, (bytes + UMD_CACHE_LINE - 1) / UMD_CACHE_LINE *
-						       UMD_CACHE_LINE);
+	void *p = aligned_alloc(UMD_PAD_BYTES, (bytes + UMD_PAD_BYTES - 1) / UMD_PAD_BYTES *
+						       UMD_PAD_BYTES);
 
 	if (p)
 		memset(p, 0, bytes);
@@ -266,10 +268,13 @@ void *umd_rt_handle(struct umd_rt *rt, uint32_t i, struct umd_rt_obj *o)
 	return h;
 }
 
-static void dc_destroy(struct umd_rt *rt, uint32_t i, struct umd_rt_obj *o)
+int umd_rt_forget(struct umd_rt *rt, uint32_t i, struct umd_rt_obj *o)
 {
 	void *h = o->row + (size_t)i * o->dc_size;
+	int st;
 
+	if (!rt->made[i][o->id])
+		return GM_OK;
 	switch (o->type) {
 	case UMD_HT_RESOURCE:
 		umd_destroy_resource(rt->dc[i], h);
@@ -281,6 +286,10 @@ static void dc_destroy(struct umd_rt *rt, uint32_t i, struct umd_rt_obj *o)
 		umd_destroy_fill_state(rt->dc[i], h);
 		break;
 	}
+	st = umd_rt_error(rt, (int)i);
+	if (!st)
+		rt->made[i][o->id] = 0;
+	return st;
 }
 
 int umd_rt_destroy(struct umd_rt *rt, struct umd_rt_obj *o)
@@ -288,13 +297,9 @@ int umd_rt_destroy(struct umd_rt *rt, struct umd_rt_obj *o)
 	int st;
 
 	for (uint32_t i = 0; i < rt->ndc; i++) {
-		if (!rt->made[i][o->id])
-			continue;
-		dc_destroy(rt, i, o);
-		st = umd_rt_error(rt, (int)i);
+		st = umd_rt_forget(rt, i, o);
 		if (st)
 			return st;
-		rt->made[i][o->id] = 0;
 	}
 	ic_destroy(rt, o);
 	st = umd_rt_error(rt, UMD_RT_IC);

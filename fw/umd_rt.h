@@ -17,7 +17,7 @@
  *
  * Handle memory: the immediate handle on its own, the deferred handles of
  * one object in one row of ndc slots of the size the driver gave (the CLS
- * allocator tuned by the table); rows and handles are 64-byte aligned, so
+ * allocator tuned by the table); rows and handles are UMD_PAD_BYTES aligned, so
  * with the driver's padding no two contexts share a line, and without it
  * neighbouring contexts do.
  *
@@ -44,7 +44,7 @@ struct umd_rt_cfg {
 struct umd_rt_err {
 	int last;                /* the last status reported, GM_OK: none */
 	uint32_t count;          /* reports since the slot was last taken */
-	char pad[UMD_CACHE_LINE - 8];
+	char pad[UMD_PAD_BYTES - 8];
 };
 
 struct umd_rt {
@@ -96,6 +96,10 @@ int umd_rt_fill_state(struct umd_rt *rt, uint64_t value, struct umd_rt_obj **o) 
 /* The handle of @o on deferred context @i, made on first use (a view's
  * resource first); NULL when the driver refused (umd_rt_error says why). */
 void *umd_rt_handle(struct umd_rt *rt, uint32_t i, struct umd_rt_obj *o);
+
+/* Destroy @o's handle on deferred context @i (on i's thread; a view's
+ * before its resource's), if it has one.  GM_OK or the driver's refusal. */
+int umd_rt_forget(struct umd_rt *rt, uint32_t i, struct umd_rt_obj *o) GM_MUST_CHECK;
 
 /* Destroy @o: its deferred handles, then the immediate one.  GM_OK; the
  * driver's refusal (e.g. GM_ERR_BAD_ARG: a view of it still lives), with

@@ -65,7 +65,7 @@ static void test_size_table(void **state)
 		assert_int_equal(f.rt.nsizes, UMD_HT_COUNT - 1);
 		for (uint32_t i = 0; i < f.rt.nsizes; i++)
 			assert_true(unpadded ? f.rt.sizes[i].size >= sizeof(struct umd_hctx)
-					     : f.rt.sizes[i].size == UMD_CACHE_LINE);
+					     : f.rt.sizes[i].size == UMD_PAD_BYTES);
 		assert_int_equal(umd_rt_resource(&f.rt, &d, 1, &r), GM_OK);
 		assert_int_equal(umd_rt_view(&f.rt, r, 0, &v), GM_OK);
 		assert_int_equal(umd_rt_fill_state(&f.rt, 7, &s), GM_OK);
@@ -115,9 +115,9 @@ static void test_layout(void **state)
 		assert_ptr_equal(((struct umd_hctx *)h0)->obj, (void *)ro);
 		assert_ptr_equal(((struct umd_hctx *)h1)->obj, (void *)ro);
 		if (!unpadded) {
-			assert_int_equal(h0 % UMD_CACHE_LINE, 0);
-			assert_int_equal(h1 - h0, UMD_CACHE_LINE);
-			assert_int_equal(ro - (uintptr_t)r->ic, UMD_CACHE_LINE);
+			assert_int_equal(h0 % UMD_PAD_BYTES, 0);
+			assert_int_equal(h1 - h0, UMD_PAD_BYTES);
+			assert_int_equal(ro - (uintptr_t)r->ic, UMD_PAD_BYTES);
 		} else {
 			assert_true(h1 / UMD_CACHE_LINE == h0 / UMD_CACHE_LINE);
 			assert_true(ro - (uintptr_t)r->ic < UMD_CACHE_LINE);
@@ -131,7 +131,7 @@ static void test_layout(void **state)
 
 static void *line(void)
 {
-	void *p = aligned_alloc(UMD_CACHE_LINE, 256);
+	void *p = aligned_alloc(UMD_PAD_BYTES, 256);
 
 	assert_non_null(p);
 	memset(p, 0, 256);
@@ -259,6 +259,16 @@ static void test_record_args(void **state)
 	assert_int_equal(umd_finish_command_list(f.rt.dc[1], &l), GM_OK);
 	assert_int_equal(umd_list_commands(l), 0);
 	umd_list_destroy(l);
+	/* A context's lists hold its memory: it stays while one lives. */
+	{
+		struct umd_ctx *dc;
+
+		assert_int_equal(umd_deferred_create(f.rt.dev, NULL, NULL, &dc), GM_OK);
+		assert_int_equal(umd_finish_command_list(dc, &l), GM_OK);
+		assert_int_equal(umd_deferred_destroy(dc), GM_ERR_BUSY);
+		umd_list_destroy(l);
+		assert_int_equal(umd_deferred_destroy(dc), GM_OK);
+	}
 	assert_int_equal(umd_rt_destroy(&f.rt, s), GM_OK);
 	assert_int_equal(umd_rt_destroy(&f.rt, v), GM_OK);
 	assert_int_equal(umd_rt_destroy(&f.rt, r), GM_OK);
