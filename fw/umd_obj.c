@@ -233,14 +233,9 @@ static bool mem_ok(const struct umd_ctx *ctx, const void *h)
 	return h && (ctx->dev->cfg.unpadded || !((uintptr_t)h % UMD_PAD_BYTES));
 }
 
-/*
- * The checks every create shares, then the handle made live.  Immediate:
- * @link NULL, a free object id; its shared data set by @init.  Deferred:
- * @link a live immediate handle of @type, no handle of it here yet.
- * @dep: the context-local dependency handle (NULL: none).
- */
-static int create(struct umd_ctx *ctx, enum umd_ht type, void *h, void *link, struct umd_hctx *dep,
-		  struct umd_obj **ro)
+/* create()'s checks and the handle made live. */
+static int create_checked(struct umd_ctx *ctx, enum umd_ht type, void *h, void *link,
+			  struct umd_hctx *dep, struct umd_obj **ro)
 {
 	struct umd_device *dev = ctx->dev;
 	struct umd_hctx *hc = h;
@@ -268,6 +263,23 @@ static int create(struct umd_ctx *ctx, enum umd_ht type, void *h, void *link, st
 	}
 	*hc = (struct umd_hctx){ .magic = UMD_MAGIC | type, .ctx = ctx, .obj = obj, .dep = dep };
 	return GM_OK;
+}
+
+/*
+ * The checks every create shares, then the handle made live.  Immediate:
+ * @link NULL, a free object id, *ro its shared data to fill.  Deferred:
+ * @link a live immediate handle of @type, no handle of it here yet.
+ * @dep: the context-local dependency handle (NULL: none); @args_ok the
+ * caller's verdict on its CONST argument.  Reports its error.
+ */
+static int create(struct umd_ctx *ctx, bool args_ok, enum umd_ht type, void *h, void *link,
+		  struct umd_hctx *dep, struct umd_obj **ro)
+{
+	int st = args_ok ? create_checked(ctx, type, h, link, dep, ro) : GM_ERR_BAD_ARG;
+
+	if (st)
+		(void)umd_error(ctx, st);
+	return st;
 }
 
 /* The create is done: count it. */
@@ -323,14 +335,6 @@ static void destroyed(struct umd_ctx *ctx, struct umd_hctx *hc)
 	atomic_store_explicit(&ctx->live[hc->obj->id], 0, memory_order_relaxed);
 }
 
-/* A create failed at @st: the handle (made live when @made) is not one. */
-static void create_failed(struct umd_ctx *ctx, void *h, bool made, int st)
-{
-	if (made)
-		((struct umd_hctx *)h)->magic = 0;
-	(void)umd_error(ctx, st);
-}
-
 /* The kernel resource and the surface table of new resource @ro. */
 static int resource_init(struct umd_ctx *ic, const struct umd_resource_args *a, struct umd_obj *ro)
 {
@@ -353,24 +357,18 @@ void umd_create_resource(struct umd_ctx *ctx, const struct umd_resource_args *a,
 	struct umd_obj *ro = NULL;
 	int st;
 
-	if (!ctx)
+	if (!ctx || create(ctx, ctx->immediate ? a && a->surf && a->nsurf && a->nsurf <= UMD_RES_SURF_MAX
+					       : a == NULL,
+			   UMD_HT_RESOURCE, h, link, NULL, &ro))
 		return;
-	if (ctx->immediate ? !a || !a->surf || !a->nsurf || a->nsurf > UMD_RES_SURF_MAX : a != NULL) {
-		(void)umd_error(ctx, GM_ERR_BAD_ARG);
-		return;
-	}
-	st = create(ctx, UMD_HT_RESOURCE, h, link, NULL, &ro);
-	if (st) {
-		create_failed(ctx, h, false, st);
-		return;
-	}
 	if (ctx->immediate) {
 		st = resource_init(ctx, a, ro);
 		if (st) {
 			/* fw_res_create made nothing, or the handles are fresh: no lock to refuse. */
 			if (ro->kres && fw_res_destroy(ro->kres))
 				st = GM_ERR_HW;
-			create_failed(ctx, h, true, st);
+			((struct umd_hctx *)h)->magic = 0;
+			(void)umd_error(ctx, st);
 			return;
 		}
 	}
@@ -398,20 +396,13 @@ void umd_create_view(struct umd_ctx *ctx, const struct umd_view_args *a, void *h
 {
 	struct umd_hctx *res;
 	struct umd_obj *ro = NULL;
-	int st;
 
 	if (!ctx)
 		return;
 	res = a ? umd_handle(ctx, a->resource, UMD_HT_RESOURCE) : NULL;
-	if (!res || (ctx->immediate ? a->surface >= res->obj->nsurf : a->surface != 0)) {
-		(void)umd_error(ctx, GM_ERR_BAD_ARG);
+	if (create(ctx, res && (ctx->immediate ? a->surface < res->obj->nsurf : a->surface == 0),
+		   UMD_HT_VIEW, h, link, res, &ro))
 		return;
-	}
-	st = create(ctx, UMD_HT_VIEW, h, link, res, &ro);
-	if (st) {
-		create_failed(ctx, h, false, st);
-		return;
-	}
 	if (ctx->immediate) {
 		ro->dep = res->obj;
 		ro->surface = a->surface;
@@ -419,31 +410,28 @@ void umd_create_view(struct umd_ctx *ctx, const struct umd_view_args *a, void *h
 	created(ctx, h);
 }
 
-void umd_destroy_view(struct umd_ctx *ctx, void *h)
+/* Destroy a handle that holds nothing beyond itself. */
+static void destroy_plain(struct umd_ctx *ctx, void *h, enum umd_ht type)
 {
-	struct umd_hctx *hc = destroy_check(ctx, h, UMD_HT_VIEW);
+	struct umd_hctx *hc = destroy_check(ctx, h, type);
 
 	if (hc)
 		destroyed(ctx, hc);
+}
+
+void umd_destroy_view(struct umd_ctx *ctx, void *h)
+{
+	destroy_plain(ctx, h, UMD_HT_VIEW);
 }
 
 void umd_create_fill_state(struct umd_ctx *ctx, const struct umd_fill_state_args *a, void *h,
 			   void *link)
 {
 	struct umd_obj *ro = NULL;
-	int st;
 
-	if (!ctx)
+	if (!ctx || create(ctx, ctx->immediate ? a != NULL : a == NULL, UMD_HT_FILL_STATE, h, link,
+			   NULL, &ro))
 		return;
-	if (ctx->immediate ? !a : a != NULL) {
-		(void)umd_error(ctx, GM_ERR_BAD_ARG);
-		return;
-	}
-	st = create(ctx, UMD_HT_FILL_STATE, h, link, NULL, &ro);
-	if (st) {
-		create_failed(ctx, h, false, st);
-		return;
-	}
 	if (ctx->immediate)
 		ro->value = a->value;
 	created(ctx, h);
@@ -451,10 +439,7 @@ void umd_create_fill_state(struct umd_ctx *ctx, const struct umd_fill_state_args
 
 void umd_destroy_fill_state(struct umd_ctx *ctx, void *h)
 {
-	struct umd_hctx *hc = destroy_check(ctx, h, UMD_HT_FILL_STATE);
-
-	if (hc)
-		destroyed(ctx, hc);
+	destroy_plain(ctx, h, UMD_HT_FILL_STATE);
 }
 
 uint32_t umd_resource_alloc(const void *h, uint32_t surf)
