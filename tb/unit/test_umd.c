@@ -138,6 +138,15 @@ static void *line(void)
 	return p;
 }
 
+/* Destroy @h on context @ctx (UMD_RT_IC or a deferred index) with @fn;
+ * SetError must say @st. */
+static void destroy_expect(struct fx *f, void (*fn)(struct umd_ctx *, void *), int ctx, void *h,
+			   int st)
+{
+	fn(ctx == UMD_RT_IC ? f->rt.ic : f->rt.dc[ctx], h);
+	assert_int_equal(umd_rt_error(&f->rt, ctx), st);
+}
+
 /* Every violation of the order is refused with E_INVALIDARG, nothing
  * changed; the right order then works. */
 static void test_order(void **state)
@@ -188,24 +197,17 @@ static void test_order(void **state)
 	umd_create_resource(dc0, NULL, h, r->ic);
 	assert_int_equal(umd_rt_error(&f.rt, 0), GM_ERR_BAD_ARG);
 	/* The resource before its view: per context, then on the immediate one. */
-	umd_destroy_resource(dc0, umd_rt_handle(&f.rt, 0, r));
-	assert_int_equal(umd_rt_error(&f.rt, 0), GM_ERR_BAD_ARG);
-	umd_destroy_resource(f.rt.ic, r->ic);
-	assert_int_equal(umd_rt_error(&f.rt, UMD_RT_IC), GM_ERR_BAD_ARG);
+	destroy_expect(&f, umd_destroy_resource, 0, umd_rt_handle(&f.rt, 0, r), GM_ERR_BAD_ARG);
+	destroy_expect(&f, umd_destroy_resource, UMD_RT_IC, r->ic, GM_ERR_BAD_ARG);
 	/* The immediate view while its deferred handle lives, then in order. */
-	umd_destroy_view(f.rt.ic, v->ic);
-	assert_int_equal(umd_rt_error(&f.rt, UMD_RT_IC), GM_ERR_BAD_ARG);
-	umd_destroy_view(dc0, hv0);
-	assert_int_equal(umd_rt_error(&f.rt, 0), GM_OK);
+	destroy_expect(&f, umd_destroy_view, UMD_RT_IC, v->ic, GM_ERR_BAD_ARG);
+	destroy_expect(&f, umd_destroy_view, 0, hv0, GM_OK);
 	f.rt.made[0][v->id] = 0;
-	umd_destroy_view(f.rt.ic, v->ic);
-	assert_int_equal(umd_rt_error(&f.rt, UMD_RT_IC), GM_OK);
+	destroy_expect(&f, umd_destroy_view, UMD_RT_IC, v->ic, GM_OK);
 	/* The immediate resource while deferred handles of it live (both contexts). */
-	umd_destroy_resource(f.rt.ic, r->ic);
-	assert_int_equal(umd_rt_error(&f.rt, UMD_RT_IC), GM_ERR_BAD_ARG);
+	destroy_expect(&f, umd_destroy_resource, UMD_RT_IC, r->ic, GM_ERR_BAD_ARG);
 	/* A destroyed handle is not one any more; a context with handles stays. */
-	umd_destroy_view(dc0, hv0);
-	assert_int_equal(umd_rt_error(&f.rt, 0), GM_ERR_BAD_ARG);
+	destroy_expect(&f, umd_destroy_view, 0, hv0, GM_ERR_BAD_ARG);
 	assert_int_equal(umd_deferred_destroy(dc1), GM_ERR_BUSY);
 	assert_int_equal(umd_device_destroy(f.rt.dev), GM_ERR_BUSY);
 	umd_device_stats(f.rt.dev, &st);
