@@ -39,14 +39,20 @@ struct bu {
 struct bu_arg {
 	struct bu *b;
 	uint32_t t;
+	double cpu;              /* the thread's CPU seconds */
 };
 
-static double secs(void)
+static double clock_secs(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double secs(void)
+{
+	return clock_secs(CLOCK_MONOTONIC);
 }
 
 /* The reference: a dependent multiply chain, nothing shared. */
@@ -111,15 +117,18 @@ static void *bu_thread(void *p)
 	int bad = 0;
 
 	pthread_barrier_wait(&a->b->go);
+	a->cpu = clock_secs(CLOCK_THREAD_CPUTIME_ID);
 	for (uint32_t r = 0; r < ROUNDS; r++)
 		bad |= round_one(a->b, a->t);
+	a->cpu = clock_secs(CLOCK_THREAD_CPUTIME_ID) - a->cpu;
 	if (bad)
 		a->b->bad = 1;
 	return NULL;
 }
 
-/* Seconds for @threads threads to do ROUNDS rounds each; < 0 on error. */
-static double bu_run(struct bu *b, uint32_t threads)
+/* Seconds for @threads threads to do ROUNDS rounds each, *cpu their CPU
+ * seconds together; < 0 on error. */
+static double bu_run(struct bu *b, uint32_t threads, double *cpu)
 {
 	pthread_t tid[2];
 	struct bu_arg arg[2];
@@ -128,21 +137,26 @@ static double bu_run(struct bu *b, uint32_t threads)
 	if (pthread_barrier_init(&b->go, NULL, threads + 1))
 		return -1;
 	for (uint32_t t = 0; t < threads; t++) {
-		arg[t] = (struct bu_arg){ b, t };
+		arg[t] = (struct bu_arg){ .b = b, .t = t };
 		if (pthread_create(&tid[t], NULL, bu_thread, &arg[t]))
 			return -1; /* the barrier never opens: not reached on a sane host */
 	}
 	t0 = secs();
 	pthread_barrier_wait(&b->go);
-	for (uint32_t t = 0; t < threads; t++)
+	*cpu = 0;
+	for (uint32_t t = 0; t < threads; t++) {
 		pthread_join(tid[t], NULL);
+		*cpu += arg[t].cpu;
+	}
 	t0 = secs() - t0;
 	pthread_barrier_destroy(&b->go);
 	return b->bad ? -1 : t0;
 }
 
-/* Handles + commands per second on 1 and 2 threads (best of TRIES). */
-static int bu_case(struct fw_device *kdev, bool unpadded, double *rate)
+/* Handles + commands per second on 1 and 2 threads (best of TRIES), and
+ * CPU seconds per operation on 2 threads over 1 (*cpu_ratio): what the
+ * threads cost each other while they did run at once. */
+static int bu_case(struct fw_device *kdev, bool unpadded, double *rate, double *cpu_ratio)
 {
 	struct umd_rt_cfg rc = { .kdev = kdev, .ndc = 2, .max_objects = 2 * OBJECTS,
 				 .unpadded = unpadded };
@@ -159,17 +173,19 @@ static int bu_case(struct fw_device *kdev, bool unpadded, double *rate)
 		bad = umd_rt_resource(&b->rt, &d, 1, &b->res[m]) ||
 		      umd_rt_view(&b->rt, b->res[m], 0, &b->view[m]);
 	for (uint32_t n = 1; !bad && n <= 2; n++) {
-		double best = 0;
+		double best = 0, cpu_best = 0, cpu;
 
 		for (uint32_t i = 0; !bad && i < TRIES; i++) {
-			double s = bu_run(b, n);
+			double s = bu_run(b, n, &cpu);
 
 			bad = s <= 0;
 			if (!bad && (!best || s < best))
-				best = s;
+				best = s, cpu_best = cpu / n;
 		}
 		rate[n - 1] = bad ? 0 : n * (double)ROUNDS * (3.0 * OBJECTS + COMMANDS) / best;
+		cpu_ratio[n - 1] = cpu_best;
 	}
+	cpu_ratio[0] = cpu_ratio[0] > 0 ? cpu_ratio[1] / cpu_ratio[0] : 0;
 	for (uint32_t m = 0; m < OBJECTS; m++)
 		bad |= (b->view[m] && umd_rt_destroy(&b->rt, b->view[m])) ||
 		       (b->res[m] && umd_rt_destroy(&b->rt, b->res[m]));
@@ -182,12 +198,13 @@ int bench_umd(void)
 {
 	struct fw_adapter ad;
 	struct fw_device *kdev;
-	double pad[2] = { 0 }, nopad[2] = { 0 };
+	double pad[2] = { 0 }, nopad[2] = { 0 }, pad_cpu[2] = { 0 }, nopad_cpu[2] = { 0 };
 	int bad;
 
 	if (fw_adapter_init(&ad, NULL))
 		return 1;
-	bad = fw_device_create(&ad, &kdev) || bu_case(kdev, false, pad) || bu_case(kdev, true, nopad);
+	bad = fw_device_create(&ad, &kdev) || bu_case(kdev, false, pad, pad_cpu) ||
+	      bu_case(kdev, true, nopad, nopad_cpu);
 	fw_adapter_fini(&ad);
 	if (bad) {
 		printf("bench: deferred contexts failed\n");
@@ -195,10 +212,10 @@ int bench_umd(void)
 	}
 	printf("bench: deferred contexts, %u views (2 handles each, created and destroyed) and %u"
 	       " recorded commands per round, handles+commands per second\n", OBJECTS, COMMANDS);
-	printf("  padded (128 B handles)   1 thread %10.3g  2 threads %10.3g  speed-up %.2fx\n",
-	       pad[0], pad[1], pad[1] / pad[0]);
-	printf("  unpadded (false sharing) 1 thread %10.3g  2 threads %10.3g  speed-up %.2fx\n",
-	       nopad[0], nopad[1], nopad[1] / nopad[0]);
+	printf("  padded (128 B handles)   1 thread %10.3g  2 threads %10.3g  speed-up %.2fx,"
+	       " CPU per op 2/1 threads %.2f\n", pad[0], pad[1], pad[1] / pad[0], pad_cpu[0]);
+	printf("  unpadded (false sharing) 1 thread %10.3g  2 threads %10.3g  speed-up %.2fx,"
+	       " CPU per op 2/1 threads %.2f\n", nopad[0], nopad[1], nopad[1] / nopad[0], nopad_cpu[0]);
 	printf("ratios: deferred 2/1 threads padded %.2f (target >= 1.8), unpadded %.2f;"
 	       " padded/unpadded on 2 threads %.2f; host reference loop 2/1 threads %.2f\n",
 	       pad[1] / pad[0], nopad[1] / nopad[0], pad[1] / nopad[1], ref_speedup());
