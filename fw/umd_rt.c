@@ -49,13 +49,31 @@ static int ask_sizes(struct umd_rt *rt)
 	if (!rt->sizes)
 		return GM_ERR_NO_MEM;
 	rt->nsizes = n;
-	return umd_check_deferred_handle_sizes(rt->ic, &rt->nsizes, rt->sizes);
+	st = umd_check_deferred_handle_sizes(rt->ic, &rt->nsizes, rt->sizes);
+	for (uint32_t i = 0; !st && i < rt->nsizes; i++)
+		if (rt->sizes[i].size > rt->stride)
+			rt->stride = rt->sizes[i].size;
+	rt->stride = (rt->stride + UMD_PAD_BYTES - 1) / UMD_PAD_BYTES * UMD_PAD_BYTES;
+	return st;
+}
+
+/* Without interleaving: a slab per deferred context, a slot per object id. */
+static int make_slabs(struct umd_rt *rt, bool interleaved)
+{
+	for (uint32_t i = 0; !interleaved && i < rt->ndc; i++) {
+		rt->slab[i] = line_alloc((size_t)rt->stride * rt->max_objects);
+		if (!rt->slab[i])
+			return GM_ERR_NO_MEM;
+	}
+	return GM_OK;
 }
 
 static void rt_free(struct umd_rt *rt)
 {
-	for (unsigned i = 0; i < UMD_MAX_DC; i++)
+	for (unsigned i = 0; i < UMD_MAX_DC; i++) {
 		free(rt->made[i]);
+		free(rt->slab[i]);
+	}
 	free(rt->sizes);
 	free(rt->err);
 	free(rt->free_id);
@@ -89,6 +107,8 @@ int umd_rt_open(struct umd_rt *rt, const struct umd_rt_cfg *cfg)
 	if (st)
 		goto err_free_rt;
 	st = ask_sizes(rt);
+	if (!st)
+		st = make_slabs(rt, cfg->interleaved);
 	for (unsigned i = 0; !st && i < cfg->ndc; i++)
 		st = umd_deferred_create(rt->dev, set_error, &rt->err[1 + i], &rt->dc[i]);
 	if (st)
@@ -193,7 +213,7 @@ static int obj_made(struct umd_rt *rt, struct umd_rt_obj *o)
 	if (!umd_rt_size_announced(rt, o->type, o->dc_size)) {
 		rt->bad_sizes++;
 		st = GM_ERR_BAD_ARG;
-	} else {
+	} else if (!rt->slab[0]) {
 		o->row = line_alloc((size_t)o->dc_size * rt->ndc);
 		st = o->row ? GM_OK : GM_ERR_NO_MEM;
 	}
@@ -240,9 +260,17 @@ int umd_rt_fill_state(struct umd_rt *rt, uint64_t value, struct umd_rt_obj **o)
 	return obj_made(rt, *o);
 }
 
+/* Where @o's handle on deferred context @i lives. */
+static void *dc_mem(const struct umd_rt *rt, uint32_t i, const struct umd_rt_obj *o)
+{
+	if (o->row)
+		return o->row + (size_t)i * o->dc_size;
+	return rt->slab[i] + (size_t)o->id * rt->stride;
+}
+
 void *umd_rt_handle(struct umd_rt *rt, uint32_t i, struct umd_rt_obj *o)
 {
-	void *h = o->row + (size_t)i * o->dc_size;
+	void *h = dc_mem(rt, i, o);
 	struct umd_view_args va = { 0 };
 	uint32_t reports = rt->err[1 + i].count;
 
@@ -270,7 +298,7 @@ void *umd_rt_handle(struct umd_rt *rt, uint32_t i, struct umd_rt_obj *o)
 
 int umd_rt_forget(struct umd_rt *rt, uint32_t i, struct umd_rt_obj *o)
 {
-	void *h = o->row + (size_t)i * o->dc_size;
+	void *h = dc_mem(rt, i, o);
 	int st;
 
 	if (!rt->made[i][o->id])

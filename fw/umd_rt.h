@@ -15,11 +15,13 @@
  *                  a view's resource is opened there first;
  *   object destroy every deferred handle, then the immediate one.
  *
- * Handle memory: the immediate handle on its own, the deferred handles of
- * one object in one row of ndc slots of the size the driver gave (the CLS
- * allocator tuned by the table); rows and handles are UMD_PAD_BYTES aligned, so
- * with the driver's padding no two contexts share a line, and without it
- * neighbouring contexts do.
+ * Handle memory (the CLS allocator the table tunes): the immediate handle
+ * on its own; deferred handles by default in one slab per deferred context,
+ * a slot per object of the largest announced size, so a context's handles
+ * are its own memory; with `interleaved`, the handles of one object in one
+ * row of ndc slots of the size the driver gave, neighbouring contexts side
+ * by side - where only the driver's padding keeps them off each other's
+ * lines.  Slabs, slots, rows and handles are UMD_PAD_BYTES aligned.
  *
  * The device records only until the caller attaches the pipeline
  * (umd_device_attach(rt->dev, k)).  Each context's SetError lands in its own error slot (a cache line).
@@ -38,6 +40,7 @@ struct umd_rt_cfg {
 	uint32_t ndc;            /* deferred contexts, 1..UMD_MAX_DC */
 	uint32_t max_objects;    /* 1..1<<20 */
 	bool unpadded;           /* the driver's umd_device_cfg.unpadded */
+	bool interleaved;        /* deferred handles in rows per object, not slabs per context */
 };
 
 /* A context's core-layer handle: what SetError told it. */
@@ -56,6 +59,8 @@ struct umd_rt {
 	struct umd_handle_size *sizes;  /* the CheckDeferredContextHandleSizes table */
 	struct umd_rt_err *err;         /* [0] immediate, [1 + i] deferred context i */
 	uint8_t *made[UMD_MAX_DC];      /* per deferred context: object id -> handle made */
+	char *slab[UMD_MAX_DC];         /* per deferred context: its handles (not interleaved) */
+	uint32_t stride;                /* bytes per slab slot: the largest announced size */
 	uint32_t *free_id, nfree;
 	uint32_t bad_sizes;             /* CalcDeferredContextHandleSize values not in the table */
 };
@@ -67,7 +72,7 @@ struct umd_rt_obj {
 	struct umd_rt_obj *dep;  /* a view's resource */
 	void *ic;                /* the immediate-context handle */
 	uint32_t dc_size;        /* CalcDeferredContextHandleSize */
-	char *row;               /* ndc deferred handles of dc_size bytes */
+	char *row;               /* interleaved: ndc deferred handles of dc_size bytes */
 };
 
 /* Create the device (sizes asked twice) and @cfg->ndc deferred contexts.

@@ -13,7 +13,9 @@
  * resources (the resource first: 2 handles per view), records COMMANDS
  * FILLs and BLTs over them in order, finishes and drops the list, and
  * destroys its handles again, ROUNDS times.  Both threads use the same
- * objects, so without padding their handles of one object share a line.
+ * objects: in the runtime's slabs each context's handles are its own
+ * memory; in rows the two contexts' handles of one object are neighbours,
+ * one line apart with the driver's padding, in one line without it.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <pthread.h>
@@ -156,10 +158,11 @@ static double bu_run(struct bu *b, uint32_t threads, double *cpu)
 /* Handles + commands per second on 1 and 2 threads (best of TRIES), and
  * CPU seconds per operation on 2 threads over 1 (*cpu_ratio): what the
  * threads cost each other while they did run at once. */
-static int bu_case(struct fw_device *kdev, bool unpadded, double *rate, double *cpu_ratio)
+static int bu_case(struct fw_device *kdev, bool unpadded, bool interleaved, double *rate,
+		   double *cpu_ratio)
 {
 	struct umd_rt_cfg rc = { .kdev = kdev, .ndc = 2, .max_objects = 2 * OBJECTS,
-				 .unpadded = unpadded };
+				 .unpadded = unpadded, .interleaved = interleaved };
 	struct fw_alloc_desc d = { .size = 4096, .width = 32, .height = 32, .pitch = 128,
 				   .bpe_log2 = 2, .tile = GPU_TILE_LINEAR };
 	struct bu *b = calloc(1, sizeof(*b));
@@ -194,17 +197,29 @@ static int bu_case(struct fw_device *kdev, bool unpadded, double *rate, double *
 	return bad;
 }
 
+/* The layouts measured: the runtime's slabs, and rows with and without
+ * the driver's padding. */
+static const struct bu_layout {
+	const char *name;
+	bool unpadded, interleaved;
+} layouts[] = {
+	{ "slabs per context, padded", false, false },
+	{ "rows per object, padded", false, true },
+	{ "rows per object, unpadded", true, true },
+};
+
 int bench_umd(void)
 {
 	struct fw_adapter ad;
 	struct fw_device *kdev;
-	double pad[2] = { 0 }, nopad[2] = { 0 }, pad_cpu[2] = { 0 }, nopad_cpu[2] = { 0 };
+	double rate[3][2] = { { 0 } }, cpu[3][2] = { { 0 } };
 	int bad;
 
 	if (fw_adapter_init(&ad, NULL))
 		return 1;
-	bad = fw_device_create(&ad, &kdev) || bu_case(kdev, false, pad, pad_cpu) ||
-	      bu_case(kdev, true, nopad, nopad_cpu);
+	bad = fw_device_create(&ad, &kdev);
+	for (unsigned i = 0; !bad && i < 3; i++)
+		bad = bu_case(kdev, layouts[i].unpadded, layouts[i].interleaved, rate[i], cpu[i]);
 	fw_adapter_fini(&ad);
 	if (bad) {
 		printf("bench: deferred contexts failed\n");
@@ -212,12 +227,13 @@ int bench_umd(void)
 	}
 	printf("bench: deferred contexts, %u views (2 handles each, created and destroyed) and %u"
 	       " recorded commands per round, handles+commands per second\n", OBJECTS, COMMANDS);
-	printf("  padded (128 B handles)   1 thread %10.3g  2 threads %10.3g  speed-up %.2fx,"
-	       " CPU per op 2/1 threads %.2f\n", pad[0], pad[1], pad[1] / pad[0], pad_cpu[0]);
-	printf("  unpadded (false sharing) 1 thread %10.3g  2 threads %10.3g  speed-up %.2fx,"
-	       " CPU per op 2/1 threads %.2f\n", nopad[0], nopad[1], nopad[1] / nopad[0], nopad_cpu[0]);
-	printf("ratios: deferred 2/1 threads padded %.2f (target >= 1.8), unpadded %.2f;"
-	       " padded/unpadded on 2 threads %.2f; host reference loop 2/1 threads %.2f\n",
-	       pad[1] / pad[0], nopad[1] / nopad[0], pad[1] / nopad[1], ref_speedup());
+	for (unsigned i = 0; i < 3; i++)
+		printf("  %-26s 1 thread %10.3g  2 threads %10.3g  speed-up %.2fx, CPU per op 2/1"
+		       " threads %.2f\n", layouts[i].name, rate[i][0], rate[i][1],
+		       rate[i][1] / rate[i][0], cpu[i][0]);
+	printf("ratios: deferred 2/1 threads %.2f (target >= 1.8); rows padded %.2f, unpadded %.2f"
+	       " (false sharing: padded/unpadded on 2 threads %.2f); host reference loop 2/1"
+	       " threads %.2f\n", rate[0][1] / rate[0][0], rate[1][1] / rate[1][0],
+	       rate[2][1] / rate[2][0], rate[1][1] / rate[2][1], ref_speedup());
 	return 0;
 }

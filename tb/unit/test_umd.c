@@ -26,15 +26,20 @@ struct fx {
 	struct umd_rt rt;
 };
 
-static void fx_open(struct fx *f, uint32_t ndc, bool unpadded)
+static void fx_open_as(struct fx *f, uint32_t ndc, bool unpadded, bool interleaved)
 {
 	struct umd_rt_cfg c;
 
 	assert_int_equal(fw_adapter_init(&f->ad, NULL), GM_OK);
 	assert_int_equal(fw_device_create(&f->ad, &f->kdev), GM_OK);
 	c = (struct umd_rt_cfg){ .kdev = f->kdev, .ndc = ndc, .max_objects = 4096,
-				 .unpadded = unpadded };
+				 .unpadded = unpadded, .interleaved = interleaved };
 	assert_int_equal(umd_rt_open(&f->rt, &c), GM_OK);
+}
+
+static void fx_open(struct fx *f, uint32_t ndc, bool unpadded)
+{
+	fx_open_as(f, ndc, unpadded, unpadded);
 }
 
 static void fx_close(struct fx *f)
@@ -105,7 +110,7 @@ static void test_layout(void **state)
 	for (int unpadded = 0; unpadded < 2; unpadded++) {
 		uintptr_t h0, h1, ro;
 
-		fx_open(&f, 2, unpadded);
+		fx_open_as(&f, 2, unpadded, true);
 		assert_int_equal(umd_rt_resource(&f.rt, &d, 1, &r), GM_OK);
 		h0 = (uintptr_t)umd_rt_handle(&f.rt, 0, r);
 		h1 = (uintptr_t)umd_rt_handle(&f.rt, 1, r);
@@ -125,6 +130,15 @@ static void test_layout(void **state)
 		assert_int_equal(umd_rt_destroy(&f.rt, r), GM_OK);
 		fx_close(&f);
 	}
+	/* Slabs: each context's handles in its own memory, on their own lines. */
+	fx_open_as(&f, 2, false, false);
+	assert_int_equal(umd_rt_resource(&f.rt, &d, 1, &r), GM_OK);
+	assert_ptr_equal(umd_rt_handle(&f.rt, 0, r), f.rt.slab[0] + (size_t)r->id * f.rt.stride);
+	assert_ptr_equal(umd_rt_handle(&f.rt, 1, r), f.rt.slab[1] + (size_t)r->id * f.rt.stride);
+	assert_int_equal((uintptr_t)f.rt.slab[1] % UMD_PAD_BYTES, 0);
+	assert_int_equal(f.rt.stride % UMD_PAD_BYTES, 0);
+	assert_int_equal(umd_rt_destroy(&f.rt, r), GM_OK);
+	fx_close(&f);
 }
 
 /* ---------------------------------------------------------------- order */
