@@ -64,9 +64,9 @@
 #define UMD_CACHE_LINE 64u      /* bytes */
 /* The padding unit: a line and its neighbour.  Intel's adjacent-line
  * prefetcher moves lines in 128-byte aligned pairs, so two contexts'
- * data one line apart still contend (`gpusim bench`, one run on an idle
- * 2-core host: 2 threads at 0.82x of 1 with 64-byte padding, 1.17x with
- * 128). */
+ * data one line apart still contend (`gpusim bench`, handles of two
+ * contexts side by side, one run on an idle 2-core host: 2 threads at
+ * 0.82x of 1 with 64-byte padding, 1.17x with 128). */
 #define UMD_PAD_BYTES 128u
 #define UMD_MAX_DC 16u          /* deferred contexts per device */
 #define UMD_RES_SURF_MAX 16u    /* surfaces per resource */
