@@ -66,14 +66,15 @@ LIB_C := model/gm.c model/gm_mem.c model/gm_status.c dma/dma_buf.c dma/dma_names
 	dma/dma_patch.c dma/dma_validate.c \
 	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c mmu/mmu_shadow.c mmu/mmu_update.c fw/fw_dev.c fw/fw_vm.c \
 	fw/fw_mem.c fw/fw_res.c fw/fw_residency.c fw/fw_kmd.c fw/fw_render.c fw/fw_paging.c fw/fw_mfence.c \
-	fw/fw_sched.c fw/fw_lock.c fw/fw_gpuva.c fw/fw_gpuva_batch.c fw/fw_gpuva_move.c fw/fw_umd.c
+	fw/fw_sched.c fw/fw_lock.c fw/fw_gpuva.c fw/fw_gpuva_batch.c fw/fw_gpuva_move.c fw/fw_umd.c \
+	fw/umd_obj.c fw/umd_rec.c fw/umd_exec.c fw/umd_rt.c
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_sc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
 VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads.o)
 LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
-TESTS := test_gm_mem test_dma test_mmu test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_ce test_mmu_rtl test_kmd test_wave test_sc_smoke test_gpuva test_san_fatal
+TESTS := test_gm_mem test_dma test_mmu test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_ce test_mmu_rtl test_kmd test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
@@ -122,7 +123,8 @@ $(B)/vl_sc/verilated_fst_c.o: VL_SAN_WAIVE += $(if $(SANFLAGS),-fno-sanitize=shi
 # The driver and its clients in tb/scen/ and bench_pipe.c drop no status:
 # GM_MUST_CHECK (gm_status.h) becomes warn_unused_result there, an error
 # under -Werror.
-$(B)/obj/fw/%.o $(B)/obj/tb/scen/%.o $(B)/obj/tools/bench_pipe.o: CFLAGS += -DGM_CHECK_RESULTS
+$(B)/obj/fw/%.o $(B)/obj/tb/scen/%.o $(B)/obj/tools/bench_pipe.o $(B)/obj/tools/bench_umd.o: \
+	CFLAGS += -DGM_CHECK_RESULTS
 
 $(B)/obj/%.o: %.c $(wildcard model/*.h dma/*.h fw/*.h mmu/*.h) model/gpu_hw.h
 	@mkdir -p $(@D)
@@ -145,9 +147,10 @@ LINK = $(CXX) -o $@ $^ $(VL_ARCH) $(VL_RT) $(LDLIBS)
 
 # The command line and its clients of the library: the demo and the
 # `gpusim run` scenarios (tb/scen/), the benchmarks (tools/).
-TOOL_OBJ := $(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_pipe.o \
+TOOL_OBJ := $(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_pipe.o $(B)/obj/tools/bench_umd.o \
 	$(B)/obj/tb/scen/scen_demo.o $(B)/obj/tb/scen/scen_pipe.o $(B)/obj/tb/scen/scen_common.o \
-	$(B)/obj/tb/scen/scen_gpuva.o
+	$(B)/obj/tb/scen/scen_gpuva.o $(B)/obj/tb/scen/scen_deferred.o $(B)/obj/tb/umd_work.o \
+	$(B)/obj/tb/umd_work_gpu.o
 $(TOOL_OBJ): tools/bench.h $(wildcard tb/scen/*.h)
 $(B)/obj/tools/gpusim.o: CFLAGS += -Itb/scen
 $(BIN): $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
@@ -196,6 +199,19 @@ $(B)/tests/test_mmu_update: $(B)/obj/tb/unit/test_mmu_update.o $(B)/obj/mmu/mmu_
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
+# The user-mode driver without the GPU (record only), and the same test
+# built with clang's ThreadSanitizer: the threads record at once.
+UMD_UNIT_C := tb/unit/test_umd.c tb/umd_work.c tb/tb_seed.c fw/umd_obj.c fw/umd_rec.c fw/umd_rt.c \
+	fw/fw_mem.c fw/fw_res.c fw/fw_residency.c dma/dma_tile.c dma/dma_names.c model/gm_status.c
+$(B)/tests/test_umd: $(patsubst %.c,$(B)/obj/%.o,$(UMD_UNIT_C))
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ -lcmocka -lpthread $(SANFLAGS)
+
+TSAN_FLAGS := -std=c11 -O1 -g -fsanitize=thread $(INCS) -Itb
+$(B)/tests/test_umd_tsan: $(UMD_UNIT_C) $(wildcard fw/*.h dma/*.h model/*.h tb/*.h) model/gpu_hw.h
+	@mkdir -p $(@D)
+	clang $(TSAN_FLAGS) $(UMD_UNIT_C) -o $@ -lcmocka -lpthread
+
 $(B)/tests/test_san_fatal: $(B)/obj/tb/unit/test_san_fatal.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(SANFLAGS)
@@ -204,7 +220,10 @@ $(B)/tests/test_san_fatal: $(B)/obj/tb/unit/test_san_fatal.o
 SYS_UTIL_OBJ := $(B)/obj/tb/sys/tb_util.o $(SEED_OBJ)
 $(B)/tests/%: $(B)/obj/tb/sys/%.o $(SYS_UTIL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $< $(SYS_UTIL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) -lcmocka $(LDLIBS)
+	$(CXX) -o $@ $< $(filter $(B)/obj/tb/umd_%.o,$^) $(SYS_UTIL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) \
+		-lcmocka $(LDLIBS)
+
+$(B)/tests/test_umd_rtl: $(B)/obj/tb/umd_work.o $(B)/obj/tb/umd_work_gpu.o
 
 # ---------------------------------------------------------------- entry points
 run: deps

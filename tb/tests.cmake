@@ -36,6 +36,19 @@ set_tests_properties(unit_disasm PROPERTIES LABELS unit TIMEOUT 60)
 add_test(unit_fw_res tests/test_fw_res)
 set_tests_properties(unit_fw_res PROPERTIES LABELS unit TIMEOUT 60)
 
+# The user-mode driver's contexts (seed 002) without the GPU, then the same
+# test built with clang's ThreadSanitizer (a report fails it) and under
+# valgrind (out of memory at every allocation point leaks nothing).
+add_test(unit_umd tests/test_umd)
+set_tests_properties(unit_umd PROPERTIES LABELS unit TIMEOUT 60)
+
+add_test(unit_umd_tsan tests/test_umd_tsan)
+set_tests_properties(unit_umd_tsan PROPERTIES LABELS "unit;tsan" TIMEOUT 120
+  ENVIRONMENT "TSAN_OPTIONS=halt_on_error=1:exitcode=66")
+
+add_test(memcheck_umd valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite tests/test_umd)
+set_tests_properties(memcheck_umd PROPERTIES LABELS "unit;memcheck" TIMEOUT 300)
+
 add_test(rtl_apt tests/test_apt)
 set_tests_properties(rtl_apt PROPERTIES LABELS rtl TIMEOUT 300)
 
@@ -67,7 +80,7 @@ add_test(demo_windowed_fst bin/gpusim demo --quiet --wave demo-window.fst --wave
 set_tests_properties(demo_windowed_fst PROPERTIES LABELS "fw;waves" TIMEOUT 120)
 
 # The submission pipeline end to end (gpusim run NAME): each scenario checks its results.
-foreach(scen copies evict shared hang vaupdate tiled)
+foreach(scen copies evict shared hang vaupdate tiled deferred)
   add_test(run_${scen} bin/gpusim run ${scen} --quiet)
   set_tests_properties(run_${scen} PROPERTIES LABELS fw TIMEOUT 300)
 endforeach()
@@ -96,3 +109,7 @@ set_tests_properties(views_signals PROPERTIES LABELS waves TIMEOUT 120)
 
 add_test(rtl_gpuva tests/test_gpuva)
 set_tests_properties(rtl_gpuva PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
+
+# Deferred contexts recorded on threads, executed through the pipeline on the RTL (seed 002).
+add_test(rtl_umd tests/test_umd_rtl)
+set_tests_properties(rtl_umd PROPERTIES LABELS "rtl;fw" TIMEOUT 300)

@@ -9,4 +9,8 @@
  * its lines; 0, or 1 when something failed. */
 int bench_pipeline(void);
 
+/* Deferred-context handle creation and recording on 1 vs 2 threads, with
+ * and without cache-line padding (bench_umd.c); 0, or 1 when it failed. */
+int bench_umd(void);
+
 #endif /* BENCH_H */

@@ -22,9 +22,13 @@ cmake
 libcmocka-dev
 yosys
 valgrind
+clang
+libclang-rt-14-dev
 "
 # cmake: ctest runs the regression and writes JUnit; cmocka: C unit tests;
-# yosys: the synthesis (no latch) check of make lint; valgrind: memcheck runs.
+# yosys: the synthesis (no latch) check of make lint; valgrind: memcheck runs;
+# clang and its runtimes (only recommended by clang): the ThreadSanitizer
+# build of the user-mode driver's test.
 PKGS_BENCH=""
 PKGS_FUZZ="
 clang

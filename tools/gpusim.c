@@ -569,7 +569,7 @@ static int cmd_bench(int argc, char **argv)
 	       rate[3] / rate[0], rate[2] / rate[0], rate[1] / rate[0], rate[5] / rate[3],
 	       rate[0] / rate[6]);
 	return bench_mmu(false, 20000) || bench_mmu(true, 20000) || bench_copy_engine() ||
-	       bench_pipeline();
+	       bench_pipeline() || bench_umd();
 }
 
 /* ------------------------------------------------------------------ disasm */

@@ -11,6 +11,7 @@
 #include "fw_umd.h"
 #include "gpu_hw.h"
 #include "scen_common.h"
+#include "scen_deferred.h"
 #include "scen_pipe.h"
 
 /* ------------------------------------------------------------ copies */
@@ -340,10 +341,12 @@ static const struct scen_entry table[] = {
 	  scen_vaupdate, 64ull << 20, SCEN_PT_BYTES },
 	{ "tiled", "a tiled SS64K resource mapped tile by tile, null tiles, remapped while queued",
 	  scen_tiled, 64ull << 20, SCEN_PT_BYTES },
+	{ "deferred", "deferred contexts recorded on two threads, executed on the RTL (seed 002)",
+	  scen_deferred, 64ull << 20, 0 },
 };
 
 const char *const scen_pipe_names[] = { "copies", "evict", "shared", "hang", "vaupdate", "tiled",
-					NULL };
+					"deferred", NULL };
 
 static const struct scen_entry *find(const char *name)
 {
