@@ -476,11 +476,12 @@ int fw_mfence_wait(struct fw_kmd *k, uint32_t id, uint64_t value, uint64_t budge
 	}
 }
 
-bool fw_sched_references(const struct fw_kmd *k, const struct fw_alloc *a)
+bool fw_sched_references(const struct fw_kmd *k, const struct fw_alloc *a, bool writes_only)
 {
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
 		for (uint32_t i = 0; k->pend[s].used && i < k->pend[s].buf.nalloc; i++)
-			if (fw_dmabuf_alloc(&k->pend[s].buf, i) == a)
+			if (fw_dmabuf_alloc(&k->pend[s].buf, i) == a &&
+			    (!writes_only || k->pend[s].buf.alloc[i].write))
 				return true;
 	return false;
 }

@@ -24,6 +24,22 @@
  *                             GM_ERR_FULL when VRAM could never hold a
  *                             buffer's allocations (nothing moved).  Then
  *                             a valid call works.
+ *   test_kmd_lock_codes       (issue 14) the D3DDDICB_LOCK argument set:
+ *                             every flag combination the seed and the public
+ *                             D3DDDICB_LOCKFLAGS remarks constrain, the page
+ *                             list, locked-already, every range in use
+ *                             (NOTAVAILABLE, CANTEVICTPINNEDALLOCATION,
+ *                             DonotEvict), VRAM too small (E_OUTOFMEMORY), a
+ *                             removed device, Unlock's table: exact code,
+ *                             nothing changed (nor hAllocation and pData);
+ *                             eight driver-picked ranges, windows disjoint.
+ *   test_kmd_lock_sync        (issue 14) DonotWait -> WASSTILLDRAWING,
+ *                             DonotWait|IgnoreSync does not wait, IgnoreSync
+ *                             alone and Discard|DonotWait wait, IgnoreReadSync
+ *                             waits for writers only; pData through a range,
+ *                             raw and with a page list reaches the right
+ *                             bytes; a range-locked allocation's DMA buffer
+ *                             is refused.
  *   test_kmd_lock_windows     (issue 12) a lock window overlapping a live
  *                             lock's, another device's or its own, in any
  *                             range: refused, nothing changed; windows side
@@ -292,6 +308,7 @@ struct snap {
 	uint64_t pend_fence[FW_KMD_SLOTS];
 	struct fw_mfence mf[FW_KMD_MAX_MFENCES + 1];
 	struct fw_lock_range apt[GPU_APT_RANGES];
+	struct fw_lock_range raw[FW_KMD_RAW_LOCKS];
 	struct alloc_state a[KT_TRACK];
 };
 
@@ -320,6 +337,7 @@ static void snap_take(const struct kt *x, struct snap *s)
 	}
 	memcpy(s->mf, k->mf, sizeof(s->mf));
 	memcpy(s->apt, k->apt, sizeof(s->apt));
+	memcpy(s->raw, k->raw, sizeof(s->raw));
 	for (unsigned i = 0; i < x->ntrack; i++) {
 		const struct fw_alloc *a = x->track[i];
 
@@ -353,6 +371,8 @@ static const char *snap_diff(const struct kt *x, const struct snap *b, const str
 		return "monitored fences (owner, requested, seen)";
 	if (memcmp(b->apt, n->apt, sizeof(b->apt)))
 		return "aperture locks";
+	if (memcmp(b->raw, n->raw, sizeof(b->raw)))
+		return "raw locks";
 	for (unsigned i = 0; i < x->ntrack; i++) {
 		const struct alloc_state *p = &b->a[i], *q = &n->a[i];
 
@@ -992,6 +1012,213 @@ static void test_kmd_bad_args(void **state)
 	kt_close(&x);
 }
 
+/* ------------------------------------------------------------ Lock (D3DDDICB_LOCK) */
+
+#define PDATA_UNSET 0xdeadbeefdeadbeefull /* pData before a call: a refusal leaves it */
+
+/* fw_kmd_lock_cb on @h with @flags and page list @pages[@np]; a refusal must
+ * leave hAllocation and pData as they were.  *pdata (if not NULL) gets pData. */
+static int lock_cb(struct kt *x, struct fw_device *dev, uint32_t h, uint32_t flags, uint32_t np,
+		   const uint32_t *pages, uint64_t *pdata)
+{
+	struct fw_lock_args a = { .hAllocation = h, .Flags = flags, .NumPages = np,
+				  .pPages = pages, .pData = PDATA_UNSET };
+	int st = fw_kmd_lock_cb(x->k, dev, &a);
+
+	if (st && (a.pData != PDATA_UNSET || a.hAllocation != h))
+		fail_msg("refused lock (%s) wrote its arguments", gm_status_name(st));
+	if (pdata)
+		*pdata = a.pData;
+	return st;
+}
+
+/* A lock argument set other than the flags: @field 1 PrivateDriverData,
+ * 2 GpuVirtualAddress. */
+static int lock_field(struct kt *x, struct fw_device *dev, uint32_t h, int field)
+{
+	struct fw_lock_args a = { .hAllocation = h, .pData = PDATA_UNSET };
+
+	if (field == 1)
+		a.PrivateDriverData = 1;
+	else
+		a.GpuVirtualAddress = 0x10000;
+	return fw_kmd_lock_cb(x->k, dev, &a);
+}
+
+static int unlock_cb(struct kt *x, struct fw_device *dev, const uint32_t *h, uint32_t n)
+{
+	struct fw_unlock_args u = { .NumAllocations = n, .phAllocations = h };
+
+	return fw_kmd_unlock_cb(x->k, dev, &u);
+}
+
+#define LK_RO FW_LOCK_READONLY
+#define LK_WO FW_LOCK_WRITEONLY
+#define LK_NW FW_LOCK_DONOTWAIT
+#define LK_IS FW_LOCK_IGNORESYNC
+#define LK_LE FW_LOCK_LOCKENTIRE
+#define LK_NE FW_LOCK_DONOTEVICT
+#define LK_AA FW_LOCK_ACQUIREAPERTURE
+#define LK_DI FW_LOCK_DISCARD
+#define LK_NX FW_LOCK_NOEXISTINGREFERENCE
+#define LK_VA FW_LOCK_USEALTERNATEVA
+
+/* An X-tiled 64 KiB surface (4 KiB tiles of 512 B x 8 rows). */
+static struct kbuf kbuf_tiled(struct kt *x, struct fw_device *dev)
+{
+	struct fw_alloc_desc d = { .size = 0x10000, .width = 1024, .height = 16, .pitch = PITCH,
+				   .bpe_log2 = 2, .tile = GPU_TILE_X };
+
+	return kbuf_desc(x, dev, &d, false);
+}
+
+/*
+ * Seed 000, items 1 and 8 of issue 14: the D3DDDICB_LOCK argument set and
+ * the result codes.  Every flag combination the seed and the public
+ * D3DDDICB_LOCKFLAGS remarks constrain gives its exact code and changes
+ * nothing (ROW's snapshot, and the caller's hAllocation and pData); the
+ * aperture ranges are the driver's: eight locks get eight ranges with
+ * disjoint windows, the ninth gets NOTAVAILABLE (a pinned allocation
+ * CANTEVICTPINNEDALLOCATION, unless DonotEvict); an allocation VRAM cannot
+ * take E_OUTOFMEMORY; a removed device DEVICEREMOVED.  Unlock's table too.
+ */
+static void test_kmd_lock_codes(void **state)
+{
+	static const uint32_t page3 = 3, page16 = 16;
+	struct fw_alloc_desc d;
+	struct fw_device *A, *B, *C;
+	struct kbuf L, T, P4, PIN, BIG1, BIG2, BX, CX, R[GPU_APT_RANGES];
+	uint64_t pd, win[GPU_APT_RANGES];
+	uint32_t h2[2];
+	struct kt x;
+
+	(void)state;
+	kt_open(&x, 8ull << 20, 200000);
+	A = dev_new(&x);
+	B = dev_new(&x);
+	C = dev_new(&x);
+	L = kbuf_new(&x, A, 0x10000);
+	T = kbuf_tiled(&x, A);
+	d = (struct fw_alloc_desc){ .size = 4096, .width = 1, .height = 1024, .pitch = 4,
+				    .bpe_log2 = 2, .tile = GPU_TILE_LINEAR };
+	P4 = kbuf_desc(&x, A, &d, false);
+	d = buf_desc(0x10000);
+	d.pinned = true;
+	PIN = kbuf_desc(&x, A, &d, false);
+	BIG1 = kbuf_new(&x, A, 5ull << 20);
+	BIG2 = kbuf_new(&x, A, 5ull << 20);
+	BX = kbuf_new(&x, B, 0x10000);
+	CX = kbuf_new(&x, C, 0x10000);
+	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
+		R[r] = kbuf_new(&x, A, 0x10000);
+
+	ROW(&x, "lock: NULL arguments", GM_ERR_BAD_ARG, fw_kmd_lock_cb(x.k, A, NULL));
+	ROW(&x, "lock: NULL pipeline", GM_ERR_BAD_ARG,
+	    fw_kmd_lock_cb(NULL, A, &(struct fw_lock_args){ .hAllocation = L.h }));
+	ROW(&x, "lock: NULL device", GM_ERR_BAD_ARG, lock_cb(&x, NULL, L.h, 0, 0, NULL, NULL));
+	ROW(&x, "lock: handle 0", GM_ERR_BAD_ARG, lock_cb(&x, A, 0, 0, 0, NULL, NULL));
+	ROW(&x, "lock: another device's handle", GM_ERR_BAD_ARG,
+	    lock_cb(&x, A, BX.h, 0, 0, NULL, NULL));
+	ROW(&x, "lock: a Reserved flag bit (11)", GM_ERR_BAD_ARG,
+	    lock_cb(&x, A, L.h, 1u << 11, 0, NULL, NULL));
+	ROW(&x, "lock: a Reserved flag bit (31)", GM_ERR_BAD_ARG,
+	    lock_cb(&x, A, L.h, 1u << 31, 0, NULL, NULL));
+	ROW(&x, "lock: PrivateDriverData (a MIP level) without MIP levels", GM_ERR_BAD_ARG,
+	    lock_field(&x, A, L.h, 1));
+	ROW(&x, "lock: GpuVirtualAddress (reserved) nonzero", GM_ERR_BAD_ARG,
+	    lock_field(&x, A, L.h, 2));
+	ROW(&x, "lock: ReadOnly with WriteOnly", GM_ERR_BAD_ARG,
+	    lock_cb(&x, A, L.h, LK_RO | LK_WO, 0, NULL, NULL));
+	ROW(&x, "lock: ReadOnly with WriteOnly and a range", GM_ERR_BAD_ARG,
+	    lock_cb(&x, A, L.h, LK_RO | LK_WO | LK_AA, 0, NULL, NULL));
+	ROW(&x, "lock: IgnoreSync with AcquireAperture", GM_ERR_BAD_ARG,
+	    lock_cb(&x, A, L.h, LK_IS | LK_AA, 0, NULL, NULL));
+	ROW(&x, "lock: IgnoreSync with AcquireAperture and Discard", GM_ERR_BAD_ARG,
+	    lock_cb(&x, A, L.h, LK_IS | LK_AA | LK_DI, 0, NULL, NULL));
+	ROW(&x, "lock: IgnoreSync on a swizzled allocation", GM_ERR_BAD_ARG,
+	    lock_cb(&x, A, T.h, LK_NW | LK_IS, 0, NULL, NULL));
+	ROW(&x, "lock: UseAlternateVA without AcquireAperture", GM_ERR_BAD_ARG,
+	    lock_cb(&x, A, L.h, LK_VA, 0, NULL, NULL));
+	ROW(&x, "lock: DonotWait acquiring a range (no-overwrite)", GM_ERR_BAD_ARG,
+	    lock_cb(&x, A, T.h, LK_NW | LK_AA, 0, NULL, NULL));
+	ROW(&x, "lock: LockEntire with a page list", GM_ERR_BAD_ARG,
+	    lock_cb(&x, A, L.h, LK_LE, 1, &page3, NULL));
+	ROW(&x, "lock: NumPages without pPages", GM_ERR_BAD_ARG,
+	    lock_cb(&x, A, L.h, 0, 1, NULL, NULL));
+	ROW(&x, "lock: pPages without NumPages", GM_ERR_BAD_ARG,
+	    lock_cb(&x, A, L.h, 0, 0, &page3, NULL));
+	ROW(&x, "lock: a page past the allocation", GM_ERR_BAD_ARG,
+	    lock_cb(&x, A, L.h, LK_AA, 1, &page16, NULL));
+	ROW(&x, "lock: a pitch the aperture cannot show", GM_ERR_NOT_AVAILABLE,
+	    lock_cb(&x, A, P4.h, LK_AA, 0, NULL, NULL));
+
+	/* Already locked: raw then raw, raw then swizzled (the seed: not both). */
+	assert_int_equal(lock_cb(&x, A, L.h, LK_LE, 0, NULL, &pd), GM_OK);
+	assert_int_equal(pd, L.a->loc.addr);
+	ROW(&x, "lock: locked already (raw)", GM_ERR_BAD_ARG, lock_cb(&x, A, L.h, 0, 0, NULL, NULL));
+	ROW(&x, "lock: a range for an allocation locked raw", GM_ERR_BAD_ARG,
+	    lock_cb(&x, A, L.h, LK_AA, 0, NULL, NULL));
+	ROW(&x, "lock: a fixed window over a raw lock's VRAM", GM_ERR_BAD_ARG,
+	    fw_kmd_lock(x.k, A, R[0].h, 0, (uint32_t)L.a->loc.addr));
+
+	/* The driver's ranges: eight, windows disjoint, then none. */
+	for (unsigned r = 0; r < GPU_APT_RANGES; r++) {
+		assert_int_equal(lock_cb(&x, A, R[r].h, LK_AA, 0, NULL, &win[r]), GM_OK);
+		assert_true(win[r] + 0x10000 <= GPU_APT_WINDOW_BYTES);
+		assert_false(win[r] < L.a->loc.addr + 0x10000 && L.a->loc.addr < win[r] + 0x10000);
+		for (unsigned q = 0; q < r; q++)
+			assert_true(win[q] + 0x10000 <= win[r] || win[r] + 0x10000 <= win[q]);
+	}
+	ROW(&x, "lock: every range in use", GM_ERR_NOT_AVAILABLE,
+	    lock_cb(&x, A, T.h, LK_AA | LK_LE, 0, NULL, NULL));
+	ROW(&x, "lock: every range in use, DonotEvict", GM_ERR_NOT_AVAILABLE,
+	    lock_cb(&x, A, T.h, LK_AA | LK_NE, 0, NULL, NULL));
+	ROW(&x, "lock: every range in use, pinned", GM_ERR_PINNED,
+	    lock_cb(&x, A, PIN.h, LK_AA, 0, NULL, NULL));
+	ROW(&x, "lock: every range in use, pinned, DonotEvict", GM_ERR_NOT_AVAILABLE,
+	    lock_cb(&x, A, PIN.h, LK_AA | LK_NE, 0, NULL, NULL));
+	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
+		assert_int_equal(unlock_cb(&x, A, &R[r].h, 1), GM_OK);
+	/* A raw lock hands out plain VRAM: not where a range's window shows
+	 * another surface. */
+	assert_int_equal(lock_cb(&x, A, T.h, 0, 0, NULL, NULL), GM_OK);
+	assert_int_equal(unlock_cb(&x, A, &T.h, 1), GM_OK);
+	assert_int_equal(fw_kmd_lock(x.k, A, R[0].h, 0, (uint32_t)T.a->loc.addr), GM_OK);
+	ROW(&x, "lock: raw, its VRAM under a live range's window", GM_ERR_NOT_AVAILABLE,
+	    lock_cb(&x, A, T.h, 0, 0, NULL, NULL));
+	assert_int_equal(fw_kmd_unlock(x.k, A, R[0].h, 0), GM_OK);
+
+	/* E_OUTOFMEMORY: BIG1 locked in VRAM leaves no room for BIG2. */
+	assert_int_equal(lock_cb(&x, A, BIG1.h, 0, 0, NULL, NULL), GM_OK);
+	ROW(&x, "lock: VRAM cannot take it", GM_ERR_NO_MEM,
+	    lock_cb(&x, A, BIG2.h, LK_AA, 0, NULL, NULL));
+
+	/* Unlock's table. */
+	h2[0] = L.h;
+	h2[1] = L.h;
+	ROW(&x, "unlock: NULL arguments", GM_ERR_BAD_ARG, fw_kmd_unlock_cb(x.k, A, NULL));
+	ROW(&x, "unlock: NumAllocations 0", GM_ERR_BAD_ARG, unlock_cb(&x, A, h2, 0));
+	ROW(&x, "unlock: phAllocations NULL", GM_ERR_BAD_ARG, unlock_cb(&x, A, NULL, 1));
+	ROW(&x, "unlock: an allocation not locked", GM_ERR_BAD_ARG, unlock_cb(&x, A, &T.h, 1));
+	ROW(&x, "unlock: another device's handle", GM_ERR_BAD_ARG, unlock_cb(&x, B, &L.h, 1));
+	ROW(&x, "unlock: one handle twice", GM_ERR_BAD_ARG, unlock_cb(&x, A, h2, 2));
+	h2[1] = T.h;
+	ROW(&x, "unlock: the second not locked (the first stays)", GM_ERR_BAD_ARG,
+	    unlock_cb(&x, A, h2, 2));
+	h2[1] = BIG1.h;
+	assert_int_equal(unlock_cb(&x, A, h2, 2), GM_OK);
+	assert_false(L.a->pinned || BIG1.a->pinned);
+
+	/* D3DDDIERR_DEVICEREMOVED, before any other argument is looked at. */
+	assert_int_equal(lock_cb(&x, C, CX.h, 0, 0, NULL, NULL), GM_OK);
+	assert_int_equal(fw_device_mark_removed(C), GM_OK);
+	ROW(&x, "lock: removed device", GM_ERR_DEVICE_REMOVED,
+	    lock_cb(&x, C, CX.h, LK_RO | LK_WO, 0, NULL, NULL));
+	ROW(&x, "unlock: removed device", GM_ERR_DEVICE_REMOVED, unlock_cb(&x, C, &CX.h, 1));
+	printf("lock result codes: %u rows\n", x.rows);
+	kt_close(&x);
+}
+
 /* ------------------------------------------------------------ lock windows */
 
 /* The allocation aperture range @r is locked on, or NULL. */
@@ -1008,6 +1235,114 @@ static void fill_words(uint8_t *p, size_t n, uint64_t tag)
 
 		memcpy(p + 8 * i, &v, 8);
 	}
+}
+
+/*
+ * Seed 000, item 2 of issue 14: the synchronisation rules.  A 1 MiB FILL
+ * submitted and not retired: DonotWait gives WASSTILLDRAWING and changes
+ * nothing; DonotWait|IgnoreSync locks at once (the FILL still pending);
+ * IgnoreSync alone is ignored (the lock waits: nothing pending after, the
+ * FILL's bytes there); Discard overrides DonotWait (it waits too); with
+ * IgnoreReadSync a submission that only reads the allocation is not waited
+ * for, one that writes it is.  Then the CPU's view: what a lock through a
+ * driver range writes linearly, a raw lock reads back at pData = the
+ * allocation's VRAM address; a page list's pData is page pPages[0]; a DMA
+ * buffer referencing an allocation locked through a range is refused.
+ */
+static void test_kmd_lock_sync(void **state)
+{
+	static const uint32_t page3 = 3;
+	uint8_t img[64], got[64];
+	struct fw_cmdbuf cb;
+	struct fw_device *A;
+	struct kbuf BIG, D;
+	uint64_t pd, w;
+	struct kt x;
+	uint32_t f;
+
+	(void)state;
+	kt_open(&x, 16ull << 20, 2000000);
+	A = dev_new(&x);
+	f = mfence_new(&x, A, 0);
+	BIG = kbuf_new(&x, A, 1ull << 20);
+	D = kbuf_new(&x, A, 0x10000);
+	fw_umd_begin(x.u);
+	umd_fill(x.u, D.h, 0, PITCH, 16, 0);
+	kt_run(&x, A, f, 1);
+	kt_idle(&x);
+
+	fw_umd_begin(x.u);
+	umd_fill(x.u, BIG.h, 0, PITCH, 256, 0x1111111111111111ull);
+	kt_run(&x, A, f, 2);
+	assert_true(fw_sched_references(x.k, BIG.a, false));
+	ROW(&x, "DonotWait, the GPU writing it", GM_ERR_STILL_DRAWING,
+	    lock_cb(&x, A, BIG.h, LK_NW, 0, NULL, NULL));
+	ROW(&x, "DonotWait|ReadOnly|IgnoreReadSync, the GPU writing it", GM_ERR_STILL_DRAWING,
+	    lock_cb(&x, A, BIG.h, LK_NW | LK_RO | FW_LOCK_IGNOREREADSYNC, 0, NULL, NULL));
+	assert_int_equal(lock_cb(&x, A, BIG.h, LK_NW | LK_IS, 0, NULL, NULL), GM_OK);
+	assert_true(fw_sched_references(x.k, BIG.a, false)); /* no wait */
+	assert_int_equal(unlock_cb(&x, A, &BIG.h, 1), GM_OK);
+	assert_int_equal(lock_cb(&x, A, BIG.h, LK_IS, 0, NULL, NULL), GM_OK);
+	assert_false(fw_sched_references(x.k, BIG.a, false)); /* waited */
+	expect_filled(&x, BIG.a, 0x1111111111111111ull, "locked with IgnoreSync alone");
+	assert_int_equal(unlock_cb(&x, A, &BIG.h, 1), GM_OK);
+
+	fw_umd_begin(x.u);
+	umd_fill(x.u, BIG.h, 0, PITCH, 256, 0x2222222222222222ull);
+	kt_run(&x, A, f, 3);
+	assert_true(fw_sched_references(x.k, BIG.a, false));
+	assert_int_equal(lock_cb(&x, A, BIG.h, LK_NW | LK_DI | LK_NX | LK_AA, 0, NULL, NULL), GM_OK);
+	assert_false(fw_sched_references(x.k, BIG.a, false)); /* Discard overrode DonotWait */
+	expect_filled(&x, BIG.a, 0x2222222222222222ull, "locked with Discard|DonotWait");
+	assert_int_equal(unlock_cb(&x, A, &BIG.h, 1), GM_OK);
+
+	/* A COPY reads BIG and writes D. */
+	fw_umd_begin(x.u);
+	umd_fill(x.u, BIG.h, 0, PITCH, 256, 0x3333333333333333ull);
+	assert_int_equal(fw_umd_copy(x.u, D.h, 0, BIG.h, 0, 0x10000), GM_OK);
+	kt_run(&x, A, f, 4);
+	kt_idle(&x);
+	fw_umd_begin(x.u);
+	assert_int_equal(fw_umd_copy(x.u, D.h, 0, BIG.h, 0, 0x10000), GM_OK);
+	kt_run(&x, A, f, 5);
+	assert_true(fw_sched_references(x.k, BIG.a, false));
+	ROW(&x, "DonotWait, the GPU reading it", GM_ERR_STILL_DRAWING,
+	    lock_cb(&x, A, BIG.h, LK_NW | LK_RO, 0, NULL, NULL));
+	assert_int_equal(lock_cb(&x, A, BIG.h, LK_NW | LK_RO | FW_LOCK_IGNOREREADSYNC, 0, NULL,
+				 NULL), GM_OK);
+	assert_true(fw_sched_references(x.k, BIG.a, false)); /* no wait for a reader */
+	ROW(&x, "DonotWait|IgnoreReadSync, the GPU writing it", GM_ERR_STILL_DRAWING,
+	    lock_cb(&x, A, D.h, LK_NW | FW_LOCK_IGNOREREADSYNC, 0, NULL, NULL));
+	assert_int_equal(unlock_cb(&x, A, &BIG.h, 1), GM_OK);
+	kt_idle(&x);
+	expect_filled(&x, D.a, 0x3333333333333333ull, "the COPY's destination");
+
+	/* The CPU's view through a driver range and raw. */
+	fill_words(img, sizeof(img), 0x5eed000000000000ull);
+	assert_int_equal(lock_cb(&x, A, D.h, LK_AA | LK_WO, 0, NULL, &w), GM_OK);
+	assert_true(w + D.a->d.size <= GPU_APT_WINDOW_BYTES);
+	assert_int_equal(gm_apt_write(x.t.g, (uint32_t)w + 0x2000, img, sizeof(img)), GM_OK);
+	fw_umd_begin(x.u);
+	umd_fill(x.u, D.h, 0, PITCH, 1, 0);
+	fw_umd_cmdbuf(x.u, &cb);
+	ROW(&x, "submit: a DMA buffer writing an allocation locked through a range",
+	    GM_ERR_BAD_ARG, fw_kmd_submit_cmdbuf(x.k, A, &cb, x.buf, NULL));
+	assert_int_equal(unlock_cb(&x, A, &D.h, 1), GM_OK);
+	assert_int_equal(lock_cb(&x, A, D.h, LK_RO, 0, NULL, &pd), GM_OK);
+	assert_int_equal(pd, D.a->loc.addr);
+	assert_true(pd < GPU_APT_WINDOW_BYTES);
+	assert_int_equal(gm_apt_read(x.t.g, (uint32_t)pd + 0x2000, got, sizeof(got)), GM_OK);
+	assert_memory_equal(got, img, sizeof(img));
+	assert_int_equal(unlock_cb(&x, A, &D.h, 1), GM_OK);
+	assert_int_equal(lock_cb(&x, A, D.h, LK_AA, 1, &page3, &pd), GM_OK);
+	assert_int_equal(pd, x.k->apt[0].win + 3 * FW_LOCK_PAGE_BYTES);
+	assert_int_equal(gm_apt_write(x.t.g, (uint32_t)pd, img, 8), GM_OK);
+	assert_int_equal(unlock_cb(&x, A, &D.h, 1), GM_OK);
+	assert_int_equal(gm_backdoor_read(x.t.g, D.a->loc.addr + 3 * FW_LOCK_PAGE_BYTES, got, 8),
+			 GM_OK);
+	assert_memory_equal(got, img, 8);
+	assert_int_equal(x.k->st.tdrs, 0);
+	kt_close(&x);
 }
 
 /*
@@ -2243,7 +2578,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kmd_bad_args),
+		cmocka_unit_test(test_kmd_lock_codes),
 		cmocka_unit_test(test_kmd_lock_windows),
+		cmocka_unit_test(test_kmd_lock_sync),
 		cmocka_unit_test(test_kmd_destroy_locked),
 		cmocka_unit_test(test_kmd_device_removed),
 		cmocka_unit_test(test_kmd_paging_not_hung),
