@@ -206,8 +206,8 @@ static struct fw_lock_range *raw_free(struct fw_kmd *k)
 
 /* A raw lock of @a after the wait: paged in if it lives nowhere, refused
  * when its plain VRAM is under a live window. */
-static int lock_raw(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev,
-		    const struct fw_lock_args *x, struct fw_lock_range *l)
+static int lock_raw(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev, uint32_t h,
+		    uint32_t flags, struct fw_lock_range *l)
 {
 	int st = a->loc.seg_id == FW_SEG_NONE ? bring_in(k, a) : GM_OK;
 
@@ -216,11 +216,87 @@ static int lock_raw(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev,
 	if (a->loc.seg_id == FW_KMD_SEG_VRAM &&
 	    window_taken(k, a->loc.addr, a->loc.addr + a->d.size))
 		return GM_ERR_NOT_AVAILABLE;
-	return lock_book(k, a, dev, x->hAllocation, x->Flags, GPU_APT_RANGES, 0, l);
+	return lock_book(k, a, dev, h, flags, GPU_APT_RANGES, 0, l);
+}
+
+/* Handle @i of @r: its surfaces', then its instances'. */
+static uint32_t res_handle(const struct fw_resource *r, size_t i)
+{
+	return i < r->nsurf ? r->handle[i] : r->inst[i - r->nsurf].h;
+}
+
+/*
+ * Discard on @a, busy: another instance of its family in *@a and *@h - with
+ * NoExistingReference an idle one, else a new one.  GM_OK;
+ * GM_ERR_NO_MEM (none can be made); fw_res_instance_new's codes.
+ */
+static int discard_rename(struct fw_kmd *k, struct fw_device *dev, const struct fw_lock_args *x,
+			  struct fw_alloc **a, uint32_t *h)
+{
+	struct fw_resource *r = fw_res_holding(dev, x->hAllocation);
+	struct fw_alloc *fam = fw_alloc_family(*a), *c;
+	unsigned n = 0;
+
+	for (size_t i = 0; r && i < r->nsurf + r->ninst; i++) {
+		if (fw_res_get_handle_data(dev, res_handle(r, i), &c) || fw_alloc_family(c) != fam)
+			continue;
+		n++;
+		if ((x->Flags & FW_LOCK_NOEXISTINGREFERENCE) && !lock_of(k, c) &&
+		    !fw_sched_references(k, c, false)) {
+			c->inst_seq = ++fam->inst_next;
+			c->content_valid = false;
+			*a = c;
+			*h = res_handle(r, i);
+			return GM_OK;
+		}
+	}
+	if (n > FW_LOCK_MAX_INSTANCES)
+		return GM_ERR_NO_MEM;
+	return fw_res_instance_new(dev, x->hAllocation, h, a);
+}
+
+bool fw_lock_instances_ok(const struct fw_dmabuf *buf)
+{
+	struct fw_alloc *fam[FW_KMD_MAX_ALLOCS];
+	uint64_t seq[FW_KMD_MAX_ALLOCS];
+	unsigned nf = 0, f;
+
+	for (uint32_t i = 0; i < buf->nalloc; i++) {
+		const struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
+
+		if (a->inst_seq < fw_alloc_family(fw_dmabuf_alloc(buf, i))->inst_done)
+			return false;
+	}
+	for (uint32_t j = 0; j < buf->nloc; j++) {
+		struct fw_alloc *a = fw_dmabuf_alloc(buf, buf->loc[j].alloc_index);
+
+		for (f = 0; f < nf && fam[f] != fw_alloc_family(a); f++)
+			;
+		if (f == nf) {
+			fam[nf] = fw_alloc_family(a);
+			seq[nf++] = a->inst_seq;
+		} else if (a->inst_seq < seq[f]) {
+			return false;
+		}
+		seq[f] = a->inst_seq;
+	}
+	return true;
+}
+
+void fw_lock_instances_used(const struct fw_dmabuf *buf)
+{
+	for (uint32_t i = 0; i < buf->nalloc; i++) {
+		struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
+		struct fw_alloc *fam = fw_alloc_family(a);
+
+		if (a->inst_seq > fam->inst_done)
+			fam->inst_done = a->inst_seq;
+	}
 }
 
 int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args *x)
 {
+	uint32_t h;
 	bool aperture;
 	struct fw_lock_range *raw = NULL;
 	struct fw_alloc *a;
@@ -235,22 +311,27 @@ int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args 
 		return st;
 	if (!args_ok(x, a) || lock_of(k, a))
 		return GM_ERR_BAD_ARG;
+	h = x->hAllocation;
 	aperture = x->Flags & FW_LOCK_ACQUIREAPERTURE;
 	if (aperture)
 		st = range_pick(k, a, x->Flags, &r, &win);
 	else if (!(raw = raw_free(k)))
 		st = GM_ERR_NO_MEM;
+	if (!st && (x->Flags & FW_LOCK_DISCARD) && !a->kres->share &&
+	    fw_sched_references(k, a, false))
+		st = discard_rename(k, dev, x, &a, &h);
 	if (!st)
 		st = lock_sync(k, dev, a, x->Flags);
 	if (!st && aperture) {
 		st = bring_in(k, a);
 		if (!st)
-			st = lock_book(k, a, dev, x->hAllocation, x->Flags, r, win, NULL);
+			st = lock_book(k, a, dev, h, x->Flags, r, win, NULL);
 	} else if (!st) {
-		st = lock_raw(k, a, dev, x, raw);
+		st = lock_raw(k, a, dev, h, x->Flags, raw);
 	}
 	if (st)
 		return st;
+	x->hAllocation = h;
 	x->pData = lock_of(k, a)->win + (uint64_t)(x->NumPages ? x->pPages[0] : 0) *
 					       FW_LOCK_PAGE_BYTES;
 	return GM_OK;

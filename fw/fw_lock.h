@@ -17,9 +17,19 @@
  * (fw_res_destroy) or closing the device unlocks it, so no range ever
  * shows freed memory.
  *
- * Not yet: Discard renaming (a Discard lock waits like any other), several
- * ranges per allocation (no MIP levels), the unswizzled copy fallback behind
- * GM_ERR_NOT_AVAILABLE.
+ * Discard renames (seed 000): a Discard lock of an allocation a pending
+ * submission references does not wait but hands back, in hAllocation, the
+ * handle of another instance (same layout, other memory): with
+ * NoExistingReference an idle one of the family (the allocation itself
+ * too), else a new one, up to FW_LOCK_MAX_INSTANCES per allocation
+ * (GM_ERR_NO_MEM beyond: flush, retry with Discard|NoExistingReference).
+ * Every instance handed out is newer than the ones before; a DMA buffer
+ * referencing an instance older than one a submitted buffer used, or a patch
+ * list using one family's instances out of order, is refused
+ * (fw_kmd_submit).  Shared allocations are not renamed (they wait).
+ *
+ * Not yet: several ranges per allocation (no MIP levels), the unswizzled copy
+ * fallback behind GM_ERR_NOT_AVAILABLE.
  */
 #ifndef FW_LOCK_H
 #define FW_LOCK_H
@@ -41,6 +51,7 @@
 #define FW_LOCK_RESERVED            (~0u << 11) /* Reserved : 21, must be 0 */
 
 #define FW_LOCK_PAGE_BYTES 4096u /* what a pPages entry counts */
+#define FW_LOCK_MAX_INSTANCES 4u /* Discard instances of one allocation besides it */
 
 /*
  * D3DDDICB_LOCK (d3dumddi.h), members named as there.  pData is where the
@@ -89,7 +100,9 @@ struct fw_unlock_args {
  *                         DonotEvict, which gives GM_ERR_NOT_AVAILABLE).
  *   GM_ERR_NO_MEM         E_OUTOFMEMORY: the allocation lives nowhere and
  *                         VRAM cannot take it (pinned, locked and in-flight
- *                         allocations leave too little room).
+ *                         allocations leave too little room); Discard and no
+ *                         instance can be made or reused (a new instance
+ *                         made on the way may stay, idle, for reuse).
  *   GM_ERR_BAD_ARG        E_INVALIDARG: NULL, a handle that does not resolve,
  *                         the allocation already locked, a Reserved bit,
  *                         GpuVirtualAddress or PrivateDriverData nonzero,
@@ -140,6 +153,14 @@ int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsi
 /* @dev is being closed: unmap and unpin whatever it locked.  GM_OK;
  * GM_ERR_HW (a range register refused: the ranges before it released). */
 int fw_lock_release_device(struct fw_kmd *k, const struct fw_device *dev) GM_MUST_CHECK;
+
+/* Seed 000: once a DMA buffer references instance A1 of an allocation, A0
+ * is invalid.  Whether @buf references only instances no submitted buffer
+ * has passed, and, in its patch list, each family's instances in order. */
+bool fw_lock_instances_ok(const struct fw_dmabuf *buf);
+
+/* @buf was submitted: its instances are the newest its families have used. */
+void fw_lock_instances_used(const struct fw_dmabuf *buf);
 
 /* Whether the CPU holds @a locked through an aperture range (seed 000: such
  * an allocation may not be referenced by a DMA buffer submitted to the GPU). */

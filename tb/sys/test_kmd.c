@@ -35,11 +35,19 @@
  *                             eight driver-picked ranges, windows disjoint.
  *   test_kmd_lock_sync        (issue 14) DonotWait -> WASSTILLDRAWING,
  *                             DonotWait|IgnoreSync does not wait, IgnoreSync
- *                             alone and Discard|DonotWait wait, IgnoreReadSync
- *                             waits for writers only; pData through a range,
+ *                             alone waits, IgnoreReadSync
+ *                             waits for writers only, Discard|DonotWait
+ *                             renames instead; pData through a range,
  *                             raw and with a page list reaches the right
  *                             bytes; a range-locked allocation's DMA buffer
  *                             is refused.
+ *   test_kmd_lock_discard     (issue 14) Discard renaming: a busy allocation
+ *                             gets a new instance without a wait; A0 after a
+ *                             submitted A1, or a patch list out of instance
+ *                             order, refused; FW_LOCK_MAX_INSTANCES then
+ *                             E_OUTOFMEMORY; flush and Discard|
+ *                             NoExistingReference reuses an idle instance;
+ *                             every instance's bytes right; destroy frees them.
  *   test_kmd_lock_windows     (issue 12) a lock window overlapping a live
  *                             lock's, another device's or its own, in any
  *                             range: refused, nothing changed; windows side
@@ -1045,6 +1053,20 @@ static int lock_field(struct kt *x, struct fw_device *dev, uint32_t h, int field
 	return fw_kmd_lock_cb(x->k, dev, &a);
 }
 
+/* A Discard lock (raw unless @flags say otherwise) of @h: the handle it
+ * gives back in *@out. */
+static int lock_discard(struct kt *x, struct fw_device *dev, uint32_t h, uint32_t flags,
+			uint32_t *out)
+{
+	struct fw_lock_args a = { .hAllocation = h, .Flags = flags | FW_LOCK_DISCARD };
+	int st = fw_kmd_lock_cb(x->k, dev, &a);
+
+	if (st && a.hAllocation != h)
+		fail_msg("refused Discard lock (%s) wrote hAllocation", gm_status_name(st));
+	*out = a.hAllocation;
+	return st;
+}
+
 static int unlock_cb(struct kt *x, struct fw_device *dev, const uint32_t *h, uint32_t n)
 {
 	struct fw_unlock_args u = { .NumAllocations = n, .phAllocations = h };
@@ -1258,7 +1280,7 @@ static void test_kmd_lock_sync(void **state)
 	struct kbuf BIG, D;
 	uint64_t pd, w;
 	struct kt x;
-	uint32_t f;
+	uint32_t f, h;
 
 	(void)state;
 	kt_open(&x, 16ull << 20, 2000000);
@@ -1291,10 +1313,13 @@ static void test_kmd_lock_sync(void **state)
 	umd_fill(x.u, BIG.h, 0, PITCH, 256, 0x2222222222222222ull);
 	kt_run(&x, A, f, 3);
 	assert_true(fw_sched_references(x.k, BIG.a, false));
-	assert_int_equal(lock_cb(&x, A, BIG.h, LK_NW | LK_DI | LK_NX | LK_AA, 0, NULL, NULL), GM_OK);
-	assert_false(fw_sched_references(x.k, BIG.a, false)); /* Discard overrode DonotWait */
-	expect_filled(&x, BIG.a, 0x2222222222222222ull, "locked with Discard|DonotWait");
-	assert_int_equal(unlock_cb(&x, A, &BIG.h, 1), GM_OK);
+	/* Discard overrides DonotWait: no WASSTILLDRAWING, another instance. */
+	assert_int_equal(lock_discard(&x, A, BIG.h, LK_NW | LK_DI | LK_AA, &h), GM_OK);
+	assert_int_not_equal(h, BIG.h);
+	assert_true(fw_sched_references(x.k, BIG.a, false));
+	assert_int_equal(unlock_cb(&x, A, &h, 1), GM_OK);
+	kt_idle(&x);
+	expect_filled(&x, BIG.a, 0x2222222222222222ull, "the instance the GPU wrote");
 
 	/* A COPY reads BIG and writes D. */
 	fw_umd_begin(x.u);
@@ -1341,6 +1366,132 @@ static void test_kmd_lock_sync(void **state)
 	assert_int_equal(gm_backdoor_read(x.t.g, D.a->loc.addr + 3 * FW_LOCK_PAGE_BYTES, got, 8),
 			 GM_OK);
 	assert_memory_equal(got, img, 8);
+	assert_int_equal(x.k->st.tdrs, 0);
+	kt_close(&x);
+}
+
+/* FILL all of a 1 MiB buffer @h with @v, then wait until dword 0 of @sem is
+ * 1 (sem_set), and submit it, signalling @f = @val: busy until the CPU says. */
+static void busy_fill(struct kt *x, struct fw_device *dev, uint32_t h, uint64_t v,
+		      const struct kbuf *sem, uint32_t f, uint64_t val)
+{
+	fw_umd_begin(x->u);
+	umd_fill(x->u, h, 0, PITCH, 256, v);
+	assert_int_equal(fw_umd_wait_eq(x->u, sem->h, 0, 1), GM_OK);
+	kt_run(x, dev, f, val);
+}
+
+static void sem_set(struct kt *x, const struct kbuf *sem, uint32_t v)
+{
+	assert_int_equal(sem->a->loc.seg_id, FW_KMD_SEG_VRAM);
+	assert_int_equal(gm_backdoor_write32(x->t.g, sem->a->loc.addr, v), GM_OK);
+}
+
+/* Render @h1 then @h2 (FILLs of one row) and submit it, without a signal. */
+static int submit_pair(struct kt *x, struct fw_device *dev, uint32_t h1, uint32_t h2)
+{
+	struct fw_cmdbuf cb;
+
+	fw_umd_begin(x->u);
+	umd_fill(x->u, h1, 0, PITCH, 1, 0x5151515151515151ull);
+	umd_fill(x->u, h2, 0, PITCH, 1, 0x5252525252525252ull);
+	fw_umd_cmdbuf(x->u, &cb);
+	return fw_kmd_submit_cmdbuf(x->k, dev, &cb, x->buf, NULL);
+}
+
+static size_t adapter_allocs(struct kt *x)
+{
+	struct fw_adapter_stats as;
+
+	assert_int_equal(fw_adapter_get_stats(&x->k->ad, &as), GM_OK);
+	return as.nallocs;
+}
+
+/*
+ * Seed 000, item 3 of issue 14: Discard renaming.  A Discard lock of an
+ * allocation the GPU still writes does not wait: it hands back a new
+ * instance (new handle, other memory, same family).  Once a submitted DMA
+ * buffer used instance A1, a buffer referencing A0 is refused, and a patch
+ * list using A2 before A1 too (nothing changed); in order it runs.  Without
+ * NoExistingReference at most FW_LOCK_MAX_INSTANCES instances are made, then
+ * E_OUTOFMEMORY; the seed's retry with Discard|NoExistingReference after a
+ * flush reuses an idle instance (no new allocation), which is then the
+ * newest.  Every instance holds what the GPU wrote into it; destroying the
+ * resource frees them all.
+ */
+static void test_kmd_lock_discard(void **state)
+{
+	uint32_t h[FW_LOCK_MAX_INSTANCES + 1], g, f;
+	struct fw_alloc *in[FW_LOCK_MAX_INSTANCES + 1], *r;
+	const unsigned last = FW_LOCK_MAX_INSTANCES;
+	struct fw_device *A;
+	struct kbuf BIG, SEM;
+	size_t nall;
+	struct kt x;
+
+	(void)state;
+	kt_open(&x, 32ull << 20, 2000000);
+	A = dev_new(&x);
+	f = mfence_new(&x, A, 0);
+	BIG = kbuf_new(&x, A, 1ull << 20);
+	SEM = kbuf_new(&x, A, PITCH);
+	h[0] = BIG.h;
+	in[0] = BIG.a;
+	fw_umd_begin(x.u);
+	umd_fill(x.u, SEM.h, 0, PITCH, 1, 0);
+	kt_run(&x, A, 0, 0);
+	kt_idle(&x);
+	busy_fill(&x, A, h[0], 0x1010101010101010ull, &SEM, f, 1);
+	nall = adapter_allocs(&x);
+	for (unsigned i = 1; i <= last; i++) {
+		assert_int_equal(lock_discard(&x, A, h[i - 1], LK_LE, &h[i]), GM_OK);
+		assert_int_equal(fw_res_get_handle_data(A, h[i], &in[i]), GM_OK);
+		assert_true(in[i] != in[i - 1] && fw_alloc_family(in[i]) == BIG.a);
+		assert_true(fw_sched_references(x.k, in[i - 1], false)); /* no wait */
+		assert_int_equal(adapter_allocs(&x), nall + i);
+		assert_int_equal(unlock_cb(&x, A, &h[i], 1), GM_OK);
+		busy_fill(&x, A, h[i], 0x1010101010101010ull * (i + 1), &SEM, f, i + 1);
+		if (i == 2) {
+			assert_int_equal(lock_discard(&x, A, h[2], LK_LE, &g), GM_OK);
+			assert_int_equal(unlock_cb(&x, A, &g, 1), GM_OK);
+			ROW(&x, "submit: instance A1 after A2 was submitted", GM_ERR_BAD_ARG,
+			    submit_pair(&x, A, h[1], h[1]));
+			ROW(&x, "submit: a patch list using A3 before A2", GM_ERR_BAD_ARG,
+			    submit_pair(&x, A, g, h[2]));
+			assert_int_equal(submit_pair(&x, A, h[2], g), GM_OK);
+			h[3] = g;
+			assert_int_equal(fw_res_get_handle_data(A, h[3], &in[3]), GM_OK);
+			busy_fill(&x, A, h[3], 0x1010101010101010ull * 4, &SEM, f, 4);
+			i = 3;
+		}
+	}
+	ROW(&x, "lock: Discard, every instance made", GM_ERR_NO_MEM,
+	    lock_discard(&x, A, h[last], 0, &g));
+	/* The seed's retry: flush, then Discard|NoExistingReference. */
+	sem_set(&x, &SEM, 1);
+	kt_idle(&x);
+	sem_set(&x, &SEM, 0);
+	busy_fill(&x, A, h[last], 0x7777777777777777ull, &SEM, f, last + 2);
+	ROW(&x, "lock: Discard after the flush, still no NoExistingReference", GM_ERR_NO_MEM,
+	    lock_discard(&x, A, h[last], 0, &g));
+	assert_int_equal(lock_discard(&x, A, h[last], LK_NX, &g), GM_OK);
+	assert_int_equal(g, h[0]); /* the oldest idle instance, reused */
+	assert_int_equal(adapter_allocs(&x), nall + last);
+	assert_int_equal(unlock_cb(&x, A, &g, 1), GM_OK);
+	busy_fill(&x, A, h[0], 0x2020202020202020ull, &SEM, f, last + 3);
+	ROW(&x, "submit: A4 after the reused A0 was submitted", GM_ERR_BAD_ARG,
+	    submit_pair(&x, A, h[last], h[last]));
+	sem_set(&x, &SEM, 1);
+	kt_idle(&x);
+	expect_filled(&x, in[0], 0x2020202020202020ull, "reused instance A0");
+	for (unsigned i = 1; i < last; i++)
+		if (i != 2) /* row 0 of A2 holds submit_pair's FILL */
+			expect_filled(&x, in[i], 0x1010101010101010ull * (i + 1), "an instance");
+	expect_filled(&x, in[last], 0x7777777777777777ull, "the last instance");
+	assert_int_equal(fw_res_destroy(BIG.res), GM_OK);
+	x.ntrack = 0;
+	assert_int_equal(adapter_allocs(&x), nall - 1);
+	assert_int_equal(fw_res_get_handle_data(A, h[1], &r), GM_ERR_BAD_ARG);
 	assert_int_equal(x.k->st.tdrs, 0);
 	kt_close(&x);
 }
@@ -2581,6 +2732,7 @@ int main(void)
 		cmocka_unit_test(test_kmd_lock_codes),
 		cmocka_unit_test(test_kmd_lock_windows),
 		cmocka_unit_test(test_kmd_lock_sync),
+		cmocka_unit_test(test_kmd_lock_discard),
 		cmocka_unit_test(test_kmd_destroy_locked),
 		cmocka_unit_test(test_kmd_device_removed),
 		cmocka_unit_test(test_kmd_paging_not_hung),
