@@ -317,6 +317,9 @@ static void kres_free(struct fw_adapter *ad, struct fw_kres *k)
 	if (k->alloc)
 		for (i = 0; i < k->nalloc; i++)
 			fw_host_free(&ad->host, k->alloc[i]);
+	for (i = 0; i < k->ninst; i++)
+		fw_host_free(&ad->host, k->inst[i]);
+	fw_host_free(&ad->host, k->inst);
 	fw_host_free(&ad->host, k->alloc);
 	fw_host_free(&ad->host, k);
 }
@@ -400,8 +403,8 @@ static void kres_destroy(struct fw_adapter *ad, struct fw_kres *k)
 {
 	size_t i;
 
-	for (i = 0; i < k->nalloc; i++) {
-		struct fw_alloc *a = k->alloc[i];
+	for (i = 0; i < k->nalloc + k->ninst; i++) {
+		struct fw_alloc *a = fw_kres_alloc_at(k, i);
 
 		if (a->resident)
 			fw_res_range_free(ad, a);
@@ -413,7 +416,7 @@ static void kres_destroy(struct fw_adapter *ad, struct fw_kres *k)
 	if (k->next)
 		k->next->prev = k->prev;
 	ad->nkres--;
-	ad->nalloc -= k->nalloc;
+	ad->nalloc -= k->nalloc + k->ninst;
 	kres_free(ad, k);
 }
 
@@ -491,19 +494,13 @@ static int res_unhold(struct fw_device *dev, const struct fw_resource *r)
 	return GM_OK;
 }
 
-/* Release @r's Discard instances: handles, memory, objects. */
+/* Release the handles of @r's Discard instances (the kernel resource frees
+ * the instances with it). */
 static void res_drop_instances(struct fw_device *dev, struct fw_resource *r)
 {
-	struct fw_adapter *ad = dev->ad;
-
-	for (size_t i = 0; i < r->ninst; i++) {
+	for (size_t i = 0; i < r->ninst; i++)
 		handle_release(dev, r->inst[i].h);
-		if (r->inst[i].a->resident)
-			fw_res_range_free(ad, r->inst[i].a);
-		fw_host_free(&ad->host, r->inst[i].a);
-		ad->nalloc--;
-	}
-	fw_host_free(&ad->host, r->inst);
+	fw_host_free(&dev->ad->host, r->inst);
 	r->inst = NULL;
 	r->ninst = 0;
 }
@@ -520,9 +517,10 @@ struct fw_resource *fw_res_holding(const struct fw_device *dev, uint32_t handle)
 int fw_res_instance_new(struct fw_device *dev, uint32_t handle, uint32_t *out_h,
 			struct fw_alloc **out)
 {
-	struct fw_alloc *a, *n;
+	struct fw_alloc *a, *n, **ki;
 	struct fw_res_inst *ri;
 	struct fw_resource *r;
+	struct fw_kres *k;
 	int st = fw_res_get_handle_data(dev, handle, &a);
 
 	if (st)
@@ -536,7 +534,11 @@ int fw_res_instance_new(struct fw_device *dev, uint32_t handle, uint32_t *out_h,
 	n = fw_host_realloc_array(&dev->ad->host, NULL, 1, sizeof(*n));
 	if (!n)
 		return GM_ERR_NO_MEM;
-	ri = fw_host_realloc_array(&dev->ad->host, r->inst, r->ninst + 1, sizeof(*ri));
+	k = r->kres;
+	ki = fw_host_realloc_array(&dev->ad->host, k->inst, k->ninst + 1, sizeof(*ki));
+	if (ki)
+		k->inst = ki;
+	ri = ki ? fw_host_realloc_array(&dev->ad->host, r->inst, r->ninst + 1, sizeof(*ri)) : NULL;
 	if (!ri) {
 		fw_host_free(&dev->ad->host, n);
 		return GM_ERR_NO_MEM;
@@ -549,6 +551,7 @@ int fw_res_instance_new(struct fw_device *dev, uint32_t handle, uint32_t *out_h,
 	memcpy(n->priv, a->priv, sizeof(n->priv));
 	n->d.priv = n->priv;
 	dev->ad->nalloc++;
+	k->inst[k->ninst++] = n;
 	r->inst[r->ninst++] = (struct fw_res_inst){ handle_take(dev, n), n };
 	*out_h = r->inst[r->ninst - 1].h;
 	*out = n;

@@ -132,8 +132,16 @@ struct fw_kres {
 	unsigned opens;          /* fw_resources, on any device, that use it */
 	size_t nalloc;
 	struct fw_alloc **alloc; /* one per surface */
+	size_t ninst;
+	struct fw_alloc **inst;  /* Discard instances of them (fw_res_instance_new) */
 	struct fw_kres *prev, *next; /* the adapter's list */
 };
+
+/* Allocation @i of @k: its surfaces' (i < nalloc), then their instances. */
+static inline struct fw_alloc *fw_kres_alloc_at(const struct fw_kres *k, size_t i)
+{
+	return i < k->nalloc ? k->alloc[i] : k->inst[i - k->nalloc];
+}
 
 struct fw_handle_slot {
 	struct fw_alloc *a;      /* NULL: free */

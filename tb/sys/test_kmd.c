@@ -1425,7 +1425,7 @@ static void test_kmd_lock_discard(void **state)
 	struct fw_alloc *in[FW_LOCK_MAX_INSTANCES + 1], *r;
 	const unsigned last = FW_LOCK_MAX_INSTANCES;
 	struct fw_device *A;
-	struct kbuf BIG, SEM;
+	struct kbuf BIG, SEM, HUGE;
 	size_t nall;
 	struct kt x;
 
@@ -1483,6 +1483,11 @@ static void test_kmd_lock_discard(void **state)
 	    submit_pair(&x, A, h[last], h[last]));
 	sem_set(&x, &SEM, 1);
 	kt_idle(&x);
+	/* Instances are evicted like any allocation: a 28 MiB lock needs it. */
+	HUGE = kbuf_new(&x, A, 28ull << 20);
+	assert_int_equal(lock_cb(&x, A, HUGE.h, 0, 0, NULL, NULL), GM_OK);
+	assert_int_equal(unlock_cb(&x, A, &HUGE.h, 1), GM_OK);
+	assert_true(in[1]->loc.seg_id == FW_KMD_SEG_SYS);
 	expect_filled(&x, in[0], 0x2020202020202020ull, "reused instance A0");
 	for (unsigned i = 1; i < last; i++)
 		if (i != 2) /* row 0 of A2 holds submit_pair's FILL */
@@ -1490,7 +1495,7 @@ static void test_kmd_lock_discard(void **state)
 	expect_filled(&x, in[last], 0x7777777777777777ull, "the last instance");
 	assert_int_equal(fw_res_destroy(BIG.res), GM_OK);
 	x.ntrack = 0;
-	assert_int_equal(adapter_allocs(&x), nall - 1);
+	assert_int_equal(adapter_allocs(&x), nall);
 	assert_int_equal(fw_res_get_handle_data(A, h[1], &r), GM_ERR_BAD_ARG);
 	assert_int_equal(x.k->st.tdrs, 0);
 	kt_close(&x);
