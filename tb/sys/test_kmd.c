@@ -48,6 +48,14 @@
  *                             E_OUTOFMEMORY; flush and Discard|
  *                             NoExistingReference reuses an idle instance;
  *                             every instance's bytes right; destroy frees them.
+ *   test_kmd_lock_random      (issue 14, seeded) random Lock (raw, through a
+ *                             range, DonotWait, ReadOnly, Discard with the
+ *                             seed's retry), Unlock, long GPU FILLs and
+ *                             evictions over six allocations and their
+ *                             instances against a C model of every
+ *                             instance's bytes: each ReadOnly lock reads the
+ *                             model, and at the end every instance, wherever
+ *                             it lives, holds it.
  *   test_kmd_lock_windows     (issue 12) a lock window overlapping a live
  *                             lock's, another device's or its own, in any
  *                             range: refused, nothing changed; windows side
@@ -1501,6 +1509,189 @@ static void test_kmd_lock_discard(void **state)
 	kt_close(&x);
 }
 
+/* ------------------------------------------------------------ Lock, random */
+
+#define LR_FAMS 6u                              /* allocations */
+#define LR_BYTES (2u * PITCH)                   /* each: two rows */
+#define LR_INST (LR_FAMS * (FW_LOCK_MAX_INSTANCES + 1))
+#define LR_STEPS 80u
+#define LR_FILL_REPEAT 64u                      /* FILLs of one row per submission, the last wins */
+
+/* The C model: the bytes of every instance handed out, by its handle. */
+struct lr_inst {
+	uint32_t h;
+	unsigned fam;
+	uint8_t m[LR_BYTES];
+};
+
+struct lr {
+	struct kt *x;
+	struct fw_device *dev;
+	uint64_t seed, s;
+	uint32_t cur[LR_FAMS];                  /* the handle the UMD uses now */
+	struct lr_inst in[LR_INST];
+	unsigned nin;
+	uint32_t fence;
+	uint64_t fv;
+};
+
+static struct lr_inst *lr_find(struct lr *r, uint32_t h)
+{
+	for (unsigned i = 0; i < r->nin; i++)
+		if (r->in[i].h == h)
+			return &r->in[i];
+	return NULL;
+}
+
+/* CPU access at pData: the aperture window, or system memory. */
+static int lr_cpu(struct lr *r, uint64_t pd, uint8_t *p, uint32_t n, bool write)
+{
+	struct gm *g = r->x->t.g;
+
+	if (pd < GPU_APT_WINDOW_BYTES)
+		return write ? gm_apt_write(g, (uint32_t)pd, p, n) : gm_apt_read(g, (uint32_t)pd, p, n);
+	return write ? gm_backdoor_write(g, pd, p, n) : gm_backdoor_read(g, pd, p, n);
+}
+
+/* A failed check names the seed and the command that repeats it. */
+#define LR_CHECK(r, cond, ...)                                                                     \
+	do {                                                                                     \
+		if (!(cond)) {                                                                   \
+			printf("failed with seed %" PRIu64 ": GPUSIM_SEED=%" PRIu64 " " BIN "\n",   \
+			       (r)->seed, (r)->seed);                                            \
+			fail_msg(__VA_ARGS__);                                                   \
+		}                                                                                \
+	} while (0)
+
+/* A CPU lock of family @f: read all and compare, or write a random run;
+ * Discard (renaming when busy) writes all of it. */
+static void lr_lock(struct lr *r, unsigned f)
+{
+	static const uint32_t kinds[] = { 0, LK_AA, LK_NW, LK_RO, LK_RO | LK_AA, LK_DI, LK_DI | LK_AA };
+	uint32_t flags = kinds[tb_rand(&r->s) % (sizeof(kinds) / sizeof(kinds[0]))];
+	struct fw_lock_args a = { .hAllocation = r->cur[f], .Flags = flags };
+	uint8_t buf[LR_BYTES];
+	struct lr_inst *in;
+	uint32_t off, n;
+	int st = fw_kmd_lock_cb(r->x->k, r->dev, &a);
+
+	if (st == GM_ERR_STILL_DRAWING && flags == LK_NW)
+		return;
+	if (st == GM_ERR_NO_MEM && (flags & LK_DI)) { /* the seed's retry */
+		kt_idle(r->x);
+		a.Flags |= LK_NX;
+		st = fw_kmd_lock_cb(r->x->k, r->dev, &a);
+	}
+	LR_CHECK(r, st == GM_OK, "lock of family %u with flags 0x%x: %s", f, a.Flags,
+		 gm_status_name(st));
+	in = lr_find(r, a.hAllocation);
+	if (!in) {
+		LR_CHECK(r, r->nin < LR_INST, "more instances than FW_LOCK_MAX_INSTANCES allows");
+		in = &r->in[r->nin++];
+		*in = (struct lr_inst){ .h = a.hAllocation, .fam = f };
+	}
+	LR_CHECK(r, in->fam == f, "Discard gave another family's handle");
+	r->cur[f] = a.hAllocation;
+	if (flags & LK_DI) {
+		for (uint32_t i = 0; i < LR_BYTES; i++)
+			in->m[i] = (uint8_t)tb_rand(&r->s);
+		LR_CHECK(r, !lr_cpu(r, a.pData, in->m, LR_BYTES, true), "write through pData");
+	} else if (flags & LK_RO) {
+		LR_CHECK(r, !lr_cpu(r, a.pData, buf, LR_BYTES, false), "read through pData");
+		LR_CHECK(r, !memcmp(buf, in->m, LR_BYTES), "family %u read through a lock (0x%x)"
+			 " differs from the model", f, flags);
+	} else {
+		off = (uint32_t)(tb_rand(&r->s) % LR_BYTES);
+		n = 1 + (uint32_t)(tb_rand(&r->s) % (LR_BYTES - off));
+		for (uint32_t i = 0; i < n; i++)
+			in->m[off + i] = (uint8_t)tb_rand(&r->s);
+		LR_CHECK(r, !lr_cpu(r, a.pData + off, in->m + off, n, true), "write through pData");
+	}
+	st = unlock_cb(r->x, r->dev, &a.hAllocation, 1);
+	LR_CHECK(r, st == GM_OK, "unlock: %s", gm_status_name(st));
+}
+
+/* GPU FILLs of one row of family @f's current instance. */
+static void lr_fill(struct lr *r, unsigned f)
+{
+	uint32_t row = (uint32_t)(tb_rand(&r->s) % (LR_BYTES / PITCH));
+	uint64_t v = tb_rand(&r->s);
+
+	fw_umd_begin(r->x->u);
+	for (unsigned i = 0; i < LR_FILL_REPEAT; i++) /* long enough to race the CPU */
+		umd_fill(r->x->u, r->cur[f], (uint64_t)row * PITCH, PITCH, 1, v + LR_FILL_REPEAT - 1 - i);
+	kt_run(r->x, r->dev, r->fence, ++r->fv);
+	model_fill(lr_find(r, r->cur[f])->m, (uint64_t)row * PITCH, PITCH, 1, v);
+}
+
+/*
+ * Item 8 of issue 14 (seeded): random Lock (raw or through a range, with
+ * DonotWait, ReadOnly, Discard and the seed's retry), Unlock, GPU FILLs and
+ * evictions (a 192 KiB VRAM segment, a 160 KiB hog locked now and then) over six
+ * allocations and their Discard instances, against a C model of every
+ * instance's bytes: each ReadOnly lock reads the model's bytes, and at the
+ * end every instance, wherever it lives, holds them.
+ */
+static void test_kmd_lock_random(void **state)
+{
+	struct kbuf b, hog;
+	struct lr r = { 0 };
+	struct kt x;
+
+	(void)state;
+	r.seed = tb_seed(BIN);
+	r.s = r.seed | 1;
+	kt_open(&x, 192u << 10, 2000000);
+	r.x = &x;
+	r.dev = dev_new(&x);
+	r.fence = mfence_new(&x, r.dev, 0);
+	for (unsigned f = 0; f < LR_FAMS; f++) {
+		b = kbuf_new(NULL, r.dev, LR_BYTES);
+		r.cur[f] = b.h;
+		r.in[r.nin++] = (struct lr_inst){ .h = b.h, .fam = f };
+		fw_umd_begin(x.u);
+		umd_fill(x.u, b.h, 0, PITCH, 2, 0); /* content is zero from here on */
+		kt_run(&x, r.dev, 0, 0);
+	}
+	hog = kbuf_new(NULL, r.dev, 160u << 10);
+	for (unsigned i = 0; i < LR_STEPS; i++) {
+		unsigned f = (unsigned)(tb_rand(&r.s) % LR_FAMS);
+
+		switch (tb_rand(&r.s) % 8) {
+		case 0:
+			kt_idle(&x);
+			break;
+		case 1: /* the others' submissions done, evictable */
+			kt_idle(&x);
+			assert_int_equal(lock_cb(&x, r.dev, hog.h, 0, 0, NULL, NULL), GM_OK);
+			assert_int_equal(unlock_cb(&x, r.dev, &hog.h, 1), GM_OK);
+			break;
+		case 2:
+		case 3:
+		case 4:
+			lr_fill(&r, f);
+			break;
+		default:
+			lr_lock(&r, f);
+			break;
+		}
+	}
+	kt_idle(&x);
+	for (unsigned i = 0; i < r.nin; i++) {
+		struct fw_alloc *a;
+		uint8_t got[LR_BYTES];
+
+		assert_int_equal(fw_res_get_handle_data(r.dev, r.in[i].h, &a), GM_OK);
+		read_alloc(&x, a, got);
+		LR_CHECK(&r, !memcmp(got, r.in[i].m, LR_BYTES),
+			 "instance %u of family %u differs from the model", i, r.in[i].fam);
+	}
+	printf("lock random: %u instances, %" PRIu64 " evictions, %" PRIu64 " page-ins\n", r.nin,
+	       x.k->st.evictions, x.k->st.page_ins);
+	assert_int_equal(x.k->st.tdrs, 0);
+	kt_close(&x);
+}
+
 /*
  * Issue 12, finding 1: Lock never hands out window bytes a live lock
  * holds, whichever device holds it and whichever range either uses (the
@@ -2738,6 +2929,7 @@ int main(void)
 		cmocka_unit_test(test_kmd_lock_windows),
 		cmocka_unit_test(test_kmd_lock_sync),
 		cmocka_unit_test(test_kmd_lock_discard),
+		cmocka_unit_test(test_kmd_lock_random),
 		cmocka_unit_test(test_kmd_destroy_locked),
 		cmocka_unit_test(test_kmd_device_removed),
 		cmocka_unit_test(test_kmd_paging_not_hung),
