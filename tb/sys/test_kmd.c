@@ -1102,6 +1102,53 @@ static struct kbuf kbuf_tiled(struct kt *x, struct fw_device *dev)
 	return kbuf_desc(x, dev, &d, false);
 }
 
+/* A row of Lock's table: lock handle @who of the test's with these
+ * arguments; exactly @want, nothing changed. */
+struct lock_row {
+	const char *what;
+	int want;
+	enum { LR_L, LR_T, LR_P4, LR_PIN } who; /* linear, X-tiled, pitch 4, pinned */
+	uint32_t flags, np;
+	const uint32_t *pages;
+};
+
+static const uint32_t page3 = 3, page16 = 16;
+
+/* The flag rules (seed 000 and the D3DDDICB_LOCKFLAGS remarks), the page
+ * list, the aperture's pitch: every range free, nothing locked. */
+static const struct lock_row flag_rows[] = {
+	{ "ReadOnly with WriteOnly", GM_ERR_BAD_ARG, LR_L, LK_RO | LK_WO, 0, NULL },
+	{ "ReadOnly with WriteOnly and a range", GM_ERR_BAD_ARG, LR_L, LK_RO | LK_WO | LK_AA, 0, NULL },
+	{ "IgnoreSync with AcquireAperture", GM_ERR_BAD_ARG, LR_L, LK_IS | LK_AA, 0, NULL },
+	{ "IgnoreSync with AcquireAperture and Discard", GM_ERR_BAD_ARG, LR_L,
+	  LK_IS | LK_AA | LK_DI, 0, NULL },
+	{ "IgnoreSync on a swizzled allocation", GM_ERR_BAD_ARG, LR_T, LK_NW | LK_IS, 0, NULL },
+	{ "UseAlternateVA without AcquireAperture", GM_ERR_BAD_ARG, LR_L, LK_VA, 0, NULL },
+	{ "DonotWait acquiring a range (no-overwrite)", GM_ERR_BAD_ARG, LR_T, LK_NW | LK_AA, 0, NULL },
+	{ "LockEntire with a page list", GM_ERR_BAD_ARG, LR_L, LK_LE, 1, &page3 },
+	{ "NumPages without pPages", GM_ERR_BAD_ARG, LR_L, 0, 1, NULL },
+	{ "pPages without NumPages", GM_ERR_BAD_ARG, LR_L, 0, 0, &page3 },
+	{ "a page past the allocation", GM_ERR_BAD_ARG, LR_L, LK_AA, 1, &page16 },
+	{ "a pitch the aperture cannot show", GM_ERR_NOT_AVAILABLE, LR_P4, LK_AA, 0, NULL },
+};
+
+/* Every range in use. */
+static const struct lock_row full_rows[] = {
+	{ "every range in use", GM_ERR_NOT_AVAILABLE, LR_T, LK_AA | LK_LE, 0, NULL },
+	{ "every range in use, DonotEvict", GM_ERR_NOT_AVAILABLE, LR_T, LK_AA | LK_NE, 0, NULL },
+	{ "every range in use, pinned", GM_ERR_PINNED, LR_PIN, LK_AA, 0, NULL },
+	{ "every range in use, pinned, DonotEvict", GM_ERR_NOT_AVAILABLE, LR_PIN, LK_AA | LK_NE, 0,
+	  NULL },
+};
+
+static void lock_rows(struct kt *x, struct fw_device *dev, const uint32_t *hs,
+		      const struct lock_row *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ROW(x, t[i].what, t[i].want,
+		    lock_cb(x, dev, hs[t[i].who], t[i].flags, t[i].np, t[i].pages, NULL));
+}
+
 /*
  * Seed 000, items 1 and 8 of issue 14: the D3DDDICB_LOCK argument set and
  * the result codes.  Every flag combination the seed and the public
@@ -1114,12 +1161,11 @@ static struct kbuf kbuf_tiled(struct kt *x, struct fw_device *dev)
  */
 static void test_kmd_lock_codes(void **state)
 {
-	static const uint32_t page3 = 3, page16 = 16;
 	struct fw_alloc_desc d;
 	struct fw_device *A, *B, *C;
 	struct kbuf L, T, P4, PIN, BIG1, BIG2, BX, CX, R[GPU_APT_RANGES];
 	uint64_t pd, win[GPU_APT_RANGES];
-	uint32_t h2[2];
+	uint32_t h2[2], hs[4];
 	struct kt x;
 
 	(void)state;
@@ -1141,6 +1187,10 @@ static void test_kmd_lock_codes(void **state)
 	CX = kbuf_new(&x, C, 0x10000);
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
 		R[r] = kbuf_new(&x, A, 0x10000);
+	hs[LR_L] = L.h;
+	hs[LR_T] = T.h;
+	hs[LR_P4] = P4.h;
+	hs[LR_PIN] = PIN.h;
 
 	ROW(&x, "lock: NULL arguments", GM_ERR_BAD_ARG, fw_kmd_lock_cb(x.k, A, NULL));
 	ROW(&x, "lock: NULL pipeline", GM_ERR_BAD_ARG,
@@ -1157,30 +1207,7 @@ static void test_kmd_lock_codes(void **state)
 	    lock_field(&x, A, L.h, 1));
 	ROW(&x, "lock: GpuVirtualAddress (reserved) nonzero", GM_ERR_BAD_ARG,
 	    lock_field(&x, A, L.h, 2));
-	ROW(&x, "lock: ReadOnly with WriteOnly", GM_ERR_BAD_ARG,
-	    lock_cb(&x, A, L.h, LK_RO | LK_WO, 0, NULL, NULL));
-	ROW(&x, "lock: ReadOnly with WriteOnly and a range", GM_ERR_BAD_ARG,
-	    lock_cb(&x, A, L.h, LK_RO | LK_WO | LK_AA, 0, NULL, NULL));
-	ROW(&x, "lock: IgnoreSync with AcquireAperture", GM_ERR_BAD_ARG,
-	    lock_cb(&x, A, L.h, LK_IS | LK_AA, 0, NULL, NULL));
-	ROW(&x, "lock: IgnoreSync with AcquireAperture and Discard", GM_ERR_BAD_ARG,
-	    lock_cb(&x, A, L.h, LK_IS | LK_AA | LK_DI, 0, NULL, NULL));
-	ROW(&x, "lock: IgnoreSync on a swizzled allocation", GM_ERR_BAD_ARG,
-	    lock_cb(&x, A, T.h, LK_NW | LK_IS, 0, NULL, NULL));
-	ROW(&x, "lock: UseAlternateVA without AcquireAperture", GM_ERR_BAD_ARG,
-	    lock_cb(&x, A, L.h, LK_VA, 0, NULL, NULL));
-	ROW(&x, "lock: DonotWait acquiring a range (no-overwrite)", GM_ERR_BAD_ARG,
-	    lock_cb(&x, A, T.h, LK_NW | LK_AA, 0, NULL, NULL));
-	ROW(&x, "lock: LockEntire with a page list", GM_ERR_BAD_ARG,
-	    lock_cb(&x, A, L.h, LK_LE, 1, &page3, NULL));
-	ROW(&x, "lock: NumPages without pPages", GM_ERR_BAD_ARG,
-	    lock_cb(&x, A, L.h, 0, 1, NULL, NULL));
-	ROW(&x, "lock: pPages without NumPages", GM_ERR_BAD_ARG,
-	    lock_cb(&x, A, L.h, 0, 0, &page3, NULL));
-	ROW(&x, "lock: a page past the allocation", GM_ERR_BAD_ARG,
-	    lock_cb(&x, A, L.h, LK_AA, 1, &page16, NULL));
-	ROW(&x, "lock: a pitch the aperture cannot show", GM_ERR_NOT_AVAILABLE,
-	    lock_cb(&x, A, P4.h, LK_AA, 0, NULL, NULL));
+	lock_rows(&x, A, hs, flag_rows, sizeof(flag_rows) / sizeof(flag_rows[0]));
 
 	/* Already locked: raw then raw, raw then swizzled (the seed: not both). */
 	assert_int_equal(lock_cb(&x, A, L.h, LK_LE, 0, NULL, &pd), GM_OK);
@@ -1199,14 +1226,7 @@ static void test_kmd_lock_codes(void **state)
 		for (unsigned q = 0; q < r; q++)
 			assert_true(win[q] + 0x10000 <= win[r] || win[r] + 0x10000 <= win[q]);
 	}
-	ROW(&x, "lock: every range in use", GM_ERR_NOT_AVAILABLE,
-	    lock_cb(&x, A, T.h, LK_AA | LK_LE, 0, NULL, NULL));
-	ROW(&x, "lock: every range in use, DonotEvict", GM_ERR_NOT_AVAILABLE,
-	    lock_cb(&x, A, T.h, LK_AA | LK_NE, 0, NULL, NULL));
-	ROW(&x, "lock: every range in use, pinned", GM_ERR_PINNED,
-	    lock_cb(&x, A, PIN.h, LK_AA, 0, NULL, NULL));
-	ROW(&x, "lock: every range in use, pinned, DonotEvict", GM_ERR_NOT_AVAILABLE,
-	    lock_cb(&x, A, PIN.h, LK_AA | LK_NE, 0, NULL, NULL));
+	lock_rows(&x, A, hs, full_rows, sizeof(full_rows) / sizeof(full_rows[0]));
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
 		assert_int_equal(unlock_cb(&x, A, &R[r].h, 1), GM_OK);
 	/* A raw lock hands out plain VRAM: not where a range's window shows
@@ -1281,7 +1301,6 @@ static void fill_words(uint8_t *p, size_t n, uint64_t tag)
  */
 static void test_kmd_lock_sync(void **state)
 {
-	static const uint32_t page3 = 3;
 	uint8_t img[64], got[64];
 	struct fw_cmdbuf cb;
 	struct fw_device *A;
