@@ -18,6 +18,19 @@
 #define IMG_W 128u
 #define IMG_H 128u
 
+/* @bytes (a multiple of 4) of the scenario's random words; NULL: no memory. */
+static uint8_t *image_new(struct scen *s, size_t bytes)
+{
+	uint8_t *img = malloc(bytes);
+
+	for (size_t i = 0; img && i < bytes; i += 4) {
+		uint32_t v = scen_rnd(s);
+
+		memcpy(img + i, &v, 4);
+	}
+	return img;
+}
+
 static int scen_copies(struct scen *s)
 {
 	static const unsigned modes[] = { GPU_TILE_LINEAR, GPU_TILE_SS64K, GPU_TILE_Y, GPU_TILE_X,
@@ -32,17 +45,12 @@ static int scen_copies(struct scen *s)
 	size_t bytes = IMG_W * IMG_H * 4u;
 	uint32_t f;
 
-	img = malloc(bytes);
+	img = image_new(s, bytes);
 	got = malloc(bytes);
 	raw = malloc(1u << 20);
 	if (!img || !got || !raw) {
 		free(img), free(got), free(raw);
 		return GM_ERR_NO_MEM;
-	}
-	for (size_t i = 0; i < bytes; i += 4) {
-		uint32_t v = scen_rnd(s);
-
-		memcpy(img + i, &v, 4);
 	}
 	TRY(fw_device_create(&s->k->ad, &dev));
 	for (unsigned i = 0; i < 5; i++)
@@ -368,17 +376,12 @@ static int scen_lock(struct scen *s)
 	uint32_t f, v, v1, t, hr[GPU_APT_RANGES];
 	uint64_t pd, word = 0;
 	size_t bytes = IMG_W * IMG_H * 4u;
-	uint8_t *img = malloc(bytes), *raw = malloc(bytes), *got = malloc(bytes);
+	uint8_t *img = image_new(s, bytes), *raw = malloc(bytes), *got = malloc(bytes);
 	int st;
 
 	if (!img || !raw || !got) {
 		free(img), free(raw), free(got);
 		return GM_ERR_NO_MEM;
-	}
-	for (size_t i = 0; i < bytes; i += 4) {
-		uint32_t r = scen_rnd(s);
-
-		memcpy(img + i, &r, 4);
 	}
 	d[0] = scen_surface(GPU_TILE_LINEAR, 2, 1024, LK_ROWS);
 	d[1] = scen_surface(GPU_TILE_Y, 2, IMG_W, IMG_H);
