@@ -114,9 +114,11 @@ struct fw_unlock_args {
  *                         reverse, a page past the allocation.
  *   GM_ERR_DEVICE_REMOVED D3DDDIERR_DEVICEREMOVED: before or while waiting.
  * Discard overrides DonotWait and IgnoreSync; IgnoreSync has an effect only
- * with DonotWait (then nothing is checked).  Every error but the last
- * changes nothing; other codes (as fw_kmd_poll, GM_ERR_TIMEOUT when the GPU
- * never lets go) may follow a wait.
+ * with DonotWait (then nothing is checked).  An error changes nothing the
+ * caller sees, except: a Discard may leave a new idle instance, a raw lock
+ * of an allocation that lived nowhere may have paged it in, and errors after
+ * a wait (GM_ERR_DEVICE_REMOVED, and the codes of fw_kmd_poll,
+ * GM_ERR_TIMEOUT when the GPU never lets go) come after the GPU ran.
  */
 int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args *args)
 	GM_MUST_CHECK;
