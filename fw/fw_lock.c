@@ -4,6 +4,7 @@
  */
 #include <inttypes.h>
 
+#include "fw_gpuva.h"
 #include "fw_lock.h"
 #include "fw_paging.h"
 #include "fw_render.h"
@@ -317,7 +318,9 @@ int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args 
 		st = range_pick(k, a, x->Flags, &r, &win);
 	else if (!(raw = raw_free(k)))
 		st = GM_ERR_NO_MEM;
-	if (!st && (x->Flags & FW_LOCK_DISCARD) && !a->kres->share &&
+	/* Renamed: not a shared allocation (its other openers' handles would not
+	 * follow), nor one a GPU-VA mapping names (the mapping would not). */
+	if (!st && (x->Flags & FW_LOCK_DISCARD) && !a->kres->share && !fw_gpuva_is_mapped(k, a) &&
 	    fw_sched_references(k, a, false))
 		st = discard_rename(k, dev, x, &a, &h);
 	if (!st)

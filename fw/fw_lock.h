@@ -26,7 +26,8 @@
  * Every instance handed out is newer than the ones before; a DMA buffer
  * referencing an instance older than one a submitted buffer used, or a patch
  * list using one family's instances out of order, is refused
- * (fw_kmd_submit).  Shared allocations are not renamed (they wait).
+ * (fw_kmd_submit).  Shared allocations and those a GPU-VA mapping names are
+ * not renamed (they wait).
  *
  * Not yet: several ranges per allocation (no MIP levels), the unswizzled copy
  * fallback behind GM_ERR_NOT_AVAILABLE.

@@ -37,7 +37,8 @@
  *                             DonotWait|IgnoreSync does not wait, IgnoreSync
  *                             alone waits, IgnoreReadSync
  *                             waits for writers only, Discard|DonotWait
- *                             renames instead; pData through a range,
+ *                             renames instead (a shared allocation waits);
+ *                             pData through a range,
  *                             raw and with a page list reaches the right
  *                             bytes; a range-locked allocation's DMA buffer
  *                             is refused.
@@ -1303,8 +1304,9 @@ static void test_kmd_lock_sync(void **state)
 {
 	uint8_t img[64], got[64];
 	struct fw_cmdbuf cb;
+	struct fw_alloc_desc d;
 	struct fw_device *A;
-	struct kbuf BIG, D;
+	struct kbuf BIG, D, SH;
 	uint64_t pd, w;
 	struct kt x;
 	uint32_t f, h;
@@ -1393,6 +1395,19 @@ static void test_kmd_lock_sync(void **state)
 	assert_int_equal(gm_backdoor_read(x.t.g, D.a->loc.addr + 3 * FW_LOCK_PAGE_BYTES, got, 8),
 			 GM_OK);
 	assert_memory_equal(got, img, 8);
+
+	/* A shared allocation is not renamed: Discard|DonotWait waits. */
+	d = buf_desc(1ull << 20);
+	SH = kbuf_desc(&x, A, &d, true);
+	fw_umd_begin(x.u);
+	umd_fill(x.u, SH.h, 0, PITCH, 256, 0x6666666666666666ull);
+	kt_run(&x, A, f, 6);
+	assert_true(fw_sched_references(x.k, SH.a, false));
+	assert_int_equal(lock_discard(&x, A, SH.h, LK_NW, &h), GM_OK);
+	assert_int_equal(h, SH.h);
+	assert_false(fw_sched_references(x.k, SH.a, false));
+	expect_filled(&x, SH.a, 0x6666666666666666ull, "a shared allocation locked with Discard");
+	assert_int_equal(unlock_cb(&x, A, &h, 1), GM_OK);
 	assert_int_equal(x.k->st.tdrs, 0);
 	kt_close(&x);
 }
