@@ -33,6 +33,7 @@
 #define FW_GPUVA_BATCHES 16u     /* GPU-VA update batches held or on the paging queue */
 #define FW_GPUVA_BATCH_DW 16384u /* dwords of one batch's paging buffer */
 #define FW_GPUVA_MAX_MAPPED 16u  /* allocations one GPU-VA space maps */
+#define FW_KMD_RAW_LOCKS 16u     /* live locks without an aperture range */
 
 /* One allocation a command buffer references (D3DDDI_ALLOCATIONLIST). */
 struct fw_alloc_ref {
@@ -157,12 +158,15 @@ struct fw_kmd_stats {
 	uint64_t last_submit_to_retire;  /* cycles, of the last submission retired */
 };
 
-/* A Lock: an allocation mapped for the CPU through one aperture range. */
+/* A Lock: an allocation mapped for the CPU through one aperture range, or
+ * (in fw_kmd.raw) given to it where it lives. */
 struct fw_lock_range {
-	struct fw_alloc *a;          /* NULL: the range is free */
+	struct fw_alloc *a;          /* NULL: the range (entry) is free */
 	struct fw_device *dev;       /* the device that locked it, */
 	uint32_t handle;             /* through this handle of its own */
-	uint32_t win;                /* window bytes [win, win + a->d.size) */
+	uint32_t flags;              /* FW_LOCK_* it was locked with */
+	uint64_t win;                /* range: window bytes [win, win + a->d.size);
+				      * raw: a->loc.addr when locked */
 };
 
 /* Large (two DMA buffers per slot): allocate it, do not put it on the stack. */
@@ -190,6 +194,7 @@ struct fw_kmd {
 	uint32_t va_dw[FW_GPUVA_BATCH_DW];           /* the batch being built */
 	/* fw_lock.c */
 	struct fw_lock_range apt[GPU_APT_RANGES];    /* the lock of each aperture range */
+	struct fw_lock_range raw[FW_KMD_RAW_LOCKS];  /* locks without a range */
 	struct fw_kmd_stats st;
 };
 

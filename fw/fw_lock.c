@@ -4,11 +4,21 @@
  */
 #include <inttypes.h>
 
+#include "fw_gpuva.h"
 #include "fw_lock.h"
 #include "fw_paging.h"
 #include "fw_render.h"
 #include "fw_sched.h"
 #include "gpu_hw.h"
+
+#define WIN_ALIGN 0x1000ull /* bytes: windows the driver picks start on a page */
+#define NLOCKS (GPU_APT_RANGES + FW_KMD_RAW_LOCKS)
+
+/* Lock entry @i: the ranges' first, then the raw ones. */
+static struct fw_lock_range *lock_at(struct fw_kmd *k, unsigned i)
+{
+	return i < GPU_APT_RANGES ? &k->apt[i] : &k->raw[i - GPU_APT_RANGES];
+}
 
 bool fw_lock_holds(const struct fw_kmd *k, const struct fw_alloc *a)
 {
@@ -18,17 +28,316 @@ bool fw_lock_holds(const struct fw_kmd *k, const struct fw_alloc *a)
 	return false;
 }
 
-/* A live lock holds some byte of window [@win, @end), whatever device holds
- * it: the lowest-numbered range would take the overlap's accesses. */
-static bool window_taken(const struct fw_kmd *k, uint64_t win, uint64_t end)
+/* The live lock of @a, through a range or raw; NULL: not locked. */
+static struct fw_lock_range *lock_of(struct fw_kmd *k, const struct fw_alloc *a)
 {
-	for (unsigned r = 0; r < GPU_APT_RANGES; r++) {
-		const struct fw_lock_range *l = &k->apt[r];
+	for (unsigned i = 0; i < NLOCKS; i++)
+		if (lock_at(k, i)->a == a)
+			return lock_at(k, i);
+	return NULL;
+}
 
-		if (l->a && win < l->win + l->a->d.size && l->win < end)
+/* Window bytes [@start, @end) of lock @l: a range's window, or a raw lock of
+ * VRAM (plain VRAM shows at its own address).  false: none. */
+static bool lock_window(const struct fw_kmd *k, const struct fw_lock_range *l, uint64_t *start,
+			uint64_t *end)
+{
+	bool range = l >= k->apt && l < k->apt + GPU_APT_RANGES;
+
+	if (!l->a || (!range && l->a->loc.seg_id != FW_KMD_SEG_VRAM))
+		return false;
+	*start = l->win;
+	*end = l->win + l->a->d.size;
+	return true;
+}
+
+/* A live lock holds some byte of window [@win, @end), whatever device holds
+ * it: the lowest-numbered range would take the overlap's accesses, and a raw
+ * lock's plain VRAM would show another surface. */
+static bool window_taken(struct fw_kmd *k, uint64_t win, uint64_t end)
+{
+	for (unsigned i = 0; i < NLOCKS; i++) {
+		uint64_t s, e;
+
+		if (lock_window(k, lock_at(k, i), &s, &e) && win < e && s < end)
 			return true;
 	}
 	return false;
+}
+
+/* The lowest page-aligned window of @bytes no live lock touches: at 0 or
+ * right after a live window.  false: none. */
+static bool window_pick(struct fw_kmd *k, uint64_t bytes, uint64_t *win)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (unsigned i = 0; i <= NLOCKS; i++) {
+		uint64_t s = 0, e = 0, c;
+
+		if (i < NLOCKS && !lock_window(k, lock_at(k, i), &s, &e))
+			continue;
+		c = (e + WIN_ALIGN - 1) & ~(WIN_ALIGN - 1);
+		if (c < best && c + bytes <= GPU_APT_WINDOW_BYTES && !window_taken(k, c, c + bytes))
+			best = c;
+	}
+	*win = best;
+	return best != UINT64_MAX;
+}
+
+/* The flag rules of D3DDDICB_LOCKFLAGS and the page list (fw_lock.h). */
+static bool args_ok(const struct fw_lock_args *x, const struct fw_alloc *a)
+{
+	uint32_t f = x->Flags;
+	bool nowait = (f & FW_LOCK_DONOTWAIT) && !(f & FW_LOCK_DISCARD);
+	uint64_t pages = (a->d.size + FW_LOCK_PAGE_BYTES - 1) / FW_LOCK_PAGE_BYTES;
+
+	if ((f & FW_LOCK_RESERVED) || x->GpuVirtualAddress || x->PrivateDriverData)
+		return false;
+	if ((f & FW_LOCK_READONLY) && (f & FW_LOCK_WRITEONLY))
+		return false;
+	if ((f & FW_LOCK_IGNORESYNC) &&
+	    ((f & FW_LOCK_ACQUIREAPERTURE) || a->d.tile != GPU_TILE_LINEAR))
+		return false;
+	if ((f & FW_LOCK_USEALTERNATEVA) && !(f & FW_LOCK_ACQUIREAPERTURE))
+		return false;
+	/* the seed: a lock acquiring a swizzling range cannot be a no-overwrite lock */
+	if (nowait && (f & FW_LOCK_ACQUIREAPERTURE))
+		return false;
+	if (!x->NumPages != !x->pPages || ((f & FW_LOCK_LOCKENTIRE) && x->NumPages))
+		return false;
+	for (uint32_t i = 0; i < x->NumPages; i++)
+		if (x->pPages[i] >= pages)
+			return false;
+	return true;
+}
+
+/* A range and a window for @a.  GM_ERR_NOT_AVAILABLE / GM_ERR_PINNED as
+ * fw_kmd_lock_cb. */
+static int range_pick(struct fw_kmd *k, const struct fw_alloc *a, uint32_t flags,
+		      unsigned *r, uint64_t *win)
+{
+	if ((a->d.pitch & 7u) || a->d.pitch > GPU_PKT_BLT_SRC_PITCH_MASK)
+		return GM_ERR_NOT_AVAILABLE;
+	for (*r = 0; *r < GPU_APT_RANGES && k->apt[*r].a; (*r)++)
+		;
+	if (*r < GPU_APT_RANGES && window_pick(k, a->d.size, win))
+		return GM_OK;
+	/* Serving the lock now means evicting @a (the copy path). */
+	if (a->d.pinned && !(flags & FW_LOCK_DONOTEVICT))
+		return GM_ERR_PINNED;
+	return GM_ERR_NOT_AVAILABLE;
+}
+
+/* Wait until no pending submission uses @a (writes it: @writes_only) and
+ * the paging queue is done. */
+static int wait_idle(struct fw_kmd *k, const struct fw_device *dev, const struct fw_alloc *a,
+		     bool writes_only)
+{
+	while (fw_sched_references(k, a, writes_only) || fw_paging_pending(k)) {
+		uint64_t t = gm_cycles(k->d->gm);
+		int st = fw_kmd_poll(k, k->cfg.tdr_cycles);
+
+		if (st)
+			return st;
+		if (gm_cycles(k->d->gm) == t)
+			return GM_ERR_TIMEOUT;
+		if (fw_device_is_removed(dev))
+			return GM_ERR_DEVICE_REMOVED;
+	}
+	return GM_OK;
+}
+
+/* The synchronisation rules of fw_lock.h. */
+static int lock_sync(struct fw_kmd *k, const struct fw_device *dev, const struct fw_alloc *a,
+		     uint32_t f)
+{
+	bool nowait = (f & FW_LOCK_DONOTWAIT) && !(f & FW_LOCK_DISCARD);
+	bool writes_only = f & FW_LOCK_IGNOREREADSYNC;
+
+	if (!nowait)
+		return wait_idle(k, dev, a, writes_only);
+	if (f & FW_LOCK_IGNORESYNC)
+		return GM_OK;
+	if (fw_sched_references(k, a, writes_only) || fw_paging_pending(k))
+		return GM_ERR_STILL_DRAWING;
+	return GM_OK;
+}
+
+/* Residency's "no room" is the caller's out-of-memory. */
+static int bring_in(struct fw_kmd *k, struct fw_alloc *a)
+{
+	int st = fw_paging_bring_in(k, a);
+
+	return st == GM_ERR_BUSY || st == GM_ERR_FULL ? GM_ERR_NO_MEM : st;
+}
+
+/* Map @a through range @r at window @win (@r == GPU_APT_RANGES: raw, in
+ * free entry @raw) and book the lock. */
+static int lock_book(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev, uint32_t handle,
+		     uint32_t flags, unsigned r, uint64_t win, struct fw_lock_range *raw)
+{
+	struct fw_lock_range *l = raw;
+	int st;
+
+	if (r < GPU_APT_RANGES) {
+		st = fw_apt_map(k->d, r, (uint32_t)win, (uint32_t)(win + a->d.size), a->loc.addr,
+				a->d.tile, a->d.bpe_log2, a->d.pitch);
+		if (st)
+			return st;
+		l = &k->apt[r];
+	}
+	a->pinned = true;
+	a->content_valid = true;
+	*l = (struct fw_lock_range){ .a = a, .dev = dev, .handle = handle, .flags = flags,
+				     .win = r < GPU_APT_RANGES ? win : a->loc.addr };
+	FW_KMD_LOG(k, "lock: %" PRIu64 " bytes at 0x%" PRIx64 " %s%u (0x%" PRIx64 ")\n",
+		   a->d.size, a->loc.addr, r < GPU_APT_RANGES ? "through aperture range " :
+		   "raw, entry ", r < GPU_APT_RANGES ? r : (unsigned)(l - k->raw), l->win);
+	return GM_OK;
+}
+
+/* A free raw entry; NULL: none. */
+static struct fw_lock_range *raw_free(struct fw_kmd *k)
+{
+	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
+		if (!k->raw[r].a)
+			return &k->raw[r];
+	return NULL;
+}
+
+/* A raw lock of @a after the wait: paged in if it lives nowhere, refused
+ * when its plain VRAM is under a live window. */
+static int lock_raw(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev, uint32_t h,
+		    uint32_t flags, struct fw_lock_range *l)
+{
+	int st = a->loc.seg_id == FW_SEG_NONE ? bring_in(k, a) : GM_OK;
+
+	if (st)
+		return st;
+	if (a->loc.seg_id == FW_KMD_SEG_VRAM &&
+	    window_taken(k, a->loc.addr, a->loc.addr + a->d.size))
+		return GM_ERR_NOT_AVAILABLE;
+	return lock_book(k, a, dev, h, flags, GPU_APT_RANGES, 0, l);
+}
+
+/* Handle @i of @r: its surfaces', then its instances'. */
+static uint32_t res_handle(const struct fw_resource *r, size_t i)
+{
+	return i < r->nsurf ? r->handle[i] : r->inst[i - r->nsurf].h;
+}
+
+/*
+ * Discard on @a, busy: another instance of its family in *@a and *@h - with
+ * NoExistingReference an idle one, else a new one.  GM_OK;
+ * GM_ERR_NO_MEM (none can be made); fw_res_instance_new's codes.
+ */
+static int discard_rename(struct fw_kmd *k, struct fw_device *dev, const struct fw_lock_args *x,
+			  struct fw_alloc **a, uint32_t *h)
+{
+	struct fw_resource *r = fw_res_holding(dev, x->hAllocation);
+	struct fw_alloc *fam = fw_alloc_family(*a), *c;
+	unsigned n = 0;
+
+	for (size_t i = 0; r && i < r->nsurf + r->ninst; i++) {
+		if (fw_res_get_handle_data(dev, res_handle(r, i), &c) || fw_alloc_family(c) != fam)
+			continue;
+		n++;
+		if ((x->Flags & FW_LOCK_NOEXISTINGREFERENCE) && !lock_of(k, c) &&
+		    !fw_sched_references(k, c, false)) {
+			c->inst_seq = ++fam->inst_next;
+			c->content_valid = false;
+			*a = c;
+			*h = res_handle(r, i);
+			return GM_OK;
+		}
+	}
+	if (n > FW_LOCK_MAX_INSTANCES)
+		return GM_ERR_NO_MEM;
+	return fw_res_instance_new(dev, x->hAllocation, h, a);
+}
+
+bool fw_lock_instances_ok(const struct fw_dmabuf *buf)
+{
+	struct fw_alloc *fam[FW_KMD_MAX_ALLOCS];
+	uint64_t seq[FW_KMD_MAX_ALLOCS];
+	unsigned nf = 0, f;
+
+	for (uint32_t i = 0; i < buf->nalloc; i++) {
+		const struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
+
+		if (a->inst_seq < fw_alloc_family(fw_dmabuf_alloc(buf, i))->inst_done)
+			return false;
+	}
+	for (uint32_t j = 0; j < buf->nloc; j++) {
+		struct fw_alloc *a = fw_dmabuf_alloc(buf, buf->loc[j].alloc_index);
+
+		for (f = 0; f < nf && fam[f] != fw_alloc_family(a); f++)
+			;
+		if (f == nf) {
+			fam[nf] = fw_alloc_family(a);
+			seq[nf++] = a->inst_seq;
+		} else if (a->inst_seq < seq[f]) {
+			return false;
+		}
+		seq[f] = a->inst_seq;
+	}
+	return true;
+}
+
+void fw_lock_instances_used(const struct fw_dmabuf *buf)
+{
+	for (uint32_t i = 0; i < buf->nalloc; i++) {
+		struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
+		struct fw_alloc *fam = fw_alloc_family(a);
+
+		if (a->inst_seq > fam->inst_done)
+			fam->inst_done = a->inst_seq;
+	}
+}
+
+int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args *x)
+{
+	uint32_t h;
+	bool aperture;
+	struct fw_lock_range *raw = NULL;
+	struct fw_alloc *a;
+	uint64_t win = 0;
+	unsigned r = GPU_APT_RANGES;
+	int st;
+
+	if (!x)
+		return GM_ERR_BAD_ARG;
+	st = fw_render_resolve(k, dev, x->hAllocation, &a);
+	if (st)
+		return st;
+	if (!args_ok(x, a) || lock_of(k, a))
+		return GM_ERR_BAD_ARG;
+	h = x->hAllocation;
+	aperture = x->Flags & FW_LOCK_ACQUIREAPERTURE;
+	if (aperture)
+		st = range_pick(k, a, x->Flags, &r, &win);
+	else if (!(raw = raw_free(k)))
+		st = GM_ERR_NO_MEM;
+	/* Renamed: not a shared allocation (its other openers' handles would not
+	 * follow), nor one a GPU-VA mapping names (the mapping would not). */
+	if (!st && (x->Flags & FW_LOCK_DISCARD) && !a->kres->share && !fw_gpuva_is_mapped(k, a) &&
+	    fw_sched_references(k, a, false))
+		st = discard_rename(k, dev, x, &a, &h);
+	if (!st)
+		st = lock_sync(k, dev, a, x->Flags);
+	if (!st && aperture) {
+		st = bring_in(k, a);
+		if (!st)
+			st = lock_book(k, a, dev, h, x->Flags, r, win, NULL);
+	} else if (!st) {
+		st = lock_raw(k, a, dev, h, x->Flags, raw);
+	}
+	if (st)
+		return st;
+	x->hAllocation = h;
+	x->pData = lock_of(k, a)->win + (uint64_t)(x->NumPages ? x->pPages[0] : 0) *
+					       FW_LOCK_PAGE_BYTES;
+	return GM_OK;
 }
 
 int fw_kmd_lock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsigned range,
@@ -41,45 +350,28 @@ int fw_kmd_lock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsign
 	if (st)
 		return st;
 	end = (uint64_t)win + a->d.size;
-	if (range >= GPU_APT_RANGES || k->apt[range].a || fw_lock_holds(k, a) ||
+	if (range >= GPU_APT_RANGES || k->apt[range].a || lock_of(k, a) ||
 	    (win & 7u) || (a->d.pitch & 7u) || end > GPU_APT_WINDOW_BYTES ||
 	    window_taken(k, win, end) || a->d.pitch > GPU_PKT_BLT_SRC_PITCH_MASK)
 		return GM_ERR_BAD_ARG;
-	/* The GPU is done with it (no DONOTWAIT here). */
-	while (fw_sched_references(k, a)) {
-		uint64_t t = gm_cycles(k->d->gm);
-
-		st = fw_kmd_poll(k, k->cfg.tdr_cycles);
-		if (st)
-			return st;
-		if (gm_cycles(k->d->gm) == t)
-			return GM_ERR_TIMEOUT;
-		if (fw_device_is_removed(dev))
-			return GM_ERR_DEVICE_REMOVED;
-	}
-	st = fw_paging_bring_in(k, a);
+	st = wait_idle(k, dev, a, false);
 	if (!st)
-		st = fw_apt_map(k->d, range, win, (uint32_t)end, a->loc.addr, a->d.tile,
-				a->d.bpe_log2, a->d.pitch);
-	if (st)
-		return st;
-	a->pinned = true;
-	a->content_valid = true;
-	k->apt[range] = (struct fw_lock_range){ .a = a, .dev = dev, .handle = handle, .win = win };
-	FW_KMD_LOG(k, "lock: %" PRIu64 " bytes at VRAM 0x%" PRIx64 " through aperture range %u"
-		      " (window 0x%" PRIx32 ")\n", a->d.size, a->loc.addr, range, win);
-	return GM_OK;
+		st = fw_paging_bring_in(k, a);
+	if (!st)
+		st = lock_book(k, a, dev, handle, 0, range, win, NULL);
+	return st;
 }
 
-/* Unmap range @r and let go of its allocation: the pin back to what the
- * allocation was made with, the range free. */
-static int range_release(struct fw_kmd *k, unsigned r)
+/* Unmap lock @l (a range's) and let go of its allocation: the pin back to
+ * what the allocation was made with, the entry free. */
+static int lock_release(struct fw_kmd *k, struct fw_lock_range *l)
 {
-	struct fw_lock_range *l = &k->apt[r];
-	int st = fw_apt_unmap(k->d, r);
+	if (l >= k->apt && l < k->apt + GPU_APT_RANGES) {
+		int st = fw_apt_unmap(k->d, (unsigned)(l - k->apt));
 
-	if (st)
-		return st;
+		if (st)
+			return st;
+	}
 	l->a->pinned = l->a->d.pinned;
 	*l = (struct fw_lock_range){ 0 };
 	return GM_OK;
@@ -95,20 +387,60 @@ int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsi
 	/* Only the device that locked it (a shared allocation has several). */
 	if (range >= GPU_APT_RANGES || k->apt[range].a != a || k->apt[range].dev != dev)
 		return GM_ERR_BAD_ARG;
-	return range_release(k, range);
+	return lock_release(k, &k->apt[range]);
 }
 
-/* Release the ranges @dev locked through @handle (0: through any handle);
+/* The lock @dev holds on the allocation @handle names: GM_OK and *l;
+ * GM_ERR_BAD_ARG (none); fw_render_resolve's codes. */
+static int lock_held(struct fw_kmd *k, struct fw_device *dev, uint32_t handle,
+		     struct fw_lock_range **l)
+{
+	struct fw_alloc *a;
+	int st = fw_render_resolve(k, dev, handle, &a);
+
+	if (st)
+		return st;
+	*l = lock_of(k, a);
+	return *l && (*l)->dev == dev ? GM_OK : GM_ERR_BAD_ARG;
+}
+
+int fw_kmd_unlock_cb(struct fw_kmd *k, struct fw_device *dev, const struct fw_unlock_args *x)
+{
+	struct fw_lock_range *l, *m;
+	int st;
+
+	if (!x || !x->NumAllocations || !x->phAllocations)
+		return GM_ERR_BAD_ARG;
+	/* All of them first: a handle twice is refused too. */
+	for (uint32_t i = 0; i < x->NumAllocations; i++) {
+		st = lock_held(k, dev, x->phAllocations[i], &l);
+		for (uint32_t j = 0; !st && j < i; j++)
+			if (!lock_held(k, dev, x->phAllocations[j], &m) && m == l)
+				st = GM_ERR_BAD_ARG;
+		if (st)
+			return st;
+	}
+	for (uint32_t i = 0; i < x->NumAllocations; i++) {
+		st = lock_held(k, dev, x->phAllocations[i], &l);
+		if (!st)
+			st = lock_release(k, l);
+		if (st)
+			return st;
+	}
+	return GM_OK;
+}
+
+/* Release the locks @dev holds through @handle (0: through any handle);
  * the first refusal stops it. */
 static int release_where(struct fw_kmd *k, const struct fw_device *dev, uint32_t handle)
 {
-	for (unsigned r = 0; r < GPU_APT_RANGES; r++) {
-		const struct fw_lock_range *l = &k->apt[r];
+	for (unsigned i = 0; i < NLOCKS; i++) {
+		struct fw_lock_range *l = lock_at(k, i);
 		int st;
 
 		if (!l->a || l->dev != dev || (handle && l->handle != handle))
 			continue;
-		st = range_release(k, r);
+		st = lock_release(k, l);
 		if (st)
 			return st;
 	}

@@ -1,24 +1,139 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fw_lock.h - Lock (the pfnLockCb role): CPU access to an allocation
- * through an aperture (BAR1) range with the allocation's own layout, so the
- * CPU reads and writes even a tiled surface linearly.
+ * fw_lock.h - Lock and Unlock (the pfnLockCb / pfnUnlockCb roles, seed 000):
+ * CPU access to an allocation, either through an aperture (BAR1) range the
+ * driver owns and picks - a linear view of even a tiled surface - or to its
+ * raw bytes where they live.
  *
- * A lock waits until no pending submission references the allocation (no
- * DONOTWAIT here), makes it resident (fw_paging.c), pins it and maps it;
- * eviction leaves a locked allocation alone until unlock.  One allocation
- * per range, one range per allocation, and no window byte in two live
- * locks (whatever devices hold them); only the device that locked it
- * unlocks it.  A lock ends with the handle it was made through: destroying
- * the resource (fw_res_destroy) or closing the device unlocks it, so no
- * range ever shows freed memory.
+ * fw_kmd_lock_cb takes the public D3DDDICB_LOCK argument set.  A lock waits
+ * until no pending submission uses the allocation and the paging queue is
+ * done with it (DonotWait: GM_ERR_STILL_DRAWING instead), makes it resident
+ * when it lives nowhere yet, pins it and maps it; eviction leaves a locked
+ * allocation alone until unlock.  One lock per allocation at a time (so a
+ * swizzled and an unswizzled lock are never outstanding together), one
+ * allocation per range, and no window byte in two live locks (whatever
+ * devices hold them); only the device that locked it unlocks it.  A lock
+ * ends with the handle it was made through: destroying the resource
+ * (fw_res_destroy) or closing the device unlocks it, so no range ever
+ * shows freed memory.
+ *
+ * Discard renames (seed 000): a Discard lock of an allocation a pending
+ * submission references does not wait but hands back, in hAllocation, the
+ * handle of another instance (same layout, other memory): with
+ * NoExistingReference an idle one of the family (the allocation itself
+ * too), else a new one, up to FW_LOCK_MAX_INSTANCES per allocation
+ * (GM_ERR_NO_MEM beyond: flush, retry with Discard|NoExistingReference).
+ * Every instance handed out is newer than the ones before; a DMA buffer
+ * referencing an instance older than one a submitted buffer used, or a patch
+ * list using one family's instances out of order, is refused
+ * (fw_kmd_submit).  Shared allocations and those a GPU-VA mapping names are
+ * not renamed (they wait).
+ *
+ * Not yet: several ranges per allocation (no MIP levels), the unswizzled copy
+ * fallback behind GM_ERR_NOT_AVAILABLE.
  */
 #ifndef FW_LOCK_H
 #define FW_LOCK_H
 
 #include "fw_kmd_types.h"
 
+/* D3DDDICB_LOCKFLAGS.Value, the public bit layout (d3dukmdt.h). */
+#define FW_LOCK_READONLY            (1u << 0)  /* ReadOnly */
+#define FW_LOCK_WRITEONLY           (1u << 1)  /* WriteOnly */
+#define FW_LOCK_DONOTWAIT           (1u << 2)  /* DonotWait */
+#define FW_LOCK_IGNORESYNC          (1u << 3)  /* IgnoreSync */
+#define FW_LOCK_LOCKENTIRE          (1u << 4)  /* LockEntire */
+#define FW_LOCK_DONOTEVICT          (1u << 5)  /* DonotEvict */
+#define FW_LOCK_ACQUIREAPERTURE     (1u << 6)  /* AcquireAperture */
+#define FW_LOCK_DISCARD             (1u << 7)  /* Discard */
+#define FW_LOCK_NOEXISTINGREFERENCE (1u << 8)  /* NoExistingReference */
+#define FW_LOCK_USEALTERNATEVA      (1u << 9)  /* UseAlternateVA */
+#define FW_LOCK_IGNOREREADSYNC      (1u << 10) /* IgnoreReadSync */
+#define FW_LOCK_RESERVED            (~0u << 11) /* Reserved : 21, must be 0 */
+
+#define FW_LOCK_PAGE_BYTES 4096u /* what a pPages entry counts */
+#define FW_LOCK_MAX_INSTANCES 4u /* Discard instances of one allocation besides it */
+
 /*
+ * D3DDDICB_LOCK (d3dumddi.h), members named as there.  pData is where the
+ * CPU reads and writes (there are no host pointers into the model):
+ *   below GPU_APT_WINDOW_BYTES  an aperture window byte offset, for
+ *                               gm_apt_read/write: the linear view through
+ *                               the range the lock acquired, or, without
+ *                               AcquireAperture, plain VRAM (the raw,
+ *                               possibly swizzled bytes: window offset =
+ *                               VRAM address);
+ *   otherwise                   the system-memory physical address of the
+ *                               raw bytes (an allocation evicted there).
+ * With a page list it points at page pPages[0] of that view.
+ */
+struct fw_lock_args {
+	uint32_t hAllocation;        /* in/out: the device-local allocation handle */
+	uint32_t PrivateDriverData;  /* in: the MIP level for the range; 0 (no MIP levels yet) */
+	uint32_t NumPages;           /* in: entries of pPages */
+	const uint32_t *pPages;      /* in: pages (FW_LOCK_PAGE_BYTES) of the allocation */
+	uint64_t pData;              /* out: see above */
+	uint32_t Flags;              /* in: FW_LOCK_* (D3DDDICB_LOCKFLAGS.Value) */
+	uint64_t GpuVirtualAddress;  /* reserved: 0 */
+};
+
+/* D3DDDICB_UNLOCK (d3dumddi.h). */
+struct fw_unlock_args {
+	uint32_t NumAllocations;
+	const uint32_t *phAllocations;
+};
+
+/*
+ * Lock (pfnLockCb).  Result codes, one to one with the seed's HRESULTs:
+ *   GM_OK                 S_OK: locked, @args->pData written.
+ *   GM_ERR_NOT_AVAILABLE  D3DERR_NOTAVAILABLE: AcquireAperture and no range
+ *                         or no window gap is free, or the allocation's
+ *                         layout is one the aperture cannot show (pitch);
+ *                         without it, the allocation's VRAM bytes are under a
+ *                         live range's window.
+ *   GM_ERR_STILL_DRAWING  D3DERR_WASSTILLDRAWING: DonotWait (without
+ *                         Discard) and a pending submission uses the
+ *                         allocation (writes it, with IgnoreReadSync) or the
+ *                         paging queue still runs.
+ *   GM_ERR_PINNED         D3DDDIERR_CANTEVICTPINNEDALLOCATION: no range is
+ *                         available, so the allocation would be evicted to
+ *                         serve the lock, and it is pinned (without
+ *                         DonotEvict, which gives GM_ERR_NOT_AVAILABLE).
+ *   GM_ERR_NO_MEM         E_OUTOFMEMORY: the allocation lives nowhere and
+ *                         VRAM cannot take it (pinned, locked and in-flight
+ *                         allocations leave too little room); Discard and no
+ *                         instance can be made or reused (a new instance
+ *                         made on the way may stay, idle, for reuse).
+ *   GM_ERR_BAD_ARG        E_INVALIDARG: NULL, a handle that does not resolve,
+ *                         the allocation already locked, a Reserved bit,
+ *                         GpuVirtualAddress or PrivateDriverData nonzero,
+ *                         ReadOnly with WriteOnly, IgnoreSync with
+ *                         AcquireAperture or on a tiled allocation,
+ *                         UseAlternateVA without AcquireAperture, DonotWait
+ *                         (without Discard) with AcquireAperture, LockEntire
+ *                         with a page list, NumPages without pPages or the
+ *                         reverse, a page past the allocation.
+ *   GM_ERR_DEVICE_REMOVED D3DDDIERR_DEVICEREMOVED: before or while waiting.
+ * Discard overrides DonotWait and IgnoreSync; IgnoreSync has an effect only
+ * with DonotWait (then nothing is checked).  An error changes nothing the
+ * caller sees, except: a Discard may leave a new idle instance, a raw lock
+ * of an allocation that lived nowhere may have paged it in, and errors after
+ * a wait (GM_ERR_DEVICE_REMOVED, and the codes of fw_kmd_poll,
+ * GM_ERR_TIMEOUT when the GPU never lets go) come after the GPU ran.
+ */
+int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args *args)
+	GM_MUST_CHECK;
+
+/* Unlock (pfnUnlockCb) every allocation of @args, all or none: GM_OK;
+ * GM_ERR_BAD_ARG (NULL, a handle that does not resolve or that @dev did not
+ * lock, nothing unlocked); GM_ERR_DEVICE_REMOVED; GM_ERR_HW (a range register
+ * refused: the ones before it unlocked). */
+int fw_kmd_unlock_cb(struct fw_kmd *k, struct fw_device *dev, const struct fw_unlock_args *args)
+	GM_MUST_CHECK;
+
+/*
+ * The same with the range and window chosen by the caller (the test bench's
+ * and the old scenarios' fixed layouts; no flags).
  * Lock: make the allocation resident and map it for the CPU through
  * aperture range @range at window offset @win; the CPU then reads and
  * writes it linearly with gm_apt_read/write.  GM_OK; GM_ERR_BAD_ARG (NULL,
@@ -41,6 +156,14 @@ int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsi
 /* @dev is being closed: unmap and unpin whatever it locked.  GM_OK;
  * GM_ERR_HW (a range register refused: the ranges before it released). */
 int fw_lock_release_device(struct fw_kmd *k, const struct fw_device *dev) GM_MUST_CHECK;
+
+/* Seed 000: once a DMA buffer references instance A1 of an allocation, A0
+ * is invalid.  Whether @buf references only instances no submitted buffer
+ * has passed, and, in its patch list, each family's instances in order. */
+bool fw_lock_instances_ok(const struct fw_dmabuf *buf);
+
+/* @buf was submitted: its instances are the newest its families have used. */
+void fw_lock_instances_used(const struct fw_dmabuf *buf);
 
 /* Whether the CPU holds @a locked through an aperture range (seed 000: such
  * an allocation may not be referenced by a DMA buffer submitted to the GPU). */

@@ -17,7 +17,7 @@
 #define FILL_ROW_BYTES 0x10000u    /* FILL of a byte range: rows of 64 KiB */
 #define PIECE_MAX_BYTES 0x40000u  /* 256 KiB: about 17,000 cycles of FILL on this model */
 #define PIECE_MIN_BYTES 0x1000u
-#define MAX_EXCLUDED (FW_KMD_MAX_ALLOCS * (FW_KMD_SLOTS + 1) + GPU_APT_RANGES + \
+#define MAX_EXCLUDED (FW_KMD_MAX_ALLOCS * (FW_KMD_SLOTS + 1) + GPU_APT_RANGES + FW_KMD_RAW_LOCKS + \
 		      GPU_NUM_VMIDS * FW_GPUVA_MAX_MAPPED)
 
 int fw_paging_progress(struct fw_kmd *k, uint64_t *pieces)
@@ -67,6 +67,11 @@ int fw_paging_wait(struct fw_kmd *k, uint64_t budget)
 	if (!k->pg.last_fence)
 		return GM_OK;
 	return fw_fence_wait(k->d, PAGING_Q, k->pg.last_fence, budget);
+}
+
+bool fw_paging_pending(const struct fw_kmd *k)
+{
+	return k->pg.ndw || k->d->q[PAGING_Q].fence_seen < k->pg.last_fence;
 }
 
 /* Submit the paging buffer built so far to the paging queue (no lists, no
@@ -196,6 +201,9 @@ static size_t excluded(const struct fw_kmd *k, const struct fw_dmabuf *buf, stru
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
 		if (k->apt[r].a)
 			out[n++] = k->apt[r].a;
+	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
+		if (k->raw[r].a)
+			out[n++] = k->raw[r].a;
 	return n + fw_gpuva_busy_allocs(k, out + n);
 }
 
@@ -316,11 +324,26 @@ int fw_paging_make_resident(struct fw_kmd *k, const struct fw_dmabuf *buf)
 	return st ? st : st2;
 }
 
+/* Whether VRAM's free bytes and all it could evict around @busy together
+ * are too few for @a (then page_in would evict for nothing). */
+static bool never_fits(struct fw_kmd *k, const struct fw_alloc *a, struct fw_alloc *const *busy,
+		       size_t nbusy)
+{
+	struct fw_seg_stats ss;
+	size_t nv;
+
+	if ((a->resident && a->loc.seg_id == FW_KMD_SEG_VRAM) ||
+	    fw_seg_get_stats(fw_adapter_seg(&k->ad, FW_KMD_SEG_VRAM), &ss) || ss.free >= a->d.size)
+		return false;
+	return fw_res_pick_victims(&k->ad, FW_KMD_SEG_VRAM, a->d.size - ss.free, busy, nbusy,
+				   NULL, 0, &nv) == GM_ERR_BUSY;
+}
+
 int fw_paging_bring_in(struct fw_kmd *k, struct fw_alloc *a)
 {
 	struct fw_alloc *busy[MAX_EXCLUDED];
 	size_t nbusy = excluded(k, NULL, a, busy);
-	int st = page_in(k, a, busy, nbusy);
+	int st = never_fits(k, a, busy, nbusy) ? GM_ERR_BUSY : page_in(k, a, busy, nbusy);
 
 	if (!st)
 		st = paging_flush(k);

@@ -48,7 +48,8 @@ int fw_paging_make_resident(struct fw_kmd *k, const struct fw_dmabuf *buf) GM_MU
 
 /* Make @a alone resident in VRAM (for Lock) and wait until its paging is
  * done (GM_ERR_TIMEOUT: tdr_cycles without a piece done).  GM_OK; codes
- * as fw_paging_make_resident. */
+ * as fw_paging_make_resident, GM_ERR_BUSY before anything moved when VRAM's
+ * free bytes and everything it could evict are too few for @a. */
 int fw_paging_bring_in(struct fw_kmd *k, struct fw_alloc *a) GM_MUST_CHECK;
 
 /* Submit @ndw dwords at @addr (system memory) to the paging queue as a
@@ -61,6 +62,10 @@ int fw_paging_submit_ib(struct fw_kmd *k, uint64_t addr, uint32_t ndw, uint64_t 
  * (a paging buffer or a GPU-VA batch): GM_OK (also when there was none);
  * the codes of fw_fence_wait. */
 int fw_paging_wait(struct fw_kmd *k, uint64_t budget) GM_MUST_CHECK;
+
+/* Whether paging work is built or on the paging queue and not seen done
+ * (as the CPU last read the fence): a lock may not touch what it moves. */
+bool fw_paging_pending(const struct fw_kmd *k);
 
 /* The pieces of paging work the paging queue has finished, as the progress
  * fence reads now (for the timeout watch).  GM_OK; GM_ERR_ADDR. */

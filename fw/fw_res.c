@@ -317,6 +317,9 @@ static void kres_free(struct fw_adapter *ad, struct fw_kres *k)
 	if (k->alloc)
 		for (i = 0; i < k->nalloc; i++)
 			fw_host_free(&ad->host, k->alloc[i]);
+	for (i = 0; i < k->ninst; i++)
+		fw_host_free(&ad->host, k->inst[i]);
+	fw_host_free(&ad->host, k->inst);
 	fw_host_free(&ad->host, k->alloc);
 	fw_host_free(&ad->host, k);
 }
@@ -400,8 +403,8 @@ static void kres_destroy(struct fw_adapter *ad, struct fw_kres *k)
 {
 	size_t i;
 
-	for (i = 0; i < k->nalloc; i++) {
-		struct fw_alloc *a = k->alloc[i];
+	for (i = 0; i < k->nalloc + k->ninst; i++) {
+		struct fw_alloc *a = fw_kres_alloc_at(k, i);
 
 		if (a->resident)
 			fw_res_range_free(ad, a);
@@ -413,7 +416,7 @@ static void kres_destroy(struct fw_adapter *ad, struct fw_kres *k)
 	if (k->next)
 		k->next->prev = k->prev;
 	ad->nkres--;
-	ad->nalloc -= k->nalloc;
+	ad->nalloc -= k->nalloc + k->ninst;
 	kres_free(ad, k);
 }
 
@@ -474,19 +477,84 @@ static void allocate_cb(struct fw_device *dev, struct fw_kres *k, struct fw_reso
 	dev->nres++;
 }
 
-/* Tell the layer above that @r's handles go (fw_release_fn); its first
- * refusal stops it. */
+/* Tell the layer above that @r's handles go (fw_release_fn), its
+ * instances' too; its first refusal stops it. */
 static int res_unhold(struct fw_device *dev, const struct fw_resource *r)
 {
 	const struct fw_adapter *ad = dev->ad;
 	size_t i;
 
-	for (i = 0; ad->release && i < r->nsurf; i++) {
-		int st = ad->release(ad->release_ctx, dev, r->handle[i]);
+	for (i = 0; ad->release && i < r->nsurf + r->ninst; i++) {
+		int st = ad->release(ad->release_ctx, dev,
+				     i < r->nsurf ? r->handle[i] : r->inst[i - r->nsurf].h);
 
 		if (st)
 			return st;
 	}
+	return GM_OK;
+}
+
+/* Release the handles of @r's Discard instances (the kernel resource frees
+ * the instances with it). */
+static void res_drop_instances(struct fw_device *dev, struct fw_resource *r)
+{
+	for (size_t i = 0; i < r->ninst; i++)
+		handle_release(dev, r->inst[i].h);
+	fw_host_free(&dev->ad->host, r->inst);
+	r->inst = NULL;
+	r->ninst = 0;
+}
+
+struct fw_resource *fw_res_holding(const struct fw_device *dev, uint32_t handle)
+{
+	for (struct fw_resource *r = dev->res; r; r = r->next)
+		for (size_t i = 0; i < r->nsurf + r->ninst; i++)
+			if ((i < r->nsurf ? r->handle[i] : r->inst[i - r->nsurf].h) == handle)
+				return r;
+	return NULL;
+}
+
+int fw_res_instance_new(struct fw_device *dev, uint32_t handle, uint32_t *out_h,
+			struct fw_alloc **out)
+{
+	struct fw_alloc *a, *n, **ki;
+	struct fw_res_inst *ri;
+	struct fw_resource *r;
+	struct fw_kres *k;
+	int st = fw_res_get_handle_data(dev, handle, &a);
+
+	if (st)
+		return st;
+	r = fw_res_holding(dev, handle);
+	if (!out_h || !out || !r || r->kres->share)
+		return GM_ERR_BAD_ARG;
+	st = slots_reserve(dev, 1);
+	if (st)
+		return st;
+	n = fw_host_realloc_array(&dev->ad->host, NULL, 1, sizeof(*n));
+	if (!n)
+		return GM_ERR_NO_MEM;
+	k = r->kres;
+	ki = fw_host_realloc_array(&dev->ad->host, k->inst, k->ninst + 1, sizeof(*ki));
+	if (ki)
+		k->inst = ki;
+	ri = ki ? fw_host_realloc_array(&dev->ad->host, r->inst, r->ninst + 1, sizeof(*ri)) : NULL;
+	if (!ri) {
+		fw_host_free(&dev->ad->host, n);
+		return GM_ERR_NO_MEM;
+	}
+	r->inst = ri;
+	a = fw_alloc_family(a);
+	*n = (struct fw_alloc){ .kres = a->kres, .serial = dev->ad->next_serial++, .d = a->d,
+				.align = a->align, .pinned = a->d.pinned, .inst_of = a,
+				.inst_seq = ++a->inst_next };
+	memcpy(n->priv, a->priv, sizeof(n->priv));
+	n->d.priv = n->priv;
+	dev->ad->nalloc++;
+	k->inst[k->ninst++] = n;
+	r->inst[r->ninst++] = (struct fw_res_inst){ handle_take(dev, n), n };
+	*out_h = r->inst[r->ninst - 1].h;
+	*out = n;
 	return GM_OK;
 }
 
@@ -499,6 +567,7 @@ static void res_release(struct fw_device *dev, struct fw_resource *r)
 
 	for (i = 0; i < r->nsurf; i++)
 		handle_release(dev, r->handle[i]);
+	res_drop_instances(dev, r);
 	if (r->prev)
 		r->prev->next = r->next;
 	else

@@ -106,6 +106,23 @@ struct fw_alloc {
 	/* Written by the paging layer: */
 	uint64_t last_use;       /* LRU stamp, e.g. the last fence that used it */
 	bool content_valid;      /* the bytes must survive a move; false when made or discarded */
+	/* Discard renaming (fw_lock.c, fw_sched.c): */
+	struct fw_alloc *inst_of; /* the allocation this is an instance of; NULL: itself */
+	uint64_t inst_seq;       /* when handed out, in its family: references go up in it */
+	uint64_t inst_next;      /* family head only: the next inst_seq to hand out - 1 */
+	uint64_t inst_done;      /* family head only: highest inst_seq a submission referenced */
+};
+
+/* The allocation heading @a's family of Discard instances. */
+static inline struct fw_alloc *fw_alloc_family(struct fw_alloc *a)
+{
+	return a->inst_of ? a->inst_of : a;
+}
+
+/* An instance a Discard lock made, and the handle it was given. */
+struct fw_res_inst {
+	uint32_t h;
+	struct fw_alloc *a;
 };
 
 /* A kernel resource: the allocations of one CreateResource. */
@@ -115,8 +132,16 @@ struct fw_kres {
 	unsigned opens;          /* fw_resources, on any device, that use it */
 	size_t nalloc;
 	struct fw_alloc **alloc; /* one per surface */
+	size_t ninst;
+	struct fw_alloc **inst;  /* Discard instances of them (fw_res_instance_new) */
 	struct fw_kres *prev, *next; /* the adapter's list */
 };
+
+/* Allocation @i of @k: its surfaces' (i < nalloc), then their instances. */
+static inline struct fw_alloc *fw_kres_alloc_at(const struct fw_kres *k, size_t i)
+{
+	return i < k->nalloc ? k->alloc[i] : k->inst[i - k->nalloc];
+}
 
 struct fw_handle_slot {
 	struct fw_alloc *a;      /* NULL: free */
@@ -144,6 +169,8 @@ struct fw_resource {
 	struct fw_kres *kres;
 	size_t nsurf;
 	uint32_t *handle;        /* surface index -> device-local allocation handle */
+	struct fw_res_inst *inst; /* Discard instances of its surfaces, released with it */
+	size_t ninst;
 	struct fw_resource *prev, *next; /* the device's list */
 };
 
@@ -293,6 +320,23 @@ int fw_res_share_handle(const struct fw_resource *res, uint32_t *share) GM_MUST_
  */
 int fw_res_get_handle_data(const struct fw_device *dev, uint32_t handle, struct fw_alloc **out)
 	GM_MUST_CHECK;
+
+/* ---- for fw_lock.c */
+
+/*
+ * Discard renaming: a new instance of the allocation @handle names on @dev
+ * (same description and private data, in no segment, content not valid),
+ * with a new handle on @dev held by the resource that holds @handle and
+ * released with it.  GM_OK, *out_h and *out; GM_ERR_BAD_ARG (NULL, a handle
+ * not live, a shared resource's allocation: its other openers' handles
+ * would not follow); GM_ERR_DEVICE_REMOVED; GM_ERR_FULL (handle table);
+ * GM_ERR_NO_MEM.  Nothing changed on error.
+ */
+int fw_res_instance_new(struct fw_device *dev, uint32_t handle, uint32_t *out_h,
+			struct fw_alloc **out) GM_MUST_CHECK;
+
+/* The resource of @dev whose surface table or instances hold @handle; NULL: none. */
+struct fw_resource *fw_res_holding(const struct fw_device *dev, uint32_t handle);
 
 /* ---- for fw_residency.c */
 

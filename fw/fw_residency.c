@@ -90,8 +90,8 @@ static struct fw_alloc *lru_next(const struct fw_adapter *ad, const struct victi
 	size_t i;
 
 	for (k = ad->kres; k; k = k->next)
-		for (i = 0; i < k->nalloc; i++) {
-			struct fw_alloc *a = k->alloc[i];
+		for (i = 0; i < k->nalloc + k->ninst; i++) {
+			struct fw_alloc *a = fw_kres_alloc_at(k, i);
 
 			if (!evictable(q, a) || (after && !lru_before(after, a)))
 				continue;

@@ -157,7 +157,7 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	if (buf->nloc && fw_gpuva_vmid(k, buf->dev))
 		return GM_ERR_BAD_ARG;
 	/* The patch list too, before residency moves anything. */
-	if (fw_render_check_locs(buf, k->scratch))
+	if (fw_render_check_locs(buf, k->scratch) || !fw_lock_instances_ok(buf))
 		return GM_ERR_BAD_ARG;
 	/* Allocations the VRAM segment could never hold together: refused
 	 * before anything is evicted for them. */
@@ -206,6 +206,7 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	}
 	p->used = true;
 	p->seq = ++k->seq;
+	fw_lock_instances_used(buf);
 	/* What this submission writes is content again, even if discarded before. */
 	for (uint32_t i = 0; i < buf->nalloc; i++)
 		if (buf->alloc[i].write)
@@ -476,11 +477,12 @@ int fw_mfence_wait(struct fw_kmd *k, uint32_t id, uint64_t value, uint64_t budge
 	}
 }
 
-bool fw_sched_references(const struct fw_kmd *k, const struct fw_alloc *a)
+bool fw_sched_references(const struct fw_kmd *k, const struct fw_alloc *a, bool writes_only)
 {
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
 		for (uint32_t i = 0; k->pend[s].used && i < k->pend[s].buf.nalloc; i++)
-			if (fw_dmabuf_alloc(&k->pend[s].buf, i) == a)
+			if (fw_dmabuf_alloc(&k->pend[s].buf, i) == a &&
+			    (!writes_only || k->pend[s].buf.alloc[i].write))
 				return true;
 	return false;
 }

@@ -76,8 +76,8 @@ int fw_mfence_wait(struct fw_kmd *k, uint32_t id, uint64_t value, uint64_t budge
 
 /* ---- for the pipeline's other files (fw_lock.c, fw_kmd.c) */
 
-/* True when a pending submission references @a. */
-bool fw_sched_references(const struct fw_kmd *k, const struct fw_alloc *a);
+/* True when a pending submission references @a (@writes_only: writes it). */
+bool fw_sched_references(const struct fw_kmd *k, const struct fw_alloc *a, bool writes_only);
 
 /* Poll until @dev has nothing pending, up to @budget cycles: GM_OK;
  * GM_ERR_TIMEOUT (still pending); the codes of fw_kmd_poll. */

@@ -16,6 +16,9 @@ static const char *const status_names[GM_ERR_COUNT] = {
 	[GM_ERR_HW] = "GM_ERR_HW",
 	[GM_ERR_FULL] = "GM_ERR_FULL",
 	[GM_ERR_DEVICE_REMOVED] = "GM_ERR_DEVICE_REMOVED",
+	[GM_ERR_STILL_DRAWING] = "GM_ERR_STILL_DRAWING",
+	[GM_ERR_NOT_AVAILABLE] = "GM_ERR_NOT_AVAILABLE",
+	[GM_ERR_PINNED] = "GM_ERR_PINNED",
 };
 
 const char *gm_status_name(int st)

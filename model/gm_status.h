@@ -20,6 +20,9 @@ enum gm_status {
 	GM_ERR_HW,          /* the hardware reported an error (status registers hold the cause) */
 	GM_ERR_FULL,        /* a buffer is full; what was written before stays intact */
 	GM_ERR_DEVICE_REMOVED, /* the device was removed (TDR); nothing was changed; only destroying it still works */
+	GM_ERR_STILL_DRAWING, /* the GPU still uses the object and the caller asked not to wait; nothing was changed */
+	GM_ERR_NOT_AVAILABLE, /* no aperture range or window is free for the request; nothing was changed */
+	GM_ERR_PINNED,      /* serving the request needs an eviction and the object is pinned; nothing was changed */
 	GM_ERR_COUNT
 };
 

@@ -80,7 +80,7 @@ add_test(demo_windowed_fst bin/gpusim demo --quiet --wave demo-window.fst --wave
 set_tests_properties(demo_windowed_fst PROPERTIES LABELS "fw;waves" TIMEOUT 120)
 
 # The submission pipeline end to end (gpusim run NAME): each scenario checks its results.
-foreach(scen copies evict shared hang vaupdate tiled deferred)
+foreach(scen copies evict shared hang vaupdate tiled deferred lock)
   add_test(run_${scen} bin/gpusim run ${scen} --quiet)
   set_tests_properties(run_${scen} PROPERTIES LABELS fw TIMEOUT 300)
 endforeach()

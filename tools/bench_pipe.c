@@ -2,7 +2,8 @@
 /*
  * bench_pipe.c - `gpusim bench`: the submission pipeline's host-side rates
  * (patch entries per second, DMA-buffer build MB/s) and the GPU-side
- * latency from SubmitCommand to retire of a minimal DMA buffer.
+ * latency from SubmitCommand to retire of a minimal DMA buffer, GPU-VA
+ * update batches, and Lock (latency idle and busy, aperture bytes/cycle).
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <inttypes.h>
@@ -233,6 +234,74 @@ static int bench_gpuva(struct fw_kmd *k)
 	return fw_kmd_device_destroy(k, dev, 10000000) ? 1 : 0;
 }
 
+/* Lock @h with @flags and the cycles it took; *pd its pData. */
+static int lock_cycles(struct fw_kmd *k, struct fw_device *dev, uint32_t h, uint32_t flags,
+		       uint64_t *cycles, uint64_t *pd)
+{
+	struct fw_lock_args a = { .hAllocation = h, .Flags = flags };
+	uint64_t c0 = gm_cycles(k->d->gm);
+
+	if (fw_kmd_lock_cb(k, dev, &a))
+		return 1;
+	*cycles = gm_cycles(k->d->gm) - c0;
+	*pd = a.pData;
+	return 0;
+}
+
+static int unlock1(struct fw_kmd *k, struct fw_device *dev, uint32_t h)
+{
+	return fw_kmd_unlock_cb(k, dev, &(struct fw_unlock_args){ 1, &h }) ? 1 : 0;
+}
+
+/* Seed 000: Lock's latency for an idle allocation and one a 1 MiB FILL is
+ * writing, and the CPU's bytes per cycle through a swizzling range (a
+ * 64 KiB Tile-Y surface). */
+static int bench_lock(struct fw_umd *u, struct fw_kmd *k, struct fw_dmabuf *out)
+{
+	const struct fw_alloc_desc d[2] = {
+		{ .size = 1u << 20, .width = 1024, .height = 256, .pitch = 4096, .bpe_log2 = 2,
+		  .tile = GPU_TILE_LINEAR },
+		{ .size = 1u << 16, .width = 128, .height = 128, .pitch = 512, .bpe_log2 = 2,
+		  .tile = GPU_TILE_Y } };
+	const struct dma_surf fill = { .pitch = 4096, .mode = GPU_TILE_LINEAR };
+	static uint8_t buf[1u << 16];
+	uint64_t idle, busy, wr, rd, pd, c0;
+	struct fw_resource *res;
+	struct fw_device *dev;
+	struct fw_cmdbuf cb;
+	uint32_t hb, ht;
+
+	if (fw_device_create(&k->ad, &dev) || fw_res_create(dev, d, 2, false, &res) ||
+	    fw_res_surface_handle(res, 0, &hb) || fw_res_surface_handle(res, 1, &ht))
+		return 1;
+	/* the first locks bring the allocations in: not measured */
+	if (lock_cycles(k, dev, hb, 0, &idle, &pd) || unlock1(k, dev, hb) ||
+	    lock_cycles(k, dev, hb, 0, &idle, &pd) || unlock1(k, dev, hb))
+		return 1;
+	fw_umd_begin(u);
+	if (fw_umd_fill(u, hb, &fill, 4096, 256, 0x0101010101010101ull))
+		return 1;
+	fw_umd_cmdbuf(u, &cb);
+	if (fw_kmd_submit_cmdbuf(k, dev, &cb, out, NULL) || lock_cycles(k, dev, hb, 0, &busy, &pd) ||
+	    unlock1(k, dev, hb))
+		return 1;
+	if (lock_cycles(k, dev, ht, FW_LOCK_ACQUIREAPERTURE, &c0, &pd))
+		return 1;
+	c0 = gm_cycles(k->d->gm);
+	if (gm_apt_write(k->d->gm, (uint32_t)pd, buf, sizeof(buf)))
+		return 1;
+	wr = gm_cycles(k->d->gm) - c0;
+	c0 = gm_cycles(k->d->gm);
+	if (gm_apt_read(k->d->gm, (uint32_t)pd, buf, sizeof(buf)) || unlock1(k, dev, ht))
+		return 1;
+	rd = gm_cycles(k->d->gm) - c0;
+	printf("  Lock: %" PRIu64 " cycles for an idle allocation, %" PRIu64 " for one a 1 MiB FILL"
+	       " is writing; through a swizzling range (64 KiB Tile-Y) the CPU writes %.2f and reads"
+	       " %.2f bytes/cycle\n", idle, busy, (double)sizeof(buf) / (double)wr,
+	       (double)sizeof(buf) / (double)rd);
+	return fw_kmd_device_destroy(k, dev, 10000000) ? 1 : 0;
+}
+
 int bench_pipeline(void)
 {
 	struct fw_umd *u = calloc(1, sizeof(*u));
@@ -253,7 +322,7 @@ int bench_pipeline(void)
 	if (u && k && out && !gm_create(&gc, &g) && !fw_dev_init(&d, g, &dc) &&
 	    !fw_kmd_init(k, &d, &kc))
 		bad = bench_patch(u) || bench_build(u, k, out) || bench_latency(u, k, out) ||
-		      bench_gpuva(k);
+		      bench_gpuva(k) || bench_lock(u, k, out);
 	if (bad)
 		printf("  pipeline: failed\n");
 	fw_kmd_fini(k);

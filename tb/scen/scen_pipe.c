@@ -19,6 +19,19 @@
 #define IMG_W 128u
 #define IMG_H 128u
 
+/* @bytes (a multiple of 4) of the scenario's random words; NULL: no memory. */
+static uint8_t *image_new(struct scen *s, size_t bytes)
+{
+	uint8_t *img = malloc(bytes);
+
+	for (size_t i = 0; img && i < bytes; i += 4) {
+		uint32_t v = scen_rnd(s);
+
+		memcpy(img + i, &v, 4);
+	}
+	return img;
+}
+
 static int scen_copies(struct scen *s)
 {
 	static const unsigned modes[] = { GPU_TILE_LINEAR, GPU_TILE_SS64K, GPU_TILE_Y, GPU_TILE_X,
@@ -33,17 +46,12 @@ static int scen_copies(struct scen *s)
 	size_t bytes = IMG_W * IMG_H * 4u;
 	uint32_t f;
 
-	img = malloc(bytes);
+	img = image_new(s, bytes);
 	got = malloc(bytes);
 	raw = malloc(1u << 20);
 	if (!img || !got || !raw) {
 		free(img), free(got), free(raw);
 		return GM_ERR_NO_MEM;
-	}
-	for (size_t i = 0; i < bytes; i += 4) {
-		uint32_t v = scen_rnd(s);
-
-		memcpy(img + i, &v, 4);
 	}
 	TRY(fw_device_create(&s->k->ad, &dev));
 	for (unsigned i = 0; i < 5; i++)
@@ -320,6 +328,121 @@ static int scen_hang(struct scen *s)
 	return fw_kmd_device_destroy(s->k, db, WAIT_BUDGET);
 }
 
+/* ------------------------------------------------------------ lock */
+
+#define LK_BUF_BYTES (1u << 20)
+#define LK_ROWS (LK_BUF_BYTES / 4096u)
+
+/* Lock @h on @dev with @flags: the status, *h and *pd updated on success. */
+static int lock_h(struct scen *s, struct fw_device *dev, uint32_t *h, uint32_t flags, uint64_t *pd)
+{
+	struct fw_lock_args a = { .hAllocation = *h, .Flags = flags };
+	int st = fw_kmd_lock_cb(s->k, dev, &a);
+
+	if (!st) {
+		*h = a.hAllocation;
+		*pd = a.pData;
+	}
+	return st;
+}
+
+static int unlock_h(struct scen *s, struct fw_device *dev, uint32_t h)
+{
+	return fw_kmd_unlock_cb(s->k, dev, &(struct fw_unlock_args){ 1, &h });
+}
+
+/* A 1 MiB FILL of @h with @v, submitted (signalling @f = @val), not waited for. */
+static int fill_all(struct scen *s, struct fw_device *dev, uint32_t h, uint64_t v, uint32_t f,
+		    uint64_t val)
+{
+	struct dma_surf d = { .base = 0, .pitch = 4096, .mode = GPU_TILE_LINEAR };
+
+	fw_umd_begin(s->u);
+	TRY(fw_umd_fill(s->u, h, &d, 4096, LK_ROWS, v));
+	return scen_render_submit(s, dev, f, val);
+}
+
+/*
+ * Seed 000 told path by path: a lock waits for the GPU; DonotWait gives
+ * WASSTILLDRAWING; Discard renames instead of waiting; a tiled surface is
+ * written linearly through a range the driver picks and its raw lock shows
+ * the swizzled bits; a DMA buffer referencing it while so locked is refused;
+ * with every range taken the lock is NOTAVAILABLE.
+ */
+static int scen_lock(struct scen *s)
+{
+	struct fw_alloc_desc d[2 + GPU_APT_RANGES];
+	struct fw_resource *res;
+	struct fw_device *dev;
+	uint32_t f, v, v1, t, hr[GPU_APT_RANGES];
+	uint64_t pd, word = 0;
+	size_t bytes = IMG_W * IMG_H * 4u;
+	uint8_t *img = image_new(s, bytes), *raw = malloc(bytes), *got = malloc(bytes);
+	int st;
+
+	if (!img || !raw || !got) {
+		free(img), free(raw), free(got);
+		return GM_ERR_NO_MEM;
+	}
+	d[0] = scen_surface(GPU_TILE_LINEAR, 2, 1024, LK_ROWS);
+	d[1] = scen_surface(GPU_TILE_Y, 2, IMG_W, IMG_H);
+	for (unsigned i = 0; i < GPU_APT_RANGES; i++)
+		d[2 + i] = scen_surface(GPU_TILE_LINEAR, 2, 1024, 1);
+	TRY(fw_device_create(&s->k->ad, &dev));
+	TRY(fw_res_create(dev, d, 2 + GPU_APT_RANGES, false, &res));
+	TRY(fw_mfence_create(s->k, dev, 0, &f));
+	v = scen_handle(res, 0);
+	t = scen_handle(res, 1);
+
+	scen_say(s, "submit a 1 MiB FILL of V (0x11...), then Lock V with DonotWait\n");
+	TRY(fill_all(s, dev, v, 0x1111111111111111ull, f, 1));
+	st = lock_h(s, dev, &v, FW_LOCK_DONOTWAIT, &pd);
+	scen_check(s, st == GM_ERR_STILL_DRAWING, "DonotWait while the GPU writes V: %s"
+		   " (D3DERR_WASSTILLDRAWING)", gm_status_name(st));
+	v1 = v;
+	TRY(lock_h(s, dev, &v1, FW_LOCK_DISCARD | FW_LOCK_WRITEONLY, &pd));
+	scen_check(s, v1 != v, "Discard renamed V: handle 0x%08" PRIx32 " -> 0x%08" PRIx32
+		   " (a new instance)", v, v1);
+	TRY(gm_apt_write64(s->g, (uint32_t)pd, 0x2222222222222222ull, 0xff));
+	TRY(unlock_h(s, dev, v1));
+	TRY(lock_h(s, dev, &v, FW_LOCK_READONLY, &pd));
+	TRY(gm_apt_read64(s->g, (uint32_t)pd + LK_BUF_BYTES - 8, &word));
+	TRY(unlock_h(s, dev, v));
+	scen_check(s, word == 0x1111111111111111ull, "Lock V without flags waited for the FILL:"
+		   " its last word 0x%016" PRIx64, word);
+
+	scen_say(s, "Lock T (Tile-Y) with AcquireAperture and write a %zu-byte image linearly\n",
+		 bytes);
+	TRY(lock_h(s, dev, &t, FW_LOCK_ACQUIREAPERTURE | FW_LOCK_LOCKENTIRE, &pd));
+	scen_say(s, "the driver's range shows it at window offset 0x%" PRIx64 "\n", pd);
+	TRY(gm_apt_write(s->g, (uint32_t)pd, img, bytes));
+	fw_umd_begin(s->u);
+	TRY(fw_umd_copy(s->u, v, 0, t, 0, 4096));
+	st = scen_render_submit(s, dev, f, 2);
+	scen_check(s, st == GM_ERR_BAD_ARG, "a DMA buffer reading T while it is locked through a"
+		   " range: refused (%s)", gm_status_name(st));
+	TRY(unlock_h(s, dev, t));
+	TRY(lock_h(s, dev, &t, FW_LOCK_READONLY, &pd));
+	TRY(gm_apt_read(s->g, (uint32_t)pd, raw, bytes));
+	TRY(unlock_h(s, dev, t));
+	dma_tile_untile(GPU_TILE_Y, 2, d[1].pitch, raw, d[1].size, IMG_W, IMG_H, got, IMG_W * 4u,
+			bytes);
+	scen_check(s, memcmp(raw, img, bytes) && !memcmp(got, img, bytes), "a raw lock of T gives"
+		   " the swizzled bits; untiled by the C reference they are the image");
+
+	scen_say(s, "Lock %u buffers with AcquireAperture, then T\n", (unsigned)GPU_APT_RANGES);
+	for (unsigned i = 0; i < GPU_APT_RANGES; i++) {
+		hr[i] = scen_handle(res, 2 + i);
+		TRY(lock_h(s, dev, &hr[i], FW_LOCK_ACQUIREAPERTURE, &pd));
+	}
+	st = lock_h(s, dev, &t, FW_LOCK_ACQUIREAPERTURE, &pd);
+	scen_check(s, st == GM_ERR_NOT_AVAILABLE, "every range taken: %s (D3DERR_NOTAVAILABLE)",
+		   gm_status_name(st));
+	TRY(fw_kmd_unlock_cb(s->k, dev, &(struct fw_unlock_args){ GPU_APT_RANGES, hr }));
+	free(img), free(raw), free(got);
+	return fw_kmd_device_destroy(s->k, dev, WAIT_BUDGET);
+}
+
 /* ------------------------------------------------------------ table */
 
 struct scen_entry {
@@ -343,10 +466,12 @@ static const struct scen_entry table[] = {
 	  scen_tiled, 64ull << 20, SCEN_PT_BYTES },
 	{ "deferred", "deferred contexts recorded on two threads, executed on the RTL (seed 002)",
 	  scen_deferred, 64ull << 20, 0 },
+	{ "lock", "Lock: wait, WASSTILLDRAWING, Discard renaming, a driver range, NOTAVAILABLE",
+	  scen_lock, 64ull << 20, 0 },
 };
 
 const char *const scen_pipe_names[] = { "copies", "evict", "shared", "hang", "vaupdate", "tiled",
-					"deferred", NULL };
+					"deferred", "lock", NULL };
 
 static const struct scen_entry *find(const char *name)
 {
