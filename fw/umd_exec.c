@@ -76,11 +76,17 @@ static int emit_copy_surf(struct fw_umd *u, const struct umd_surf *d, const stru
 	return fw_umd_blt(u, d->handle, &ds, s->handle, &ss, w, h);
 }
 
+/* The surface a view names, or NULL (no object, or a resource: no view). */
+static const struct umd_surf *view_surf(const struct umd_obj *v)
+{
+	return v && v->dep ? &v->dep->surf[v->surface] : NULL;
+}
+
 /* The packets of @c; *fill is the bound fill value. */
 static int emit(struct fw_umd *u, const struct umd_cmd *c, uint64_t *fill)
 {
-	const struct umd_surf *d = c->dst ? &c->dst->dep->surf[c->dst->surface] : NULL;
-	const struct umd_surf *s = c->src ? &c->src->dep->surf[c->src->surface] : NULL;
+	const struct umd_surf *d = view_surf(c->dst);
+	const struct umd_surf *s = view_surf(c->src);
 	struct dma_surf ds, ss;
 	int st = GM_OK;
 
