@@ -3,6 +3,7 @@
  * fw_lock.c - Lock and Unlock through the aperture (see fw_lock.h).
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "fw_gpuva.h"
 #include "fw_lock.h"
@@ -25,6 +26,10 @@ bool fw_lock_holds(const struct fw_kmd *k, const struct fw_alloc *a)
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
 		if (k->apt[r].a == a)
 			return true;
+	/* the copy fallback: its write-back would undo the GPU's writes */
+	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
+		if (k->raw[r].a == a && k->raw[r].copy)
+			return true;
 	return false;
 }
 
@@ -44,7 +49,7 @@ static bool lock_window(const struct fw_kmd *k, const struct fw_lock_range *l, u
 {
 	bool range = l >= k->apt && l < k->apt + GPU_APT_RANGES;
 
-	if (!l->a || (!range && l->a->loc.seg_id != FW_KMD_SEG_VRAM))
+	if (!l->a || (!range && (l->copy || l->a->loc.seg_id != FW_KMD_SEG_VRAM)))
 		return false;
 	*start = l->win;
 	*end = l->win + l->a->d.size;
@@ -111,9 +116,11 @@ static bool args_ok(const struct fw_lock_args *x, const struct fw_alloc *a)
 	return true;
 }
 
-/* A range and a window for @a.  GM_ERR_NOT_AVAILABLE / GM_ERR_PINNED as
- * fw_kmd_lock_cb. */
-static int range_pick(struct fw_kmd *k, const struct fw_alloc *a, uint32_t flags,
+/* A range and a window for @a, or *@r = GPU_APT_RANGES: none, the copy
+ * fallback serves the lock (LockEntire or a page list, not DonotEvict, a
+ * view of fewer than 2^16 rows: a BLT's origin).  GM_ERR_NOT_AVAILABLE /
+ * GM_ERR_PINNED as fw_kmd_lock_cb. */
+static int range_pick(struct fw_kmd *k, const struct fw_alloc *a, const struct fw_lock_args *x,
 		      unsigned *r, uint64_t *win)
 {
 	if ((a->d.pitch & 7u) || a->d.pitch > GPU_PKT_BLT_SRC_PITCH_MASK)
@@ -122,10 +129,14 @@ static int range_pick(struct fw_kmd *k, const struct fw_alloc *a, uint32_t flags
 		;
 	if (*r < GPU_APT_RANGES && window_pick(k, a->d.size, win))
 		return GM_OK;
+	*r = GPU_APT_RANGES;
 	/* Serving the lock now means evicting @a (the copy path). */
-	if (a->d.pinned && !(flags & FW_LOCK_DONOTEVICT))
+	if (a->d.pinned && !(x->Flags & FW_LOCK_DONOTEVICT))
 		return GM_ERR_PINNED;
-	return GM_ERR_NOT_AVAILABLE;
+	if ((x->Flags & FW_LOCK_DONOTEVICT) || a->d.size / a->d.pitch > 0xffffu ||
+	    (!(x->Flags & FW_LOCK_LOCKENTIRE) && !x->NumPages))
+		return GM_ERR_NOT_AVAILABLE;
+	return GM_OK;
 }
 
 /* Wait until no pending submission uses @a (writes it: @writes_only) and
@@ -218,6 +229,113 @@ static int lock_raw(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev,
 	    window_taken(k, a->loc.addr, a->loc.addr + a->d.size))
 		return GM_ERR_NOT_AVAILABLE;
 	return lock_book(k, a, dev, h, flags, GPU_APT_RANGES, 0, l);
+}
+
+/* BLT the @wb x @rows byte rectangle at byte column @xb, row @y of @l's
+ * linear view between the allocation and its staging copy (@in: to the
+ * copy), on the paging queue. */
+static int copy_rect(struct fw_kmd *k, const struct fw_lock_range *l, uint64_t xb, uint64_t y,
+		     uint64_t wb, uint64_t rows, bool in)
+{
+	const struct fw_alloc *a = l->a;
+	unsigned bpe = a->d.bpe_log2;
+	struct dma_surf al = { .base = a->loc.addr, .pitch = a->d.pitch, .mode = (uint8_t)a->d.tile,
+			       .bpe_log2 = (uint8_t)bpe, .x = (uint16_t)(xb >> bpe),
+			       .y = (uint16_t)y };
+	struct dma_surf st = al;
+
+	st.base = l->win;
+	st.mode = GPU_TILE_LINEAR;
+	return in ? fw_paging_blt(k, &st, &al, (uint32_t)(wb >> bpe), (uint32_t)rows)
+		  : fw_paging_blt(k, &al, &st, (uint32_t)(wb >> bpe), (uint32_t)rows);
+}
+
+/* Copy bytes [@s, @e) of @l's linear view (pitch a->d.pitch) as rectangles:
+ * the rest of a first row, whole rows, the start of a last row. */
+static int copy_span(struct fw_kmd *k, const struct fw_lock_range *l, uint64_t s, uint64_t e,
+		     bool in)
+{
+	uint64_t p = l->a->d.pitch;
+	int st = GM_OK;
+
+	while (!st && s < e) {
+		bool part = s % p || e - s < p;
+		uint64_t n = part ? (p - s % p < e - s ? p - s % p : e - s) : (e - s) / p * p;
+
+		st = copy_rect(k, l, s % p, s / p, part ? n : p, part ? 1 : n / p, in);
+		s += n;
+	}
+	return st;
+}
+
+/* Copy @l's pages (all without a page list) between the allocation and its
+ * staging copy (@in: to the copy) and wait for the paging queue. */
+static int copy_pages(struct fw_kmd *k, const struct fw_lock_range *l, bool in)
+{
+	uint64_t view = l->a->d.size / l->a->d.pitch * l->a->d.pitch; /* whole rows, bytes */
+	int st = GM_OK;
+
+	for (uint32_t i = 0; !st && i < (l->pages ? l->npages : 1); i++) {
+		uint64_t s = l->pages ? (uint64_t)l->pages[i] * FW_LOCK_PAGE_BYTES : 0;
+		uint64_t e = l->pages ? s + FW_LOCK_PAGE_BYTES : view;
+
+		st = copy_span(k, l, s, e < view ? e : view, in);
+	}
+	return st ? st : fw_paging_finish(k);
+}
+
+/* Free what copy lock @l holds besides its entry: the staging copy, the
+ * page list. */
+static void copy_drop(struct fw_kmd *k, struct fw_lock_range *l)
+{
+	if (l->copy && fw_seg_free(fw_adapter_seg(&k->ad, FW_KMD_SEG_SYS), l->win))
+		FW_KMD_LOG(k, "lock: staging copy at 0x%" PRIx64 " was not booked\n", l->win);
+	if (l->pages)
+		fw_host_free(&k->ad.host, l->pages);
+	l->pages = NULL;
+}
+
+/*
+ * The copy fallback (seed 000): no range for @a, so its pages (@x's page
+ * list, or all with LockEntire) are copied unswizzled by the copy engine
+ * into a linear staging copy in the system segment, at @a's pitch, in free
+ * entry @l; unlock copies them back swizzled (not after ReadOnly).
+ */
+static int lock_copy(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev, uint32_t h,
+		     const struct fw_lock_args *x, struct fw_lock_range *l)
+{
+	uint32_t *pages = NULL;
+	uint64_t stage;
+	int st = bring_in(k, a);
+
+	if (st)
+		return st;
+	if (x->NumPages &&
+	    !(pages = fw_host_realloc_array(&k->ad.host, NULL, x->NumPages, sizeof(*pages))))
+		return GM_ERR_NO_MEM;
+	if (pages)
+		memcpy(pages, x->pPages, x->NumPages * sizeof(*pages));
+	st = fw_seg_alloc(fw_adapter_seg(&k->ad, FW_KMD_SEG_SYS), a->d.size, FW_LOCK_PAGE_BYTES,
+			  &stage);
+	if (st) {
+		fw_host_free(&k->ad.host, pages);
+		return st == GM_ERR_FULL ? GM_ERR_NO_MEM : st;
+	}
+	a->pinned = true;
+	a->content_valid = true;
+	*l = (struct fw_lock_range){ .a = a, .dev = dev, .handle = h, .flags = x->Flags,
+				     .win = stage, .copy = true, .pages = pages,
+				     .npages = x->NumPages };
+	FW_KMD_LOG(k, "lock: no range, %u page(s) copied unswizzled to system 0x%" PRIx64 "\n",
+		   pages ? x->NumPages : (unsigned)((a->d.size + FW_LOCK_PAGE_BYTES - 1) /
+						    FW_LOCK_PAGE_BYTES), stage);
+	st = copy_pages(k, l, true);
+	if (st) {
+		copy_drop(k, l);
+		a->pinned = a->d.pinned;
+		*l = (struct fw_lock_range){ 0 };
+	}
+	return st;
 }
 
 /* Handle @i of @r: its surfaces', then its instances'. */
@@ -315,8 +433,8 @@ int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args 
 	h = x->hAllocation;
 	aperture = x->Flags & FW_LOCK_ACQUIREAPERTURE;
 	if (aperture)
-		st = range_pick(k, a, x->Flags, &r, &win);
-	else if (!(raw = raw_free(k)))
+		st = range_pick(k, a, x, &r, &win);
+	if (!st && r == GPU_APT_RANGES && !(raw = raw_free(k)))
 		st = GM_ERR_NO_MEM;
 	/* Renamed: not a shared allocation (its other openers' handles would not
 	 * follow), nor one a GPU-VA mapping names (the mapping would not). */
@@ -325,10 +443,12 @@ int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args 
 		st = discard_rename(k, dev, x, &a, &h);
 	if (!st)
 		st = lock_sync(k, dev, a, x->Flags);
-	if (!st && aperture) {
+	if (!st && r < GPU_APT_RANGES) {
 		st = bring_in(k, a);
 		if (!st)
 			st = lock_book(k, a, dev, h, x->Flags, r, win, NULL);
+	} else if (!st && aperture) {
+		st = lock_copy(k, a, dev, h, x, raw);
 	} else if (!st) {
 		st = lock_raw(k, a, dev, h, x->Flags, raw);
 	}
@@ -362,16 +482,20 @@ int fw_kmd_lock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsign
 	return st;
 }
 
-/* Unmap lock @l (a range's) and let go of its allocation: the pin back to
- * what the allocation was made with, the entry free. */
-static int lock_release(struct fw_kmd *k, struct fw_lock_range *l)
+/* Unmap lock @l (a range's), or copy its pages back (a copy lock's, with
+ * @write_back, not ReadOnly), and let go of its allocation: the pin back to
+ * what the allocation was made with, the entry free.  On error still locked. */
+static int lock_release(struct fw_kmd *k, struct fw_lock_range *l, bool write_back)
 {
-	if (l >= k->apt && l < k->apt + GPU_APT_RANGES) {
-		int st = fw_apt_unmap(k->d, (unsigned)(l - k->apt));
+	int st = GM_OK;
 
-		if (st)
-			return st;
-	}
+	if (l >= k->apt && l < k->apt + GPU_APT_RANGES)
+		st = fw_apt_unmap(k->d, (unsigned)(l - k->apt));
+	else if (l->copy && write_back && !(l->flags & FW_LOCK_READONLY))
+		st = copy_pages(k, l, false);
+	if (st)
+		return st;
+	copy_drop(k, l);
 	l->a->pinned = l->a->d.pinned;
 	*l = (struct fw_lock_range){ 0 };
 	return GM_OK;
@@ -387,7 +511,7 @@ int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsi
 	/* Only the device that locked it (a shared allocation has several). */
 	if (range >= GPU_APT_RANGES || k->apt[range].a != a || k->apt[range].dev != dev)
 		return GM_ERR_BAD_ARG;
-	return lock_release(k, &k->apt[range]);
+	return lock_release(k, &k->apt[range], false);
 }
 
 /* The lock @dev holds on the allocation @handle names: GM_OK and *l;
@@ -423,7 +547,7 @@ int fw_kmd_unlock_cb(struct fw_kmd *k, struct fw_device *dev, const struct fw_un
 	for (uint32_t i = 0; i < x->NumAllocations; i++) {
 		st = lock_held(k, dev, x->phAllocations[i], &l);
 		if (!st)
-			st = lock_release(k, l);
+			st = lock_release(k, l, true);
 		if (st)
 			return st;
 	}
@@ -440,7 +564,8 @@ static int release_where(struct fw_kmd *k, const struct fw_device *dev, uint32_t
 
 		if (!l->a || l->dev != dev || (handle && l->handle != handle))
 			continue;
-		st = lock_release(k, l);
+		/* the allocation or its device is going: no write-back */
+		st = lock_release(k, l, false);
 		if (st)
 			return st;
 	}

@@ -29,8 +29,22 @@
  * (fw_kmd_submit).  Shared allocations and those a GPU-VA mapping names are
  * not renamed (they wait).
  *
- * Not yet: several ranges per allocation (no MIP levels), the unswizzled copy
- * fallback behind GM_ERR_NOT_AVAILABLE.
+ * The copy fallback (seed 000): an AcquireAperture lock that finds no range
+ * or window free, of an allocation that may be evicted (not pinned, no
+ * DonotEvict), is served by a copy instead when it says what to copy -
+ * LockEntire (all) or a page list (only those pages): the copy engine BLTs
+ * them unswizzled, on the paging queue, into a linear staging copy in the
+ * system segment at the allocation's pitch (the view a range would show),
+ * and pData points there; unlock BLTs the same pages back swizzled (they
+ * are the dirty ones), unless the lock was ReadOnly.  The seed's sentence
+ * "when pfnLockCb fails with NOTAVAILABLE the memory manager asks for the
+ * content to be copied ... if neither LockEntire nor a page list is given
+ * it fails with NOTAVAILABLE" makes NOTAVAILABLE the answer to a lock that
+ * gives neither (the caller retries with one), and a lock that gives one
+ * S_OK with the copy.  The allocation stays where it is, pinned, while the
+ * copy is held; like a range's lock it may not be used by a DMA buffer then.
+ *
+ * Not yet: several ranges per allocation (no MIP levels).
  */
 #ifndef FW_LOCK_H
 #define FW_LOCK_H
@@ -64,7 +78,8 @@
  *                               possibly swizzled bytes: window offset =
  *                               VRAM address);
  *   otherwise                   the system-memory physical address of the
- *                               raw bytes (an allocation evicted there).
+ *                               raw bytes (an allocation evicted there), or
+ *                               of the copy fallback's linear staging copy.
  * With a page list it points at page pPages[0] of that view.
  */
 struct fw_lock_args {
@@ -85,12 +100,16 @@ struct fw_unlock_args {
 
 /*
  * Lock (pfnLockCb).  Result codes, one to one with the seed's HRESULTs:
- *   GM_OK                 S_OK: locked, @args->pData written.
+ *   GM_OK                 S_OK: locked, @args->pData written (through a
+ *                         range, raw, or the copy fallback's staging copy).
  *   GM_ERR_NOT_AVAILABLE  D3DERR_NOTAVAILABLE: AcquireAperture and no range
- *                         or no window gap is free, or the allocation's
- *                         layout is one the aperture cannot show (pitch);
- *                         without it, the allocation's VRAM bytes are under a
- *                         live range's window.
+ *                         or no window gap is free, and no copy fallback
+ *                         (neither LockEntire nor a page list, DonotEvict,
+ *                         or a view of 2^16 rows or more), or the
+ *                         allocation's layout is one the aperture cannot
+ *                         show (pitch); without AcquireAperture, the
+ *                         allocation's VRAM bytes are under a live range's
+ *                         window.
  *   GM_ERR_STILL_DRAWING  D3DERR_WASSTILLDRAWING: DonotWait (without
  *                         Discard) and a pending submission uses the
  *                         allocation (writes it, with IgnoreReadSync) or the
@@ -103,7 +122,10 @@ struct fw_unlock_args {
  *                         VRAM cannot take it (pinned, locked and in-flight
  *                         allocations leave too little room); Discard and no
  *                         instance can be made or reused (a new instance
- *                         made on the way may stay, idle, for reuse).
+ *                         made on the way may stay, idle, for reuse); the
+ *                         copy fallback's staging copy does not fit in the
+ *                         system segment, or its page list not in the host
+ *                         heap, or every raw lock entry is taken.
  *   GM_ERR_BAD_ARG        E_INVALIDARG: NULL, a handle that does not resolve,
  *                         the allocation already locked, a Reserved bit,
  *                         GpuVirtualAddress or PrivateDriverData nonzero,
@@ -127,7 +149,10 @@ int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args 
 /* Unlock (pfnUnlockCb) every allocation of @args, all or none: GM_OK;
  * GM_ERR_BAD_ARG (NULL, a handle that does not resolve or that @dev did not
  * lock, nothing unlocked); GM_ERR_DEVICE_REMOVED; GM_ERR_HW (a range register
- * refused: the ones before it unlocked). */
+ * refused: the ones before it unlocked); a copy lock's write-back (waited
+ * for) fails with fw_paging_finish's codes: that one still locked, the ones
+ * before it unlocked.  Destroying the resource or closing the device drops
+ * a copy lock's staging copy without writing it back. */
 int fw_kmd_unlock_cb(struct fw_kmd *k, struct fw_device *dev, const struct fw_unlock_args *args)
 	GM_MUST_CHECK;
 
