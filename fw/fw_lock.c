@@ -491,8 +491,11 @@ static int lock_release(struct fw_kmd *k, struct fw_lock_range *l, bool write_ba
 
 	if (l >= k->apt && l < k->apt + GPU_APT_RANGES)
 		st = fw_apt_unmap(k->d, (unsigned)(l - k->apt));
-	else if (l->copy && write_back && !(l->flags & FW_LOCK_READONLY))
+	else if (l->copy && write_back && !(l->flags & FW_LOCK_READONLY)) {
+		FW_KMD_LOG(k, "unlock: the staging copy's pages BLT back swizzled to 0x%" PRIx64 "\n",
+			   l->a->loc.addr);
 		st = copy_pages(k, l, false);
+	}
 	if (st)
 		return st;
 	copy_drop(k, l);
