@@ -50,6 +50,9 @@ struct fw_cmdbuf {
 	uint32_t nalloc;
 	const struct dma_patch_loc *locs;
 	uint32_t nloc;
+	uint32_t flags;   /* DXGK_PATCHFLAGS.Value of its DMA buffers (DMA_PATCH_F_*): Present,
+			   * RedirectedPresent, NullRendering (its packets do not run, its
+			   * fence and signals complete); never Paging (the driver's own) */
 };
 
 /*
@@ -60,6 +63,7 @@ struct fw_cmdbuf {
  */
 struct fw_dmabuf {
 	struct fw_device *dev;
+	uint32_t flags;          /* DXGK_PATCHFLAGS.Value, from fw_cmdbuf.flags */
 	uint32_t ndw;
 	uint32_t dw[FW_KMD_DMA_DW];
 	uint32_t nalloc, nloc;

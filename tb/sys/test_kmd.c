@@ -471,7 +471,7 @@ static struct fw_cmdbuf *cbx(struct cbx *c, const struct fw_cmdbuf *cb)
 	memcpy(c->dw, cb->dw, cb->ndw * 4ull);
 	memcpy(c->al, cb->allocs, cb->nalloc * sizeof(*c->al));
 	memcpy(c->loc, cb->locs, cb->nloc * sizeof(*c->loc));
-	c->cb = (struct fw_cmdbuf){ c->dw, cb->ndw, c->al, cb->nalloc, c->loc, cb->nloc };
+	c->cb = (struct fw_cmdbuf){ c->dw, cb->ndw, c->al, cb->nalloc, c->loc, cb->nloc, cb->flags };
 	return &c->cb;
 }
 
@@ -1276,6 +1276,65 @@ static void test_kmd_lock_codes(void **state)
 	    lock_cb(&x, C, CX.h, LK_RO | LK_WO, 0, NULL, NULL));
 	ROW(&x, "unlock: removed device", GM_ERR_DEVICE_REMOVED, unlock_cb(&x, C, &CX.h, 1));
 	printf("lock result codes: %u rows\n", x.rows);
+	kt_close(&x);
+}
+
+/* ------------------------------------------------------------ NullRendering */
+
+/* A FILL of all of @b with @v, submitted with patch flags @flags, signalling
+ * @fence = @value. */
+static int fill_flags(struct kt *x, struct fw_device *dev, const struct kbuf *b, uint64_t v,
+		      uint32_t flags, uint32_t fence, uint64_t value)
+{
+	struct fw_signal sig = { fence, value };
+	struct fw_cmdbuf cb;
+
+	fw_umd_begin(x->u);
+	umd_fill(x->u, b->h, 0, PITCH, (uint32_t)(b->a->d.size / PITCH), v);
+	fw_umd_cmdbuf(x->u, &cb);
+	cb.flags = flags;
+	return fw_kmd_submit_cmdbuf(x->k, dev, &cb, x->buf, &sig);
+}
+
+/*
+ * Issue 14 item 6: DXGK_PATCHFLAGS NullRendering - the submission's fence
+ * and signals complete, its packets do not run (a FILL leaves the bytes as
+ * they were) and nothing is paged in for it (a fresh allocation still lives
+ * nowhere).  Present and RedirectedPresent are accepted and run; Paging (the
+ * driver's own) and a Reserved bit are refused, nothing submitted.
+ */
+static void test_kmd_null_rendering(void **state)
+{
+	struct fw_device *A;
+	struct kbuf B, C;
+	uint32_t f;
+	struct kt x;
+
+	(void)state;
+	kt_open(&x, 8ull << 20, 200000);
+	A = dev_new(&x);
+	B = kbuf_new(&x, A, 0x10000);
+	C = kbuf_new(&x, A, 0x10000);
+	f = mfence_new(&x, A, 0);
+	assert_int_equal(fill_flags(&x, A, &B, 0x1111111111111111ull,
+				     DMA_PATCH_F_PRESENT | DMA_PATCH_F_REDIRECTED_PRESENT, f, 1),
+			 GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, 1, BUDGET), GM_OK);
+	expect_filled(&x, B.a, 0x1111111111111111ull, "a Present|RedirectedPresent FILL");
+	assert_int_equal(fill_flags(&x, A, &B, 0x2222222222222222ull, DMA_PATCH_F_NULL_RENDERING,
+				     f, 2), GM_OK);
+	assert_int_equal(fill_flags(&x, A, &C, 0x3333333333333333ull, DMA_PATCH_F_NULL_RENDERING,
+				     f, 3), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, 3, BUDGET), GM_OK);
+	kt_idle(&x);
+	expect_filled(&x, B.a, 0x1111111111111111ull, "a NullRendering FILL");
+	assert_int_equal(C.a->loc.seg_id, FW_SEG_NONE);
+	ROW(&x, "submit: patch flag Paging on a render submission", GM_ERR_BAD_ARG,
+	    fill_flags(&x, A, &B, 0, DMA_PATCH_F_PAGING, f, 4));
+	ROW(&x, "submit: a Reserved patch flag bit (4)", GM_ERR_BAD_ARG,
+	    fill_flags(&x, A, &B, 0, 1u << 4, f, 4));
+	printf("null rendering: %" PRIu64 " submissions, %" PRIu64 " paging buffers\n",
+	       x.k->st.submits, x.k->st.paging_buffers);
 	kt_close(&x);
 }
 
@@ -3140,6 +3199,7 @@ int main(void)
 		cmocka_unit_test(test_kmd_bad_args),
 		cmocka_unit_test(test_kmd_lock_codes),
 		cmocka_unit_test(test_kmd_lock_copy),
+		cmocka_unit_test(test_kmd_null_rendering),
 		cmocka_unit_test(test_kmd_lock_windows),
 		cmocka_unit_test(test_kmd_lock_sync),
 		cmocka_unit_test(test_kmd_lock_discard),
