@@ -139,7 +139,8 @@ struct fw_unlock_args {
  * Discard overrides DonotWait and IgnoreSync; IgnoreSync has an effect only
  * with DonotWait (then nothing is checked).  An error changes nothing the
  * caller sees, except: a Discard may leave a new idle instance, a raw lock
- * of an allocation that lived nowhere may have paged it in, and errors after
+ * or the copy fallback of an allocation that lived nowhere may have paged it
+ * in (the copy fallback's other failures free its staging copy), and errors after
  * a wait (GM_ERR_DEVICE_REMOVED, and the codes of fw_kmd_poll,
  * GM_ERR_TIMEOUT when the GPU never lets go) come after the GPU ran.
  */
