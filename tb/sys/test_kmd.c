@@ -1437,6 +1437,8 @@ static void cp_pages(const uint8_t *got, const uint8_t *want, uint64_t bytes,
  * are copied (pData at pPages[0]) and written back: a write to another page
  * stays in the staging copy.  ReadOnly writes nothing back.  While held, a
  * DMA buffer using the allocation is refused and so is a raw lock of it.
+ * Without LockEntire or a page list it is NOTAVAILABLE; destroying a
+ * copy-locked resource frees the staging copy.
  */
 static void test_kmd_lock_copy(void **state)
 {
@@ -1521,6 +1523,27 @@ static void test_kmd_lock_copy(void **state)
 			fail_msg("mode %u: a ReadOnly lock wrote back", modes[m]);
 		free(img);
 		free(got);
+	}
+	/* Destroying a resource copy-locked drops its staging copy (no write-back). */
+	{
+		struct fw_alloc_desc dd = T.a->d;
+		struct fw_seg_stats s0, s1;
+		struct fw_seg *sys = fw_adapter_seg(&x.k->ad, FW_KMD_SEG_SYS);
+		struct kbuf D;
+
+		dd.priv = NULL;
+		dd.priv_bytes = 0;
+		D = kbuf_desc(NULL, A, &dd, false); /* freed below: no snapshot may read it */
+		assert_int_equal(lock_cb(&x, A, D.h, LK_AA, 0, NULL, NULL), GM_ERR_NOT_AVAILABLE);
+		assert_int_equal(fw_seg_get_stats(sys, &s0), GM_OK);
+		assert_int_equal(lock_cb(&x, A, D.h, LK_AA | LK_LE, 0, NULL, NULL), GM_OK);
+		assert_int_equal(fw_seg_get_stats(sys, &s1), GM_OK);
+		assert_true(s1.free + D.a->d.size <= s0.free);
+		assert_int_equal(fw_res_destroy(D.res), GM_OK);
+		assert_int_equal(fw_seg_get_stats(sys, &s1), GM_OK);
+		assert_int_equal(s1.free, s0.free);
+		for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
+			assert_null(x.k->raw[r].a);
 	}
 	printf("lock copy fallback: %" PRIu64 " paging buffers\n", x.k->st.paging_buffers);
 	kt_close(&x);
