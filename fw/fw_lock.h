@@ -44,7 +44,14 @@
  * S_OK with the copy.  The allocation stays where it is, pinned, while the
  * copy is held; like a range's lock it may not be used by a DMA buffer then.
  *
- * Not yet: several ranges per allocation (no MIP levels).
+ * MIP levels (seed 000: one swizzling range per level): an AcquireAperture
+ * lock of an allocation with MIP levels (fw_alloc_desc.mip) takes one range
+ * per level, each mapping its level (own offset and pitch) at that offset of
+ * one window, so pData + a level's offset is its linear view.  The ranges
+ * are taken together in the one call (PrivateDriverData stays 0, where the
+ * seed lets the caller ask for them one by one); when fewer are free than
+ * levels none is taken - the whole allocation, every level, is served by
+ * the copy fallback - and unlock releases every range of the allocation.
  */
 #ifndef FW_LOCK_H
 #define FW_LOCK_H
@@ -84,7 +91,7 @@
  */
 struct fw_lock_args {
 	uint32_t hAllocation;        /* in/out: the device-local allocation handle */
-	uint32_t PrivateDriverData;  /* in: the MIP level for the range; 0 (no MIP levels yet) */
+	uint32_t PrivateDriverData;  /* in: 0 (a lock takes every MIP level's range at once) */
 	uint32_t NumPages;           /* in: entries of pPages */
 	const uint32_t *pPages;      /* in: pages (FW_LOCK_PAGE_BYTES) of the allocation */
 	uint64_t pData;              /* out: see above */
@@ -164,7 +171,7 @@ int fw_kmd_unlock_cb(struct fw_kmd *k, struct fw_device *dev, const struct fw_un
  * aperture range @range at window offset @win; the CPU then reads and
  * writes it linearly with gm_apt_read/write.  GM_OK; GM_ERR_BAD_ARG (NULL,
  * a handle that does not resolve, @range out of range or in use, the
- * allocation already locked, @win or the pitch not 8-aligned, the window
+ * allocation already locked or with MIP levels, @win or the pitch not 8-aligned, the window
  * end past the aperture, a window overlapping another live lock's, a
  * pitch the aperture cannot hold);
  * GM_ERR_DEVICE_REMOVED; GM_ERR_TIMEOUT (the GPU never let go of it);

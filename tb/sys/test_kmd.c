@@ -1549,6 +1549,132 @@ static void test_kmd_lock_copy(void **state)
 	kt_close(&x);
 }
 
+/* ------------------------------------------------------------ MIP levels */
+
+/* A Tile-Y surface of 4-byte elements with three MIP levels: 256x128,
+ * 128x64 and 64x32, each at its own offset and pitch. */
+static struct kbuf kbuf_mips(struct kt *x, struct fw_device *dev)
+{
+	struct fw_alloc_desc d = { .size = 0x2a000, .width = 256, .height = 128, .pitch = 1024,
+				   .bpe_log2 = 2, .tile = GPU_TILE_Y, .mip_levels = 3,
+				   .mip = { { 0, 1024, 128 }, { 0x20000, 512, 64 },
+					    { 0x28000, 256, 32 } } };
+
+	return kbuf_desc(x, dev, &d, false);
+}
+
+/* Level @i of @a's linear view, untiled by the C reference from the raw
+ * bytes @raw, into @lin; its byte count. */
+static uint64_t mip_view(const struct fw_alloc *a, unsigned i, const uint8_t *raw, uint8_t *lin)
+{
+	const struct fw_mip *m = &a->d.mip[i];
+	uint64_t bytes = (uint64_t)m->pitch * m->height;
+
+	assert_int_equal(dma_tile_untile(GPU_TILE_Y, 2, m->pitch, raw + m->offset,
+					 a->d.size - m->offset, m->pitch >> 2, m->height, lin,
+					 m->pitch, bytes), 0);
+	return bytes;
+}
+
+/* How many aperture ranges hold @a. */
+static unsigned ranges_of(const struct kt *x, const struct fw_alloc *a)
+{
+	unsigned n = 0;
+
+	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
+		n += x->k->apt[r].a == a;
+	return n;
+}
+
+/*
+ * Seed 000, item 4 of issue 14, second part: a resource with MIP levels
+ * (own offsets and pitches) locked with AcquireAperture gets one range per
+ * level, each level's linear view at its offset from pData (checked
+ * against the C reference's untiling of the raw bits); unlock releases all
+ * of them.  With fewer ranges free than levels none is taken: without
+ * LockEntire NOTAVAILABLE, with it the copy fallback serves the whole
+ * allocation, level by level (the staging copy checked, a write in the
+ * last level back in the tiled bits after unlock).  A level outside the
+ * allocation or overlapping another is refused at creation.
+ */
+static void test_kmd_lock_mips(void **state)
+{
+	struct fw_alloc_desc bad;
+	struct fw_resource *res;
+	struct fw_device *A;
+	struct kbuf M, R[GPU_APT_RANGES];
+	uint8_t *raw, *lin, *got;
+	uint64_t pd, tag = 0x6d69700000000000ull;
+	struct kt x;
+
+	(void)state;
+	kt_open(&x, 16ull << 20, 200000);
+	A = dev_new(&x);
+	M = kbuf_mips(&x, A);
+	raw = malloc(M.a->d.size);
+	lin = malloc(M.a->d.size);
+	got = malloc(M.a->d.size);
+	assert_true(raw && lin && got);
+	bad = M.a->d;
+	bad.priv = NULL;
+	bad.priv_bytes = 0;
+	bad.mip[1].offset = 0x1f000; /* overlaps level 0 */
+	assert_int_equal(fw_res_create(A, &bad, 1, false, &res), GM_ERR_BAD_ARG);
+	bad.mip[1].offset = 0x20000;
+	bad.mip[2].offset = 0x2a000; /* past the allocation */
+	assert_int_equal(fw_res_create(A, &bad, 1, false, &res), GM_ERR_BAD_ARG);
+
+	/* Raw bits of every level, through a raw lock. */
+	fill_words(raw, M.a->d.size, tag);
+	assert_int_equal(lock_cb(&x, A, M.h, LK_WO, 0, NULL, &pd), GM_OK);
+	assert_int_equal(gm_apt_write(x.t.g, (uint32_t)pd, raw, (uint32_t)M.a->d.size), GM_OK);
+	assert_int_equal(unlock_cb(&x, A, &M.h, 1), GM_OK);
+
+	/* One range per level. */
+	assert_int_equal(lock_cb(&x, A, M.h, LK_AA, 0, NULL, &pd), GM_OK);
+	assert_int_equal(ranges_of(&x, M.a), 3);
+	for (unsigned i = 0; i < 3; i++) {
+		uint64_t n = mip_view(M.a, i, raw, lin);
+
+		n = n < 4096 ? n : 4096;
+		assert_int_equal(gm_apt_read(x.t.g, (uint32_t)(pd + M.a->d.mip[i].offset), got,
+					     (uint32_t)n), GM_OK);
+		if (memcmp(got, lin, n))
+			fail_msg("MIP level %u through its range is not its untiled bits", i);
+	}
+	assert_int_equal(unlock_cb(&x, A, &M.h, 1), GM_OK);
+	assert_int_equal(ranges_of(&x, M.a), 0);
+
+	/* Six ranges taken: two free for three levels. */
+	for (unsigned r = 0; r < 6; r++) {
+		R[r] = kbuf_new(&x, A, 0x10000);
+		assert_int_equal(lock_cb(&x, A, R[r].h, LK_AA, 0, NULL, NULL), GM_OK);
+	}
+	ROW(&x, "lock: fewer ranges than MIP levels, no LockEntire", GM_ERR_NOT_AVAILABLE,
+	    lock_cb(&x, A, M.h, LK_AA, 0, NULL, NULL));
+	assert_int_equal(lock_cb(&x, A, M.h, LK_AA | LK_LE, 0, NULL, &pd), GM_OK);
+	assert_true(pd >= GPU_SYSMEM_BASE);
+	assert_int_equal(ranges_of(&x, M.a), 0);
+	for (unsigned i = 0; i < 3; i++) {
+		uint64_t n = mip_view(M.a, i, raw, lin);
+
+		assert_int_equal(gm_backdoor_read(x.t.g, pd + M.a->d.mip[i].offset, got, n), GM_OK);
+		if (memcmp(got, lin, n))
+			fail_msg("MIP level %u in the staging copy is not its untiled bits", i);
+	}
+	assert_int_equal(gm_backdoor_write(x.t.g, pd + M.a->d.mip[2].offset + 1000, &tag, 8),
+			 GM_OK);
+	assert_int_equal(unlock_cb(&x, A, &M.h, 1), GM_OK);
+	read_alloc(&x, M.a, raw);
+	mip_view(M.a, 2, raw, got);
+	assert_memory_equal(got + 1000, &tag, 8);
+	printf("lock MIP levels: %" PRIu64 " paging buffers\n", x.k->st.paging_buffers);
+	free(raw);
+	free(lin);
+	free(got);
+	kt_close(&x);
+}
+
 /*
  * Seed 000, item 2 of issue 14: the synchronisation rules.  A 1 MiB FILL
  * submitted and not retired: DonotWait gives WASSTILLDRAWING and changes
@@ -3222,6 +3348,7 @@ int main(void)
 		cmocka_unit_test(test_kmd_bad_args),
 		cmocka_unit_test(test_kmd_lock_codes),
 		cmocka_unit_test(test_kmd_lock_copy),
+		cmocka_unit_test(test_kmd_lock_mips),
 		cmocka_unit_test(test_kmd_null_rendering),
 		cmocka_unit_test(test_kmd_lock_windows),
 		cmocka_unit_test(test_kmd_lock_sync),
