@@ -363,6 +363,61 @@ static int fill_all(struct scen *s, struct fw_device *dev, uint32_t h, uint64_t 
 }
 
 /*
+ * A Tile-Y surface M with three MIP levels (own offsets and pitches) locked
+ * with AcquireAperture: one range per level, so an image written linearly
+ * at pData + each level's offset is, in M's raw bits untiled level by level
+ * by the C reference, the image.
+ */
+static int mip_ranges(struct scen *s, struct fw_device *dev)
+{
+	const struct fw_alloc_desc d = {
+		.size = 0x2a000, .width = 256, .height = 128, .pitch = 1024, .bpe_log2 = 2,
+		.tile = GPU_TILE_Y, .mip_levels = 3,
+		.mip = { { 0, 1024, 128 }, { 0x20000, 512, 64 }, { 0x28000, 256, 32 } } };
+	uint8_t *img = image_new(s, d.size), *raw = malloc(d.size), *got = calloc(1, d.size);
+	struct fw_resource *res = NULL;
+	uint64_t pd = 0;
+	bool same = true;
+	uint32_t m = 0;
+	int st = img && raw && got ? fw_res_create(dev, &d, 1, false, &res) : GM_ERR_NO_MEM;
+
+	if (!st) {
+		m = scen_handle(res, 0);
+		scen_say(s, "Lock M (Tile-Y, 3 MIP levels) with AcquireAperture: a range per level\n");
+		st = lock_h(s, dev, &m, FW_LOCK_ACQUIREAPERTURE, &pd);
+	}
+	for (unsigned i = 0; !st && i < d.mip_levels; i++)
+		st = gm_apt_write(s->g, (uint32_t)(pd + d.mip[i].offset), img + d.mip[i].offset,
+				  d.mip[i].pitch * d.mip[i].height);
+	if (!st)
+		st = unlock_h(s, dev, m);
+	if (!st)
+		st = lock_h(s, dev, &m, FW_LOCK_READONLY, &pd);
+	if (!st)
+		st = gm_apt_read(s->g, (uint32_t)pd, raw, (uint32_t)d.size);
+	if (!st)
+		st = unlock_h(s, dev, m);
+	for (unsigned i = 0; !st && i < d.mip_levels; i++) {
+		const struct fw_mip *l = &d.mip[i];
+		size_t n = (size_t)l->pitch * l->height;
+
+		dma_tile_untile(GPU_TILE_Y, 2, l->pitch, raw + l->offset, d.size - l->offset,
+				l->pitch >> 2, l->height, got + l->offset, l->pitch, n);
+		same &= !memcmp(got + l->offset, img + l->offset, n);
+	}
+	if (!st)
+		scen_check(s, same, "each level written linearly through its own range: its raw bits,"
+			   " untiled at its own pitch, are the image");
+	if (res) {
+		int st2 = fw_res_destroy(res);
+
+		st = st ? st : st2;
+	}
+	free(img), free(raw), free(got);
+	return st;
+}
+
+/*
  * Lock Tile-Y surface @t (holding the linear image @img, @d) with
  * AcquireAperture and LockEntire while every range is taken: the copy
  * engine's unswizzled copy in system memory is the image; a word the CPU
@@ -415,7 +470,8 @@ static int copy_fallback(struct scen *s, struct fw_device *dev, uint32_t t,
  * written linearly through a range the driver picks and its raw lock shows
  * the swizzled bits; a DMA buffer referencing it while so locked is refused;
  * with every range taken the lock is NOTAVAILABLE, and with LockEntire the
- * copy fallback: a linear copy in system memory, written back at unlock.
+ * copy fallback: a linear copy in system memory, written back at unlock; a
+ * surface with MIP levels gets a range per level.
  */
 static int scen_lock(struct scen *s)
 {
@@ -488,6 +544,7 @@ static int scen_lock(struct scen *s)
 		   gm_status_name(st));
 	TRY(copy_fallback(s, dev, t, &d[1], img, got));
 	TRY(fw_kmd_unlock_cb(s->k, dev, &(struct fw_unlock_args){ GPU_APT_RANGES, hr }));
+	TRY(mip_ranges(s, dev));
 	free(img), free(raw), free(got);
 	return fw_kmd_device_destroy(s->k, dev, WAIT_BUDGET);
 }
