@@ -50,6 +50,9 @@ struct fw_cmdbuf {
 	uint32_t nalloc;
 	const struct dma_patch_loc *locs;
 	uint32_t nloc;
+	uint32_t flags;   /* DXGK_PATCHFLAGS.Value of its DMA buffers (DMA_PATCH_F_*): Present,
+			   * RedirectedPresent, NullRendering (its packets do not run, its
+			   * fence and signals complete); never Paging (the driver's own) */
 };
 
 /*
@@ -60,6 +63,7 @@ struct fw_cmdbuf {
  */
 struct fw_dmabuf {
 	struct fw_device *dev;
+	uint32_t flags;          /* DXGK_PATCHFLAGS.Value, from fw_cmdbuf.flags */
 	uint32_t ndw;
 	uint32_t dw[FW_KMD_DMA_DW];
 	uint32_t nalloc, nloc;
@@ -159,14 +163,18 @@ struct fw_kmd_stats {
 };
 
 /* A Lock: an allocation mapped for the CPU through one aperture range, or
- * (in fw_kmd.raw) given to it where it lives. */
+ * (in fw_kmd.raw) given to it where it lives or as a linear copy. */
 struct fw_lock_range {
 	struct fw_alloc *a;          /* NULL: the range (entry) is free */
 	struct fw_device *dev;       /* the device that locked it, */
 	uint32_t handle;             /* through this handle of its own */
 	uint32_t flags;              /* FW_LOCK_* it was locked with */
 	uint64_t win;                /* range: window bytes [win, win + a->d.size);
-				      * raw: a->loc.addr when locked */
+				      * raw: a->loc.addr when locked;
+				      * copy: the staging copy in the system segment */
+	bool copy;                   /* raw entry: the unswizzled-copy fallback */
+	uint32_t *pages;             /* copy: the pages copied (host heap); NULL: all */
+	uint32_t npages;
 };
 
 /* Large (two DMA buffers per slot): allocate it, do not put it on the stack. */

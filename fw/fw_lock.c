@@ -3,6 +3,7 @@
  * fw_lock.c - Lock and Unlock through the aperture (see fw_lock.h).
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "fw_gpuva.h"
 #include "fw_lock.h"
@@ -25,6 +26,10 @@ bool fw_lock_holds(const struct fw_kmd *k, const struct fw_alloc *a)
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
 		if (k->apt[r].a == a)
 			return true;
+	/* the copy fallback: its write-back would undo the GPU's writes */
+	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
+		if (k->raw[r].a == a && k->raw[r].copy)
+			return true;
 	return false;
 }
 
@@ -44,7 +49,7 @@ static bool lock_window(const struct fw_kmd *k, const struct fw_lock_range *l, u
 {
 	bool range = l >= k->apt && l < k->apt + GPU_APT_RANGES;
 
-	if (!l->a || (!range && l->a->loc.seg_id != FW_KMD_SEG_VRAM))
+	if (!l->a || (!range && (l->copy || l->a->loc.seg_id != FW_KMD_SEG_VRAM)))
 		return false;
 	*start = l->win;
 	*end = l->win + l->a->d.size;
@@ -111,21 +116,65 @@ static bool args_ok(const struct fw_lock_args *x, const struct fw_alloc *a)
 	return true;
 }
 
-/* A range and a window for @a.  GM_ERR_NOT_AVAILABLE / GM_ERR_PINNED as
- * fw_kmd_lock_cb. */
-static int range_pick(struct fw_kmd *k, const struct fw_alloc *a, uint32_t flags,
-		      unsigned *r, uint64_t *win)
+/* MIP level @i of @a as the CPU sees it: @bytes (whole rows; a tiled
+ * level's rows rounded up to whole tiles) of rows of @pitch bytes from byte
+ * @off.  Without MIP levels, level 0 is the whole surface. */
+struct level {
+	uint64_t off, bytes;
+	uint32_t pitch;
+};
+
+static unsigned nlevels(const struct fw_alloc *a)
 {
-	if ((a->d.pitch & 7u) || a->d.pitch > GPU_PKT_BLT_SRC_PITCH_MASK)
-		return GM_ERR_NOT_AVAILABLE;
-	for (*r = 0; *r < GPU_APT_RANGES && k->apt[*r].a; (*r)++)
-		;
-	if (*r < GPU_APT_RANGES && window_pick(k, a->d.size, win))
+	return a->d.mip_levels >= 2 ? a->d.mip_levels : 1;
+}
+
+static struct level level_of(const struct fw_alloc *a, unsigned i)
+{
+	const struct fw_mip *m = &a->d.mip[i];
+	uint64_t bytes;
+
+	if (a->d.mip_levels < 2)
+		return (struct level){ 0, a->d.size / a->d.pitch * a->d.pitch, a->d.pitch };
+	if (dma_tile_surface_bytes(a->d.tile, a->d.bpe_log2, m->pitch, m->height, &bytes))
+		bytes = 0; /* not after fw_res_create's check */
+	return (struct level){ m->offset, bytes, m->pitch };
+}
+
+/*
+ * One range per MIP level of @a (seed 000) in @r[0..*nr) and one window for
+ * all, each level at its own offset in it; or *nr = 0: not enough ranges
+ * free for every level (none is taken then: the allocation is served whole,
+ * all its levels) and the copy fallback serves the lock (LockEntire or a
+ * page list, not DonotEvict, levels of fewer than 2^16 rows: a BLT's
+ * origin).  GM_ERR_NOT_AVAILABLE / GM_ERR_PINNED as fw_kmd_lock_cb.
+ */
+static int range_pick(struct fw_kmd *k, const struct fw_alloc *a, const struct fw_lock_args *x,
+		      unsigned *r, unsigned *nr, uint64_t *win)
+{
+	bool tall = false;
+
+	*nr = 0;
+	for (unsigned i = 0; i < nlevels(a); i++) {
+		struct level v = level_of(a, i);
+
+		if ((v.pitch & 7u) || v.pitch > GPU_PKT_BLT_SRC_PITCH_MASK)
+			return GM_ERR_NOT_AVAILABLE;
+		tall |= v.bytes / v.pitch > 0xffffu;
+	}
+	for (unsigned q = 0; q < GPU_APT_RANGES && *nr < nlevels(a); q++)
+		if (!k->apt[q].a)
+			r[(*nr)++] = q;
+	if (*nr == nlevels(a) && window_pick(k, a->d.size, win))
 		return GM_OK;
+	*nr = 0;
 	/* Serving the lock now means evicting @a (the copy path). */
-	if (a->d.pinned && !(flags & FW_LOCK_DONOTEVICT))
+	if (a->d.pinned && !(x->Flags & FW_LOCK_DONOTEVICT))
 		return GM_ERR_PINNED;
-	return GM_ERR_NOT_AVAILABLE;
+	if ((x->Flags & FW_LOCK_DONOTEVICT) || tall ||
+	    (!(x->Flags & FW_LOCK_LOCKENTIRE) && !x->NumPages))
+		return GM_ERR_NOT_AVAILABLE;
+	return GM_OK;
 }
 
 /* Wait until no pending submission uses @a (writes it: @writes_only) and
@@ -171,28 +220,40 @@ static int bring_in(struct fw_kmd *k, struct fw_alloc *a)
 	return st == GM_ERR_BUSY || st == GM_ERR_FULL ? GM_ERR_NO_MEM : st;
 }
 
-/* Map @a through range @r at window @win (@r == GPU_APT_RANGES: raw, in
- * free entry @raw) and book the lock. */
+/* Map @a's MIP levels through ranges @r[0..@nr) at window @win (@nr 0:
+ * raw, in free entry @raw) and book the lock.  On error nothing mapped. */
 static int lock_book(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev, uint32_t handle,
-		     uint32_t flags, unsigned r, uint64_t win, struct fw_lock_range *raw)
+		     uint32_t flags, const unsigned *r, unsigned nr, uint64_t win,
+		     struct fw_lock_range *raw)
 {
-	struct fw_lock_range *l = raw;
-	int st;
+	struct fw_lock_range l = { .a = a, .dev = dev, .handle = handle, .flags = flags,
+				   .win = nr ? win : a->loc.addr };
+	unsigned i;
+	int st = GM_OK;
 
-	if (r < GPU_APT_RANGES) {
-		st = fw_apt_map(k->d, r, (uint32_t)win, (uint32_t)(win + a->d.size), a->loc.addr,
-				a->d.tile, a->d.bpe_log2, a->d.pitch);
-		if (st)
-			return st;
-		l = &k->apt[r];
+	for (i = 0; i < nr && !st; i++) {
+		struct level v = level_of(a, i);
+
+		st = fw_apt_map(k->d, r[i], (uint32_t)(win + v.off), (uint32_t)(win + v.off + v.bytes),
+				a->loc.addr + v.off, a->d.tile, a->d.bpe_log2, v.pitch);
+	}
+	if (st) {
+		while (--i > 0)
+			if (fw_apt_unmap(k->d, r[i - 1]))
+				FW_KMD_LOG(k, "lock: range %u stays mapped\n", r[i - 1]);
+		return st;
 	}
 	a->pinned = true;
 	a->content_valid = true;
-	*l = (struct fw_lock_range){ .a = a, .dev = dev, .handle = handle, .flags = flags,
-				     .win = r < GPU_APT_RANGES ? win : a->loc.addr };
+	for (i = 0; i < nr; i++)
+		k->apt[r[i]] = l;
+	if (!nr)
+		*raw = l;
 	FW_KMD_LOG(k, "lock: %" PRIu64 " bytes at 0x%" PRIx64 " %s%u (0x%" PRIx64 ")\n",
-		   a->d.size, a->loc.addr, r < GPU_APT_RANGES ? "through aperture range " :
-		   "raw, entry ", r < GPU_APT_RANGES ? r : (unsigned)(l - k->raw), l->win);
+		   a->d.size, a->loc.addr, nr ? "through aperture range " : "raw, entry ",
+		   nr ? r[0] : (unsigned)(raw - k->raw), l.win);
+	if (nr > 1)
+		FW_KMD_LOG(k, "lock: %u MIP levels, %u ranges from range %u\n", nr, nr, r[0]);
 	return GM_OK;
 }
 
@@ -217,7 +278,121 @@ static int lock_raw(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev,
 	if (a->loc.seg_id == FW_KMD_SEG_VRAM &&
 	    window_taken(k, a->loc.addr, a->loc.addr + a->d.size))
 		return GM_ERR_NOT_AVAILABLE;
-	return lock_book(k, a, dev, h, flags, GPU_APT_RANGES, 0, l);
+	return lock_book(k, a, dev, h, flags, NULL, 0, 0, l);
+}
+
+/* BLT the @wb x @rows byte rectangle at byte column @xb, row @y of level @v
+ * of @l's linear view between the allocation and its staging copy (@in: to
+ * the copy), on the paging queue. */
+static int copy_rect(struct fw_kmd *k, const struct fw_lock_range *l, const struct level *v,
+		     uint64_t xb, uint64_t y, uint64_t wb, uint64_t rows, bool in)
+{
+	const struct fw_alloc *a = l->a;
+	unsigned bpe = a->d.bpe_log2;
+	struct dma_surf al = { .base = a->loc.addr + v->off, .pitch = v->pitch,
+			       .mode = (uint8_t)a->d.tile, .bpe_log2 = (uint8_t)bpe,
+			       .x = (uint16_t)(xb >> bpe), .y = (uint16_t)y };
+	struct dma_surf st = al;
+
+	st.base = l->win + v->off;
+	st.mode = GPU_TILE_LINEAR;
+	return in ? fw_paging_blt(k, &st, &al, (uint32_t)(wb >> bpe), (uint32_t)rows)
+		  : fw_paging_blt(k, &al, &st, (uint32_t)(wb >> bpe), (uint32_t)rows);
+}
+
+/* Copy bytes [@s, @e) of level @v (from its start) as rectangles: the rest
+ * of a first row, whole rows, the start of a last row. */
+static int copy_span(struct fw_kmd *k, const struct fw_lock_range *l, const struct level *v,
+		     uint64_t s, uint64_t e, bool in)
+{
+	uint64_t p = v->pitch;
+	int st = GM_OK;
+
+	while (!st && s < e) {
+		bool part = s % p || e - s < p;
+		uint64_t n = part ? (p - s % p < e - s ? p - s % p : e - s) : (e - s) / p * p;
+
+		st = copy_rect(k, l, v, s % p, s / p, part ? n : p, part ? 1 : n / p, in);
+		s += n;
+	}
+	return st;
+}
+
+/* Copy @l's pages (all without a page list), level by level, between the
+ * allocation and its staging copy (@in: to the copy) and wait for the
+ * paging queue. */
+static int copy_pages(struct fw_kmd *k, const struct fw_lock_range *l, bool in)
+{
+	int st = GM_OK;
+
+	for (uint32_t i = 0; !st && i < (l->pages ? l->npages : 1); i++) {
+		uint64_t s = l->pages ? (uint64_t)l->pages[i] * FW_LOCK_PAGE_BYTES : 0;
+		uint64_t e = l->pages ? s + FW_LOCK_PAGE_BYTES : l->a->d.size;
+
+		for (unsigned j = 0; !st && j < nlevels(l->a); j++) {
+			struct level v = level_of(l->a, j);
+			uint64_t lo = s > v.off ? s : v.off;
+			uint64_t hi = e < v.off + v.bytes ? e : v.off + v.bytes;
+
+			if (lo < hi)
+				st = copy_span(k, l, &v, lo - v.off, hi - v.off, in);
+		}
+	}
+	return st ? st : fw_paging_finish(k);
+}
+
+/* Free what copy lock @l holds besides its entry: the staging copy, the
+ * page list. */
+static void copy_drop(struct fw_kmd *k, struct fw_lock_range *l)
+{
+	if (l->copy && fw_seg_free(fw_adapter_seg(&k->ad, FW_KMD_SEG_SYS), l->win))
+		FW_KMD_LOG(k, "lock: staging copy at 0x%" PRIx64 " was not booked\n", l->win);
+	if (l->pages)
+		fw_host_free(&k->ad.host, l->pages);
+	l->pages = NULL;
+}
+
+/*
+ * The copy fallback (seed 000): no range for @a, so its pages (@x's page
+ * list, or all with LockEntire) are copied unswizzled by the copy engine
+ * into a linear staging copy in the system segment, at @a's pitch, in free
+ * entry @l; unlock copies them back swizzled (not after ReadOnly).
+ */
+static int lock_copy(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev, uint32_t h,
+		     const struct fw_lock_args *x, struct fw_lock_range *l)
+{
+	uint32_t *pages = NULL;
+	uint64_t stage;
+	int st = bring_in(k, a);
+
+	if (st)
+		return st;
+	if (x->NumPages &&
+	    !(pages = fw_host_realloc_array(&k->ad.host, NULL, x->NumPages, sizeof(*pages))))
+		return GM_ERR_NO_MEM;
+	if (pages)
+		memcpy(pages, x->pPages, x->NumPages * sizeof(*pages));
+	st = fw_seg_alloc(fw_adapter_seg(&k->ad, FW_KMD_SEG_SYS), a->d.size, FW_LOCK_PAGE_BYTES,
+			  &stage);
+	if (st) {
+		fw_host_free(&k->ad.host, pages);
+		return st == GM_ERR_FULL ? GM_ERR_NO_MEM : st;
+	}
+	a->pinned = true;
+	a->content_valid = true;
+	*l = (struct fw_lock_range){ .a = a, .dev = dev, .handle = h, .flags = x->Flags,
+				     .win = stage, .copy = true, .pages = pages,
+				     .npages = x->NumPages };
+	FW_KMD_LOG(k, "lock: no range, %u page(s) copied unswizzled to system 0x%" PRIx64 "\n",
+		   pages ? x->NumPages : (unsigned)((a->d.size + FW_LOCK_PAGE_BYTES - 1) /
+						    FW_LOCK_PAGE_BYTES), stage);
+	st = copy_pages(k, l, true);
+	if (st) {
+		copy_drop(k, l);
+		a->pinned = a->d.pinned;
+		*l = (struct fw_lock_range){ 0 };
+	}
+	return st;
 }
 
 /* Handle @i of @r: its surfaces', then its instances'. */
@@ -302,7 +477,7 @@ int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args 
 	struct fw_lock_range *raw = NULL;
 	struct fw_alloc *a;
 	uint64_t win = 0;
-	unsigned r = GPU_APT_RANGES;
+	unsigned r[GPU_APT_RANGES], nr = 0;
 	int st;
 
 	if (!x)
@@ -315,8 +490,8 @@ int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args 
 	h = x->hAllocation;
 	aperture = x->Flags & FW_LOCK_ACQUIREAPERTURE;
 	if (aperture)
-		st = range_pick(k, a, x->Flags, &r, &win);
-	else if (!(raw = raw_free(k)))
+		st = range_pick(k, a, x, r, &nr, &win);
+	if (!st && !nr && !(raw = raw_free(k)))
 		st = GM_ERR_NO_MEM;
 	/* Renamed: not a shared allocation (its other openers' handles would not
 	 * follow), nor one a GPU-VA mapping names (the mapping would not). */
@@ -325,10 +500,12 @@ int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args 
 		st = discard_rename(k, dev, x, &a, &h);
 	if (!st)
 		st = lock_sync(k, dev, a, x->Flags);
-	if (!st && aperture) {
+	if (!st && nr) {
 		st = bring_in(k, a);
 		if (!st)
-			st = lock_book(k, a, dev, h, x->Flags, r, win, NULL);
+			st = lock_book(k, a, dev, h, x->Flags, r, nr, win, NULL);
+	} else if (!st && aperture) {
+		st = lock_copy(k, a, dev, h, x, raw);
 	} else if (!st) {
 		st = lock_raw(k, a, dev, h, x->Flags, raw);
 	}
@@ -350,7 +527,7 @@ int fw_kmd_lock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsign
 	if (st)
 		return st;
 	end = (uint64_t)win + a->d.size;
-	if (range >= GPU_APT_RANGES || k->apt[range].a || lock_of(k, a) ||
+	if (range >= GPU_APT_RANGES || k->apt[range].a || lock_of(k, a) || nlevels(a) > 1 ||
 	    (win & 7u) || (a->d.pitch & 7u) || end > GPU_APT_WINDOW_BYTES ||
 	    window_taken(k, win, end) || a->d.pitch > GPU_PKT_BLT_SRC_PITCH_MASK)
 		return GM_ERR_BAD_ARG;
@@ -358,21 +535,32 @@ int fw_kmd_lock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsign
 	if (!st)
 		st = fw_paging_bring_in(k, a);
 	if (!st)
-		st = lock_book(k, a, dev, handle, 0, range, win, NULL);
+		st = lock_book(k, a, dev, handle, 0, &range, 1, win, NULL);
 	return st;
 }
 
-/* Unmap lock @l (a range's) and let go of its allocation: the pin back to
- * what the allocation was made with, the entry free. */
-static int lock_release(struct fw_kmd *k, struct fw_lock_range *l)
+/* Unmap lock @l (every range of its allocation's), or copy its pages back
+ * (a copy lock's, with @write_back, not ReadOnly), and let go of its
+ * allocation: the pin back to what the allocation was made with, the
+ * entries free.  On error still locked (but the ranges unmapped before). */
+static int lock_release(struct fw_kmd *k, struct fw_lock_range *l, bool write_back)
 {
-	if (l >= k->apt && l < k->apt + GPU_APT_RANGES) {
-		int st = fw_apt_unmap(k->d, (unsigned)(l - k->apt));
+	struct fw_alloc *a = l->a;
+	int st = GM_OK;
 
-		if (st)
-			return st;
+	if (l >= k->apt && l < k->apt + GPU_APT_RANGES) {
+		for (unsigned r = 0; !st && r < GPU_APT_RANGES; r++)
+			if (k->apt[r].a == a && !(st = fw_apt_unmap(k->d, r)))
+				k->apt[r] = (struct fw_lock_range){ 0 };
+	} else if (l->copy && write_back && !(l->flags & FW_LOCK_READONLY)) {
+		FW_KMD_LOG(k, "unlock: the staging copy's pages BLT back swizzled to 0x%" PRIx64 "\n",
+			   a->loc.addr);
+		st = copy_pages(k, l, false);
 	}
-	l->a->pinned = l->a->d.pinned;
+	if (st)
+		return st;
+	copy_drop(k, l);
+	a->pinned = a->d.pinned;
 	*l = (struct fw_lock_range){ 0 };
 	return GM_OK;
 }
@@ -387,7 +575,7 @@ int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsi
 	/* Only the device that locked it (a shared allocation has several). */
 	if (range >= GPU_APT_RANGES || k->apt[range].a != a || k->apt[range].dev != dev)
 		return GM_ERR_BAD_ARG;
-	return lock_release(k, &k->apt[range]);
+	return lock_release(k, &k->apt[range], false);
 }
 
 /* The lock @dev holds on the allocation @handle names: GM_OK and *l;
@@ -423,7 +611,7 @@ int fw_kmd_unlock_cb(struct fw_kmd *k, struct fw_device *dev, const struct fw_un
 	for (uint32_t i = 0; i < x->NumAllocations; i++) {
 		st = lock_held(k, dev, x->phAllocations[i], &l);
 		if (!st)
-			st = lock_release(k, l);
+			st = lock_release(k, l, true);
 		if (st)
 			return st;
 	}
@@ -440,7 +628,8 @@ static int release_where(struct fw_kmd *k, const struct fw_device *dev, uint32_t
 
 		if (!l->a || l->dev != dev || (handle && l->handle != handle))
 			continue;
-		st = lock_release(k, l);
+		/* the allocation or its device is going: no write-back */
+		st = lock_release(k, l, false);
 		if (st)
 			return st;
 	}

@@ -29,8 +29,29 @@
  * (fw_kmd_submit).  Shared allocations and those a GPU-VA mapping names are
  * not renamed (they wait).
  *
- * Not yet: several ranges per allocation (no MIP levels), the unswizzled copy
- * fallback behind GM_ERR_NOT_AVAILABLE.
+ * The copy fallback (seed 000): an AcquireAperture lock that finds no range
+ * or window free, of an allocation that may be evicted (not pinned, no
+ * DonotEvict), is served by a copy instead when it says what to copy -
+ * LockEntire (all) or a page list (only those pages): the copy engine BLTs
+ * them unswizzled, on the paging queue, into a linear staging copy in the
+ * system segment at the allocation's pitch (the view a range would show),
+ * and pData points there; unlock BLTs the same pages back swizzled (they
+ * are the dirty ones), unless the lock was ReadOnly.  The seed's sentence
+ * "when pfnLockCb fails with NOTAVAILABLE the memory manager asks for the
+ * content to be copied ... if neither LockEntire nor a page list is given
+ * it fails with NOTAVAILABLE" makes NOTAVAILABLE the answer to a lock that
+ * gives neither (the caller retries with one), and a lock that gives one
+ * S_OK with the copy.  The allocation stays where it is, pinned, while the
+ * copy is held; like a range's lock it may not be used by a DMA buffer then.
+ *
+ * MIP levels (seed 000: one swizzling range per level): an AcquireAperture
+ * lock of an allocation with MIP levels (fw_alloc_desc.mip) takes one range
+ * per level, each mapping its level (own offset and pitch) at that offset of
+ * one window, so pData + a level's offset is its linear view.  The ranges
+ * are taken together in the one call (PrivateDriverData stays 0, where the
+ * seed lets the caller ask for them one by one); when fewer are free than
+ * levels none is taken - the whole allocation, every level, is served by
+ * the copy fallback - and unlock releases every range of the allocation.
  */
 #ifndef FW_LOCK_H
 #define FW_LOCK_H
@@ -64,12 +85,13 @@
  *                               possibly swizzled bytes: window offset =
  *                               VRAM address);
  *   otherwise                   the system-memory physical address of the
- *                               raw bytes (an allocation evicted there).
+ *                               raw bytes (an allocation evicted there), or
+ *                               of the copy fallback's linear staging copy.
  * With a page list it points at page pPages[0] of that view.
  */
 struct fw_lock_args {
 	uint32_t hAllocation;        /* in/out: the device-local allocation handle */
-	uint32_t PrivateDriverData;  /* in: the MIP level for the range; 0 (no MIP levels yet) */
+	uint32_t PrivateDriverData;  /* in: 0 (a lock takes every MIP level's range at once) */
 	uint32_t NumPages;           /* in: entries of pPages */
 	const uint32_t *pPages;      /* in: pages (FW_LOCK_PAGE_BYTES) of the allocation */
 	uint64_t pData;              /* out: see above */
@@ -85,12 +107,16 @@ struct fw_unlock_args {
 
 /*
  * Lock (pfnLockCb).  Result codes, one to one with the seed's HRESULTs:
- *   GM_OK                 S_OK: locked, @args->pData written.
+ *   GM_OK                 S_OK: locked, @args->pData written (through a
+ *                         range, raw, or the copy fallback's staging copy).
  *   GM_ERR_NOT_AVAILABLE  D3DERR_NOTAVAILABLE: AcquireAperture and no range
- *                         or no window gap is free, or the allocation's
- *                         layout is one the aperture cannot show (pitch);
- *                         without it, the allocation's VRAM bytes are under a
- *                         live range's window.
+ *                         or no window gap is free, and no copy fallback
+ *                         (neither LockEntire nor a page list, DonotEvict,
+ *                         or a view of 2^16 rows or more), or the
+ *                         allocation's layout is one the aperture cannot
+ *                         show (pitch); without AcquireAperture, the
+ *                         allocation's VRAM bytes are under a live range's
+ *                         window.
  *   GM_ERR_STILL_DRAWING  D3DERR_WASSTILLDRAWING: DonotWait (without
  *                         Discard) and a pending submission uses the
  *                         allocation (writes it, with IgnoreReadSync) or the
@@ -103,7 +129,10 @@ struct fw_unlock_args {
  *                         VRAM cannot take it (pinned, locked and in-flight
  *                         allocations leave too little room); Discard and no
  *                         instance can be made or reused (a new instance
- *                         made on the way may stay, idle, for reuse).
+ *                         made on the way may stay, idle, for reuse); the
+ *                         copy fallback's staging copy does not fit in the
+ *                         system segment, or its page list not in the host
+ *                         heap, or every raw lock entry is taken.
  *   GM_ERR_BAD_ARG        E_INVALIDARG: NULL, a handle that does not resolve,
  *                         the allocation already locked, a Reserved bit,
  *                         GpuVirtualAddress or PrivateDriverData nonzero,
@@ -117,7 +146,8 @@ struct fw_unlock_args {
  * Discard overrides DonotWait and IgnoreSync; IgnoreSync has an effect only
  * with DonotWait (then nothing is checked).  An error changes nothing the
  * caller sees, except: a Discard may leave a new idle instance, a raw lock
- * of an allocation that lived nowhere may have paged it in, and errors after
+ * or the copy fallback of an allocation that lived nowhere may have paged it
+ * in (the copy fallback's other failures free its staging copy), and errors after
  * a wait (GM_ERR_DEVICE_REMOVED, and the codes of fw_kmd_poll,
  * GM_ERR_TIMEOUT when the GPU never lets go) come after the GPU ran.
  */
@@ -127,7 +157,10 @@ int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args 
 /* Unlock (pfnUnlockCb) every allocation of @args, all or none: GM_OK;
  * GM_ERR_BAD_ARG (NULL, a handle that does not resolve or that @dev did not
  * lock, nothing unlocked); GM_ERR_DEVICE_REMOVED; GM_ERR_HW (a range register
- * refused: the ones before it unlocked). */
+ * refused: the ones before it unlocked); a copy lock's write-back (waited
+ * for) fails with fw_paging_finish's codes: that one still locked, the ones
+ * before it unlocked.  Destroying the resource or closing the device drops
+ * a copy lock's staging copy without writing it back. */
 int fw_kmd_unlock_cb(struct fw_kmd *k, struct fw_device *dev, const struct fw_unlock_args *args)
 	GM_MUST_CHECK;
 
@@ -138,7 +171,7 @@ int fw_kmd_unlock_cb(struct fw_kmd *k, struct fw_device *dev, const struct fw_un
  * aperture range @range at window offset @win; the CPU then reads and
  * writes it linearly with gm_apt_read/write.  GM_OK; GM_ERR_BAD_ARG (NULL,
  * a handle that does not resolve, @range out of range or in use, the
- * allocation already locked, @win or the pitch not 8-aligned, the window
+ * allocation already locked or with MIP levels, @win or the pitch not 8-aligned, the window
  * end past the aperture, a window overlapping another live lock's, a
  * pitch the aperture cannot hold);
  * GM_ERR_DEVICE_REMOVED; GM_ERR_TIMEOUT (the GPU never let go of it);

@@ -101,12 +101,14 @@ static int paging_flush(struct fw_kmd *k)
 	return GM_OK;
 }
 
-/* One piece: COPY @bytes from @src to @dst, or FILL them with zero (@fill),
- * then the progress fence's next value, with interrupt (the scheduler's
- * watch wakes to see it). */
+/* One piece: COPY @bytes from @src to @dst, FILL them with zero (@fill), or
+ * BLT the @w x @h rectangle @bs -> @bd (@bd not NULL), then the progress
+ * fence's next value, with interrupt (the scheduler's watch wakes to see it). */
 struct piece {
 	uint64_t dst, src, bytes;
 	bool fill;
+	const struct dma_surf *bd, *bs;
+	uint32_t w, h;
 	uint64_t progress_addr, pieces;
 };
 
@@ -128,8 +130,9 @@ static int emit_zero(struct dma_buf *b, uint64_t dst, uint64_t bytes)
 static int emit_piece(struct dma_buf *b, const struct piece *p)
 {
 	size_t len0 = b->len;
-	int st = p->fill ? emit_zero(b, p->dst, p->bytes)
-			 : dma_emit_copy(b, p->dst, p->src, (uint32_t)p->bytes);
+	int st = p->bd     ? dma_emit_blt(b, p->bd, p->bs, p->w, p->h)
+		 : p->fill ? emit_zero(b, p->dst, p->bytes)
+			   : dma_emit_copy(b, p->dst, p->src, (uint32_t)p->bytes);
 
 	if (!st)
 		st = dma_emit_release_fence(b, p->progress_addr, p->pieces, true, true);
@@ -138,11 +141,15 @@ static int emit_piece(struct dma_buf *b, const struct piece *p)
 	return st;
 }
 
-/* Append a piece to the paging buffer; a full one goes out first. */
-static int paging_emit(struct fw_kmd *k, const struct piece *p)
+/* Append piece @p, the progress fence's next value after it, to the paging
+ * buffer; a full one goes out first. */
+static int paging_emit(struct fw_kmd *k, struct piece *p)
 {
 	struct dma_buf b;
 	int st;
+
+	p->progress_addr = k->pg.progress_addr;
+	p->pieces = k->pg.pieces + 1;
 
 	for (int tries = 0; tries < 2; tries++) {
 		dma_buf_init(&b, k->pg.dw, FW_KMD_DMA_DW);
@@ -150,6 +157,7 @@ static int paging_emit(struct fw_kmd *k, const struct piece *p)
 		st = emit_piece(&b, p);
 		if (st != GM_ERR_FULL) {
 			k->pg.ndw = (uint32_t)b.len;
+			k->pg.pieces += !st;
 			return st;
 		}
 		st = paging_flush(k);
@@ -171,15 +179,42 @@ static int paging_move(struct fw_kmd *k, uint64_t dst, uint64_t src, uint64_t by
 
 	for (uint64_t off = 0; off < bytes; off += max) {
 		struct piece p = { .dst = dst + off, .src = src + off, .fill = fill,
-				   .bytes = bytes - off < max ? bytes - off : max,
-				   .progress_addr = k->pg.progress_addr, .pieces = k->pg.pieces + 1 };
+				   .bytes = bytes - off < max ? bytes - off : max };
 		int st = paging_emit(k, &p);
 
 		if (st)
 			return st;
-		k->pg.pieces++;
 	}
 	return GM_OK;
+}
+
+int fw_paging_blt(struct fw_kmd *k, const struct dma_surf *dst, const struct dma_surf *src,
+		  uint32_t w, uint32_t h)
+{
+	uint64_t rows = piece_bytes(k) / ((uint64_t)w << src->bpe_log2);
+	struct dma_surf d = *dst, s = *src;
+
+	if (rows == 0)
+		rows = 1;
+	for (uint32_t y = 0; y < h; y += (uint32_t)rows) {
+		struct piece p = { .bd = &d, .bs = &s, .w = w,
+				   .h = h - y < rows ? h - y : (uint32_t)rows };
+		int st;
+
+		d.y = (uint16_t)(dst->y + y);
+		s.y = (uint16_t)(src->y + y);
+		st = paging_emit(k, &p);
+		if (st)
+			return st;
+	}
+	return GM_OK;
+}
+
+int fw_paging_finish(struct fw_kmd *k)
+{
+	int st = paging_flush(k);
+
+	return st ? st : wait_moving(k);
 }
 
 /* The allocations eviction must not touch: those of @buf (NULL: none) and
@@ -345,11 +380,7 @@ int fw_paging_bring_in(struct fw_kmd *k, struct fw_alloc *a)
 	size_t nbusy = excluded(k, NULL, a, busy);
 	int st = never_fits(k, a, busy, nbusy) ? GM_ERR_BUSY : page_in(k, a, busy, nbusy);
 
-	if (!st)
-		st = paging_flush(k);
-	if (!st)
-		st = wait_moving(k);
-	return st;
+	return st ? st : fw_paging_finish(k);
 }
 
 int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle)

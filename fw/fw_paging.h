@@ -28,6 +28,7 @@
 #ifndef FW_PAGING_H
 #define FW_PAGING_H
 
+#include "dma_buf.h"
 #include "fw_kmd_types.h"
 
 /* Mark an allocation's content discardable (DISCARD_CONTENT): an eviction
@@ -51,6 +52,20 @@ int fw_paging_make_resident(struct fw_kmd *k, const struct fw_dmabuf *buf) GM_MU
  * as fw_paging_make_resident, GM_ERR_BUSY before anything moved when VRAM's
  * free bytes and everything it could evict are too few for @a. */
 int fw_paging_bring_in(struct fw_kmd *k, struct fw_alloc *a) GM_MUST_CHECK;
+
+/* Append a BLT of the @w x @h rectangle at @src's origin to @dst's origin
+ * (dma_emit_blt's operands) to the paging buffer, in pieces of rows, each
+ * ending in a write of the progress fence; fw_paging_finish sends it.  The
+ * origins' rows plus @h stay below 2^16.  GM_OK; dma_emit_blt's
+ * GM_ERR_BAD_ARG (nothing added); paging_flush's codes (a full buffer went
+ * out first). */
+int fw_paging_blt(struct fw_kmd *k, const struct dma_surf *dst, const struct dma_surf *src,
+		  uint32_t w, uint32_t h) GM_MUST_CHECK;
+
+/* Submit the paging buffer built so far and wait until the paging queue is
+ * done with it (GM_ERR_TIMEOUT: tdr_cycles without a piece done).  GM_OK;
+ * the codes of fw_submit_ib and fw_fence_wait. */
+int fw_paging_finish(struct fw_kmd *k) GM_MUST_CHECK;
 
 /* Submit @ndw dwords at @addr (system memory) to the paging queue as a
  * privileged IB, the last paging buffer from now on (render submissions

@@ -75,6 +75,11 @@ int fw_render_check_locs(const struct fw_dmabuf *buf, uint32_t *dw)
 	return dma_patch(&pa) ? GM_ERR_BAD_ARG : GM_OK;
 }
 
+bool fw_render_flags_ok(uint32_t flags)
+{
+	return !(flags & ~DMA_PATCH_F_ALL) && !(flags & DMA_PATCH_F_PAGING);
+}
+
 int fw_kmd_render(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbuf *cb,
 		  uint32_t *multipass, struct fw_dmabuf *out)
 {
@@ -88,7 +93,7 @@ int fw_kmd_render(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbu
 		return GM_ERR_DEVICE_REMOVED;
 	if (!cb || !multipass || !out || dev->ad != &k->ad || cb->ndw == 0 || !cb->dw ||
 	    (cb->nalloc && !cb->allocs) || (cb->nloc && !cb->locs) ||
-	    cb->nalloc > FW_KMD_MAX_ALLOCS || *multipass >= cb->ndw)
+	    cb->nalloc > FW_KMD_MAX_ALLOCS || *multipass >= cb->ndw || !fw_render_flags_ok(cb->flags))
 		return GM_ERR_BAD_ARG;
 	/* The whole user buffer, as packets a user queue may run; no IBs. */
 	if (dma_validate_cmdbuf(cb->dw, cb->ndw, &lim, NULL))
@@ -109,6 +114,7 @@ int fw_kmd_render(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbu
 
 	memset(out, 0, offsetof(struct fw_dmabuf, dw));
 	out->dev = dev;
+	out->flags = cb->flags;
 	out->ndw = end - start;
 	memcpy(out->dw, cb->dw + start, out->ndw * 4ull);
 	out->nalloc = cb->nalloc;

@@ -22,7 +22,7 @@
  * GM_ERR_BAD_ARG (NULL, a command buffer dma_validate refuses - privileged
  * packets, bad counts, IBs -, a handle that does not resolve on @dev, a
  * patch entry outside the buffer or naming no allocation, too many
- * allocations); GM_ERR_DEVICE_REMOVED.  On error nothing but @out changed
+ * allocations, patch flags fw_render_flags_ok refuses); GM_ERR_DEVICE_REMOVED.  On error nothing but @out changed
  * and *multipass is untouched.
  */
 int fw_kmd_render(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbuf *cb,
@@ -35,6 +35,10 @@ int fw_kmd_render(struct fw_kmd *k, struct fw_device *dev, const struct fw_cmdbu
  * GM_ERR_DEVICE_REMOVED.  *a written only on GM_OK. */
 int fw_render_resolve(struct fw_kmd *k, struct fw_device *dev, uint32_t handle,
 		      struct fw_alloc **a) GM_MUST_CHECK;
+
+/* Whether @flags (DXGK_PATCHFLAGS.Value) may come with a render submission:
+ * known bits, not Paging (paging buffers are the driver's own). */
+bool fw_render_flags_ok(uint32_t flags);
 
 /* Check @buf's patch list against its allocations, every entry, by patching
  * @dw (FW_KMD_DMA_DW dwords: @buf's own or scratch space) with zero

@@ -29,6 +29,28 @@
  * A surface the copy engine can address (see struct fw_alloc_desc).  The
  * tile geometry is dma_tile's, the C oracle of the RTL swizzle unit.
  */
+/* @d's MIP levels, if any: each a surface of its own pitch and height in
+ * @d's tile mode, tile-aligned, in offset order without overlap, within
+ * @d->size. */
+static bool mips_ok(const struct fw_alloc_desc *d, const struct dma_tile_info *ti)
+{
+	uint64_t end = 0, bytes;
+
+	if (d->mip_levels > FW_MAX_MIPS)
+		return false;
+	for (uint32_t i = 0; d->mip_levels >= 2 && i < d->mip_levels; i++) {
+		const struct fw_mip *m = &d->mip[i];
+
+		if (m->offset < end || m->height == 0 ||
+		    (d->tile != GPU_TILE_LINEAR && m->offset % ti->tile_bytes) ||
+		    dma_tile_surface_bytes(d->tile, d->bpe_log2, m->pitch, m->height, &bytes) != GM_OK ||
+		    m->offset + bytes > d->size)
+			return false;
+		end = m->offset + bytes;
+	}
+	return true;
+}
+
 static bool desc_ok(const struct fw_alloc_desc *d)
 {
 	struct dma_tile_info ti;
@@ -46,7 +68,7 @@ static bool desc_ok(const struct fw_alloc_desc *d)
 		return false; /* pitch 0 or not whole elements / tile widths */
 	if (d->tile != GPU_TILE_LINEAR && d->size % ti.tile_bytes)
 		return false;
-	return need <= d->size;
+	return need <= d->size && mips_ok(d, &ti);
 }
 
 /* Placement alignment: whole tiles, and at least a page so the GPU VA

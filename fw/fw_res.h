@@ -64,6 +64,15 @@
  * at least dma_tile_surface_bytes (@pitch * @height, tiled: @height rounded
  * up to whole tile rows).
  */
+#define FW_MAX_MIPS 8u /* MIP levels of one surface */
+
+/* One MIP level of a surface, in its tile mode and element size: @height
+ * rows of @pitch bytes from byte @offset of the allocation (whole tiles). */
+struct fw_mip {
+	uint64_t offset;
+	uint32_t pitch, height;
+};
+
 struct fw_alloc_desc {
 	uint64_t size;           /* bytes */
 	uint32_t width;          /* elements per row, >= 1 */
@@ -76,6 +85,9 @@ struct fw_alloc_desc {
 	bool pinned;             /* once placed, never moved or evicted */
 	const void *priv;        /* private driver data, copied; may be NULL when priv_bytes is 0 */
 	uint32_t priv_bytes;     /* 0..FW_PRIV_MAX */
+	uint32_t mip_levels;     /* 0 or 1: one level, the surface itself; 2..FW_MAX_MIPS: mip[] */
+	struct fw_mip mip[FW_MAX_MIPS]; /* with 2 or more levels, each one: pitch as @pitch's
+					 * rules, in offset order, not overlapping, within @size */
 };
 
 struct fw_adapter;

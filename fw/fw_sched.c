@@ -29,17 +29,13 @@ static uint64_t now(const struct fw_kmd *k)
 
 static int recover_errors(struct fw_kmd *k, bool *recovered);
 
-/* Patch pend @p's DMA buffer with the current addresses and fence id and put
- * it in its slot, then the ring packets: wait for paging, the IB, the
- * monitored-fence signals, the queue fence. */
-static int submit_slot(struct fw_kmd *k, unsigned slot)
+/* Patch slot @slot's DMA buffer with the current addresses and the fence id
+ * of the submission about to be emitted and write it to the slot. */
+static int patch_slot(struct fw_kmd *k, unsigned slot)
 {
 	struct fw_kmd_pending *p = &k->pend[slot];
-	struct fw_queue *rq = &k->d->q[RENDER_Q];
 	struct dma_patch_stats ps;
 	struct dma_patch_args pa;
-	uint32_t ring[RING_MAX_DW];
-	struct dma_buf rb;
 	int st;
 
 	/* The memory manager's part of Patch: where each allocation is now. */
@@ -52,7 +48,8 @@ static int submit_slot(struct fw_kmd *k, unsigned slot)
 	memcpy(k->scratch, p->buf.dw, p->buf.ndw * 4ull);
 	dma_patch_args_init(&pa, k->scratch, p->buf.ndw * 4u, k->slot_addr[slot], p->buf.alloc,
 			    p->buf.nalloc, p->buf.loc, p->buf.nloc);
-	pa.fence_id = (uint32_t)(rq->fence_emitted + 1);
+	pa.fence_id = (uint32_t)(k->d->q[RENDER_Q].fence_emitted + 1);
+	pa.flags = p->buf.flags;
 	pa.stats = &ps;
 	st = dma_patch(&pa);
 	if (st) {
@@ -61,15 +58,25 @@ static int submit_slot(struct fw_kmd *k, unsigned slot)
 	}
 	k->st.patches++;
 	k->st.patch_entries += ps.entries;
-	st = gm_backdoor_write(k->d->gm, k->slot_addr[slot], k->scratch, pa.dma_size);
-	if (st)
-		return st;
+	return gm_backdoor_write(k->d->gm, k->slot_addr[slot], k->scratch, pa.dma_size);
+}
+
+/* Patch pend @p's DMA buffer and put it in its slot, then the ring packets:
+ * wait for paging, the IB, the monitored-fence signals, the queue fence.
+ * NullRendering: only the signals and the fence (nothing runs). */
+static int submit_slot(struct fw_kmd *k, unsigned slot)
+{
+	struct fw_kmd_pending *p = &k->pend[slot];
+	bool null = p->buf.flags & DMA_PATCH_F_NULL_RENDERING;
+	uint32_t ring[RING_MAX_DW];
+	struct dma_buf rb;
+	int st = null ? GM_OK : patch_slot(k, slot);
 
 	dma_buf_init(&rb, ring, RING_MAX_DW);
-	if (k->pg.last_fence)
+	if (!st && !null && k->pg.last_fence)
 		st = dma_emit_wait_mem(&rb, k->d->q[PAGING_Q].fence_addr, k->pg.last_fence, UINT64_MAX,
 				       GPU_FUNC_GE, true, WAIT_POLL_CYCLES);
-	if (!st)
+	if (!st && !null)
 		st = dma_emit_indirect_buffer_ctx(&rb, k->slot_addr[slot], p->buf.ndw,
 						  fw_gpuva_vmid(k, p->buf.dev), false);
 	for (uint32_t i = 0; !st && i < p->nsig; i++)
@@ -144,7 +151,7 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 		return GM_ERR_DEVICE_REMOVED;
 	if (buf->dev->ad != &k->ad || buf->ndw == 0 || buf->ndw > FW_KMD_DMA_DW ||
 	    buf->nalloc > FW_KMD_MAX_ALLOCS || buf->nloc > FW_KMD_MAX_LOCS ||
-	    nsig > FW_KMD_MAX_SIGNALS || (nsig && !sig))
+	    nsig > FW_KMD_MAX_SIGNALS || (nsig && !sig) || !fw_render_flags_ok(buf->flags))
 		return GM_ERR_BAD_ARG;
 	/* seed 000: an allocation the CPU holds through an aperture range may
 	 * not be referenced by a DMA buffer submitted to the GPU */
@@ -179,7 +186,8 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	if (nsig) /* @sig may be NULL then, and memcpy from NULL is undefined */
 		memcpy(p->sig, sig, nsig * sizeof(*sig));
 	p->nsig = nsig;
-	for (;;) {
+	/* NullRendering: no packet runs, so nothing needs to be resident. */
+	for (st = GM_OK; !(buf->flags & DMA_PATCH_F_NULL_RENDERING);) {
 		/* VRAM full of what pending work uses: wait for some of it to retire. */
 		while ((st = fw_paging_make_resident(k, &p->buf)) == GM_ERR_BUSY && any_pending(k)) {
 			st = wait_retire(k);
@@ -208,7 +216,7 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	p->seq = ++k->seq;
 	fw_lock_instances_used(buf);
 	/* What this submission writes is content again, even if discarded before. */
-	for (uint32_t i = 0; i < buf->nalloc; i++)
+	for (uint32_t i = 0; i < buf->nalloc && !(buf->flags & DMA_PATCH_F_NULL_RENDERING); i++)
 		if (buf->alloc[i].write)
 			fw_dmabuf_alloc(buf, i)->content_valid = true;
 	fw_mfence_request(k, sig, nsig);

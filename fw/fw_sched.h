@@ -33,7 +33,10 @@
  * fences of @buf's device when the buffer completes; each value must be
  * above every value already requested for that fence.  GM_OK; GM_ERR_BAD_ARG
  * (NULL, a signal to another device's fence or going backwards, a patch list
- * the patcher refuses: nothing submitted); GM_ERR_FULL (the VRAM segment is
+ * the patcher refuses, patch flags fw_render_flags_ok refuses: nothing
+ * submitted).  With NullRendering (buf->flags) nothing is made resident or
+ * patched and the IB is not put in the ring: the signals and the fence
+ * complete in order, no packet runs; GM_ERR_FULL (the VRAM segment is
  * smaller than the buffer's allocations together: nothing moved);
  * GM_ERR_BUSY (pinned, locked and in-flight allocations leave too little
  * room even after eviction; what was evicted on the way stays evicted);

@@ -3,7 +3,8 @@
  * bench_pipe.c - `gpusim bench`: the submission pipeline's host-side rates
  * (patch entries per second, DMA-buffer build MB/s) and the GPU-side
  * latency from SubmitCommand to retire of a minimal DMA buffer, GPU-VA
- * update batches, and Lock (latency idle and busy, aperture bytes/cycle).
+ * update batches, and Lock (latency idle and busy, aperture bytes/cycle, the
+ * copy fallback's bytes/cycle).
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <inttypes.h>
@@ -302,6 +303,65 @@ static int bench_lock(struct fw_umd *u, struct fw_kmd *k, struct fw_dmabuf *out)
 	return fw_kmd_device_destroy(k, dev, 10000000) ? 1 : 0;
 }
 
+/* The CPU's bytes per cycle for a 1 MiB Tile-Y surface (512 x 512 x 4 bytes)
+ * locked with LockEntire: through a swizzling range (written, then read),
+ * and through the copy fallback with every range taken (read: lock with
+ * ReadOnly; read-modify-write: lock and unlock, the copy engine's BLT in and
+ * back; the CPU's own accesses to system memory take no cycles here). */
+static int bench_lock_copy(struct fw_kmd *k)
+{
+	struct fw_alloc_desc d[1 + GPU_APT_RANGES] = {
+		{ .size = 1u << 20, .width = 512, .height = 512, .pitch = 2048, .bpe_log2 = 2,
+		  .tile = GPU_TILE_Y } };
+	const uint32_t le = FW_LOCK_ACQUIREAPERTURE | FW_LOCK_LOCKENTIRE;
+	uint64_t wr, rd, cin, cro, cout, pd, c0;
+	uint32_t ht, hr[GPU_APT_RANGES];
+	uint8_t *buf = calloc(1, 1u << 20);
+	struct fw_resource *res;
+	struct fw_device *dev;
+	int bad = 1;
+
+	for (unsigned i = 0; i < GPU_APT_RANGES; i++)
+		d[1 + i] = (struct fw_alloc_desc){ .size = 4096, .width = 1024, .height = 1,
+						   .pitch = 4096, .bpe_log2 = 2,
+						   .tile = GPU_TILE_LINEAR };
+	if (!buf || fw_device_create(&k->ad, &dev) ||
+	    fw_res_create(dev, d, 1 + GPU_APT_RANGES, false, &res) ||
+	    fw_res_surface_handle(res, 0, &ht))
+		goto out;
+	if (lock_cycles(k, dev, ht, le, &c0, &pd))
+		goto out;
+	c0 = gm_cycles(k->d->gm);
+	if (gm_apt_write(k->d->gm, (uint32_t)pd, buf, 1u << 20))
+		goto out;
+	wr = gm_cycles(k->d->gm) - c0;
+	c0 = gm_cycles(k->d->gm);
+	if (gm_apt_read(k->d->gm, (uint32_t)pd, buf, 1u << 20) || unlock1(k, dev, ht))
+		goto out;
+	rd = gm_cycles(k->d->gm) - c0;
+	for (unsigned i = 0; i < GPU_APT_RANGES; i++)
+		if (fw_res_surface_handle(res, 1 + i, &hr[i]) ||
+		    lock_cycles(k, dev, hr[i], FW_LOCK_ACQUIREAPERTURE, &c0, &pd))
+			goto out;
+	if (lock_cycles(k, dev, ht, le | FW_LOCK_READONLY, &cro, &pd) || unlock1(k, dev, ht) ||
+	    lock_cycles(k, dev, ht, le, &cin, &pd) || gm_backdoor_write(k->d->gm, pd, buf, 1u << 20))
+		goto out;
+	c0 = gm_cycles(k->d->gm);
+	if (unlock1(k, dev, ht))
+		goto out;
+	cout = gm_cycles(k->d->gm) - c0;
+	printf("  Lock of a 1 MiB Tile-Y surface, CPU bytes/cycle: through a swizzling range"
+	       " %.2f written, %.2f read; copy fallback (every range taken) %.2f read (ReadOnly"
+	       " lock, %" PRIu64 " cycles), %.2f read-modify-write (lock %" PRIu64 " + unlock %"
+	       PRIu64 " cycles)\n", (double)(1u << 20) / (double)wr, (double)(1u << 20) / (double)rd,
+	       (double)(1u << 20) / (double)cro, cro, (double)(1u << 20) / (double)(cin + cout),
+	       cin, cout);
+	bad = fw_kmd_device_destroy(k, dev, 10000000) ? 1 : 0;
+out:
+	free(buf);
+	return bad;
+}
+
 int bench_pipeline(void)
 {
 	struct fw_umd *u = calloc(1, sizeof(*u));
@@ -322,7 +382,7 @@ int bench_pipeline(void)
 	if (u && k && out && !gm_create(&gc, &g) && !fw_dev_init(&d, g, &dc) &&
 	    !fw_kmd_init(k, &d, &kc))
 		bad = bench_patch(u) || bench_build(u, k, out) || bench_latency(u, k, out) ||
-		      bench_gpuva(k) || bench_lock(u, k, out);
+		      bench_gpuva(k) || bench_lock(u, k, out) || bench_lock_copy(k);
 	if (bad)
 		printf("  pipeline: failed\n");
 	fw_kmd_fini(k);

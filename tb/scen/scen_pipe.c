@@ -363,11 +363,115 @@ static int fill_all(struct scen *s, struct fw_device *dev, uint32_t h, uint64_t 
 }
 
 /*
+ * A Tile-Y surface M with three MIP levels (own offsets and pitches) locked
+ * with AcquireAperture: one range per level, so an image written linearly
+ * at pData + each level's offset is, in M's raw bits untiled level by level
+ * by the C reference, the image.
+ */
+static int mip_ranges(struct scen *s, struct fw_device *dev)
+{
+	const struct fw_alloc_desc d = {
+		.size = 0x2a000, .width = 256, .height = 128, .pitch = 1024, .bpe_log2 = 2,
+		.tile = GPU_TILE_Y, .mip_levels = 3,
+		.mip = { { 0, 1024, 128 }, { 0x20000, 512, 64 }, { 0x28000, 256, 32 } } };
+	uint8_t *img = image_new(s, d.size), *raw = malloc(d.size), *got = calloc(1, d.size);
+	struct fw_resource *res = NULL;
+	uint64_t pd = 0;
+	bool same = true;
+	uint32_t m = 0;
+	int st = img && raw && got ? fw_res_create(dev, &d, 1, false, &res) : GM_ERR_NO_MEM;
+
+	if (!st) {
+		m = scen_handle(res, 0);
+		scen_say(s, "Lock M (Tile-Y, 3 MIP levels) with AcquireAperture: a range per level\n");
+		st = lock_h(s, dev, &m, FW_LOCK_ACQUIREAPERTURE, &pd);
+	}
+	for (unsigned i = 0; !st && i < d.mip_levels; i++)
+		st = gm_apt_write(s->g, (uint32_t)(pd + d.mip[i].offset), img + d.mip[i].offset,
+				  d.mip[i].pitch * d.mip[i].height);
+	if (!st)
+		st = unlock_h(s, dev, m);
+	if (!st)
+		st = lock_h(s, dev, &m, FW_LOCK_READONLY, &pd);
+	if (!st)
+		st = gm_apt_read(s->g, (uint32_t)pd, raw, (uint32_t)d.size);
+	if (!st)
+		st = unlock_h(s, dev, m);
+	for (unsigned i = 0; !st && i < d.mip_levels; i++) {
+		const struct fw_mip *l = &d.mip[i];
+		size_t n = (size_t)l->pitch * l->height;
+
+		dma_tile_untile(GPU_TILE_Y, 2, l->pitch, raw + l->offset, d.size - l->offset,
+				l->pitch >> 2, l->height, got + l->offset, l->pitch, n);
+		same &= !memcmp(got + l->offset, img + l->offset, n);
+	}
+	if (!st)
+		scen_check(s, same, "each level written linearly through its own range: its raw bits,"
+			   " untiled at its own pitch, are the image");
+	if (res) {
+		int st2 = fw_res_destroy(res);
+
+		st = st ? st : st2;
+	}
+	free(img), free(raw), free(got);
+	return st;
+}
+
+/*
+ * Lock Tile-Y surface @t (holding the linear image @img, @d) with
+ * AcquireAperture and LockEntire while every range is taken: the copy
+ * engine's unswizzled copy in system memory is the image; a word the CPU
+ * writes there is in @t after unlock (its raw bits untiled by the C
+ * reference, into @got).
+ */
+static int copy_fallback(struct scen *s, struct fw_device *dev, uint32_t t,
+			 const struct fw_alloc_desc *d, uint8_t *img, uint8_t *got)
+{
+	size_t bytes = (size_t)d->width * d->height * 4u;
+	uint64_t pd = 0, word = 0x600d0000c0e1ull;
+	uint8_t *raw = malloc(d->size);
+	int st;
+
+	if (!raw)
+		return GM_ERR_NO_MEM;
+	scen_say(s, "Lock T again with LockEntire: the copy fallback\n");
+	st = lock_h(s, dev, &t, FW_LOCK_ACQUIREAPERTURE | FW_LOCK_LOCKENTIRE, &pd);
+	scen_check(s, st == GM_OK && pd >= GPU_SYSMEM_BASE, "no range, LockEntire: %s, pData"
+		   " 0x%" PRIx64 " in system memory (the copy engine's linear copy)",
+		   gm_status_name(st), pd);
+	if (!st)
+		st = gm_backdoor_read(s->g, pd, got, bytes);
+	if (!st) {
+		scen_check(s, !memcmp(got, img, bytes), "the copy is T unswizzled: the image");
+		memcpy(img + 8 * 333, &word, 8);
+		st = gm_backdoor_write(s->g, pd + 8 * 333, &word, 8);
+	}
+	if (!st)
+		st = unlock_h(s, dev, t);
+	if (!st)
+		st = lock_h(s, dev, &t, FW_LOCK_READONLY, &pd);
+	if (!st)
+		st = gm_apt_read(s->g, (uint32_t)pd, raw, (uint32_t)d->size);
+	if (!st)
+		st = unlock_h(s, dev, t);
+	if (!st) {
+		dma_tile_untile(GPU_TILE_Y, 2, d->pitch, raw, d->size, d->width, d->height, got,
+				d->width * 4u, bytes);
+		scen_check(s, !memcmp(got, img, bytes), "Unlock BLTs the copy back swizzled: the"
+			   " word written at byte %u is in T, nothing else changed", 8 * 333);
+	}
+	free(raw);
+	return st;
+}
+
+/*
  * Seed 000 told path by path: a lock waits for the GPU; DonotWait gives
  * WASSTILLDRAWING; Discard renames instead of waiting; a tiled surface is
  * written linearly through a range the driver picks and its raw lock shows
  * the swizzled bits; a DMA buffer referencing it while so locked is refused;
- * with every range taken the lock is NOTAVAILABLE.
+ * with every range taken the lock is NOTAVAILABLE, and with LockEntire the
+ * copy fallback: a linear copy in system memory, written back at unlock; a
+ * surface with MIP levels gets a range per level.
  */
 static int scen_lock(struct scen *s)
 {
@@ -438,7 +542,9 @@ static int scen_lock(struct scen *s)
 	st = lock_h(s, dev, &t, FW_LOCK_ACQUIREAPERTURE, &pd);
 	scen_check(s, st == GM_ERR_NOT_AVAILABLE, "every range taken: %s (D3DERR_NOTAVAILABLE)",
 		   gm_status_name(st));
+	TRY(copy_fallback(s, dev, t, &d[1], img, got));
 	TRY(fw_kmd_unlock_cb(s->k, dev, &(struct fw_unlock_args){ GPU_APT_RANGES, hr }));
+	TRY(mip_ranges(s, dev));
 	free(img), free(raw), free(got);
 	return fw_kmd_device_destroy(s->k, dev, WAIT_BUDGET);
 }

@@ -123,6 +123,7 @@
 #include <string.h>
 
 #include "dma_names.h"
+#include "dma_tile.h"
 #include "dma_validate.h"
 #include "fw_kmd.h"
 #include "fw_umd.h"
@@ -470,7 +471,7 @@ static struct fw_cmdbuf *cbx(struct cbx *c, const struct fw_cmdbuf *cb)
 	memcpy(c->dw, cb->dw, cb->ndw * 4ull);
 	memcpy(c->al, cb->allocs, cb->nalloc * sizeof(*c->al));
 	memcpy(c->loc, cb->locs, cb->nloc * sizeof(*c->loc));
-	c->cb = (struct fw_cmdbuf){ c->dw, cb->ndw, c->al, cb->nalloc, c->loc, cb->nloc };
+	c->cb = (struct fw_cmdbuf){ c->dw, cb->ndw, c->al, cb->nalloc, c->loc, cb->nloc, cb->flags };
 	return &c->cb;
 }
 
@@ -1133,11 +1134,19 @@ static const struct lock_row flag_rows[] = {
 	{ "a pitch the aperture cannot show", GM_ERR_NOT_AVAILABLE, LR_P4, LK_AA, 0, NULL },
 };
 
-/* Every range in use. */
+/* Every range in use: no copy fallback without LockEntire or a page list,
+ * nor with DonotEvict, nor for a pinned allocation (test_kmd_lock_copy has
+ * the fallback itself). */
 static const struct lock_row full_rows[] = {
-	{ "every range in use", GM_ERR_NOT_AVAILABLE, LR_T, LK_AA | LK_LE, 0, NULL },
+	{ "every range in use, neither LockEntire nor a page list", GM_ERR_NOT_AVAILABLE, LR_T,
+	  LK_AA, 0, NULL },
 	{ "every range in use, DonotEvict", GM_ERR_NOT_AVAILABLE, LR_T, LK_AA | LK_NE, 0, NULL },
+	{ "every range in use, LockEntire, DonotEvict", GM_ERR_NOT_AVAILABLE, LR_T,
+	  LK_AA | LK_LE | LK_NE, 0, NULL },
+	{ "every range in use, a page list, DonotEvict", GM_ERR_NOT_AVAILABLE, LR_T, LK_AA | LK_NE,
+	  1, &page3 },
 	{ "every range in use, pinned", GM_ERR_PINNED, LR_PIN, LK_AA, 0, NULL },
+	{ "every range in use, pinned, LockEntire", GM_ERR_PINNED, LR_PIN, LK_AA | LK_LE, 0, NULL },
 	{ "every range in use, pinned, DonotEvict", GM_ERR_NOT_AVAILABLE, LR_PIN, LK_AA | LK_NE, 0,
 	  NULL },
 };
@@ -1270,6 +1279,65 @@ static void test_kmd_lock_codes(void **state)
 	kt_close(&x);
 }
 
+/* ------------------------------------------------------------ NullRendering */
+
+/* A FILL of all of @b with @v, submitted with patch flags @flags, signalling
+ * @fence = @value. */
+static int fill_flags(struct kt *x, struct fw_device *dev, const struct kbuf *b, uint64_t v,
+		      uint32_t flags, uint32_t fence, uint64_t value)
+{
+	struct fw_signal sig = { fence, value };
+	struct fw_cmdbuf cb;
+
+	fw_umd_begin(x->u);
+	umd_fill(x->u, b->h, 0, PITCH, (uint32_t)(b->a->d.size / PITCH), v);
+	fw_umd_cmdbuf(x->u, &cb);
+	cb.flags = flags;
+	return fw_kmd_submit_cmdbuf(x->k, dev, &cb, x->buf, &sig);
+}
+
+/*
+ * Issue 14 item 6: DXGK_PATCHFLAGS NullRendering - the submission's fence
+ * and signals complete, its packets do not run (a FILL leaves the bytes as
+ * they were) and nothing is paged in for it (a fresh allocation still lives
+ * nowhere).  Present and RedirectedPresent are accepted and run; Paging (the
+ * driver's own) and a Reserved bit are refused, nothing submitted.
+ */
+static void test_kmd_null_rendering(void **state)
+{
+	struct fw_device *A;
+	struct kbuf B, C;
+	uint32_t f;
+	struct kt x;
+
+	(void)state;
+	kt_open(&x, 8ull << 20, 200000);
+	A = dev_new(&x);
+	B = kbuf_new(&x, A, 0x10000);
+	C = kbuf_new(&x, A, 0x10000);
+	f = mfence_new(&x, A, 0);
+	assert_int_equal(fill_flags(&x, A, &B, 0x1111111111111111ull,
+				     DMA_PATCH_F_PRESENT | DMA_PATCH_F_REDIRECTED_PRESENT, f, 1),
+			 GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, 1, BUDGET), GM_OK);
+	expect_filled(&x, B.a, 0x1111111111111111ull, "a Present|RedirectedPresent FILL");
+	assert_int_equal(fill_flags(&x, A, &B, 0x2222222222222222ull, DMA_PATCH_F_NULL_RENDERING,
+				     f, 2), GM_OK);
+	assert_int_equal(fill_flags(&x, A, &C, 0x3333333333333333ull, DMA_PATCH_F_NULL_RENDERING,
+				     f, 3), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, 3, BUDGET), GM_OK);
+	kt_idle(&x);
+	expect_filled(&x, B.a, 0x1111111111111111ull, "a NullRendering FILL");
+	assert_int_equal(C.a->loc.seg_id, FW_SEG_NONE);
+	ROW(&x, "submit: patch flag Paging on a render submission", GM_ERR_BAD_ARG,
+	    fill_flags(&x, A, &B, 0, DMA_PATCH_F_PAGING, f, 4));
+	ROW(&x, "submit: a Reserved patch flag bit (4)", GM_ERR_BAD_ARG,
+	    fill_flags(&x, A, &B, 0, 1u << 4, f, 4));
+	printf("null rendering: %" PRIu64 " submissions, %" PRIu64 " paging buffers\n",
+	       x.k->st.submits, x.k->st.paging_buffers);
+	kt_close(&x);
+}
+
 /* ------------------------------------------------------------ lock windows */
 
 /* The allocation aperture range @r is locked on, or NULL. */
@@ -1286,6 +1354,325 @@ static void fill_words(uint8_t *p, size_t n, uint64_t tag)
 
 		memcpy(p + 8 * i, &v, 8);
 	}
+}
+
+/* ------------------------------------------------------------ the copy fallback */
+
+#define CP_W 384u /* elements of 4 bytes a row: a 1536-byte pitch, pages end mid-row */
+#define CP_H 128u
+
+/* A @mode-tiled CP_W x CP_H surface of 4-byte elements. */
+static struct kbuf kbuf_mode(struct kt *x, struct fw_device *dev, unsigned mode)
+{
+	struct fw_alloc_desc d = { .width = CP_W, .height = CP_H, .bpe_log2 = 2, .tile = mode };
+	struct dma_tile_info ti;
+
+	assert_int_equal(dma_tile_info(mode, 2, &ti), GM_OK);
+	d.pitch = ((CP_W << 2) + ti.tile_w_bytes - 1) & ~(ti.tile_w_bytes - 1);
+	assert_int_equal(dma_tile_surface_bytes(mode, 2, d.pitch, CP_H, &d.size), GM_OK);
+	return kbuf_desc(x, dev, &d, false);
+}
+
+/* The linear view of @a's bytes in VRAM (pitch a->d.pitch, whole rows),
+ * untiled by the C reference, in @lin (a->d.size bytes). */
+static void cp_view(struct kt *x, const struct fw_alloc *a, uint8_t *lin)
+{
+	uint8_t *raw = malloc(a->d.size);
+	uint32_t rows = (uint32_t)(a->d.size / a->d.pitch);
+
+	assert_non_null(raw);
+	read_alloc(x, a, raw);
+	memset(lin, 0, a->d.size);
+	assert_int_equal(dma_tile_untile(a->d.tile, 2, a->d.pitch, raw, a->d.size,
+					 a->d.pitch >> 2, rows, lin, a->d.pitch, a->d.size), 0);
+	free(raw);
+}
+
+/* Give @b the linear image @lin (tiled by the C reference) through a raw lock. */
+static void cp_set(struct kt *x, struct fw_device *dev, const struct kbuf *b, const uint8_t *lin)
+{
+	const struct fw_alloc *a = b->a;
+	uint8_t *raw = calloc(1, a->d.size);
+	uint64_t pd;
+
+	assert_non_null(raw);
+	assert_int_equal(dma_tile_tile(a->d.tile, 2, a->d.pitch, raw, a->d.size, a->d.pitch >> 2,
+				       (uint32_t)(a->d.size / a->d.pitch), lin, a->d.pitch,
+				       a->d.size), 0);
+	assert_int_equal(lock_cb(x, dev, b->h, LK_WO, 0, NULL, &pd), GM_OK);
+	assert_int_equal(gm_apt_write(x->t.g, (uint32_t)pd, raw, (uint32_t)a->d.size), GM_OK);
+	assert_int_equal(unlock_cb(x, dev, &b->h, 1), GM_OK);
+	free(raw);
+}
+
+/* The CPU writes 8 bytes of @tag at byte @off of the staging copy at
+ * @stage and of the model @m. */
+static void cp_poke(struct kt *x, uint64_t stage, uint8_t *m, uint64_t off, uint64_t tag)
+{
+	assert_int_equal(gm_backdoor_write(x->t.g, stage + off, &tag, 8), GM_OK);
+	memcpy(m + off, &tag, 8);
+}
+
+/* The pages [0, @n) of @got equal to @want's or not, as @copied says (NULL: all copied). */
+static void cp_pages(const uint8_t *got, const uint8_t *want, uint64_t bytes,
+		     const bool *copied, const char *what)
+{
+	for (uint64_t p = 0; p * FW_LOCK_PAGE_BYTES < bytes; p++) {
+		uint64_t o = p * FW_LOCK_PAGE_BYTES, n = bytes - o < 4096 ? bytes - o : 4096;
+		bool same = !memcmp(got + o, want + o, n);
+
+		if (same != (!copied || copied[p]))
+			fail_msg("%s: page %" PRIu64 " %s", what, p,
+				 same ? "copied, not in the page list" : "not the image");
+	}
+}
+
+/*
+ * Seed 000, item 4 of issue 14: the unswizzled-copy fallback.  With all 8
+ * ranges taken, a swizzled (SS64K, Tile-Y) allocation locked with
+ * AcquireAperture and LockEntire is S_OK with pData in system memory: the
+ * copy engine's linear copy of the whole allocation, equal to the C
+ * reference's untiling; the CPU's writes there reach the tiled allocation at
+ * unlock (checked by untiling it again).  With a page list only those pages
+ * are copied (pData at pPages[0]) and written back: a write to another page
+ * stays in the staging copy.  ReadOnly writes nothing back.  While held, a
+ * DMA buffer using the allocation is refused and so is a raw lock of it.
+ * Without LockEntire or a page list it is NOTAVAILABLE; destroying a
+ * copy-locked resource frees the staging copy.
+ */
+static void test_kmd_lock_copy(void **state)
+{
+	static const unsigned modes[] = { GPU_TILE_SS64K, GPU_TILE_Y };
+	static const uint32_t pages[] = { 5, 1 };
+	struct fw_device *A;
+	struct kbuf R[GPU_APT_RANGES], T, S;
+	struct kt x;
+
+	(void)state;
+	kt_open(&x, 64ull << 20, 200000);
+	A = dev_new(&x);
+	S = kbuf_new(&x, A, 0x10000);
+	for (unsigned r = 0; r < GPU_APT_RANGES; r++) {
+		R[r] = kbuf_new(&x, A, 0x10000);
+		assert_int_equal(lock_cb(&x, A, R[r].h, LK_AA, 0, NULL, NULL), GM_OK);
+	}
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		uint64_t size, pd, view;
+		uint8_t *img, *got;
+		bool copied[512] = { false };
+		struct fw_cmdbuf cb;
+		int st;
+
+		T = kbuf_mode(&x, A, modes[m]);
+		size = T.a->d.size;
+		view = size / T.a->d.pitch * T.a->d.pitch;
+		assert_true(size / FW_LOCK_PAGE_BYTES <= 512);
+		img = malloc(size);
+		got = malloc(size);
+		assert_true(img && got);
+
+		/* LockEntire: the whole allocation, written back. */
+		fill_words(img, size, 0xc0de000000000000ull | (uint64_t)m << 40);
+		cp_set(&x, A, &T, img);
+		assert_int_equal(lock_cb(&x, A, T.h, LK_AA | LK_LE, 0, NULL, &pd), GM_OK);
+		assert_true(pd >= GPU_SYSMEM_BASE);
+		assert_int_equal(gm_backdoor_read(x.t.g, pd, got, view), GM_OK);
+		cp_view(&x, T.a, img);
+		if (memcmp(got, img, view))
+			fail_msg("mode %u: the staging copy is not the untiled allocation", modes[m]);
+		ROW(&x, "lock: raw while the copy fallback holds it", GM_ERR_BAD_ARG,
+		    lock_cb(&x, A, T.h, 0, 0, NULL, NULL));
+		fw_umd_begin(x.u);
+		assert_int_equal(fw_umd_copy(x.u, S.h, 0, T.h, 0, 4096), GM_OK);
+		fw_umd_cmdbuf(x.u, &cb);
+		st = fw_kmd_submit_cmdbuf(x.k, A, &cb, x.buf, NULL);
+		assert_int_equal(st, GM_ERR_BAD_ARG);
+		cp_poke(&x, pd, img, 0, 0x1111111111111111ull);
+		cp_poke(&x, pd, img, 5000, 0x2222222222222222ull);
+		cp_poke(&x, pd, img, view - 8, 0x3333333333333333ull);
+		assert_int_equal(unlock_cb(&x, A, &T.h, 1), GM_OK);
+		assert_false(T.a->pinned);
+		cp_view(&x, T.a, got);
+		if (memcmp(got, img, view))
+			fail_msg("mode %u: LockEntire's writes are not in the tiled allocation",
+				 modes[m]);
+
+		/* A page list: pages 5 and 1 only (pData at page 5). */
+		fill_words(img, size, 0xfeed000000000000ull | (uint64_t)m << 40);
+		cp_set(&x, A, &T, img);
+		assert_int_equal(lock_cb(&x, A, T.h, LK_AA, 2, pages, &pd), GM_OK);
+		pd -= 5 * FW_LOCK_PAGE_BYTES;
+		assert_int_equal(gm_backdoor_read(x.t.g, pd, got, view), GM_OK);
+		copied[1] = copied[5] = true;
+		cp_pages(got, img, view, copied, "page list");
+		cp_poke(&x, pd, img, 1 * FW_LOCK_PAGE_BYTES + 1000, 0x4444444444444444ull);
+		cp_poke(&x, pd, img, 5 * FW_LOCK_PAGE_BYTES + 4088, 0x5555555555555555ull);
+		cp_poke(&x, pd, got, 2 * FW_LOCK_PAGE_BYTES, 0x6666666666666666ull); /* not listed */
+		assert_int_equal(unlock_cb(&x, A, &T.h, 1), GM_OK);
+		cp_view(&x, T.a, got);
+		if (memcmp(got, img, view))
+			fail_msg("mode %u: the page list's writes (only theirs) not in the allocation",
+				 modes[m]);
+
+		/* ReadOnly: nothing written back. */
+		assert_int_equal(lock_cb(&x, A, T.h, LK_AA | LK_LE | LK_RO, 0, NULL, &pd), GM_OK);
+		cp_poke(&x, pd, got, 64, 0x7777777777777777ull);
+		assert_int_equal(unlock_cb(&x, A, &T.h, 1), GM_OK);
+		cp_view(&x, T.a, got);
+		if (memcmp(got, img, view))
+			fail_msg("mode %u: a ReadOnly lock wrote back", modes[m]);
+		free(img);
+		free(got);
+	}
+	/* Destroying a resource copy-locked drops its staging copy (no write-back). */
+	{
+		struct fw_alloc_desc dd = T.a->d;
+		struct fw_seg_stats s0, s1;
+		struct fw_seg *sys = fw_adapter_seg(&x.k->ad, FW_KMD_SEG_SYS);
+		struct kbuf D;
+
+		dd.priv = NULL;
+		dd.priv_bytes = 0;
+		D = kbuf_desc(NULL, A, &dd, false); /* freed below: no snapshot may read it */
+		assert_int_equal(lock_cb(&x, A, D.h, LK_AA, 0, NULL, NULL), GM_ERR_NOT_AVAILABLE);
+		assert_int_equal(fw_seg_get_stats(sys, &s0), GM_OK);
+		assert_int_equal(lock_cb(&x, A, D.h, LK_AA | LK_LE, 0, NULL, NULL), GM_OK);
+		assert_int_equal(fw_seg_get_stats(sys, &s1), GM_OK);
+		assert_true(s1.free + D.a->d.size <= s0.free);
+		assert_int_equal(fw_res_destroy(D.res), GM_OK);
+		assert_int_equal(fw_seg_get_stats(sys, &s1), GM_OK);
+		assert_int_equal(s1.free, s0.free);
+		for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
+			assert_null(x.k->raw[r].a);
+	}
+	printf("lock copy fallback: %" PRIu64 " paging buffers\n", x.k->st.paging_buffers);
+	kt_close(&x);
+}
+
+/* ------------------------------------------------------------ MIP levels */
+
+/* A Tile-Y surface of 4-byte elements with three MIP levels: 256x128,
+ * 128x64 and 64x32, each at its own offset and pitch. */
+static struct kbuf kbuf_mips(struct kt *x, struct fw_device *dev)
+{
+	struct fw_alloc_desc d = { .size = 0x2a000, .width = 256, .height = 128, .pitch = 1024,
+				   .bpe_log2 = 2, .tile = GPU_TILE_Y, .mip_levels = 3,
+				   .mip = { { 0, 1024, 128 }, { 0x20000, 512, 64 },
+					    { 0x28000, 256, 32 } } };
+
+	return kbuf_desc(x, dev, &d, false);
+}
+
+/* Level @i of @a's linear view, untiled by the C reference from the raw
+ * bytes @raw, into @lin; its byte count. */
+static uint64_t mip_view(const struct fw_alloc *a, unsigned i, const uint8_t *raw, uint8_t *lin)
+{
+	const struct fw_mip *m = &a->d.mip[i];
+	uint64_t bytes = (uint64_t)m->pitch * m->height;
+
+	assert_int_equal(dma_tile_untile(GPU_TILE_Y, 2, m->pitch, raw + m->offset,
+					 a->d.size - m->offset, m->pitch >> 2, m->height, lin,
+					 m->pitch, bytes), 0);
+	return bytes;
+}
+
+/* How many aperture ranges hold @a. */
+static unsigned ranges_of(const struct kt *x, const struct fw_alloc *a)
+{
+	unsigned n = 0;
+
+	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
+		n += x->k->apt[r].a == a;
+	return n;
+}
+
+/*
+ * Seed 000, item 4 of issue 14, second part: a resource with MIP levels
+ * (own offsets and pitches) locked with AcquireAperture gets one range per
+ * level, each level's linear view at its offset from pData (checked
+ * against the C reference's untiling of the raw bits); unlock releases all
+ * of them.  With fewer ranges free than levels none is taken: without
+ * LockEntire NOTAVAILABLE, with it the copy fallback serves the whole
+ * allocation, level by level (the staging copy checked, a write in the
+ * last level back in the tiled bits after unlock).  A level outside the
+ * allocation or overlapping another is refused at creation.
+ */
+static void test_kmd_lock_mips(void **state)
+{
+	struct fw_alloc_desc bad;
+	struct fw_resource *res;
+	struct fw_device *A;
+	struct kbuf M, R[GPU_APT_RANGES];
+	uint8_t *raw, *lin, *got;
+	uint64_t pd, tag = 0x6d69700000000000ull;
+	struct kt x;
+
+	(void)state;
+	kt_open(&x, 16ull << 20, 200000);
+	A = dev_new(&x);
+	M = kbuf_mips(&x, A);
+	raw = malloc(M.a->d.size);
+	lin = malloc(M.a->d.size);
+	got = malloc(M.a->d.size);
+	assert_true(raw && lin && got);
+	bad = M.a->d;
+	bad.priv = NULL;
+	bad.priv_bytes = 0;
+	bad.mip[1].offset = 0x1f000; /* overlaps level 0 */
+	assert_int_equal(fw_res_create(A, &bad, 1, false, &res), GM_ERR_BAD_ARG);
+	bad.mip[1].offset = 0x20000;
+	bad.mip[2].offset = 0x2a000; /* past the allocation */
+	assert_int_equal(fw_res_create(A, &bad, 1, false, &res), GM_ERR_BAD_ARG);
+
+	/* Raw bits of every level, through a raw lock. */
+	fill_words(raw, M.a->d.size, tag);
+	assert_int_equal(lock_cb(&x, A, M.h, LK_WO, 0, NULL, &pd), GM_OK);
+	assert_int_equal(gm_apt_write(x.t.g, (uint32_t)pd, raw, (uint32_t)M.a->d.size), GM_OK);
+	assert_int_equal(unlock_cb(&x, A, &M.h, 1), GM_OK);
+
+	/* One range per level. */
+	assert_int_equal(lock_cb(&x, A, M.h, LK_AA, 0, NULL, &pd), GM_OK);
+	assert_int_equal(ranges_of(&x, M.a), 3);
+	for (unsigned i = 0; i < 3; i++) {
+		uint64_t n = mip_view(M.a, i, raw, lin);
+
+		n = n < 4096 ? n : 4096;
+		assert_int_equal(gm_apt_read(x.t.g, (uint32_t)(pd + M.a->d.mip[i].offset), got,
+					     (uint32_t)n), GM_OK);
+		if (memcmp(got, lin, n))
+			fail_msg("MIP level %u through its range is not its untiled bits", i);
+	}
+	assert_int_equal(unlock_cb(&x, A, &M.h, 1), GM_OK);
+	assert_int_equal(ranges_of(&x, M.a), 0);
+
+	/* Six ranges taken: two free for three levels. */
+	for (unsigned r = 0; r < 6; r++) {
+		R[r] = kbuf_new(&x, A, 0x10000);
+		assert_int_equal(lock_cb(&x, A, R[r].h, LK_AA, 0, NULL, NULL), GM_OK);
+	}
+	ROW(&x, "lock: fewer ranges than MIP levels, no LockEntire", GM_ERR_NOT_AVAILABLE,
+	    lock_cb(&x, A, M.h, LK_AA, 0, NULL, NULL));
+	assert_int_equal(lock_cb(&x, A, M.h, LK_AA | LK_LE, 0, NULL, &pd), GM_OK);
+	assert_true(pd >= GPU_SYSMEM_BASE);
+	assert_int_equal(ranges_of(&x, M.a), 0);
+	for (unsigned i = 0; i < 3; i++) {
+		uint64_t n = mip_view(M.a, i, raw, lin);
+
+		assert_int_equal(gm_backdoor_read(x.t.g, pd + M.a->d.mip[i].offset, got, n), GM_OK);
+		if (memcmp(got, lin, n))
+			fail_msg("MIP level %u in the staging copy is not its untiled bits", i);
+	}
+	assert_int_equal(gm_backdoor_write(x.t.g, pd + M.a->d.mip[2].offset + 1000, &tag, 8),
+			 GM_OK);
+	assert_int_equal(unlock_cb(&x, A, &M.h, 1), GM_OK);
+	read_alloc(&x, M.a, raw);
+	mip_view(M.a, 2, raw, got);
+	assert_memory_equal(got + 1000, &tag, 8);
+	printf("lock MIP levels: %" PRIu64 " paging buffers\n", x.k->st.paging_buffers);
+	free(raw);
+	free(lin);
+	free(got);
+	kt_close(&x);
 }
 
 /*
@@ -2960,6 +3347,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kmd_bad_args),
 		cmocka_unit_test(test_kmd_lock_codes),
+		cmocka_unit_test(test_kmd_lock_copy),
+		cmocka_unit_test(test_kmd_lock_mips),
+		cmocka_unit_test(test_kmd_null_rendering),
 		cmocka_unit_test(test_kmd_lock_windows),
 		cmocka_unit_test(test_kmd_lock_sync),
 		cmocka_unit_test(test_kmd_lock_discard),
