@@ -7,6 +7,7 @@
 
 #include "fw_gpuva.h"
 #include "fw_lock.h"
+#include "fw_lock_int.h"
 #include "fw_paging.h"
 #include "fw_render.h"
 #include "fw_sched.h"
@@ -116,31 +117,6 @@ static bool args_ok(const struct fw_lock_args *x, const struct fw_alloc *a)
 	return true;
 }
 
-/* MIP level @i of @a as the CPU sees it: @bytes (whole rows; a tiled
- * level's rows rounded up to whole tiles) of rows of @pitch bytes from byte
- * @off.  Without MIP levels, level 0 is the whole surface. */
-struct level {
-	uint64_t off, bytes;
-	uint32_t pitch;
-};
-
-static unsigned nlevels(const struct fw_alloc *a)
-{
-	return a->d.mip_levels >= 2 ? a->d.mip_levels : 1;
-}
-
-static struct level level_of(const struct fw_alloc *a, unsigned i)
-{
-	const struct fw_mip *m = &a->d.mip[i];
-	uint64_t bytes;
-
-	if (a->d.mip_levels < 2)
-		return (struct level){ 0, a->d.size / a->d.pitch * a->d.pitch, a->d.pitch };
-	if (dma_tile_surface_bytes(a->d.tile, a->d.bpe_log2, m->pitch, m->height, &bytes))
-		bytes = 0; /* not after fw_res_create's check */
-	return (struct level){ m->offset, bytes, m->pitch };
-}
-
 /*
  * One range per MIP level of @a (seed 000) in @r[0..*nr) and one window for
  * all, each level at its own offset in it; or *nr = 0: not enough ranges
@@ -212,14 +188,6 @@ static int lock_sync(struct fw_kmd *k, const struct fw_device *dev, const struct
 	return GM_OK;
 }
 
-/* Residency's "no room" is the caller's out-of-memory. */
-static int bring_in(struct fw_kmd *k, struct fw_alloc *a)
-{
-	int st = fw_paging_bring_in(k, a);
-
-	return st == GM_ERR_BUSY || st == GM_ERR_FULL ? GM_ERR_NO_MEM : st;
-}
-
 /* Map @a's MIP levels through ranges @r[0..@nr) at window @win (@nr 0:
  * raw, in free entry @raw) and book the lock.  On error nothing mapped. */
 static int lock_book(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev, uint32_t handle,
@@ -271,7 +239,7 @@ static struct fw_lock_range *raw_free(struct fw_kmd *k)
 static int lock_raw(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev, uint32_t h,
 		    uint32_t flags, struct fw_lock_range *l)
 {
-	int st = a->loc.seg_id == FW_SEG_NONE ? bring_in(k, a) : GM_OK;
+	int st = a->loc.seg_id == FW_SEG_NONE ? lock_bring_in(k, a) : GM_OK;
 
 	if (st)
 		return st;
@@ -279,120 +247,6 @@ static int lock_raw(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev,
 	    window_taken(k, a->loc.addr, a->loc.addr + a->d.size))
 		return GM_ERR_NOT_AVAILABLE;
 	return lock_book(k, a, dev, h, flags, NULL, 0, 0, l);
-}
-
-/* BLT the @wb x @rows byte rectangle at byte column @xb, row @y of level @v
- * of @l's linear view between the allocation and its staging copy (@in: to
- * the copy), on the paging queue. */
-static int copy_rect(struct fw_kmd *k, const struct fw_lock_range *l, const struct level *v,
-		     uint64_t xb, uint64_t y, uint64_t wb, uint64_t rows, bool in)
-{
-	const struct fw_alloc *a = l->a;
-	unsigned bpe = a->d.bpe_log2;
-	struct dma_surf al = { .base = a->loc.addr + v->off, .pitch = v->pitch,
-			       .mode = (uint8_t)a->d.tile, .bpe_log2 = (uint8_t)bpe,
-			       .x = (uint16_t)(xb >> bpe), .y = (uint16_t)y };
-	struct dma_surf st = al;
-
-	st.base = l->win + v->off;
-	st.mode = GPU_TILE_LINEAR;
-	return in ? fw_paging_blt(k, &st, &al, (uint32_t)(wb >> bpe), (uint32_t)rows)
-		  : fw_paging_blt(k, &al, &st, (uint32_t)(wb >> bpe), (uint32_t)rows);
-}
-
-/* Copy bytes [@s, @e) of level @v (from its start) as rectangles: the rest
- * of a first row, whole rows, the start of a last row. */
-static int copy_span(struct fw_kmd *k, const struct fw_lock_range *l, const struct level *v,
-		     uint64_t s, uint64_t e, bool in)
-{
-	uint64_t p = v->pitch;
-	int st = GM_OK;
-
-	while (!st && s < e) {
-		bool part = s % p || e - s < p;
-		uint64_t n = part ? (p - s % p < e - s ? p - s % p : e - s) : (e - s) / p * p;
-
-		st = copy_rect(k, l, v, s % p, s / p, part ? n : p, part ? 1 : n / p, in);
-		s += n;
-	}
-	return st;
-}
-
-/* Copy @l's pages (all without a page list), level by level, between the
- * allocation and its staging copy (@in: to the copy) and wait for the
- * paging queue. */
-static int copy_pages(struct fw_kmd *k, const struct fw_lock_range *l, bool in)
-{
-	int st = GM_OK;
-
-	for (uint32_t i = 0; !st && i < (l->pages ? l->npages : 1); i++) {
-		uint64_t s = l->pages ? (uint64_t)l->pages[i] * FW_LOCK_PAGE_BYTES : 0;
-		uint64_t e = l->pages ? s + FW_LOCK_PAGE_BYTES : l->a->d.size;
-
-		for (unsigned j = 0; !st && j < nlevels(l->a); j++) {
-			struct level v = level_of(l->a, j);
-			uint64_t lo = s > v.off ? s : v.off;
-			uint64_t hi = e < v.off + v.bytes ? e : v.off + v.bytes;
-
-			if (lo < hi)
-				st = copy_span(k, l, &v, lo - v.off, hi - v.off, in);
-		}
-	}
-	return st ? st : fw_paging_finish(k);
-}
-
-/* Free what copy lock @l holds besides its entry: the staging copy, the
- * page list. */
-static void copy_drop(struct fw_kmd *k, struct fw_lock_range *l)
-{
-	if (l->copy && fw_seg_free(fw_adapter_seg(&k->ad, FW_KMD_SEG_SYS), l->win))
-		FW_KMD_LOG(k, "lock: staging copy at 0x%" PRIx64 " was not booked\n", l->win);
-	if (l->pages)
-		fw_host_free(&k->ad.host, l->pages);
-	l->pages = NULL;
-}
-
-/*
- * The copy fallback (seed 000): no range for @a, so its pages (@x's page
- * list, or all with LockEntire) are copied unswizzled by the copy engine
- * into a linear staging copy in the system segment, at @a's pitch, in free
- * entry @l; unlock copies them back swizzled (not after ReadOnly).
- */
-static int lock_copy(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev, uint32_t h,
-		     const struct fw_lock_args *x, struct fw_lock_range *l)
-{
-	uint32_t *pages = NULL;
-	uint64_t stage;
-	int st = bring_in(k, a);
-
-	if (st)
-		return st;
-	if (x->NumPages &&
-	    !(pages = fw_host_realloc_array(&k->ad.host, NULL, x->NumPages, sizeof(*pages))))
-		return GM_ERR_NO_MEM;
-	if (pages)
-		memcpy(pages, x->pPages, x->NumPages * sizeof(*pages));
-	st = fw_seg_alloc(fw_adapter_seg(&k->ad, FW_KMD_SEG_SYS), a->d.size, FW_LOCK_PAGE_BYTES,
-			  &stage);
-	if (st) {
-		fw_host_free(&k->ad.host, pages);
-		return st == GM_ERR_FULL ? GM_ERR_NO_MEM : st;
-	}
-	a->pinned = true;
-	a->content_valid = true;
-	*l = (struct fw_lock_range){ .a = a, .dev = dev, .handle = h, .flags = x->Flags,
-				     .win = stage, .copy = true, .pages = pages,
-				     .npages = x->NumPages };
-	FW_KMD_LOG(k, "lock: no range, %u page(s) copied unswizzled to system 0x%" PRIx64 "\n",
-		   pages ? x->NumPages : (unsigned)((a->d.size + FW_LOCK_PAGE_BYTES - 1) /
-						    FW_LOCK_PAGE_BYTES), stage);
-	st = copy_pages(k, l, true);
-	if (st) {
-		copy_drop(k, l);
-		a->pinned = a->d.pinned;
-		*l = (struct fw_lock_range){ 0 };
-	}
-	return st;
 }
 
 /* Handle @i of @r: its surfaces', then its instances'. */
@@ -501,11 +355,11 @@ int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args 
 	if (!st)
 		st = lock_sync(k, dev, a, x->Flags);
 	if (!st && nr) {
-		st = bring_in(k, a);
+		st = lock_bring_in(k, a);
 		if (!st)
 			st = lock_book(k, a, dev, h, x->Flags, r, nr, win, NULL);
 	} else if (!st && aperture) {
-		st = lock_copy(k, a, dev, h, x, raw);
+		st = fw_lock_copy(k, a, dev, h, x, raw);
 	} else if (!st) {
 		st = lock_raw(k, a, dev, h, x->Flags, raw);
 	}
@@ -555,11 +409,11 @@ static int lock_release(struct fw_kmd *k, struct fw_lock_range *l, bool write_ba
 	} else if (l->copy && write_back && !(l->flags & FW_LOCK_READONLY)) {
 		FW_KMD_LOG(k, "unlock: the staging copy's pages BLT back swizzled to 0x%" PRIx64 "\n",
 			   a->loc.addr);
-		st = copy_pages(k, l, false);
+		st = fw_lock_copy_pages(k, l, false);
 	}
 	if (st)
 		return st;
-	copy_drop(k, l);
+	fw_lock_copy_drop(k, l);
 	a->pinned = a->d.pinned;
 	*l = (struct fw_lock_range){ 0 };
 	return GM_OK;
