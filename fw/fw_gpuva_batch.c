@@ -220,7 +220,9 @@ static int build(struct fw_kmd *k, struct fw_gpuva_space *s, const struct mmu_up
 	memcpy(backup, s->sh.mem, s->sh.bytes);
 	memset(&res, 0, sizeof(res));
 	st = nops ? mmu_update_apply(&s->pt, &s->vs, ops, nops, &res) : GM_OK;
-	if (st) {
+	if (st) { /* mmu_update_apply restores what it wrote; the copy makes sure */
+		memcpy(s->sh.mem, backup, s->sh.bytes);
+		s->pool_next = pool_next;
 		free(backup);
 		return st;
 	}
