@@ -3342,10 +3342,36 @@ static void test_kmd_mfence_monotonic(void **state)
 	kt_close(&x);
 }
 
+/*
+ * The Lock flags as the public header lays them out (d3dukmdt.h,
+ * D3DDDICB_LOCKFLAGS: ReadOnly : 1, WriteOnly : 1, DonotWait : 1,
+ * IgnoreSync : 1, LockEntire : 1, DonotEvict : 1, AcquireAperture : 1,
+ * Discard : 1, NoExistingReference : 1, UseAlternateVA : 1,
+ * IgnoreReadSync : 1, Reserved : 21), so a Value taken from a runtime means
+ * the same here.
+ */
+static void test_kmd_lockflags_public(void **state)
+{
+	(void)state;
+	assert_int_equal(FW_LOCK_READONLY, 0x001);
+	assert_int_equal(FW_LOCK_WRITEONLY, 0x002);
+	assert_int_equal(FW_LOCK_DONOTWAIT, 0x004);
+	assert_int_equal(FW_LOCK_IGNORESYNC, 0x008);
+	assert_int_equal(FW_LOCK_LOCKENTIRE, 0x010);
+	assert_int_equal(FW_LOCK_DONOTEVICT, 0x020);
+	assert_int_equal(FW_LOCK_ACQUIREAPERTURE, 0x040);
+	assert_int_equal(FW_LOCK_DISCARD, 0x080);
+	assert_int_equal(FW_LOCK_NOEXISTINGREFERENCE, 0x100);
+	assert_int_equal(FW_LOCK_USEALTERNATEVA, 0x200);
+	assert_int_equal(FW_LOCK_IGNOREREADSYNC, 0x400);
+	assert_int_equal(FW_LOCK_RESERVED, 0xfffff800u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kmd_bad_args),
+		cmocka_unit_test(test_kmd_lockflags_public),
 		cmocka_unit_test(test_kmd_lock_codes),
 		cmocka_unit_test(test_kmd_lock_copy),
 		cmocka_unit_test(test_kmd_lock_mips),
