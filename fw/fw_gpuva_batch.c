@@ -243,6 +243,7 @@ static int build(struct fw_kmd *k, struct fw_gpuva_space *s, const struct mmu_up
 		st = gm_backdoor_write(k->d->gm, b->addr, db.dw, db.len * 4ull);
 	if (!st) {
 		b->ndw = (uint32_t)db.len;
+		b->nruns = (uint32_t)res.nruns;
 		FW_KMD_LOG(k, "gpuva: VMID %u batch: %u operations -> %zu PTE_WRITE runs (%" PRIu64
 			   " entries, %u new tables)%s\n", s->vmid, nops, res.nruns, res.nentries,
 			   res.tables, wait && m ? "" : ", no wait");

@@ -142,6 +142,7 @@ struct fw_gpuva_batch {
 	uint64_t seq;            /* call order: batches go to the queue in it */
 	uint64_t addr;           /* its paging buffer in system memory */
 	uint32_t ndw;
+	uint32_t nruns;          /* PTE_WRITE runs in it (the statistics' figure) */
 	uint64_t paging_fence;   /* on the queue: the paging-queue fence that retires it */
 };
 

@@ -204,7 +204,7 @@ static int gpuva_batch(struct fw_kmd *k, struct fw_device *dev, uint32_t f, uint
 	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++)
 		if (k->vab[i].ndw && (!last || k->vab[i].seq > last->seq))
 			last = &k->vab[i];
-	*runs = last ? (last->ndw - 4 * 3) / MMU_UPDATE_RUN_DWORDS : 0;
+	*runs = last ? last->nruns : 0;
 	return 0;
 }
 
