@@ -65,7 +65,7 @@ GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
 LIB_C := model/gm.c model/gm_mem.c model/gm_status.c dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
 	dma/dma_patch.c dma/dma_validate.c \
 	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c mmu/mmu_shadow.c mmu/mmu_update.c fw/fw_dev.c fw/fw_vm.c \
-	fw/fw_mem.c fw/fw_res.c fw/fw_residency.c fw/fw_kmd.c fw/fw_render.c fw/fw_paging.c fw/fw_mfence.c \
+	fw/fw_mem.c fw/fw_adapter.c fw/fw_res.c fw/fw_residency.c fw/fw_kmd.c fw/fw_render.c fw/fw_paging.c fw/fw_mfence.c \
 	fw/fw_sched.c fw/fw_lock.c fw/fw_lock_copy.c fw/fw_gpuva.c fw/fw_gpuva_batch.c fw/fw_gpuva_move.c fw/fw_umd.c \
 	fw/umd_obj.c fw/umd_rec.c fw/umd_exec.c fw/umd_rt.c
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_sc.o
@@ -181,7 +181,7 @@ $(B)/tests/test_patch $(B)/tests/test_disasm: $(B)/tests/%: $(B)/obj/tb/unit/%.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
-$(B)/tests/test_fw_res: $(B)/obj/tb/unit/test_fw_res.o $(B)/obj/fw/fw_mem.o $(B)/obj/fw/fw_res.o \
+$(B)/tests/test_fw_res: $(B)/obj/tb/unit/test_fw_res.o $(B)/obj/fw/fw_mem.o $(B)/obj/fw/fw_adapter.o $(B)/obj/fw/fw_res.o \
 		$(B)/obj/fw/fw_residency.o $(B)/obj/dma/dma_tile.o $(B)/obj/dma/dma_names.o \
 		$(B)/obj/model/gm_status.o $(SEED_OBJ)
 	@mkdir -p $(@D)
@@ -202,7 +202,7 @@ $(B)/tests/test_mmu_update: $(B)/obj/tb/unit/test_mmu_update.o $(B)/obj/mmu/mmu_
 # The user-mode driver without the GPU (record only), and the same test
 # built with clang's ThreadSanitizer: the threads record at once.
 UMD_UNIT_C := tb/unit/test_umd.c tb/umd_work.c tb/tb_seed.c fw/umd_obj.c fw/umd_rec.c fw/umd_rt.c \
-	fw/fw_mem.c fw/fw_res.c fw/fw_residency.c dma/dma_tile.c dma/dma_names.c model/gm_status.c
+	fw/fw_mem.c fw/fw_adapter.c fw/fw_res.c fw/fw_residency.c dma/dma_tile.c dma/dma_names.c model/gm_status.c
 $(B)/tests/test_umd: $(patsubst %.c,$(B)/obj/%.o,$(UMD_UNIT_C))
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka -lpthread $(SANFLAGS)

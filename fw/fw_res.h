@@ -53,6 +53,7 @@
 #define FW_MAX_SEGS 8u          /* segments per adapter */
 #define FW_MAX_DEVICES 255u     /* live devices per adapter (the handle's tag byte) */
 #define FW_HANDLE_MAX 0xfffffu  /* live handles per device (the handle's index field) */
+#define FW_SLOT_NONE UINT32_MAX /* end of a device's free-slot list */
 #define FW_SURF_MAX 4096u       /* surfaces per resource */
 #define FW_PRIV_MAX 256u        /* bytes of private driver data per allocation */
 
@@ -168,7 +169,7 @@ struct fw_device {
 	bool removed;
 	struct fw_handle_slot *slot;
 	uint32_t nslot, cap;     /* slots ever used / allocated */
-	uint32_t free_head;      /* first free slot below nslot, UINT32_MAX: none */
+	uint32_t free_head;      /* first free slot below nslot, FW_SLOT_NONE: none */
 	uint32_t nhandles;       /* live handles */
 	size_t nres;
 	struct fw_resource *res; /* resources created or opened here */
