@@ -174,6 +174,9 @@ struct fw_lock_range {
 				      * raw: a->loc.addr when locked;
 				      * copy: the staging copy in the system segment */
 	bool copy;                   /* raw entry: the unswizzled-copy fallback */
+	bool follow;                 /* range entry: a raw lock whose allocation went to
+				      * the system segment for rendering; the range shows
+				      * its raw bytes at the window they had in VRAM */
 	uint32_t *pages;             /* copy: the pages copied (host heap); NULL: all */
 	uint32_t npages;
 };

@@ -25,7 +25,7 @@ static struct fw_lock_range *lock_at(struct fw_kmd *k, unsigned i)
 bool fw_lock_holds(const struct fw_kmd *k, const struct fw_alloc *a)
 {
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
-		if (k->apt[r].a == a)
+		if (k->apt[r].a == a && !k->apt[r].follow)
 			return true;
 	/* the copy fallback: its write-back would undo the GPU's writes */
 	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
@@ -368,6 +368,78 @@ int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args 
 	x->hAllocation = h;
 	x->pData = lock_of(k, a)->win + (uint64_t)(x->NumPages ? x->pPages[0] : 0) *
 					       FW_LOCK_PAGE_BYTES;
+	return GM_OK;
+}
+
+/* The raw lock (not a copy) of @a in VRAM; NULL: none. */
+static struct fw_lock_range *raw_in_vram(struct fw_kmd *k, const struct fw_alloc *a)
+{
+	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
+		if (k->raw[r].a == a && !k->raw[r].copy && a->loc.seg_id == FW_KMD_SEG_VRAM)
+			return &k->raw[r];
+	return NULL;
+}
+
+/* A free range, or GPU_APT_RANGES: none. */
+static unsigned range_free(const struct fw_kmd *k, unsigned after)
+{
+	unsigned r;
+
+	for (r = after; r < GPU_APT_RANGES && k->apt[r].a; r++)
+		;
+	return r;
+}
+
+/* Raw lock @l's allocation goes to the system segment and range @r shows
+ * its bytes at the window they had (linear rows of FOLLOW_PITCH bytes). */
+#define FOLLOW_PITCH 4096u
+static int follow_to_system(struct fw_kmd *k, struct fw_lock_range *l, unsigned r)
+{
+	struct fw_alloc *a = l->a;
+	int st = fw_paging_to_system(k, a);
+
+	if (st)
+		return st;
+	st = fw_apt_map(k->d, r, (uint32_t)l->win, (uint32_t)(l->win + a->d.size), a->loc.addr,
+			GPU_TILE_LINEAR, 0, FOLLOW_PITCH);
+	if (st)
+		return st;
+	FW_KMD_LOG(k, "render from a raw lock: %" PRIu64 " bytes to system 0x%" PRIx64
+		   ", the CPU's window 0x%" PRIx64 " follows through range %u\n",
+		   a->d.size, a->loc.addr, l->win, r);
+	k->apt[r] = *l;
+	k->apt[r].follow = true;
+	*l = (struct fw_lock_range){ 0 };
+	return GM_OK;
+}
+
+int fw_lock_render(struct fw_kmd *k, const struct fw_dmabuf *buf)
+{
+	unsigned r = 0;
+	int st;
+
+	/* Every one first: refused, nothing moved. */
+	for (uint32_t i = 0; i < buf->nalloc; i++) {
+		const struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
+
+		if (!raw_in_vram(k, a))
+			continue;
+		if (a->d.vram_only || a->d.pinned || a->d.size / FOLLOW_PITCH > 0xffffu ||
+		    (r = range_free(k, r)) == GPU_APT_RANGES)
+			return GM_ERR_CANT_RENDER_LOCKED;
+		r++;
+	}
+	r = 0;
+	for (uint32_t i = 0; i < buf->nalloc; i++) {
+		struct fw_lock_range *l = raw_in_vram(k, fw_dmabuf_alloc(buf, i));
+
+		if (!l)
+			continue;
+		r = range_free(k, r);
+		st = follow_to_system(k, l, r);
+		if (st)
+			return st;
+	}
 	return GM_OK;
 }
 

@@ -195,6 +195,22 @@ int fw_lock_release_device(struct fw_kmd *k, const struct fw_device *dev) GM_MUS
  * has passed, and, in its patch list, each family's instances in order. */
 bool fw_lock_instances_ok(const struct fw_dmabuf *buf);
 
+/*
+ * Seed 000: the GPU may render from an allocation the CPU holds raw (no
+ * range) in VRAM, which the memory manager cannot support there: each such
+ * allocation of @buf goes to the system segment (a TRANSFER, waited for)
+ * and the GPU uses it there (fw_paging_in_place), while a free aperture
+ * range, mapped linearly over the window its VRAM bytes had, keeps the
+ * CPU's pData reaching them.  It comes back to VRAM only after Unlock.
+ * Checked for all before any moves: GM_ERR_CANT_RENDER_LOCKED
+ * (D3DDDIERR_CANTRENDERLOCKEDALLOCATION) when one cannot live in the system
+ * segment for the GPU (vram_only, or made pinned) or the CPU's view cannot
+ * follow it (no range free for it, 2^16 rows of 4 KiB or more), nothing
+ * moved.  GM_OK; after a move, fw_paging_to_system's codes and GM_ERR_HW (a
+ * range register refused).
+ */
+int fw_lock_render(struct fw_kmd *k, const struct fw_dmabuf *buf) GM_MUST_CHECK;
+
 /* @buf was submitted: its instances are the newest its families have used. */
 void fw_lock_instances_used(const struct fw_dmabuf *buf);
 

@@ -287,8 +287,32 @@ static int evict_one(struct fw_kmd *k, struct fw_alloc *a)
 	return GM_OK;
 }
 
-/* Bring @a into VRAM, evicting what is neither in @busy nor pinned.  Page-in
- * is a TRANSFER from system memory, or FILL zero when there is no content. */
+bool fw_paging_in_place(const struct fw_alloc *a)
+{
+	return a->resident && (a->loc.seg_id == FW_KMD_SEG_VRAM ||
+			       (a->loc.seg_id == FW_KMD_SEG_SYS && (a->d.dynamic || a->pinned)));
+}
+
+/* A dynamic allocation that lives nowhere: placed in the system segment,
+ * its home, with zero (it has no content to keep). */
+static int place_dynamic(struct fw_kmd *k, struct fw_alloc *a)
+{
+	int st = fw_res_place(&k->ad, a, FW_KMD_SEG_SYS, NULL);
+
+	if (st)
+		return st;
+	st = paging_move(k, a->loc.addr, 0, a->d.size, true);
+	k->st.fills++;
+	FW_KMD_LOG(k, "place %" PRIu64 " bytes dynamic at system 0x%" PRIx64 ": FILL zero\n",
+		   a->d.size, a->loc.addr);
+	if (!st)
+		a->content_valid = true;
+	return st;
+}
+
+/* Bring @a where the GPU uses it: into VRAM, evicting what is neither in
+ * @busy nor pinned (page-in is a TRANSFER from system memory, or FILL zero
+ * when there is no content), unless it is used in place. */
 static int page_in(struct fw_kmd *k, struct fw_alloc *a, struct fw_alloc *const *busy, size_t nbusy)
 {
 	struct fw_alloc *victim[16];
@@ -296,8 +320,10 @@ static int page_in(struct fw_kmd *k, struct fw_alloc *a, struct fw_alloc *const 
 	size_t nv;
 	int st;
 
-	if (a->resident && a->loc.seg_id == FW_KMD_SEG_VRAM)
+	if (fw_paging_in_place(a))
 		return GM_OK;
+	if (a->d.dynamic)
+		return place_dynamic(k, a);
 	for (;;) {
 		st = fw_res_place(&k->ad, a, FW_KMD_SEG_VRAM, &prev);
 		if (st != GM_ERR_FULL)
@@ -367,11 +393,22 @@ static bool never_fits(struct fw_kmd *k, const struct fw_alloc *a, struct fw_all
 	struct fw_seg_stats ss;
 	size_t nv;
 
-	if ((a->resident && a->loc.seg_id == FW_KMD_SEG_VRAM) ||
+	if (fw_paging_in_place(a) || a->d.dynamic ||
 	    fw_seg_get_stats(fw_adapter_seg(&k->ad, FW_KMD_SEG_VRAM), &ss) || ss.free >= a->d.size)
 		return false;
 	return fw_res_pick_victims(&k->ad, FW_KMD_SEG_VRAM, a->d.size - ss.free, busy, nbusy,
 				   NULL, 0, &nv) == GM_ERR_BUSY;
+}
+
+int fw_paging_to_system(struct fw_kmd *k, struct fw_alloc *a)
+{
+	bool pin = a->pinned;
+	int st;
+
+	a->pinned = false; /* the pin keeps the victim search away, not this move */
+	st = evict_one(k, a);
+	a->pinned = pin;
+	return st ? st : fw_paging_finish(k);
 }
 
 int fw_paging_bring_in(struct fw_kmd *k, struct fw_alloc *a)

@@ -38,7 +38,8 @@ int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle) GM_
 /* ---- for the pipeline's other files (fw_sched.c, fw_lock.c) */
 
 /*
- * Make every allocation of @buf resident in VRAM and stamp it used; the
+ * Make every allocation of @buf resident where the GPU uses it (VRAM, or
+ * in place, fw_paging_in_place) and stamp it used; the
  * paging buffer goes to the paging queue before return, even after a
  * failure (what moved in the books moves in memory).  GM_OK; GM_ERR_BUSY
  * (pinned, locked and in-flight allocations leave too little room; what
@@ -46,6 +47,18 @@ int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle) GM_
  * fw_submit_ib and fw_fence_wait.
  */
 int fw_paging_make_resident(struct fw_kmd *k, const struct fw_dmabuf *buf) GM_MUST_CHECK;
+
+/* Whether the GPU uses @a where it lives, with no page-in: in VRAM, or in
+ * the system segment when it is dynamic (its home, seed 000) or pinned
+ * there by a lock (seed 000: rendering from an allocation the CPU holds
+ * raw; see fw_lock_render). */
+bool fw_paging_in_place(const struct fw_alloc *a);
+
+/* Move @a, resident in VRAM, to the system segment now although it is
+ * pinned (a raw lock's, fw_lock_render) and wait for the move: a TRANSFER
+ * of its bytes, translations following.  GM_OK; GM_ERR_FULL (no room
+ * there; nothing moved); the codes of fw_paging_finish. */
+int fw_paging_to_system(struct fw_kmd *k, struct fw_alloc *a) GM_MUST_CHECK;
 
 /* Make @a alone resident in VRAM (for Lock) and wait until its paging is
  * done (GM_ERR_TIMEOUT: tdr_cycles without a piece done).  GM_OK; codes

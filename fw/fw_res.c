@@ -60,6 +60,8 @@ static bool desc_ok(const struct fw_alloc_desc *d)
 		return false;
 	if (d->priv_bytes > FW_PRIV_MAX || (d->priv_bytes && !d->priv))
 		return false;
+	if (d->dynamic && d->vram_only)
+		return false; /* a dynamic buffer's home is the system segment */
 	if (dma_tile_info(d->tile, d->bpe_log2, &ti) != GM_OK)
 		return false; /* unknown mode, bpe_log2 > 4 */
 	if (((uint64_t)d->width << d->bpe_log2) > d->pitch)

@@ -84,6 +84,12 @@ struct fw_alloc_desc {
 	enum gpu_tile_mode tile; /* GPU_TILE_* */
 	bool cpu_visible;        /* may only be placed in a CPU-visible segment */
 	bool pinned;             /* once placed, never moved or evicted */
+	bool dynamic;            /* D3D10_DDI_USAGE_DYNAMIC (seed 000: dynamic vertex and index
+				  * buffers, locked often, NoOverwrite): lives in the system
+				  * segment and the GPU uses it there, never paged into VRAM */
+	bool vram_only;          /* the GPU may use it only from VRAM (its supported segment set
+				  * leaves out the system segment): rendering from it while the
+				  * CPU holds it raw in VRAM fails with CANTRENDERLOCKEDALLOCATION */
 	const void *priv;        /* private driver data, copied; may be NULL when priv_bytes is 0 */
 	uint32_t priv_bytes;     /* 0..FW_PRIV_MAX */
 	uint32_t mip_levels;     /* 0 or 1: one level, the surface itself; 2..FW_MAX_MIPS: mip[] */

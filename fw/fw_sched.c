@@ -171,10 +171,17 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	for (uint32_t i = 0; i < buf->nalloc; i++) {
 		const struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
 
-		need += (a->d.size + a->align - 1) / a->align * a->align;
+		if (!a->d.dynamic && !(a->pinned && a->loc.seg_id != FW_KMD_SEG_VRAM))
+			need += (a->d.size + a->align - 1) / a->align * a->align;
 	}
 	if (need > k->cfg.vram_bytes)
 		return GM_ERR_FULL;
+	/* seed 000: what the CPU holds raw in VRAM goes to the system segment */
+	if (!(buf->flags & DMA_PATCH_F_NULL_RENDERING)) {
+		st = fw_lock_render(k, buf);
+		if (st)
+			return st;
+	}
 	st = free_slot(k, &slot);
 	if (st)
 		return st;

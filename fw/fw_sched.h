@@ -36,8 +36,14 @@
  * the patcher refuses, patch flags fw_render_flags_ok refuses: nothing
  * submitted).  With NullRendering (buf->flags) nothing is made resident or
  * patched and the IB is not put in the ring: the signals and the fence
- * complete in order, no packet runs; GM_ERR_FULL (the VRAM segment is
- * smaller than the buffer's allocations together: nothing moved);
+ * complete in order, no packet runs; GM_ERR_BAD_ARG too for an allocation
+ * the CPU holds through a range or the copy fallback (seed 000); an
+ * allocation it holds raw in VRAM goes to the system segment first
+ * (fw_lock_render: GM_ERR_CANT_RENDER_LOCKED when it cannot, nothing
+ * moved); dynamic allocations are used in the system segment (fw_paging.h);
+ * GM_ERR_FULL (the VRAM segment is smaller than the buffer's allocations
+ * that live there together, or the system segment has no room for a
+ * dynamic one: nothing moved);
  * GM_ERR_BUSY (pinned, locked and in-flight allocations leave too little
  * room even after eviction; what was evicted on the way stays evicted);
  * GM_ERR_TIMEOUT (no DMA buffer slot came free); GM_ERR_DEVICE_REMOVED;

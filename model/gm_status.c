@@ -19,6 +19,7 @@ static const char *const status_names[GM_ERR_COUNT] = {
 	[GM_ERR_STILL_DRAWING] = "GM_ERR_STILL_DRAWING",
 	[GM_ERR_NOT_AVAILABLE] = "GM_ERR_NOT_AVAILABLE",
 	[GM_ERR_PINNED] = "GM_ERR_PINNED",
+	[GM_ERR_CANT_RENDER_LOCKED] = "GM_ERR_CANT_RENDER_LOCKED",
 };
 
 const char *gm_status_name(int st)

@@ -23,6 +23,7 @@ enum gm_status {
 	GM_ERR_STILL_DRAWING, /* the GPU still uses the object and the caller asked not to wait; nothing was changed */
 	GM_ERR_NOT_AVAILABLE, /* no aperture range or window is free for the request; nothing was changed */
 	GM_ERR_PINNED,      /* serving the request needs an eviction and the object is pinned; nothing was changed */
+	GM_ERR_CANT_RENDER_LOCKED, /* the GPU would use an allocation the CPU holds, and it cannot be moved where both can; nothing was changed */
 	GM_ERR_COUNT
 };
 

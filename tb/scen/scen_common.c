@@ -165,3 +165,16 @@ uint32_t scen_handle(const struct fw_resource *r, size_t i)
 
 	return fw_res_surface_handle(r, i, &h) ? 0 : h;
 }
+
+/* @bytes (a multiple of 4) of the scenario's random words; NULL: no memory. */
+uint8_t *scen_image_new(struct scen *s, size_t bytes)
+{
+	uint8_t *img = malloc(bytes);
+
+	for (size_t i = 0; img && i < bytes; i += 4) {
+		uint32_t v = scen_rnd(s);
+
+		memcpy(img + i, &v, 4);
+	}
+	return img;
+}

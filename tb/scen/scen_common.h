@@ -66,6 +66,17 @@ int scen_alloc_read(struct scen *s, struct fw_device *dev, uint32_t h, void *buf
 /* The handle of surface @i of @r, 0 when there is none. */
 uint32_t scen_handle(const struct fw_resource *r, size_t i);
 
+/* The scenarios' images: IMG_W x IMG_H 32-bit elements. */
+#define IMG_W 128u
+#define IMG_H 128u
+
+/* @bytes (a multiple of 4) of the scenario's random words, from the host
+ * heap (the caller frees it); NULL: no memory. */
+uint8_t *scen_image_new(struct scen *s, size_t bytes);
+
+/* Lock and Unlock, path by path (scen_lock.c). */
+int scen_lock(struct scen *s);
+
 /* The GPU-VA scenarios (scen_gpuva.c) and their page-table pool. */
 #define SCEN_PT_BYTES (15ull << 20)
 int scen_vaupdate(struct scen *s);
