@@ -177,6 +177,12 @@ struct fw_lock_range {
 	bool follow;                 /* range entry: a raw lock whose allocation went to
 				      * the system segment for rendering; the range shows
 				      * its raw bytes at the window they had in VRAM */
+	bool view;                   /* range entry: shows a copy lock's staging copy
+				      * linearly at the window the allocation's levels had
+				      * (fw_lock_level.c); not a lock of its own */
+	unsigned view_range;         /* copy entry: 1 + its view's range; 0: none */
+	uint32_t levels;             /* MIP levels (bit i: level i) locked one at a time
+				      * through this entry; 0: the whole allocation */
 	uint32_t *pages;             /* copy: the pages copied (host heap); NULL: all */
 	uint32_t npages;
 };

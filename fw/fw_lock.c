@@ -34,11 +34,10 @@ bool fw_lock_holds(const struct fw_kmd *k, const struct fw_alloc *a)
 	return false;
 }
 
-/* The live lock of @a, through a range or raw; NULL: not locked. */
-static struct fw_lock_range *lock_of(struct fw_kmd *k, const struct fw_alloc *a)
+struct fw_lock_range *fw_lock_of(struct fw_kmd *k, const struct fw_alloc *a)
 {
 	for (unsigned i = 0; i < NLOCKS; i++)
-		if (lock_at(k, i)->a == a)
+		if (lock_at(k, i)->a == a && !lock_at(k, i)->view)
 			return lock_at(k, i);
 	return NULL;
 }
@@ -97,7 +96,11 @@ static bool args_ok(const struct fw_lock_args *x, const struct fw_alloc *a)
 	bool nowait = (f & FW_LOCK_DONOTWAIT) && !(f & FW_LOCK_DISCARD);
 	uint64_t pages = (a->d.size + FW_LOCK_PAGE_BYTES - 1) / FW_LOCK_PAGE_BYTES;
 
-	if ((f & FW_LOCK_RESERVED) || x->GpuVirtualAddress || x->PrivateDriverData)
+	if ((f & FW_LOCK_RESERVED) || x->GpuVirtualAddress)
+		return false;
+	/* one MIP level's range (fw_lock_level.c) */
+	if (x->PrivateDriverData && (!(f & FW_LOCK_ACQUIREAPERTURE) || a->d.mip_levels < 2 ||
+				     x->PrivateDriverData > a->d.mip_levels || x->NumPages))
 		return false;
 	if ((f & FW_LOCK_READONLY) && (f & FW_LOCK_WRITEONLY))
 		return false;
@@ -129,6 +132,7 @@ static int range_pick(struct fw_kmd *k, const struct fw_alloc *a, const struct f
 		      unsigned *r, unsigned *nr, uint64_t *win)
 {
 	bool tall = false;
+	unsigned want = x->PrivateDriverData ? 1 : nlevels(a);
 
 	*nr = 0;
 	for (unsigned i = 0; i < nlevels(a); i++) {
@@ -138,17 +142,17 @@ static int range_pick(struct fw_kmd *k, const struct fw_alloc *a, const struct f
 			return GM_ERR_NOT_AVAILABLE;
 		tall |= v.bytes / v.pitch > 0xffffu;
 	}
-	for (unsigned q = 0; q < GPU_APT_RANGES && *nr < nlevels(a); q++)
+	for (unsigned q = 0; q < GPU_APT_RANGES && *nr < want; q++)
 		if (!k->apt[q].a)
 			r[(*nr)++] = q;
-	if (*nr == nlevels(a) && window_pick(k, a->d.size, win))
+	if (*nr == want && window_pick(k, a->d.size, win))
 		return GM_OK;
 	*nr = 0;
 	/* Serving the lock now means evicting @a (the copy path). */
 	if (a->d.pinned && !(x->Flags & FW_LOCK_DONOTEVICT))
 		return GM_ERR_PINNED;
 	if ((x->Flags & FW_LOCK_DONOTEVICT) || tall ||
-	    (!(x->Flags & FW_LOCK_LOCKENTIRE) && !x->NumPages))
+	    (!(x->Flags & FW_LOCK_LOCKENTIRE) && !x->NumPages && !x->PrivateDriverData))
 		return GM_ERR_NOT_AVAILABLE;
 	return GM_OK;
 }
@@ -188,19 +192,21 @@ static int lock_sync(struct fw_kmd *k, const struct fw_device *dev, const struct
 	return GM_OK;
 }
 
-/* Map @a's MIP levels through ranges @r[0..@nr) at window @win (@nr 0:
- * raw, in free entry @raw) and book the lock.  On error nothing mapped. */
+/* Map @a's MIP levels from @lv0 through ranges @r[0..@nr) at window @win
+ * (@nr 0: raw, in free entry @raw) and book the lock (of the levels
+ * @levels, one at a time; 0: the whole allocation).  On error nothing
+ * mapped. */
 static int lock_book(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev, uint32_t handle,
-		     uint32_t flags, const unsigned *r, unsigned nr, uint64_t win,
-		     struct fw_lock_range *raw)
+		     uint32_t flags, const unsigned *r, unsigned nr, unsigned lv0, uint32_t levels,
+		     uint64_t win, struct fw_lock_range *raw)
 {
 	struct fw_lock_range l = { .a = a, .dev = dev, .handle = handle, .flags = flags,
-				   .win = nr ? win : a->loc.addr };
+				   .win = nr ? win : a->loc.addr, .levels = levels };
 	unsigned i;
 	int st = GM_OK;
 
 	for (i = 0; i < nr && !st; i++) {
-		struct level v = level_of(a, i);
+		struct level v = level_of(a, lv0 + i);
 
 		st = fw_apt_map(k->d, r[i], (uint32_t)(win + v.off), (uint32_t)(win + v.off + v.bytes),
 				a->loc.addr + v.off, a->d.tile, a->d.bpe_log2, v.pitch);
@@ -225,8 +231,7 @@ static int lock_book(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev
 	return GM_OK;
 }
 
-/* A free raw entry; NULL: none. */
-static struct fw_lock_range *raw_free(struct fw_kmd *k)
+struct fw_lock_range *fw_lock_raw_free(struct fw_kmd *k)
 {
 	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
 		if (!k->raw[r].a)
@@ -246,7 +251,7 @@ static int lock_raw(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev,
 	if (a->loc.seg_id == FW_KMD_SEG_VRAM &&
 	    window_taken(k, a->loc.addr, a->loc.addr + a->d.size))
 		return GM_ERR_NOT_AVAILABLE;
-	return lock_book(k, a, dev, h, flags, NULL, 0, 0, l);
+	return lock_book(k, a, dev, h, flags, NULL, 0, 0, 0, 0, l);
 }
 
 /* Handle @i of @r: its surfaces', then its instances'. */
@@ -271,7 +276,7 @@ static int discard_rename(struct fw_kmd *k, struct fw_device *dev, const struct 
 		if (fw_res_get_handle_data(dev, res_handle(r, i), &c) || fw_alloc_family(c) != fam)
 			continue;
 		n++;
-		if ((x->Flags & FW_LOCK_NOEXISTINGREFERENCE) && !lock_of(k, c) &&
+		if ((x->Flags & FW_LOCK_NOEXISTINGREFERENCE) && !fw_lock_of(k, c) &&
 		    !fw_sched_references(k, c, false)) {
 			c->inst_seq = ++fam->inst_next;
 			c->content_valid = false;
@@ -326,9 +331,9 @@ void fw_lock_instances_used(const struct fw_dmabuf *buf)
 
 int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args *x)
 {
-	uint32_t h;
+	uint32_t h, lv = x && x->PrivateDriverData ? x->PrivateDriverData - 1 : 0;
 	bool aperture;
-	struct fw_lock_range *raw = NULL;
+	struct fw_lock_range *raw = NULL, *l;
 	struct fw_alloc *a;
 	uint64_t win = 0;
 	unsigned r[GPU_APT_RANGES], nr = 0;
@@ -339,13 +344,18 @@ int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args 
 	st = fw_render_resolve(k, dev, x->hAllocation, &a);
 	if (st)
 		return st;
-	if (!args_ok(x, a) || lock_of(k, a))
+	if (!args_ok(x, a))
+		return GM_ERR_BAD_ARG;
+	l = fw_lock_of(k, a);
+	if (l && x->PrivateDriverData)
+		return fw_lock_level_add(k, l, dev, x);
+	if (l)
 		return GM_ERR_BAD_ARG;
 	h = x->hAllocation;
 	aperture = x->Flags & FW_LOCK_ACQUIREAPERTURE;
 	if (aperture)
 		st = range_pick(k, a, x, r, &nr, &win);
-	if (!st && !nr && !(raw = raw_free(k)))
+	if (!st && !nr && !(raw = fw_lock_raw_free(k)))
 		st = GM_ERR_NO_MEM;
 	/* Renamed: not a shared allocation (its other openers' handles would not
 	 * follow), nor one a GPU-VA mapping names (the mapping would not). */
@@ -357,17 +367,21 @@ int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args 
 	if (!st && nr) {
 		st = lock_bring_in(k, a);
 		if (!st)
-			st = lock_book(k, a, dev, h, x->Flags, r, nr, win, NULL);
+			st = lock_book(k, a, dev, h, x->Flags, r, nr, lv,
+				       x->PrivateDriverData ? 1u << lv : 0, win, NULL);
 	} else if (!st && aperture) {
 		st = fw_lock_copy(k, a, dev, h, x, raw);
+		if (!st && x->PrivateDriverData)
+			raw->levels = 1u << lv;
 	} else if (!st) {
 		st = lock_raw(k, a, dev, h, x->Flags, raw);
 	}
 	if (st)
 		return st;
 	x->hAllocation = h;
-	x->pData = lock_of(k, a)->win + (uint64_t)(x->NumPages ? x->pPages[0] : 0) *
-					       FW_LOCK_PAGE_BYTES;
+	x->pData = fw_lock_of(k, a)->win + (x->PrivateDriverData ? level_of(a, lv).off :
+					    (uint64_t)(x->NumPages ? x->pPages[0] : 0) *
+						    FW_LOCK_PAGE_BYTES);
 	return GM_OK;
 }
 
@@ -390,9 +404,14 @@ static unsigned range_free(const struct fw_kmd *k, unsigned after)
 	return r;
 }
 
+int fw_lock_map_linear(struct fw_kmd *k, unsigned r, uint64_t win, uint64_t bytes, uint64_t base)
+{
+	return fw_apt_map(k->d, r, (uint32_t)win, (uint32_t)(win + bytes), base, GPU_TILE_LINEAR,
+			  0, FW_LOCK_VIEW_PITCH);
+}
+
 /* Raw lock @l's allocation goes to the system segment and range @r shows
- * its bytes at the window they had (linear rows of FOLLOW_PITCH bytes). */
-#define FOLLOW_PITCH 4096u
+ * its bytes at the window they had. */
 static int follow_to_system(struct fw_kmd *k, struct fw_lock_range *l, unsigned r)
 {
 	struct fw_alloc *a = l->a;
@@ -400,8 +419,7 @@ static int follow_to_system(struct fw_kmd *k, struct fw_lock_range *l, unsigned 
 
 	if (st)
 		return st;
-	st = fw_apt_map(k->d, r, (uint32_t)l->win, (uint32_t)(l->win + a->d.size), a->loc.addr,
-			GPU_TILE_LINEAR, 0, FOLLOW_PITCH);
+	st = fw_lock_map_linear(k, r, l->win, a->d.size, a->loc.addr);
 	if (st)
 		return st;
 	FW_KMD_LOG(k, "render from a raw lock: %" PRIu64 " bytes to system 0x%" PRIx64
@@ -424,7 +442,7 @@ int fw_lock_render(struct fw_kmd *k, const struct fw_dmabuf *buf)
 
 		if (!raw_in_vram(k, a))
 			continue;
-		if (a->d.vram_only || a->d.pinned || a->d.size / FOLLOW_PITCH > 0xffffu ||
+		if (a->d.vram_only || a->d.pinned || a->d.size / FW_LOCK_VIEW_PITCH > 0xffffu ||
 		    (r = range_free(k, r)) == GPU_APT_RANGES)
 			return GM_ERR_CANT_RENDER_LOCKED;
 		r++;
@@ -453,7 +471,7 @@ int fw_kmd_lock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsign
 	if (st)
 		return st;
 	end = (uint64_t)win + a->d.size;
-	if (range >= GPU_APT_RANGES || k->apt[range].a || lock_of(k, a) || nlevels(a) > 1 ||
+	if (range >= GPU_APT_RANGES || k->apt[range].a || fw_lock_of(k, a) || nlevels(a) > 1 ||
 	    (win & 7u) || (a->d.pitch & 7u) || end > GPU_APT_WINDOW_BYTES ||
 	    window_taken(k, win, end) || a->d.pitch > GPU_PKT_BLT_SRC_PITCH_MASK)
 		return GM_ERR_BAD_ARG;
@@ -461,7 +479,7 @@ int fw_kmd_lock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsign
 	if (!st)
 		st = fw_paging_bring_in(k, a);
 	if (!st)
-		st = lock_book(k, a, dev, handle, 0, &range, 1, win, NULL);
+		st = lock_book(k, a, dev, handle, 0, &range, 1, 0, 0, win, NULL);
 	return st;
 }
 
@@ -483,6 +501,8 @@ static int lock_release(struct fw_kmd *k, struct fw_lock_range *l, bool write_ba
 			   a->loc.addr);
 		st = fw_lock_copy_pages(k, l, false);
 	}
+	if (!st && l->view_range && !(st = fw_apt_unmap(k->d, l->view_range - 1)))
+		k->apt[l->view_range - 1] = (struct fw_lock_range){ 0 };
 	if (st)
 		return st;
 	fw_lock_copy_drop(k, l);
@@ -499,7 +519,8 @@ int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsi
 	if (st)
 		return st;
 	/* Only the device that locked it (a shared allocation has several). */
-	if (range >= GPU_APT_RANGES || k->apt[range].a != a || k->apt[range].dev != dev)
+	if (range >= GPU_APT_RANGES || k->apt[range].a != a || k->apt[range].dev != dev ||
+	    k->apt[range].view)
 		return GM_ERR_BAD_ARG;
 	return lock_release(k, &k->apt[range], false);
 }
@@ -514,7 +535,7 @@ static int lock_held(struct fw_kmd *k, struct fw_device *dev, uint32_t handle,
 
 	if (st)
 		return st;
-	*l = lock_of(k, a);
+	*l = fw_lock_of(k, a);
 	return *l && (*l)->dev == dev ? GM_OK : GM_ERR_BAD_ARG;
 }
 
@@ -552,7 +573,7 @@ static int release_where(struct fw_kmd *k, const struct fw_device *dev, uint32_t
 		struct fw_lock_range *l = lock_at(k, i);
 		int st;
 
-		if (!l->a || l->dev != dev || (handle && l->handle != handle))
+		if (!l->a || l->view || l->dev != dev || (handle && l->handle != handle))
 			continue;
 		/* the allocation or its device is going: no write-back */
 		st = lock_release(k, l, false);

@@ -47,11 +47,25 @@
  * MIP levels (seed 000: one swizzling range per level): an AcquireAperture
  * lock of an allocation with MIP levels (fw_alloc_desc.mip) takes one range
  * per level, each mapping its level (own offset and pitch) at that offset of
- * one window, so pData + a level's offset is its linear view.  The ranges
- * are taken together in the one call (PrivateDriverData stays 0, where the
- * seed lets the caller ask for them one by one); when fewer are free than
- * levels none is taken - the whole allocation, every level, is served by
- * the copy fallback - and unlock releases every range of the allocation.
+ * one window, so pData + a level's offset is its linear view.  With
+ * PrivateDriverData 0 the ranges are taken together in the one call; when
+ * fewer are free than levels none is taken - the whole allocation, every
+ * level, is served by the copy fallback.  With PrivateDriverData = 1 + a
+ * level, one call locks that level alone and pData is its linear view: the
+ * first such lock reserves the window of the whole allocation, each later
+ * one (same device, same handle, another level) maps its level through
+ * another range in it.  When a later level finds no range free, the seed's
+ * rule applies: every range of the allocation is reclaimed, the whole
+ * allocation is served by the copy fallback, and one reclaimed range shows
+ * the staging copy linearly at the same window, so the pData given for the
+ * levels before still reach them (fw_lock_level.c).  Unlock (of the
+ * handle) releases every level and range of the allocation.
+ *
+ * Rendering from a locked allocation: a DMA buffer referencing one locked
+ * through a range or the copy fallback is refused; one the CPU holds raw in
+ * VRAM is moved to the system segment first (fw_lock_render).  Dynamic
+ * allocations (fw_alloc_desc.dynamic) live in the system segment, where a
+ * raw lock is plain system memory.
  */
 #ifndef FW_LOCK_H
 #define FW_LOCK_H
@@ -91,7 +105,8 @@
  */
 struct fw_lock_args {
 	uint32_t hAllocation;        /* in/out: the device-local allocation handle */
-	uint32_t PrivateDriverData;  /* in: 0 (a lock takes every MIP level's range at once) */
+	uint32_t PrivateDriverData;  /* in: 0 (every MIP level at once), or 1 + a MIP level:
+				      * that level alone (AcquireAperture, no page list) */
 	uint32_t NumPages;           /* in: entries of pPages */
 	const uint32_t *pPages;      /* in: pages (FW_LOCK_PAGE_BYTES) of the allocation */
 	uint64_t pData;              /* out: see above */
@@ -134,8 +149,11 @@ struct fw_unlock_args {
  *                         system segment, or its page list not in the host
  *                         heap, or every raw lock entry is taken.
  *   GM_ERR_BAD_ARG        E_INVALIDARG: NULL, a handle that does not resolve,
- *                         the allocation already locked, a Reserved bit,
- *                         GpuVirtualAddress or PrivateDriverData nonzero,
+ *                         the allocation already locked (but for another MIP
+ *                         level by the same device and handle), a Reserved
+ *                         bit, GpuVirtualAddress nonzero, PrivateDriverData
+ *                         past the MIP levels, on an allocation without them,
+ *                         without AcquireAperture or with a page list,
  *                         ReadOnly with WriteOnly, IgnoreSync with
  *                         AcquireAperture or on a tiled allocation,
  *                         UseAlternateVA without AcquireAperture, DonotWait

@@ -45,6 +45,26 @@ static inline int lock_bring_in(struct fw_kmd *k, struct fw_alloc *a)
 	return st == GM_ERR_BUSY || st == GM_ERR_FULL ? GM_ERR_NO_MEM : st;
 }
 
+/* The live lock of @a: a range's (the first), a raw one's or a copy's;
+ * NULL: not locked (a view entry is not a lock). */
+struct fw_lock_range *fw_lock_of(struct fw_kmd *k, const struct fw_alloc *a);
+
+/* A free raw entry; NULL: none. */
+struct fw_lock_range *fw_lock_raw_free(struct fw_kmd *k);
+
+/* Map range @r linearly: window bytes [@win, @win + @bytes) show the bytes
+ * from physical address @base on (rows of FW_LOCK_VIEW_PITCH: below 2^16
+ * of them in the 256 MiB window).  GM_OK; GM_ERR_HW (the register refused). */
+#define FW_LOCK_VIEW_PITCH 4096u
+int fw_lock_map_linear(struct fw_kmd *k, unsigned r, uint64_t win, uint64_t bytes, uint64_t base)
+	GM_MUST_CHECK;
+
+/* A lock of one more MIP level (@x->PrivateDriverData = 1 + the level) of
+ * the allocation @l locks, level by level (fw_lock_level.c).  The codes of
+ * fw_kmd_lock_cb; @x->pData written on success. */
+int fw_lock_level_add(struct fw_kmd *k, struct fw_lock_range *l, struct fw_device *dev,
+		      struct fw_lock_args *x) GM_MUST_CHECK;
+
 /* The copy fallback: book free entry @l as a copy lock of @a and copy its
  * pages (@x's page list, or all) to the staging copy.  On error nothing
  * held.  GM_ERR_NO_MEM; the codes of the paging queue. */

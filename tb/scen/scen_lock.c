@@ -149,6 +149,86 @@ static int copy_fallback(struct scen *s, struct fw_device *dev, uint32_t t,
 }
 
 /*
+ * The MIP levels of M locked one call at a time (PrivateDriverData = 1 +
+ * the level, seed 000): levels 0 and 1 get a range each; with every other
+ * range taken (@nh buffers @hr locked), level 2 finds none, so M's ranges
+ * are reclaimed and every level served by the copy fallback, which one
+ * reclaimed range shows at the same window: the pData of levels 0 and 1
+ * still reach them.  Unlock writes the copy back swizzled: M's raw bits,
+ * untiled level by level, are the image written through the three pData.
+ */
+static int mip_one_by_one(struct scen *s, struct fw_device *dev, uint32_t *hr, unsigned nh)
+{
+	const struct fw_alloc_desc d = {
+		.size = 0x2a000, .width = 256, .height = 128, .pitch = 1024, .bpe_log2 = 2,
+		.tile = GPU_TILE_Y, .mip_levels = 3,
+		.mip = { { 0, 1024, 128 }, { 0x20000, 512, 64 }, { 0x28000, 256, 32 } } };
+	uint8_t *img = scen_image_new(s, d.size), *raw = malloc(d.size), *got = calloc(1, d.size);
+	struct fw_resource *res = NULL;
+	uint64_t pd[3] = { 0 }, pdr = 0;
+	unsigned taken = 0;
+	bool same = true;
+	uint32_t m = 0;
+	int st = img && raw && got ? fw_res_create(dev, &d, 1, false, &res) : GM_ERR_NO_MEM;
+
+	if (!st)
+		m = scen_handle(res, 0);
+	for (unsigned i = 0; !st && i < 2; i++) {
+		struct fw_lock_args a = { .hAllocation = m, .Flags = FW_LOCK_ACQUIREAPERTURE,
+					  .PrivateDriverData = 1 + i };
+
+		st = fw_kmd_lock_cb(s->k, dev, &a);
+		pd[i] = a.pData;
+	}
+	if (!st)
+		scen_say(s, "M's levels 0 and 1 locked one at a time: pData 0x%" PRIx64 " and 0x%"
+			 PRIx64 ", a range each\n", pd[0], pd[1]);
+	for (unsigned i = 0; !st && i < nh && i < GPU_APT_RANGES - 2; i++, taken++)
+		st = lock_h(s, dev, &hr[i], FW_LOCK_ACQUIREAPERTURE, &pdr);
+	if (!st) {
+		struct fw_lock_args a = { .hAllocation = m, .Flags = FW_LOCK_ACQUIREAPERTURE,
+					  .PrivateDriverData = 3 };
+
+		st = fw_kmd_lock_cb(s->k, dev, &a);
+		pd[2] = a.pData;
+		scen_check(s, st == GM_OK && pd[2] == pd[0] + d.mip[2].offset, "every other range"
+			   " taken, level 2: %s, M evicted to the copy, pData 0x%" PRIx64 " in the"
+			   " same window", gm_status_name(st), pd[2]);
+	}
+	for (unsigned i = 0; !st && i < 3; i++)
+		st = gm_apt_write(s->g, (uint32_t)pd[i], img + d.mip[i].offset,
+				  d.mip[i].pitch * d.mip[i].height);
+	if (!st)
+		st = unlock_h(s, dev, m);
+	if (taken)
+		TRY(fw_kmd_unlock_cb(s->k, dev, &(struct fw_unlock_args){ taken, hr }));
+	if (!st)
+		st = lock_h(s, dev, &m, FW_LOCK_READONLY, &pdr);
+	if (!st)
+		st = gm_apt_read(s->g, (uint32_t)pdr, raw, (uint32_t)d.size);
+	if (!st)
+		st = unlock_h(s, dev, m);
+	for (unsigned i = 0; !st && i < d.mip_levels; i++) {
+		const struct fw_mip *l = &d.mip[i];
+		size_t n = (size_t)l->pitch * l->height;
+
+		dma_tile_untile(GPU_TILE_Y, 2, l->pitch, raw + l->offset, d.size - l->offset,
+				l->pitch >> 2, l->height, got + l->offset, l->pitch, n);
+		same &= !memcmp(got + l->offset, img + l->offset, n);
+	}
+	if (!st)
+		scen_check(s, same, "written through the three pData, unlocked: M's raw bits,"
+			   " untiled level by level, are the image");
+	if (res) {
+		int st2 = fw_res_destroy(res);
+
+		st = st ? st : st2;
+	}
+	free(img), free(raw), free(got);
+	return st;
+}
+
+/*
  * Seed 000: the GPU renders from R while the CPU holds it raw in VRAM.  The
  * memory manager cannot support that in VRAM: R goes to the system
  * segment, the GPU writes it there, and an aperture range keeps the CPU's
@@ -303,6 +383,7 @@ int scen_lock(struct scen *s)
 	TRY(copy_fallback(s, dev, t, &d[1], img, got));
 	TRY(fw_kmd_unlock_cb(s->k, dev, &(struct fw_unlock_args){ GPU_APT_RANGES, hr }));
 	TRY(mip_ranges(s, dev));
+	TRY(mip_one_by_one(s, dev, hr, GPU_APT_RANGES));
 	TRY(render_locked(s, dev, f));
 	free(img), free(raw), free(got);
 	return fw_kmd_device_destroy(s->k, dev, WAIT_BUDGET);
