@@ -64,6 +64,21 @@ set_tests_properties(rtl_cp PROPERTIES LABELS rtl TIMEOUT 300)
 add_test(rtl_kmd tests/test_kmd)
 set_tests_properties(rtl_kmd PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 
+add_test(rtl_kmd_fence tests/test_kmd_fence)
+set_tests_properties(rtl_kmd_fence PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
+
+add_test(rtl_kmd_lock tests/test_kmd_lock)
+set_tests_properties(rtl_kmd_lock PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
+
+add_test(rtl_kmd_lock_paths tests/test_kmd_lock_paths)
+set_tests_properties(rtl_kmd_lock_paths PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
+
+add_test(rtl_kmd_recovery tests/test_kmd_recovery)
+set_tests_properties(rtl_kmd_recovery PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
+
+add_test(rtl_kmd_evict tests/test_kmd_evict)
+set_tests_properties(rtl_kmd_evict PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
+
 add_test(rtl_waves tests/test_wave)
 set_tests_properties(rtl_waves PROPERTIES LABELS waves TIMEOUT 120)
 
