@@ -176,7 +176,8 @@ struct fw_lock_range {
 	bool copy;                   /* raw entry: the unswizzled-copy fallback */
 	bool follow;                 /* range entry: a raw lock whose allocation went to
 				      * the system segment for rendering; the range shows
-				      * its raw bytes at the window they had in VRAM */
+				      * its raw bytes at the window they had in VRAM,
+				      * whose VRAM stays booked while the lock lasts */
 	bool view;                   /* range entry: shows a copy lock's staging copy
 				      * linearly at the window the allocation's levels had
 				      * (fw_lock_level.c); not a lock of its own */

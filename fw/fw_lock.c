@@ -163,15 +163,19 @@ static int wait_idle(struct fw_kmd *k, const struct fw_device *dev, const struct
 		     bool writes_only)
 {
 	while (fw_sched_references(k, a, writes_only) || fw_paging_pending(k)) {
-		uint64_t t = gm_cycles(k->d->gm);
-		int st = fw_kmd_poll(k, k->cfg.tdr_cycles);
+		uint64_t t = gm_cycles(k->d->gm), done = k->st.retired;
+		/* the scheduler's loop runs the GPU only while render work is pending */
+		int st = fw_sched_references(k, a, writes_only) ?
+				 fw_kmd_poll(k, k->cfg.tdr_cycles) :
+				 fw_paging_wait(k, k->cfg.tdr_cycles);
 
 		if (st)
 			return st;
-		if (gm_cycles(k->d->gm) == t)
-			return GM_ERR_TIMEOUT;
 		if (fw_device_is_removed(dev))
 			return GM_ERR_DEVICE_REMOVED;
+		/* no cycle run and nothing retired (work seen done): it never lets go */
+		if (gm_cycles(k->d->gm) == t && k->st.retired == done)
+			return GM_ERR_TIMEOUT;
 	}
 	return GM_OK;
 }
@@ -417,6 +421,10 @@ static int follow_to_system(struct fw_kmd *k, struct fw_lock_range *l, unsigned 
 	struct fw_alloc *a = l->a;
 	int st = fw_paging_to_system(k, a);
 
+	/* Its VRAM stays booked while the lock lasts: no other allocation's
+	 * plain VRAM shows under the window. */
+	if (!st)
+		st = fw_seg_alloc_at(fw_adapter_seg(&k->ad, FW_KMD_SEG_VRAM), l->win, a->d.size);
 	if (st)
 		return st;
 	st = fw_lock_map_linear(k, r, l->win, a->d.size, a->loc.addr);
@@ -447,14 +455,15 @@ int fw_lock_render(struct fw_kmd *k, const struct fw_dmabuf *buf)
 			return GM_ERR_CANT_RENDER_LOCKED;
 		r++;
 	}
-	r = 0;
 	for (uint32_t i = 0; i < buf->nalloc; i++) {
 		struct fw_lock_range *l = raw_in_vram(k, fw_dmabuf_alloc(buf, i));
 
 		if (!l)
 			continue;
-		r = range_free(k, r);
-		st = follow_to_system(k, l, r);
+		/* locked with DonotWait|IgnoreSync: work before the lock may use it */
+		st = wait_idle(k, buf->dev, l->a, false);
+		if (!st)
+			st = follow_to_system(k, l, range_free(k, 0));
 		if (st)
 			return st;
 	}
@@ -493,9 +502,15 @@ static int lock_release(struct fw_kmd *k, struct fw_lock_range *l, bool write_ba
 	int st = GM_OK;
 
 	if (l >= k->apt && l < k->apt + GPU_APT_RANGES) {
+		struct fw_lock_range was = *l;
+
 		for (unsigned r = 0; !st && r < GPU_APT_RANGES; r++)
 			if (k->apt[r].a == a && !(st = fw_apt_unmap(k->d, r)))
 				k->apt[r] = (struct fw_lock_range){ 0 };
+		if (!st && was.follow &&
+		    fw_seg_free(fw_adapter_seg(&k->ad, FW_KMD_SEG_VRAM), was.win))
+			FW_KMD_LOG(k, "unlock: the VRAM under window 0x%" PRIx64 " was not booked\n",
+				   was.win);
 	} else if (l->copy && write_back && !(l->flags & FW_LOCK_READONLY)) {
 		FW_KMD_LOG(k, "unlock: the staging copy's pages BLT back swizzled to 0x%" PRIx64 "\n",
 			   a->loc.addr);

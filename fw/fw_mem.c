@@ -162,6 +162,30 @@ int fw_seg_alloc(struct fw_seg *s, uint64_t bytes, uint64_t align, uint64_t *add
 	return GM_OK;
 }
 
+int fw_seg_alloc_at(struct fw_seg *s, uint64_t addr, uint64_t bytes)
+{
+	size_t at = 0;
+	uint64_t off;
+
+	if (!s || bytes == 0 || addr < s->d.base || bytes > s->d.size ||
+	    addr - s->d.base > s->d.size - bytes)
+		return GM_ERR_BAD_ARG;
+	off = addr - s->d.base;
+	while (at < s->nlive && s->live[at].off < off)
+		at++;
+	if ((at > 0 && s->live[at - 1].off + s->live[at - 1].size > off) ||
+	    (at < s->nlive && s->live[at].off < off + bytes))
+		return GM_ERR_FULL;
+	if (live_reserve(s))
+		return GM_ERR_NO_MEM;
+	memmove(&s->live[at + 1], &s->live[at], (s->nlive - at) * sizeof(s->live[0]));
+	s->live[at].off = off;
+	s->live[at].size = bytes;
+	s->nlive++;
+	s->used += bytes;
+	return GM_OK;
+}
+
 /* Binary search for the live range starting exactly at @off. */
 static bool find_live(const struct fw_seg *s, uint64_t off, size_t *at)
 {

@@ -99,6 +99,13 @@ void fw_seg_fini(struct fw_seg *s);
 int fw_seg_alloc(struct fw_seg *s, uint64_t bytes, uint64_t align, uint64_t *addr) GM_MUST_CHECK;
 
 /*
+ * Reserve exactly [@addr, @addr + @bytes).  GM_OK; GM_ERR_BAD_ARG (NULL,
+ * @bytes 0, outside the segment); GM_ERR_FULL (a live range overlaps it);
+ * GM_ERR_NO_MEM (the host heap).  On error nothing changed.
+ */
+int fw_seg_alloc_at(struct fw_seg *s, uint64_t addr, uint64_t bytes) GM_MUST_CHECK;
+
+/*
  * Free the live range that starts at physical address @addr; its bytes join
  * the neighbouring gaps.  GM_OK; GM_ERR_BAD_ARG for NULL or an address that
  * is not the start of a live range (a double free, an interior address),

@@ -9,6 +9,7 @@
 #include "dma_buf.h"
 #include "fw_gpuva.h"
 #include "fw_paging.h"
+#include "fw_sched.h"
 #include "fw_render.h"
 #include "fw_residency.h"
 #include "gpu_hw.h"
@@ -324,6 +325,10 @@ static int page_in(struct fw_kmd *k, struct fw_alloc *a, struct fw_alloc *const 
 		return GM_OK;
 	if (a->d.dynamic)
 		return place_dynamic(k, a);
+	/* Used in place by pending work (it was locked then): the paging queue
+	 * does not wait for the render queue, so it moves once that retired. */
+	if (a->resident && fw_sched_references(k, a, false))
+		return GM_ERR_BUSY;
 	for (;;) {
 		st = fw_res_place(&k->ad, a, FW_KMD_SEG_VRAM, &prev);
 		if (st != GM_ERR_FULL)
@@ -415,9 +420,13 @@ int fw_paging_bring_in(struct fw_kmd *k, struct fw_alloc *a)
 {
 	struct fw_alloc *busy[MAX_EXCLUDED];
 	size_t nbusy = excluded(k, NULL, a, busy);
-	int st = never_fits(k, a, busy, nbusy) ? GM_ERR_BUSY : page_in(k, a, busy, nbusy);
+	int st = never_fits(k, a, busy, nbusy) ? GM_ERR_BUSY : page_in(k, a, busy, nbusy), st2;
 
-	return st ? st : fw_paging_finish(k);
+	if (!st)
+		return fw_paging_finish(k);
+	/* What was evicted on the way moves in memory as in the books. */
+	st2 = paging_flush(k);
+	return st2 ? st2 : st;
 }
 
 int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle)

@@ -73,6 +73,9 @@ set_tests_properties(rtl_kmd_lock PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 add_test(rtl_kmd_lock_paths tests/test_kmd_lock_paths)
 set_tests_properties(rtl_kmd_lock_paths PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 
+add_test(rtl_kmd_lock_render tests/test_kmd_lock_render)
+set_tests_properties(rtl_kmd_lock_render PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
+
 add_test(rtl_kmd_recovery tests/test_kmd_recovery)
 set_tests_properties(rtl_kmd_recovery PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 

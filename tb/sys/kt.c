@@ -106,14 +106,28 @@ void kt_model_fill(uint8_t *m, uint64_t off, uint32_t w, uint32_t rows, uint64_t
 			m[off + (uint64_t)r * PITCH + i] = (uint8_t)(v >> 8 * (i % 8));
 }
 
-void kt_run(struct kt *x, struct fw_device *dev, uint32_t fence, uint64_t value)
+int kt_cpu_rw(struct kt *x, uint64_t pd, void *p, uint32_t n, bool write)
+{
+	struct gm *g = x->t.g;
+
+	if (pd < GPU_APT_WINDOW_BYTES)
+		return write ? gm_apt_write(g, (uint32_t)pd, p, n) : gm_apt_read(g, (uint32_t)pd, p, n);
+	return write ? gm_backdoor_write(g, pd, p, n) : gm_backdoor_read(g, pd, p, n);
+}
+
+int kt_submit(struct kt *x, struct fw_device *dev, uint32_t fence, uint64_t value)
 {
 	struct fw_signal sig = { fence, value };
 	struct fw_cmdbuf cb;
-	int st;
 
 	fw_umd_cmdbuf(x->u, &cb);
-	st = fw_kmd_submit_cmdbuf(x->k, dev, &cb, x->buf, fence ? &sig : NULL);
+	return fw_kmd_submit_cmdbuf(x->k, dev, &cb, x->buf, fence ? &sig : NULL);
+}
+
+void kt_run(struct kt *x, struct fw_device *dev, uint32_t fence, uint64_t value)
+{
+	int st = kt_submit(x, dev, fence, value);
+
 	if (st)
 		fail_msg("render and submit: %s", gm_status_name(st));
 }

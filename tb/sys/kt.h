@@ -75,7 +75,9 @@ void kt_fill(struct fw_umd *u, uint32_t h, uint64_t off, uint32_t w, uint32_t ro
 void kt_model_fill(uint8_t *m, uint64_t off, uint32_t w, uint32_t rows, uint64_t v);
 
 /* Render and submit the command buffer in x->u on @dev; the last DMA buffer
- * signals @fence = @value (fence 0: none). */
+ * signals @fence = @value (fence 0: none).  kt_submit: its status;
+ * kt_run: it must succeed. */
+int kt_submit(struct kt *x, struct fw_device *dev, uint32_t fence, uint64_t value);
 void kt_run(struct kt *x, struct fw_device *dev, uint32_t fence, uint64_t value);
 
 /* fw_kmd_idle within BUDGET cycles. */
@@ -163,6 +165,11 @@ int kt_lock_cb(struct kt *x, struct fw_device *dev, uint32_t h, uint32_t flags, 
 
 /* fw_kmd_unlock_cb of the @n handles @h[]: its status. */
 int kt_unlock_cb(struct kt *x, struct fw_device *dev, const uint32_t *h, uint32_t n);
+
+/* The CPU reads (@write false) or writes @n bytes at @p through a Lock's
+ * pData @pd: the aperture window below GPU_APT_WINDOW_BYTES, system memory
+ * above.  gm_apt_* / gm_backdoor_* status. */
+int kt_cpu_rw(struct kt *x, uint64_t pd, void *p, uint32_t n, bool write);
 
 /* The allocation aperture range @r is locked on, or NULL. */
 struct fw_alloc *kt_locked_alloc(const struct kt *x, unsigned r);

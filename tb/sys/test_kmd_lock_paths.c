@@ -393,16 +393,6 @@ static struct lr_inst *lr_find(struct lr *r, uint32_t h)
 	return NULL;
 }
 
-/* CPU access at pData: the aperture window, or system memory. */
-static int lr_cpu(struct lr *r, uint64_t pd, uint8_t *p, uint32_t n, bool write)
-{
-	struct gm *g = r->x->t.g;
-
-	if (pd < GPU_APT_WINDOW_BYTES)
-		return write ? gm_apt_write(g, (uint32_t)pd, p, n) : gm_apt_read(g, (uint32_t)pd, p, n);
-	return write ? gm_backdoor_write(g, pd, p, n) : gm_backdoor_read(g, pd, p, n);
-}
-
 /* A failed check names the seed and the command that repeats it. */
 #define LR_CHECK(r, cond, ...)                                                                     \
 	do {                                                                                     \
@@ -445,9 +435,9 @@ static void lr_lock(struct lr *r, unsigned f)
 	if (flags & LK_DI) {
 		for (uint32_t i = 0; i < LR_BYTES; i++)
 			in->m[i] = (uint8_t)tb_rand(&r->s);
-		LR_CHECK(r, !lr_cpu(r, a.pData, in->m, LR_BYTES, true), "write through pData");
+		LR_CHECK(r, !kt_cpu_rw(r->x, a.pData, in->m, LR_BYTES, true), "write through pData");
 	} else if (flags & LK_RO) {
-		LR_CHECK(r, !lr_cpu(r, a.pData, buf, LR_BYTES, false), "read through pData");
+		LR_CHECK(r, !kt_cpu_rw(r->x, a.pData, buf, LR_BYTES, false), "read through pData");
 		LR_CHECK(r, !memcmp(buf, in->m, LR_BYTES), "family %u read through a lock (0x%x)"
 			 " differs from the model", f, flags);
 	} else {
@@ -455,7 +445,7 @@ static void lr_lock(struct lr *r, unsigned f)
 		n = 1 + (uint32_t)(tb_rand(&r->s) % (LR_BYTES - off));
 		for (uint32_t i = 0; i < n; i++)
 			in->m[off + i] = (uint8_t)tb_rand(&r->s);
-		LR_CHECK(r, !lr_cpu(r, a.pData + off, in->m + off, n, true), "write through pData");
+		LR_CHECK(r, !kt_cpu_rw(r->x, a.pData + off, in->m + off, n, true), "write through pData");
 	}
 	st = kt_unlock_cb(r->x, r->dev, &a.hAllocation, 1);
 	LR_CHECK(r, st == GM_OK, "unlock: %s", gm_status_name(st));
