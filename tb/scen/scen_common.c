@@ -178,3 +178,21 @@ uint8_t *scen_image_new(struct scen *s, size_t bytes)
 	}
 	return img;
 }
+
+/* Lock @h on @dev with @flags: the status, *h and *pd updated on success. */
+int scen_lock_cb(struct scen *s, struct fw_device *dev, uint32_t *h, uint32_t flags, uint64_t *pd)
+{
+	struct fw_lock_args a = { .hAllocation = *h, .Flags = flags };
+	int st = fw_kmd_lock_cb(s->k, dev, &a);
+
+	if (!st) {
+		*h = a.hAllocation;
+		*pd = a.pData;
+	}
+	return st;
+}
+
+int scen_unlock_cb(struct scen *s, struct fw_device *dev, uint32_t h)
+{
+	return fw_kmd_unlock_cb(s->k, dev, &(struct fw_unlock_args){ 1, &h });
+}

@@ -74,6 +74,12 @@ uint32_t scen_handle(const struct fw_resource *r, size_t i);
  * heap (the caller frees it); NULL: no memory. */
 uint8_t *scen_image_new(struct scen *s, size_t bytes);
 
+/* Lock (pfnLockCb) @h on @dev with @flags: the status; *h (Discard may
+ * rename) and *pd (pData) updated on success.  Unlock: its status. */
+int scen_lock_cb(struct scen *s, struct fw_device *dev, uint32_t *h, uint32_t flags, uint64_t *pd)
+	GM_MUST_CHECK;
+int scen_unlock_cb(struct scen *s, struct fw_device *dev, uint32_t h) GM_MUST_CHECK;
+
 /* Lock and Unlock, path by path (scen_lock.c). */
 int scen_lock(struct scen *s);
 

@@ -17,24 +17,6 @@
 #define LK_BUF_BYTES (1u << 20)
 #define LK_ROWS (LK_BUF_BYTES / 4096u)
 
-/* Lock @h on @dev with @flags: the status, *h and *pd updated on success. */
-static int lock_h(struct scen *s, struct fw_device *dev, uint32_t *h, uint32_t flags, uint64_t *pd)
-{
-	struct fw_lock_args a = { .hAllocation = *h, .Flags = flags };
-	int st = fw_kmd_lock_cb(s->k, dev, &a);
-
-	if (!st) {
-		*h = a.hAllocation;
-		*pd = a.pData;
-	}
-	return st;
-}
-
-static int unlock_h(struct scen *s, struct fw_device *dev, uint32_t h)
-{
-	return fw_kmd_unlock_cb(s->k, dev, &(struct fw_unlock_args){ 1, &h });
-}
-
 /* A 1 MiB FILL of @h with @v, submitted (signalling @f = @val), not waited for. */
 static int fill_all(struct scen *s, struct fw_device *dev, uint32_t h, uint64_t v, uint32_t f,
 		    uint64_t val)
@@ -68,19 +50,19 @@ static int mip_ranges(struct scen *s, struct fw_device *dev)
 	if (!st) {
 		m = scen_handle(res, 0);
 		scen_say(s, "Lock M (Tile-Y, 3 MIP levels) with AcquireAperture: a range per level\n");
-		st = lock_h(s, dev, &m, FW_LOCK_ACQUIREAPERTURE, &pd);
+		st = scen_lock_cb(s, dev, &m, FW_LOCK_ACQUIREAPERTURE, &pd);
 	}
 	for (unsigned i = 0; !st && i < d.mip_levels; i++)
 		st = gm_apt_write(s->g, (uint32_t)(pd + d.mip[i].offset), img + d.mip[i].offset,
 				  d.mip[i].pitch * d.mip[i].height);
 	if (!st)
-		st = unlock_h(s, dev, m);
+		st = scen_unlock_cb(s, dev, m);
 	if (!st)
-		st = lock_h(s, dev, &m, FW_LOCK_READONLY, &pd);
+		st = scen_lock_cb(s, dev, &m, FW_LOCK_READONLY, &pd);
 	if (!st)
 		st = gm_apt_read(s->g, (uint32_t)pd, raw, (uint32_t)d.size);
 	if (!st)
-		st = unlock_h(s, dev, m);
+		st = scen_unlock_cb(s, dev, m);
 	for (unsigned i = 0; !st && i < d.mip_levels; i++) {
 		const struct fw_mip *l = &d.mip[i];
 		size_t n = (size_t)l->pitch * l->height;
@@ -119,7 +101,7 @@ static int copy_fallback(struct scen *s, struct fw_device *dev, uint32_t t,
 	if (!raw)
 		return GM_ERR_NO_MEM;
 	scen_say(s, "Lock T again with LockEntire: the copy fallback\n");
-	st = lock_h(s, dev, &t, FW_LOCK_ACQUIREAPERTURE | FW_LOCK_LOCKENTIRE, &pd);
+	st = scen_lock_cb(s, dev, &t, FW_LOCK_ACQUIREAPERTURE | FW_LOCK_LOCKENTIRE, &pd);
 	scen_check(s, st == GM_OK && pd >= GPU_SYSMEM_BASE, "no range, LockEntire: %s, pData"
 		   " 0x%" PRIx64 " in system memory (the copy engine's linear copy)",
 		   gm_status_name(st), pd);
@@ -131,13 +113,13 @@ static int copy_fallback(struct scen *s, struct fw_device *dev, uint32_t t,
 		st = gm_backdoor_write(s->g, pd + 8 * 333, &word, 8);
 	}
 	if (!st)
-		st = unlock_h(s, dev, t);
+		st = scen_unlock_cb(s, dev, t);
 	if (!st)
-		st = lock_h(s, dev, &t, FW_LOCK_READONLY, &pd);
+		st = scen_lock_cb(s, dev, &t, FW_LOCK_READONLY, &pd);
 	if (!st)
 		st = gm_apt_read(s->g, (uint32_t)pd, raw, (uint32_t)d->size);
 	if (!st)
-		st = unlock_h(s, dev, t);
+		st = scen_unlock_cb(s, dev, t);
 	if (!st) {
 		dma_tile_untile(GPU_TILE_Y, 2, d->pitch, raw, d->size, d->width, d->height, got,
 				d->width * 4u, bytes);
@@ -184,7 +166,7 @@ static int mip_one_by_one(struct scen *s, struct fw_device *dev, uint32_t *hr, u
 		scen_say(s, "M's levels 0 and 1 locked one at a time: pData 0x%" PRIx64 " and 0x%"
 			 PRIx64 ", a range each\n", pd[0], pd[1]);
 	for (unsigned i = 0; !st && i < nh && i < GPU_APT_RANGES - 2; i++, taken++)
-		st = lock_h(s, dev, &hr[i], FW_LOCK_ACQUIREAPERTURE, &pdr);
+		st = scen_lock_cb(s, dev, &hr[i], FW_LOCK_ACQUIREAPERTURE, &pdr);
 	if (!st) {
 		struct fw_lock_args a = { .hAllocation = m, .Flags = FW_LOCK_ACQUIREAPERTURE,
 					  .PrivateDriverData = 3 };
@@ -199,15 +181,15 @@ static int mip_one_by_one(struct scen *s, struct fw_device *dev, uint32_t *hr, u
 		st = gm_apt_write(s->g, (uint32_t)pd[i], img + d.mip[i].offset,
 				  d.mip[i].pitch * d.mip[i].height);
 	if (!st)
-		st = unlock_h(s, dev, m);
+		st = scen_unlock_cb(s, dev, m);
 	if (taken)
 		TRY(fw_kmd_unlock_cb(s->k, dev, &(struct fw_unlock_args){ taken, hr }));
 	if (!st)
-		st = lock_h(s, dev, &m, FW_LOCK_READONLY, &pdr);
+		st = scen_lock_cb(s, dev, &m, FW_LOCK_READONLY, &pdr);
 	if (!st)
 		st = gm_apt_read(s->g, (uint32_t)pdr, raw, (uint32_t)d.size);
 	if (!st)
-		st = unlock_h(s, dev, m);
+		st = scen_unlock_cb(s, dev, m);
 	for (unsigned i = 0; !st && i < d.mip_levels; i++) {
 		const struct fw_mip *l = &d.mip[i];
 		size_t n = (size_t)l->pitch * l->height;
@@ -257,7 +239,7 @@ static int render_locked(struct scen *s, struct fw_device *dev, uint32_t f)
 
 	scen_say(s, "Lock R raw (no AcquireAperture), write a word, then render a FILL of its"
 		 " second half while it is still locked\n");
-	TRY(lock_h(s, dev, &r, 0, &pd));
+	TRY(scen_lock_cb(s, dev, &r, 0, &pd));
 	TRY(scen_alloc_read(s, dev, r, NULL, &ra));
 	scen_check(s, pd < GPU_APT_WINDOW_BYTES && ra->loc.seg_id == FW_KMD_SEG_VRAM,
 		   "a raw lock of R in VRAM: pData 0x%" PRIx64 " is its plain VRAM window", pd);
@@ -276,25 +258,25 @@ static int render_locked(struct scen *s, struct fw_device *dev, uint32_t f)
 	TRY(gm_backdoor_read64(s->g, ra->loc.addr + 8, &w2));
 	scen_check(s, w2 == c, "a CPU write through pData lands in system memory: 0x%016" PRIx64,
 		   w2);
-	TRY(unlock_h(s, dev, r));
+	TRY(scen_unlock_cb(s, dev, r));
 
 	scen_say(s, "Lock O raw, a surface the GPU uses only from VRAM, and render from it\n");
-	TRY(lock_h(s, dev, &o, 0, &pd));
+	TRY(scen_lock_cb(s, dev, &o, 0, &pd));
 	fw_umd_begin(s->u);
 	TRY(fw_umd_fill(s->u, o, &half, 4096, 8, b));
 	st = scen_render_submit(s, dev, f, 11);
 	scen_check(s, st == GM_ERR_CANT_RENDER_LOCKED, "rendering from O while locked: %s"
 		   " (D3DDDIERR_CANTRENDERLOCKEDALLOCATION)", gm_status_name(st));
-	TRY(unlock_h(s, dev, o));
+	TRY(scen_unlock_cb(s, dev, o));
 
 	scen_say(s, "Y is dynamic: render a FILL into it, then lock it\n");
 	pins = s->k->st.page_ins + s->k->st.evictions;
 	fw_umd_begin(s->u);
 	TRY(fw_umd_fill(s->u, y, &half, 4096, 8, b));
 	TRY(scen_render_submit(s, dev, f, 11));
-	TRY(lock_h(s, dev, &y, FW_LOCK_READONLY, &pd));
+	TRY(scen_lock_cb(s, dev, &y, FW_LOCK_READONLY, &pd));
 	TRY(gm_backdoor_read64(s->g, pd + 8 * 4096, &w1));
-	TRY(unlock_h(s, dev, y));
+	TRY(scen_unlock_cb(s, dev, y));
 	scen_check(s, pd >= GPU_SYSMEM_BASE && w1 == b && s->k->st.page_ins + s->k->st.evictions
 		   == pins, "the GPU wrote Y in the system segment: pData 0x%" PRIx64 " reads the"
 		   " FILL, nothing paged", pd);
@@ -338,24 +320,24 @@ int scen_lock(struct scen *s)
 
 	scen_say(s, "submit a 1 MiB FILL of V (0x11...), then Lock V with DonotWait\n");
 	TRY(fill_all(s, dev, v, 0x1111111111111111ull, f, 1));
-	st = lock_h(s, dev, &v, FW_LOCK_DONOTWAIT, &pd);
+	st = scen_lock_cb(s, dev, &v, FW_LOCK_DONOTWAIT, &pd);
 	scen_check(s, st == GM_ERR_STILL_DRAWING, "DonotWait while the GPU writes V: %s"
 		   " (D3DERR_WASSTILLDRAWING)", gm_status_name(st));
 	v1 = v;
-	TRY(lock_h(s, dev, &v1, FW_LOCK_DISCARD | FW_LOCK_WRITEONLY, &pd));
+	TRY(scen_lock_cb(s, dev, &v1, FW_LOCK_DISCARD | FW_LOCK_WRITEONLY, &pd));
 	scen_check(s, v1 != v, "Discard renamed V: handle 0x%08" PRIx32 " -> 0x%08" PRIx32
 		   " (a new instance)", v, v1);
 	TRY(gm_apt_write64(s->g, (uint32_t)pd, 0x2222222222222222ull, 0xff));
-	TRY(unlock_h(s, dev, v1));
-	TRY(lock_h(s, dev, &v, FW_LOCK_READONLY, &pd));
+	TRY(scen_unlock_cb(s, dev, v1));
+	TRY(scen_lock_cb(s, dev, &v, FW_LOCK_READONLY, &pd));
 	TRY(gm_apt_read64(s->g, (uint32_t)pd + LK_BUF_BYTES - 8, &word));
-	TRY(unlock_h(s, dev, v));
+	TRY(scen_unlock_cb(s, dev, v));
 	scen_check(s, word == 0x1111111111111111ull, "Lock V without flags waited for the FILL:"
 		   " its last word 0x%016" PRIx64, word);
 
 	scen_say(s, "Lock T (Tile-Y) with AcquireAperture and write a %zu-byte image linearly\n",
 		 bytes);
-	TRY(lock_h(s, dev, &t, FW_LOCK_ACQUIREAPERTURE | FW_LOCK_LOCKENTIRE, &pd));
+	TRY(scen_lock_cb(s, dev, &t, FW_LOCK_ACQUIREAPERTURE | FW_LOCK_LOCKENTIRE, &pd));
 	scen_say(s, "the driver's range shows it at window offset 0x%" PRIx64 "\n", pd);
 	TRY(gm_apt_write(s->g, (uint32_t)pd, img, bytes));
 	fw_umd_begin(s->u);
@@ -363,10 +345,10 @@ int scen_lock(struct scen *s)
 	st = scen_render_submit(s, dev, f, 2);
 	scen_check(s, st == GM_ERR_BAD_ARG, "a DMA buffer reading T while it is locked through a"
 		   " range: refused (%s)", gm_status_name(st));
-	TRY(unlock_h(s, dev, t));
-	TRY(lock_h(s, dev, &t, FW_LOCK_READONLY, &pd));
+	TRY(scen_unlock_cb(s, dev, t));
+	TRY(scen_lock_cb(s, dev, &t, FW_LOCK_READONLY, &pd));
 	TRY(gm_apt_read(s->g, (uint32_t)pd, raw, bytes));
-	TRY(unlock_h(s, dev, t));
+	TRY(scen_unlock_cb(s, dev, t));
 	dma_tile_untile(GPU_TILE_Y, 2, d[1].pitch, raw, d[1].size, IMG_W, IMG_H, got, IMG_W * 4u,
 			bytes);
 	scen_check(s, memcmp(raw, img, bytes) && !memcmp(got, img, bytes), "a raw lock of T gives"
@@ -375,9 +357,9 @@ int scen_lock(struct scen *s)
 	scen_say(s, "Lock %u buffers with AcquireAperture, then T\n", (unsigned)GPU_APT_RANGES);
 	for (unsigned i = 0; i < GPU_APT_RANGES; i++) {
 		hr[i] = scen_handle(res, 2 + i);
-		TRY(lock_h(s, dev, &hr[i], FW_LOCK_ACQUIREAPERTURE, &pd));
+		TRY(scen_lock_cb(s, dev, &hr[i], FW_LOCK_ACQUIREAPERTURE, &pd));
 	}
-	st = lock_h(s, dev, &t, FW_LOCK_ACQUIREAPERTURE, &pd);
+	st = scen_lock_cb(s, dev, &t, FW_LOCK_ACQUIREAPERTURE, &pd);
 	scen_check(s, st == GM_ERR_NOT_AVAILABLE, "every range taken: %s (D3DERR_NOTAVAILABLE)",
 		   gm_status_name(st));
 	TRY(copy_fallback(s, dev, t, &d[1], img, got));

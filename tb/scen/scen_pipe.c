@@ -28,7 +28,8 @@ static int scen_copies(struct scen *s)
 	const struct fw_alloc *fa;
 	uint8_t *img, *got, *raw;
 	size_t bytes = IMG_W * IMG_H * 4u;
-	uint32_t f;
+	uint64_t pd = 0;
+	uint32_t f, h;
 
 	img = scen_image_new(s, bytes);
 	got = malloc(bytes);
@@ -47,9 +48,10 @@ static int scen_copies(struct scen *s)
 	       " Tile-X, linear, linear\n", IMG_W, IMG_H);
 
 	scen_say(s, "Lock A and write a %zu-byte image through the aperture\n", bytes);
-	TRY(fw_kmd_lock(s->k, dev, scen_handle(res, 0), 0, 0));
-	TRY(gm_apt_write(s->g, 0, img, bytes));
-	TRY(fw_kmd_unlock(s->k, dev, scen_handle(res, 0), 0));
+	h = scen_handle(res, 0);
+	TRY(scen_lock_cb(s, dev, &h, FW_LOCK_ACQUIREAPERTURE | FW_LOCK_WRITEONLY, &pd));
+	TRY(gm_apt_write(s->g, (uint32_t)pd, img, bytes));
+	TRY(scen_unlock_cb(s, dev, h));
 
 	scen_say(s, "command buffer: BLT A->B, B->C, C->D, D->E, COPY E->F; signal fence %u = 1\n", f);
 	fw_umd_begin(s->u);
@@ -76,10 +78,11 @@ static int scen_copies(struct scen *s)
 	scen_check(s, !memcmp(got, img, bytes), "F (COPY of E) equals the image");
 
 	scen_say(s, "Lock C (Tile-Y) and read it back linearly through the aperture\n");
-	TRY(fw_kmd_lock(s->k, dev, scen_handle(res, 2), 1, 0x100000));
+	h = scen_handle(res, 2);
+	TRY(scen_lock_cb(s, dev, &h, FW_LOCK_ACQUIREAPERTURE | FW_LOCK_READONLY, &pd));
 	memset(got, 0, bytes);
-	TRY(gm_apt_read(s->g, 0x100000, got, bytes));
-	TRY(fw_kmd_unlock(s->k, dev, scen_handle(res, 2), 1));
+	TRY(gm_apt_read(s->g, (uint32_t)pd, got, bytes));
+	TRY(scen_unlock_cb(s, dev, h));
 	scen_check(s, !memcmp(got, img, bytes), "C read through the aperture equals the image");
 	scen_check(s, s->k->st.fills == 6, "6 fresh allocations filled with zero on first use (%" PRIu64
 	      ")", s->k->st.fills);
@@ -335,7 +338,7 @@ static const struct scen_entry table[] = {
 	  scen_tiled, 64ull << 20, SCEN_PT_BYTES },
 	{ "deferred", "deferred contexts recorded on two threads, executed on the RTL (seed 002)",
 	  scen_deferred, 64ull << 20, 0 },
-	{ "lock", "Lock: wait, WASSTILLDRAWING, Discard renaming, a driver range, NOTAVAILABLE",
+	{ "lock", "Lock: wait, WASSTILLDRAWING, Discard, ranges, copy fallback, MIPs, rendering",
 	  scen_lock, 64ull << 20, 0 },
 };
 
