@@ -48,7 +48,7 @@ INCS := -Imodel -Idma -Ifw -Immu
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes $(INCS) $(SANFLAGS)
 CXXFLAGS := -std=c++17 -O2 -g -Wall $(INCS) -I$(VL_INC) -I$(VL_INC)/vltstd \
 	-DVM_TRACE=1 -DVM_TRACE_FST=1 $(SANFLAGS)
-LDLIBS := -L$(SC_LIB) -lsystemc -lz -lpthread $(SANFLAGS)
+LDLIBS := -L$(SC_LIB) -lsystemc -lz -lpthread -lm $(SANFLAGS)
 
 # ---------------------------------------------------------------- sources
 RTL_SRC := rtl/apt/apt_swz.sv rtl/apt/apt_top.sv rtl/ce/ce_walk.sv rtl/ce/ce_top.sv \
@@ -62,13 +62,14 @@ VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast 
 GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
 	regspec/REGISTERS.md $(wildcard traces/filters/*.txt)
 
-LIB_C := model/gm.c model/gm_mem.c model/gm_status.c dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
+LIB_C := model/gm.c model/gm_view.c model/gm_mem.c model/gm_status.c dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
 	dma/dma_patch.c dma/dma_validate.c \
 	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c mmu/mmu_shadow.c mmu/mmu_update.c fw/fw_dev.c fw/fw_vm.c \
 	fw/fw_mem.c fw/fw_adapter.c fw/fw_res.c fw/fw_residency.c fw/fw_kmd.c fw/fw_render.c fw/fw_paging.c fw/fw_mfence.c \
 	fw/fw_sched.c fw/fw_lock.c fw/fw_lock_copy.c fw/fw_lock_level.c fw/fw_gpuva.c fw/fw_gpuva_batch.c fw/fw_gpuva_move.c fw/fw_umd.c \
 	fw/umd_obj.c fw/umd_rec.c fw/umd_exec.c fw/umd_rt.c
-LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_sc.o
+LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/obj/model/gm_be_vl.o \
+	$(B)/obj/model/gm_be_sc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
 VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads.o)
 LIB := $(B)/libgpusim.a
@@ -127,6 +128,15 @@ $(B)/obj/fw/%.o $(B)/obj/tb/scen/%.o $(B)/obj/tools/bench_pipe.o $(B)/obj/tools/
 	CFLAGS += -DGM_CHECK_RESULTS
 
 $(B)/obj/%.o: %.c $(wildcard model/*.h dma/*.h fw/*.h mmu/*.h) model/gpu_hw.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+# The views gpusim writes next to a waveform embed traces/gtkw and the filters.
+$(B)/gen/gm_views.c: tools/gtkw_embed.py $(wildcard traces/gtkw/*.gtkw) $(wildcard traces/filters/*.txt)
+	@mkdir -p $(@D)
+	python3 tools/gtkw_embed.py $@ $(wildcard traces/gtkw/*.gtkw) $(wildcard traces/filters/*.txt)
+
+$(B)/obj/gen/gm_views.o: $(B)/gen/gm_views.c model/gm_view.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 

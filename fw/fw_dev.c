@@ -127,6 +127,15 @@ static int queue_make(struct fw_dev *d, struct fw_queue *q, uint32_t ring_log2)
 	st = gm_backdoor_write(d->gm, q->rptr_wb_addr, &zero, sizeof(zero));
 	if (!st)
 		st = gm_backdoor_write(d->gm, q->fence_addr, &zero, sizeof(zero));
+	/* A waveform's view marks each fence the queue writes, with its value. */
+	if (!st) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "fence q%u", q->id);
+		st = gm_wave_watch(d->gm, q->fence_addr, name);
+		if (st == GM_ERR_FULL) /* a model shared by more devices than watches */
+			st = GM_OK;
+	}
 	return st ? st : queue_setup(d, q, ring_log2);
 }
 
@@ -266,6 +275,8 @@ static int error_record(struct fw_dev *d, struct fw_queue *q)
 	enum { CAUSE, ADDR_LO, ADDR_HI, HEADER, N };
 	const uint32_t off[N] = { GPU_REG_Q_ERR_CAUSE(q->id), GPU_REG_Q_ERR_ADDR_LO(q->id),
 				  GPU_REG_Q_ERR_ADDR_HI(q->id), GPU_REG_Q_ERR_HEADER(q->id) };
+	const char *cause;
+	char mark[48];
 	uint32_t v[N];
 	int st = fw_reg_read_n(d, off, v, N);
 
@@ -276,6 +287,10 @@ static int error_record(struct fw_dev *d, struct fw_queue *q)
 	q->err_cause = GPU_Q_ERR_CAUSE_CAUSE_GET(v[CAUSE]);
 	q->err_addr = (uint64_t)v[ADDR_HI] << 32 | v[ADDR_LO];
 	q->err_header = v[HEADER];
+	cause = gpu_cause_name(q->err_cause);
+	snprintf(mark, sizeof(mark), "q%u %s at 0x%" PRIx64, q->id, cause ? cause : "error",
+		 q->err_addr);
+	gm_wave_mark(d->gm, GM_MARK_ERROR, mark);
 	return GM_OK;
 }
 
@@ -353,6 +368,7 @@ static int mmu_fault_read(struct fw_dev *d)
 					 GPU_REG_MMU_FAULT_VA_HI, GPU_REG_MMU_FAULT_COUNT };
 	struct fw_mmu_fault *f = &d->fault;
 	const char *name;
+	char mark[48];
 	uint32_t v[N];
 	int st = fw_reg_read_n(d, off, v, N);
 
@@ -370,6 +386,8 @@ static int mmu_fault_read(struct fw_dev *d)
 	name = gpu_mmu_fault_name(f->cause);
 	fw_log(d, "mmu fault: %s %s of VA 0x%012" PRIx64 " by queue %u on VMID %u (%u faults so far)\n",
 	       name ? name : "?", f->write ? "write" : "read", f->va, f->client, f->vmid, f->count);
+	snprintf(mark, sizeof(mark), "fault %s VA 0x%" PRIx64, name ? name : "?", f->va);
+	gm_wave_mark(d->gm, GM_MARK_FAULT, mark);
 	return reg_wr(d, GPU_REG_MMU_FAULT_STATUS, GPU_MMU_FAULT_STATUS_VALID(1));
 }
 

@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <fcntl.h>
+#include <stdarg.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 #include "gm.h"
 #include "gm_backend.h"
+#include "gm_view.h"
 #include "gpu_hw.h"
 
 extern char **environ;
@@ -34,6 +36,15 @@ struct gm {
 	uint64_t wave_from, wave_to;
 	char *wave_path;     /* what the user asked for */
 	char *wave_fst_path; /* what the backend writes (differs for .vcd) */
+	uint64_t wave_last;  /* the last cycle dumped + 1 */
+	unsigned wave_used;  /* GM_VIEW_USED_*: blocks seen on the memory port */
+	struct gm_view_mark *marks;
+	size_t nmarks;
+	struct {
+		uint64_t addr;
+		char name[24];
+	} watch[GM_WAVE_WATCHES];
+	unsigned nwatch;
 };
 
 void gm_config_default(struct gm_config *cfg)
@@ -84,6 +95,33 @@ static void mem_cfg_from(const struct gm_config *cfg, struct gm_mem_cfg *mc)
 	mc->max_outstanding = cfg->max_outstanding;
 }
 
+static void wave_add_mark(struct gm *g, unsigned prio, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A request the memory accepted while dumping: which block made it, and a
+ * write to a watched address becomes a marker with the value written. */
+static void wave_observe(struct gm *g)
+{
+	const struct gm_pins *p = &g->pins;
+	uint32_t client = p->mem_req_id >> 1;
+
+	if (p->mem_req_id == 0xff)
+		g->wave_used |= GM_VIEW_USED_MMU;
+	else if ((client & ~0x1fu) == GPU_CE_CLIENT)
+		g->wave_used |= GM_VIEW_USED_CE;
+	else if (client == GPU_APT_CLIENT)
+		g->wave_used |= GM_VIEW_USED_APT;
+	for (unsigned i = 0; p->mem_req_we && i < g->nwatch; i++) {
+		uint64_t a = g->watch[i].addr, v = 0;
+
+		if (a < p->mem_req_addr || a + 8 > p->mem_req_addr + GM_BEAT_BYTES ||
+		    (p->mem_req_wstrb >> (a - p->mem_req_addr) & 0xffu) == 0)
+			continue;
+		memcpy(&v, (const uint8_t *)p->mem_req_wdata + (a - p->mem_req_addr), 8);
+		wave_add_mark(g, GM_MARK_FENCE, "%s = %llu", g->watch[i].name, (unsigned long long)v);
+	}
+}
+
 /* Service the memory port for this cycle and clock the RTL once. */
 static void tick(struct gm *g)
 {
@@ -116,7 +154,11 @@ static void tick(struct gm *g)
 	gm_mem_tick(g->mem, p->mem_req_valid && !can);
 
 	dump = g->wave_open && g->cycle >= g->wave_from;
+	if (dump && p->mem_req_valid && can)
+		wave_observe(g);
 	g->ops->cycle(g->be, g->cycle, dump);
+	if (dump)
+		g->wave_last = g->cycle + 1;
 	g->cycle++;
 	if (g->wave_open && g->cycle >= g->wave_to)
 		(void)gm_wave_close(g);
@@ -426,6 +468,7 @@ int gm_wave_open(struct gm *g, const char *path, uint64_t from_cycle, uint64_t t
 	g->wave_open = true;
 	g->wave_from = from_cycle;
 	g->wave_to = to_cycle;
+	g->wave_last = from_cycle;
 	return GM_OK;
 
 err_free_paths:
@@ -456,18 +499,81 @@ static int fst_to_vcd(const char *fst, const char *vcd)
 	return GM_OK;
 }
 
+#define WAVE_MARKS_MAX 4096u /* kept per waveform; the view shows GM_VIEW_MARKS */
+
+static void wave_add_mark(struct gm *g, unsigned prio, const char *fmt, ...)
+{
+	struct gm_view_mark *m;
+	va_list ap;
+
+	if (!g->wave_open || g->cycle < g->wave_from || g->nmarks >= WAVE_MARKS_MAX)
+		return;
+	if (!g->marks && !(g->marks = calloc(WAVE_MARKS_MAX, sizeof(*g->marks))))
+		return;
+	m = &g->marks[g->nmarks++];
+	m->cycle = g->cycle;
+	m->prio = prio;
+	va_start(ap, fmt);
+	vsnprintf(m->name, sizeof(m->name), fmt, ap);
+	va_end(ap);
+}
+
+void gm_wave_mark(struct gm *g, enum gm_mark_kind kind, const char *name)
+{
+	if (g && name && (unsigned)kind <= GM_MARK_NOTE)
+		wave_add_mark(g, kind, "%s", name);
+}
+
+int gm_wave_watch(struct gm *g, uint64_t addr, const char *name)
+{
+	if (!g || !name || (addr & 7u))
+		return GM_ERR_BAD_ARG;
+	if (g->nwatch == GM_WAVE_WATCHES)
+		return GM_ERR_FULL;
+	g->watch[g->nwatch].addr = addr;
+	snprintf(g->watch[g->nwatch].name, sizeof(g->watch[0].name), "%s", name);
+	g->nwatch++;
+	return GM_OK;
+}
+
+/* The view next to @path (its extension replaced by .gtkw) for the
+ * waveform just closed.  GM_OK, GM_ERR_IO, GM_ERR_NO_MEM. */
+static int wave_view(struct gm *g, const char *fst)
+{
+	const char *dot = strrchr(g->wave_path, '.');
+	size_t stem = (size_t)(dot - g->wave_path);
+	char *gtkw = malloc(stem + sizeof(".gtkw"));
+	struct gm_view_run r = { .fst = fst, .from = g->wave_from, .to = g->wave_last,
+				 .used = g->wave_used, .marks = g->marks, .nmarks = g->nmarks };
+	int st;
+
+	if (!gtkw)
+		return GM_ERR_NO_MEM;
+	memcpy(gtkw, g->wave_path, stem);
+	strcpy(gtkw + stem, ".gtkw");
+	st = r.to > r.from ? gm_view_write(gtkw, &r) : GM_OK;
+	free(gtkw);
+	return st;
+}
+
 int gm_wave_close(struct gm *g)
 {
-	int st = GM_OK;
+	int st = GM_OK, vst;
 
 	if (!g->wave_open)
 		return GM_OK;
 	g->ops->trace_close(g->be);
 	g->wave_open = false;
+	vst = wave_view(g, g->wave_path);
 	if (strcmp(g->wave_path, g->wave_fst_path) != 0) {
 		st = fst_to_vcd(g->wave_fst_path, g->wave_path);
 		unlink(g->wave_fst_path);
 	}
+	st = st ? st : vst;
+	free(g->marks);
+	g->marks = NULL;
+	g->nmarks = 0;
+	g->wave_used = 0;
 	free(g->wave_path);
 	free(g->wave_fst_path);
 	g->wave_path = g->wave_fst_path = NULL;

@@ -139,8 +139,9 @@ void gm_get_stats(const struct gm *g, struct gm_stats *st);
  * Waveforms.  Open @path (".fst", or ".vcd": written as FST and converted by
  * GTKWave's fst2vcd at close) and record cycles [from_cycle, to_cycle);
  * to_cycle = GM_WAVE_END records to the close.  The file is closed by itself
- * when the window ends, or by gm_wave_close().  Dump times are 2*cycle
- * (clock low) and 2*cycle+1 (clock high), in the file's 1 ps units.
+ * when the window ends, or by gm_wave_close().  A cycle is 1 ns of the
+ * file's time (1 ps units): cycle c dumps at c*1000 (clock low) and
+ * c*1000+500 (clock high), so GTKWave's axis in ns reads cycles.
  * GM_ERR_BAD_ARG (NULL path, other extension, from >= to), GM_ERR_BUSY
  * (already open), GM_ERR_IO (cannot create the file).
  */
@@ -154,5 +155,25 @@ int gm_wave_close(struct gm *g) GM_MUST_CHECK;
 
 /* True while a waveform file is open. */
 bool gm_wave_is_open(const struct gm *g);
+
+/*
+ * The view.  Closing a waveform also writes, next to it, a GTKWave view of
+ * the run: FILE.gtkw for FILE.fst (or .vcd) and the translate filters it
+ * uses in FILE-filters/ (model/gm_view.h: the traces/gtkw views of the
+ * blocks the run used, the zoom fitted to the cycles dumped, named markers
+ * A-Z).  Open it with `gtkwave FILE.gtkw`.  gm_wave_close returns GM_ERR_IO
+ * when it could not be written.
+ *
+ * Markers: gm_wave_mark names the current cycle (ignored when no waveform is
+ * recording it; 4096 kept, the view shows 26: errors, then faults, fences,
+ * notes, earliest first).  gm_wave_watch makes every write to the 8 bytes
+ * at @addr (8-aligned; a fence, say) while a waveform records a marker
+ * "@name = value" at the cycle the memory takes it: GM_OK; GM_ERR_BAD_ARG;
+ * GM_ERR_FULL (GM_WAVE_WATCHES already).  Watches last the model's life.
+ */
+enum gm_mark_kind { GM_MARK_ERROR, GM_MARK_FAULT, GM_MARK_FENCE, GM_MARK_NOTE };
+#define GM_WAVE_WATCHES 8u
+void gm_wave_mark(struct gm *g, enum gm_mark_kind kind, const char *name);
+int gm_wave_watch(struct gm *g, uint64_t addr, const char *name) GM_MUST_CHECK;
 
 #endif /* GM_H */

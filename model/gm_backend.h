@@ -22,6 +22,14 @@ extern "C" {
 #define GM_BEAT_BYTES 32u /* gpu_top BeatBytes the backends are built with */
 #define GM_BEAT_WORDS (GM_BEAT_BYTES / 4u)
 
+/* Waveform time base: a cycle is GM_WAVE_PS_PER_CYCLE of the dump's 1 ps
+ * units (1 ns, a nominal 1 GHz clock), so GTKWave's axis in ns reads the
+ * cycle number.  Cycle c dumps at c * GM_WAVE_PS_PER_CYCLE (clock low) and
+ * half a period later (clock high, after the rising edge). */
+#define GM_WAVE_PS_PER_CYCLE 1000u
+#define GM_WAVE_T_LOW(c) ((c) * GM_WAVE_PS_PER_CYCLE)
+#define GM_WAVE_T_HIGH(c) ((c) * GM_WAVE_PS_PER_CYCLE + GM_WAVE_PS_PER_CYCLE / 2)
+
 /* gpu_top's ports, one field each; see rtl/top/gpu_top.sv. */
 struct gm_pins {
 	/* inputs: written by gm.c before cycle() */
@@ -62,7 +70,7 @@ struct gm_backend_ops {
 	/*
 	 * One clock: apply the inputs, rising edge, settle, copy the outputs.
 	 * @cycle is the index of this cycle; when a trace is open it is
-	 * dumped at times 2*cycle (clock low) and 2*cycle+1 (clock high).
+	 * dumped at GM_WAVE_T_LOW(cycle) and GM_WAVE_T_HIGH(cycle).
 	 */
 	void (*cycle)(void *be, uint64_t cycle, int dump);
 	/* Open an FST trace of the whole design.  GM_OK or GM_ERR_IO. */

@@ -189,10 +189,10 @@ void sc_cycle(void *p, uint64_t cycle, int dump)
 
 	be->pins_in();
 	if (dump && be->fst)
-		be->fst->dump(2 * cycle);
+		be->fst->dump(GM_WAVE_T_LOW(cycle));
 	sc_start(10, SC_NS);
 	if (dump && be->fst)
-		be->fst->dump(2 * cycle + 1);
+		be->fst->dump(GM_WAVE_T_HIGH(cycle));
 	be->pins_out();
 }
 

@@ -64,11 +64,11 @@ void vl_cycle(void *p, uint64_t cycle, int dump)
 	top.clk_i = 0;
 	top.eval();
 	if (dump && be->fst)
-		be->fst->dump(2 * cycle);
+		be->fst->dump(GM_WAVE_T_LOW(cycle));
 	top.clk_i = 1;
 	top.eval();
 	if (dump && be->fst)
-		be->fst->dump(2 * cycle + 1);
+		be->fst->dump(GM_WAVE_T_HIGH(cycle));
 	gm_pins_out(top, *be->pins);
 }
 

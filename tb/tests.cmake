@@ -125,6 +125,9 @@ set_tests_properties(sanitizers PROPERTIES WORKING_DIRECTORY .. LABELS sanitizer
 add_test(views_signals sh -c "bin/gpusim demo --quiet --wave views.fst && python3 ../tb/check_views.py views.fst ../traces/gtkw/*.gtkw && printf 'TOP.gpu_top.no_such_q\\n' > views-bad.gtkw && { python3 ../tb/check_views.py views.fst views-bad.gtkw; test $? -eq 1; }")
 set_tests_properties(views_signals PROPERTIES LABELS waves TIMEOUT 120)
 
+add_test(views_run sh ../tb/check_run_view.sh bin/gpusim ../tb)
+set_tests_properties(views_run PROPERTIES LABELS waves TIMEOUT 120)
+
 add_test(rtl_gpuva tests/test_gpuva)
 set_tests_properties(rtl_gpuva PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 

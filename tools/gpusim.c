@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -58,12 +59,15 @@ static const char usage[] =
 	"\n"
 	"run options:\n"
 	"  --backend verilator|systemc   RTL simulator (default verilator)\n"
-	"  --wave FILE       write a waveform of the whole scenario\n"
+	"  --wave FILE       write a waveform of the whole scenario (all: a folder,\n"
+	"                    FILE/NAME.fst each)\n"
 	"  --seed N          image contents (default 1)\n"
 	"  --quiet           checks and summary only, no pipeline log\n"
 	"\n"
 	"A .vcd waveform needs fst2vcd (package gtkwave) on PATH.\n"
-	"Open a waveform with: gtkwave FILE traces/gtkw/cp.gtkw\n"
+	"Next to each waveform FILE.fst gpusim writes its view, FILE.gtkw (the blocks\n"
+	"the run used, fitted to it, named markers at fences, errors and faults):\n"
+	"open it with gtkwave FILE.gtkw.  Time: 1 ns a cycle.\n"
 	"\n"
 	"exit status: 0 success; 1 a check failed, a run could not complete or a\n"
 	"packet did not decode; 2 a usage error: an unknown command or option, a\n"
@@ -183,6 +187,16 @@ static int parse_demo(int argc, char **argv, struct scen_demo_opts *o)
 	return check_wave(o->wave);
 }
 
+/* The view gpusim wrote next to waveform @wave (model/gm.h), and how to open it. */
+static void say_view(const char *wave)
+{
+	const char *dot = wave ? strrchr(wave, '.') : NULL;
+
+	if (dot)
+		printf("view: %.*s.gtkw (open it: gtkwave %.*s.gtkw)\n", (int)(dot - wave), wave,
+		       (int)(dot - wave), wave);
+}
+
 static int run_one(const char *name, const struct scen_pipe_opts *o)
 {
 	struct scen_pipe_result r;
@@ -198,6 +212,7 @@ static int run_one(const char *name, const struct scen_pipe_opts *o)
 	       name, r.cycles, r.checks, r.failures, r.st.submits, r.st.retired,
 	       r.st.paging_buffers, r.st.evictions, r.st.page_ins, r.st.fills, r.st.tdrs,
 	       st ? " - FAILED" : "");
+	say_view(o->wave);
 	return st ? 1 : 0;
 }
 
@@ -245,16 +260,22 @@ static int cmd_run(int argc, char **argv)
 		return bad_usage("run needs a scenario NAME (gpusim run --list)", NULL);
 	if (strcmp(name, "all") && !scen_pipe_describe(name))
 		return bad_usage("unknown scenario", name);
-	if (!strcmp(name, "all") && o.wave)
-		return bad_usage("--wave needs one scenario", NULL);
 	if (!strcmp(name, "all") && o.backend == GM_BACKEND_SYSTEMC)
 		return bad_usage("the SystemC backend runs one model per process: one scenario", NULL);
-	if (check_wave(o.wave))
-		return 2;
 	if (strcmp(name, "all"))
-		return run_one(name, &o);
-	for (const char *const *n = scen_pipe_names; *n; n++)
-		rc |= run_one(*n, &o);
+		return check_wave(o.wave) ? 2 : run_one(name, &o);
+	/* all: --wave names a folder, DIR/NAME.fst a scenario */
+	if (o.wave && mkdir(o.wave, 0777) && errno != EEXIST)
+		return bad_usage("--wave DIR: cannot make the folder", o.wave);
+	for (const char *const *n = scen_pipe_names; *n; n++) {
+		struct scen_pipe_opts one = o;
+		char path[4096];
+
+		if (o.wave && snprintf(path, sizeof(path), "%s/%s.fst", o.wave, *n) >= (int)sizeof(path))
+			return bad_usage("--wave DIR: too long", o.wave);
+		one.wave = o.wave ? path : NULL;
+		rc |= run_one(*n, &one);
+	}
 	return rc;
 }
 
@@ -278,6 +299,7 @@ static int cmd_demo(int argc, char **argv)
 	}
 	printf("\ndemo: %" PRIu64 " cycles, %u checks, %u failed%s%s\n", r.cycles, r.checks,
 	       r.failures, o.wave ? ", waveform " : "", o.wave ? o.wave : "");
+	say_view(o.wave);
 	if (st && !r.failures) /* the checks passed: say what stopped it (a VCD conversion) */
 		fprintf(stderr, "gpusim: demo could not finish: %s\n", gm_status_name(st));
 	return st ? 1 : 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gm_backend.h"
 #include "tb_util.h"
 
 struct vcd_summary {
@@ -113,7 +114,7 @@ static void test_wave_window(void **state)
 	unlink(path);
 	assert_true(s.has_state);
 	assert_true(s.has_mem_port);
-	if (s.t_min != 2 * from || s.t_max != 2 * to - 1)
+	if (s.t_min != GM_WAVE_T_LOW(from) || s.t_max != GM_WAVE_T_HIGH(to - 1))
 		fail_msg("window [%" PRIu64 ", %" PRIu64 ") but file spans times %" PRIu64
 			 "..%" PRIu64, from, to, s.t_min, s.t_max);
 	assert_int_equal(s.n_times, 2 * (to - from));
@@ -144,7 +145,7 @@ static void test_wave_vcd_full(void **state)
 	unlink(path);
 	assert_true(s.has_state);
 	/* From the first cycle after the open to the last one run. */
-	assert_int_equal(s.t_max, 2 * end - 1);
+	assert_int_equal(s.t_max, GM_WAVE_T_HIGH(end - 1));
 	assert_true(s.max_state > GPU_CP_ST_IDLE);
 }
 
