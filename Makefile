@@ -56,7 +56,7 @@ RTL_SRC := rtl/apt/apt_swz.sv rtl/apt/apt_top.sv rtl/ce/ce_walk.sv rtl/ce/ce_top
 	rtl/top/gpu_regs.sv rtl/top/gpu_top.sv
 RTL_DEP := $(RTL_SRC) rtl/gpu_defs.svh rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
 VLT := rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
-VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast \
+VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast --assert \
 	--trace-fst --output-split 20000 $(VLT) $(RTL_SRC)
 
 GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
@@ -68,7 +68,8 @@ LIB_C := model/gm.c model/gm_view.c model/gm_mem.c model/gm_status.c dma/dma_buf
 	fw/fw_mem.c fw/fw_adapter.c fw/fw_res.c fw/fw_residency.c fw/fw_kmd.c fw/fw_render.c fw/fw_paging.c fw/fw_mfence.c \
 	fw/fw_sched.c fw/fw_lock.c fw/fw_lock_copy.c fw/fw_lock_level.c fw/fw_gpuva.c fw/fw_gpuva_batch.c fw/fw_gpuva_move.c fw/fw_umd.c \
 	fw/umd_obj.c fw/umd_rec.c fw/umd_exec.c fw/umd_rt.c
-LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/obj/model/gm_be_vl.o \
+LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/obj/gen/gm_asserts.o \
+	$(B)/obj/model/gm_assert.o $(B)/obj/model/gm_be_vl.o \
 	$(B)/obj/model/gm_be_sc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
 VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads.o)
@@ -107,7 +108,8 @@ $(B)/vl_sc/Vgpu_sc.mk: $(RTL_DEP)
 	@touch $@
 
 VL_MAKE = $(MAKE) --no-print-directory OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2 \
-	SYSTEMC_INCLUDE=$(SC_INC) SYSTEMC_LIBDIR=$(SC_LIB) CXX=$(CXX) USER_CPPFLAGS="$(SANFLAGS) $(VL_SAN_WAIVE)"
+	SYSTEMC_INCLUDE=$(SC_INC) SYSTEMC_LIBDIR=$(SC_LIB) CXX=$(CXX) \
+	USER_CPPFLAGS="$(SANFLAGS) $(VL_SAN_WAIVE) -DVL_USER_STOP"
 
 $(B)/vl_cc/Vgpu__ALL.a: $(B)/vl_cc/Vgpu.mk
 	+$(VL_MAKE) -C $(@D) -f Vgpu.mk Vgpu__ALL.a
@@ -139,6 +141,19 @@ $(B)/gen/gm_views.c: tools/gtkw_embed.py $(wildcard traces/gtkw/*.gtkw) $(wildca
 $(B)/obj/gen/gm_views.o: $(B)/gen/gm_views.c model/gm_view.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+# An RTL assertion failure is named by its label (model/gm_assert.cpp).
+$(B)/gen/gm_asserts.c: tools/assert_table.py $(RTL_SRC)
+	@mkdir -p $(@D)
+	python3 tools/assert_table.py $@ $(RTL_SRC)
+
+$(B)/obj/gen/gm_asserts.o: $(B)/gen/gm_asserts.c model/gm_assert.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(B)/obj/model/gm_assert.o: model/gm_assert.cpp model/gm_assert.h model/gm_backend.h $(B)/vl_cc/Vgpu.mk
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -I$(B)/vl_cc -c $< -o $@
 
 $(B)/obj/model/gm_be_vl.o: model/gm_be_vl.cpp model/gm_backend.h model/gm_pins.hpp $(B)/vl_cc/Vgpu.mk
 	@mkdir -p $(@D)

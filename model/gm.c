@@ -45,6 +45,13 @@ struct gm {
 		char name[24];
 	} watch[GM_WAVE_WATCHES];
 	unsigned nwatch;
+	/* the first RTL assertion failure */
+	bool failed;
+	uint64_t fail_cycle;
+	char fail_what[256];
+	/* error injection */
+	bool inject_rsp;
+	uint32_t inject_id;
 };
 
 void gm_config_default(struct gm_config *cfg)
@@ -148,6 +155,12 @@ static void tick(struct gm *g)
 		p->mem_rsp_id = rsp.id;
 		p->mem_rsp_err = rsp.err;
 		memcpy(p->mem_rsp_rdata, rsp.rdata, GM_BEAT_BYTES);
+	} else if (g->inject_rsp) { /* gm_inject_mem_rsp: in a free cycle */
+		g->inject_rsp = false;
+		p->mem_rsp_valid = 1;
+		p->mem_rsp_id = g->inject_id;
+		p->mem_rsp_err = 0;
+		memset(p->mem_rsp_rdata, 0, GM_BEAT_BYTES);
 	} else {
 		p->mem_rsp_valid = 0;
 	}
@@ -159,6 +172,12 @@ static void tick(struct gm *g)
 	g->ops->cycle(g->be, g->cycle, dump);
 	if (dump)
 		g->wave_last = g->cycle + 1;
+	if (g->ops->failed && !g->failed &&
+	    g->ops->failed(g->be, g->fail_what, sizeof(g->fail_what))) {
+		g->failed = true;
+		g->fail_cycle = g->cycle;
+		wave_add_mark(g, GM_MARK_ERROR, "assert %.40s", g->fail_what);
+	}
 	g->cycle++;
 	if (g->wave_open && g->cycle >= g->wave_to)
 		(void)gm_wave_close(g);
@@ -376,8 +395,28 @@ int gm_backdoor_read64(struct gm *g, uint64_t addr, uint64_t *v)
 
 int gm_step(struct gm *g, uint64_t cycles)
 {
-	while (cycles--)
+	while (cycles-- && !g->failed)
 		tick(g);
+	return g->failed ? GM_ERR_HW : GM_OK;
+}
+
+bool gm_model_error(const struct gm *g, const char **what, uint64_t *cycle)
+{
+	if (!g || !g->failed)
+		return false;
+	if (what)
+		*what = g->fail_what;
+	if (cycle)
+		*cycle = g->fail_cycle;
+	return true;
+}
+
+int gm_inject_mem_rsp(struct gm *g, uint32_t id)
+{
+	if (!g || id > 0xffu || g->inject_rsp)
+		return GM_ERR_BAD_ARG;
+	g->inject_rsp = true;
+	g->inject_id = id;
 	return GM_OK;
 }
 
@@ -395,6 +434,10 @@ int gm_run_until(struct gm *g, gm_cond_fn cond, void *ctx, uint64_t budget, uint
 		}
 		if (n == budget)
 			break;
+		if (g->failed) {
+			st = GM_ERR_HW;
+			break;
+		}
 		tick(g);
 		n++;
 	}

@@ -109,8 +109,30 @@ int gm_apt_read64(struct gm *g, uint32_t off, uint64_t *val) GM_MUST_CHECK;
 int gm_apt_write(struct gm *g, uint32_t off, const void *buf, size_t len) GM_MUST_CHECK;
 int gm_apt_read(struct gm *g, uint32_t off, void *buf, size_t len) GM_MUST_CHECK;
 
-/* Run @cycles clock cycles.  Always GM_OK (the hardware reports its own errors). */
+/* Run @cycles clock cycles.  GM_OK (the hardware reports its own errors in
+ * its registers), or GM_ERR_HW once an RTL assertion failed (gm_model_error):
+ * the model then runs no more cycles. */
 int gm_step(struct gm *g, uint64_t cycles);
+
+/*
+ * Model errors: the RTL's assertions (Verilator --assert: protocol and
+ * invariants of every block, the labels a_* in rtl/) check the design
+ * itself, not the software driving it.  The first failure stops the clock
+ * (gm_step, gm_run_until: GM_ERR_HW) and is kept: true, *what its label,
+ * file:line and scope, *cycle the cycle; a waveform recording it gets an
+ * error marker "assert <label>".  Re-run with --wave-from/--wave-to around
+ * *cycle for the window before it.  false: none failed.
+ */
+bool gm_model_error(const struct gm *g, const char **what, uint64_t *cycle);
+
+/*
+ * Error injection, to check the model's own checks: the next cycle in which
+ * the memory has no response to give carries a response with id @id (0..255)
+ * and zero data that no request asked for (the arbiter's a_arb_rsp_routed
+ * catches an id no client owns).  GM_OK; GM_ERR_BAD_ARG (NULL, @id past 255,
+ * one already pending).
+ */
+int gm_inject_mem_rsp(struct gm *g, uint32_t id) GM_MUST_CHECK;
 
 /* A condition polled between cycles; true stops the run. */
 typedef bool (*gm_cond_fn)(struct gm *g, void *ctx);
@@ -118,7 +140,8 @@ typedef bool (*gm_cond_fn)(struct gm *g, void *ctx);
 /*
  * Run until @cond is true (checked before the first cycle and after each) or
  * @budget cycles have passed.  GM_OK when the condition held, GM_ERR_TIMEOUT
- * when the budget ran out (the model stays consistent and can go on).
+ * when the budget ran out (the model stays consistent and can go on),
+ * GM_ERR_HW when an RTL assertion failed (gm_model_error).
  * *used (if not NULL) receives the cycles run.
  */
 int gm_run_until(struct gm *g, gm_cond_fn cond, void *ctx, uint64_t budget, uint64_t *used)

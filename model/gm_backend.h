@@ -13,6 +13,8 @@
 #ifndef GM_BACKEND_H
 #define GM_BACKEND_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -77,7 +79,21 @@ struct gm_backend_ops {
 	int (*trace_open)(void *be, const char *path);
 	/* Flush and close the trace, if open. */
 	void (*trace_close)(void *be);
+	/*
+	 * Whether an RTL assertion failed in the cycles so far (Verilator
+	 * --assert; the run goes on): true and its name, file:line and scope
+	 * in @buf the first time it is asked after the failure.
+	 */
+	bool (*failed)(void *be, char *buf, size_t n);
 };
+
+/* The assertion failures of the Verilated models in this thread, caught
+ * by the runtime's vl_stop (built with VL_USER_STOP, model/gm_assert.cpp):
+ * true, and the failure in @buf, once per failure. */
+bool gm_assert_take(char *buf, size_t n);
+
+/* gm_assert_take as the backends' `failed` op. */
+bool gm_assert_failed(void *be, char *buf, size_t n);
 
 extern const struct gm_backend_ops gm_backend_verilator;
 extern const struct gm_backend_ops gm_backend_systemc;

@@ -218,5 +218,5 @@ int sc_main(int, char **)
 }
 
 extern "C" const gm_backend_ops gm_backend_systemc = {
-	"systemc", sc_create, sc_destroy, sc_cycle, sc_trace_open, sc_trace_close,
+	"systemc", sc_create, sc_destroy, sc_cycle, sc_trace_open, sc_trace_close, gm_assert_failed,
 };

@@ -61,10 +61,12 @@ void vl_cycle(void *p, uint64_t cycle, int dump)
 	Vgpu &top = *be->top;
 
 	gm_pins_in(top, *be->pins);
+	be->ctx->time(GM_WAVE_T_LOW(cycle)); // $error messages show the dump's time
 	top.clk_i = 0;
 	top.eval();
 	if (dump && be->fst)
 		be->fst->dump(GM_WAVE_T_LOW(cycle));
+	be->ctx->time(GM_WAVE_T_HIGH(cycle));
 	top.clk_i = 1;
 	top.eval();
 	if (dump && be->fst)
@@ -87,5 +89,5 @@ void vl_trace_close(void *p)
 } // namespace
 
 extern "C" const gm_backend_ops gm_backend_verilator = {
-	"verilator", vl_create, vl_destroy, vl_cycle, vl_trace_open, vl_trace_close,
+	"verilator", vl_create, vl_destroy, vl_cycle, vl_trace_open, vl_trace_close, gm_assert_failed,
 };

@@ -151,6 +151,10 @@ def gen_sv(s):
         for v in e["values"]:
             o.append("  localparam %s_e %s%s = %s;  // %s" % (
                 e["name"], e["sv_prefix"], camel(v["name"]), hexw(num(v["value"]), e["width"]), v["doc"]))
+        # For the assertions: a value the enum names (a legal FSM state, say).
+        sv_case_fn(o, "logic", "%s_legal" % e["name"], "%s_e v" % e["name"],
+                   [("%s%s" % (e["sv_prefix"], camel(v["name"])), "1'b1") for v in e["values"]],
+                   "1'b0")
         o.append("")
     o.append("  // Global registers (byte offsets on the register port)")
     for r in s.d["registers"]:

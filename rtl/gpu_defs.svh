@@ -42,6 +42,23 @@
   localparam opcode_e OpCopy = 8'h50;  // copy BYTES bytes from SRC to DST (any alignment, overlapping not allowed) on the copy engine
   localparam opcode_e OpBlt = 8'h51;  // copy a W x H element rectangle between two surfaces of any tile modes and pitches
   localparam opcode_e OpFill = 8'h52;  // fill a W x H element rectangle of a surface with the 64-bit VALUE repeated
+  function automatic logic opcode_legal(opcode_e v);
+    opcode_legal = 1'b0;
+    unique case (v)
+      OpNop: opcode_legal = 1'b1;
+      OpWriteData: opcode_legal = 1'b1;
+      OpWaitMem: opcode_legal = 1'b1;
+      OpIndirectBuffer: opcode_legal = 1'b1;
+      OpReleaseFence: opcode_legal = 1'b1;
+      OpTimestamp: opcode_legal = 1'b1;
+      OpPteWrite: opcode_legal = 1'b1;
+      OpInvalidateTlb: opcode_legal = 1'b1;
+      OpCopy: opcode_legal = 1'b1;
+      OpBlt: opcode_legal = 1'b1;
+      OpFill: opcode_legal = 1'b1;
+      default: opcode_legal = 1'b0;
+    endcase
+  endfunction
 
   // error causes latched in Q_ERR_CAUSE when a queue halts on an error
   typedef logic [4:0] cause_e;
@@ -57,6 +74,24 @@
   localparam cause_e CauseBadRing = 5'h9;  // queue enabled with a ring size or base the hardware cannot use
   localparam cause_e CausePageFault = 5'ha;  // a translation faulted (see MMU_FAULT_*)
   localparam cause_e CausePriv = 5'hb;  // a privileged packet on a queue without Q_CTRL.PRIV
+  function automatic logic cause_legal(cause_e v);
+    cause_legal = 1'b0;
+    unique case (v)
+      CauseNone: cause_legal = 1'b1;
+      CauseBadType: cause_legal = 1'b1;
+      CauseBadOpcode: cause_legal = 1'b1;
+      CauseBadCount: cause_legal = 1'b1;
+      CauseIbRange: cause_legal = 1'b1;
+      CauseIbNested: cause_legal = 1'b1;
+      CauseBadAlign: cause_legal = 1'b1;
+      CauseBadField: cause_legal = 1'b1;
+      CauseMemError: cause_legal = 1'b1;
+      CauseBadRing: cause_legal = 1'b1;
+      CausePageFault: cause_legal = 1'b1;
+      CausePriv: cause_legal = 1'b1;
+      default: cause_legal = 1'b0;
+    endcase
+  endfunction
 
   // command-processor queue FSM states (Q_STATUS.STATE)
   typedef logic [4:0] cp_state_e;
@@ -79,6 +114,31 @@
   localparam cp_state_e StInv = 5'h10;  // INVALIDATE_TLB: waiting for earlier writes, then invalidating
   localparam cp_state_e StCdrain = 5'h11;  // COPY/BLT/FILL: waiting for the queue's earlier writes, then for the copy engine to take the command
   localparam cp_state_e StCwait = 5'h12;  // waiting for the copy engine to finish the command
+  function automatic logic cp_state_legal(cp_state_e v);
+    cp_state_legal = 1'b0;
+    unique case (v)
+      StIdle: cp_state_legal = 1'b1;
+      StHeader: cp_state_legal = 1'b1;
+      StPayload: cp_state_legal = 1'b1;
+      StExec: cp_state_legal = 1'b1;
+      StSkip: cp_state_legal = 1'b1;
+      StWdata: cp_state_legal = 1'b1;
+      StWrite: cp_state_legal = 1'b1;
+      StFdrain: cp_state_legal = 1'b1;
+      StFack: cp_state_legal = 1'b1;
+      StWread: cp_state_legal = 1'b1;
+      StWresp: cp_state_legal = 1'b1;
+      StWpoll: cp_state_legal = 1'b1;
+      StDone: cp_state_legal = 1'b1;
+      StHalted: cp_state_legal = 1'b1;
+      StError: cp_state_legal = 1'b1;
+      StPte: cp_state_legal = 1'b1;
+      StInv: cp_state_legal = 1'b1;
+      StCdrain: cp_state_legal = 1'b1;
+      StCwait: cp_state_legal = 1'b1;
+      default: cp_state_legal = 1'b0;
+    endcase
+  endfunction
 
   // WAIT_MEM compare functions: (mem & MASK) FUNC REF
   typedef logic [2:0] wait_func_e;
@@ -89,6 +149,19 @@
   localparam wait_func_e FuncNe = 3'h4;  // not equal
   localparam wait_func_e FuncGe = 3'h5;  // greater or equal (unsigned)
   localparam wait_func_e FuncGt = 3'h6;  // greater than (unsigned)
+  function automatic logic wait_func_legal(wait_func_e v);
+    wait_func_legal = 1'b0;
+    unique case (v)
+      FuncAlways: wait_func_legal = 1'b1;
+      FuncLt: wait_func_legal = 1'b1;
+      FuncLe: wait_func_legal = 1'b1;
+      FuncEq: wait_func_legal = 1'b1;
+      FuncNe: wait_func_legal = 1'b1;
+      FuncGe: wait_func_legal = 1'b1;
+      FuncGt: wait_func_legal = 1'b1;
+      default: wait_func_legal = 1'b0;
+    endcase
+  endfunction
 
   // why a translation faulted (the walker's and the software walker's verdict)
   typedef logic [3:0] mmu_fault_e;
@@ -99,6 +172,19 @@
   localparam mmu_fault_e FltNoRead = 4'h4;  // read of a page without R
   localparam mmu_fault_e FltNoWrite = 4'h5;  // write of a page without W
   localparam mmu_fault_e FltWalkError = 4'h6;  // a page-table read failed in the memory system
+  function automatic logic mmu_fault_legal(mmu_fault_e v);
+    mmu_fault_legal = 1'b0;
+    unique case (v)
+      FltNone: mmu_fault_legal = 1'b1;
+      FltPdeInvalid: mmu_fault_legal = 1'b1;
+      FltPteInvalid: mmu_fault_legal = 1'b1;
+      FltReserved: mmu_fault_legal = 1'b1;
+      FltNoRead: mmu_fault_legal = 1'b1;
+      FltNoWrite: mmu_fault_legal = 1'b1;
+      FltWalkError: mmu_fault_legal = 1'b1;
+      default: mmu_fault_legal = 1'b0;
+    endcase
+  endfunction
 
   // MMU page-walker FSM states (mmu_top wk_q)
   typedef logic [2:0] walk_state_e;
@@ -107,6 +193,17 @@
   localparam walk_state_e WkRead = 3'h2;  // issuing the read of the entry at this level
   localparam walk_state_e WkWait = 3'h3;  // waiting for the entry
   localparam walk_state_e WkDone = 3'h4;  // walk finished; resolving the parked request
+  function automatic logic walk_state_legal(walk_state_e v);
+    walk_state_legal = 1'b0;
+    unique case (v)
+      WkIdle: walk_state_legal = 1'b1;
+      WkCheck: walk_state_legal = 1'b1;
+      WkRead: walk_state_legal = 1'b1;
+      WkWait: walk_state_legal = 1'b1;
+      WkDone: walk_state_legal = 1'b1;
+      default: walk_state_legal = 1'b0;
+    endcase
+  endfunction
 
   // surface layouts the swizzle unit knows (packets BLT/FILL, aperture ranges)
   typedef logic [2:0] tile_mode_e;
@@ -114,6 +211,16 @@
   localparam tile_mode_e TileSs64k = 3'h1;  // D3D12 64KB_STANDARD_SWIZZLE: 64 KiB tiles, x/y bits interleaved per bytes-per-element; tiles row-major
   localparam tile_mode_e TileY = 3'h2;  // 4 KiB Y-major tile (Intel legacy Tile-Y): 128 B x 32 rows made of 16 B x 32 columns
   localparam tile_mode_e TileX = 3'h3;  // 4 KiB X-major tile (Intel Tile-X): 512 B x 8 rows
+  function automatic logic tile_mode_legal(tile_mode_e v);
+    tile_mode_legal = 1'b0;
+    unique case (v)
+      TileLinear: tile_mode_legal = 1'b1;
+      TileSs64k: tile_mode_legal = 1'b1;
+      TileY: tile_mode_legal = 1'b1;
+      TileX: tile_mode_legal = 1'b1;
+      default: tile_mode_legal = 1'b0;
+    endcase
+  endfunction
 
   // copy-engine FSM states (ce_top st_q)
   typedef logic [1:0] ce_state_e;
@@ -121,6 +228,16 @@
   localparam ce_state_e CeRun = 2'h1;  // reading, realigning and writing
   localparam ce_state_e CeDrain = 2'h2;  // all bytes written; waiting for the write acknowledges
   localparam ce_state_e CeAbort = 2'h3;  // an error: waiting for every request in flight to answer
+  function automatic logic ce_state_legal(ce_state_e v);
+    ce_state_legal = 1'b0;
+    unique case (v)
+      CeIdle: ce_state_legal = 1'b1;
+      CeRun: ce_state_legal = 1'b1;
+      CeDrain: ce_state_legal = 1'b1;
+      CeAbort: ce_state_legal = 1'b1;
+      default: ce_state_legal = 1'b0;
+    endcase
+  endfunction
 
   // aperture FSM states (apt_top st_q)
   typedef logic [2:0] apt_state_e;
@@ -129,6 +246,17 @@
   localparam apt_state_e AptSwz = 3'h2;  // computing the swizzled address
   localparam apt_state_e AptReq = 3'h3;  // issuing the memory request
   localparam apt_state_e AptWait = 3'h4;  // waiting for the memory response
+  function automatic logic apt_state_legal(apt_state_e v);
+    apt_state_legal = 1'b0;
+    unique case (v)
+      AptIdle: apt_state_legal = 1'b1;
+      AptDiv: apt_state_legal = 1'b1;
+      AptSwz: apt_state_legal = 1'b1;
+      AptReq: apt_state_legal = 1'b1;
+      AptWait: apt_state_legal = 1'b1;
+      default: apt_state_legal = 1'b0;
+    endcase
+  endfunction
 
   // Global registers (byte offsets on the register port)
   localparam logic [15:0] RegId = 16'h0;  // reads ID_VALUE

@@ -584,10 +584,23 @@ module ce_top #(
   assign unused = ^{d_pos_unused, e_off, e_rot[BeatBytes*8-1:128], bf_rot[BfBytes*8-1:128]};
 
 `ifndef SYNTHESIS
-  // Every response matches a request in flight.
+  // Assertions (Verilator --assert; a failure is a model error, gm.h).
   always_ff @(posedge clk_i) begin
-    if (rst_ni && rsp_rd && rd_out_q == '0) $error("ce_top: read response with none in flight");
-    if (rst_ni && rsp_wr && wr_out_q == '0) $error("ce_top: write ack with none in flight");
+    if (rst_ni) begin
+      // Every response matches a request in flight.
+      a_ce_rd_rsp_known: assert (!(rsp_rd && rd_out_q == '0))
+        else $error("ce_top: read response with none in flight");
+      a_ce_wr_ack_known: assert (!(rsp_wr && wr_out_q == '0))
+        else $error("ce_top: write ack with none in flight");
+      // At most one read per reorder slot.
+      a_ce_rd_out_max: assert (32'(rd_out_q) <= RobSlots)
+        else $error("ce_top: %0d reads in flight, %0d slots", rd_out_q, RobSlots);
+      a_ce_state_legal: assert (ce_state_legal(st_q))
+        else $error("ce_top: illegal state %h", st_q);
+      // An abort writes nothing more (README: the engine drains).
+      a_ce_abort_no_write: assert (!(st_q == CeAbort && granted && req_we_o))
+        else $error("ce_top: a write issued after the abort");
+    end
   end
 `endif
 

@@ -102,6 +102,18 @@ module cp_mem_arb #(
   end
 
 
+`ifndef SYNTHESIS
+  // Assertions (Verilator --assert; a failure is a model error, gm.h).
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && mem_rsp_valid_i) begin
+      // A response id names exactly one client (an unknown id would vanish).
+      a_arb_rsp_routed: assert ($onehot(c_rsp_valid_o))
+        else $error("cp_mem_arb: response id %h goes to %0d clients", mem_rsp_id_i,
+                    $countones(c_rsp_valid_o));
+    end
+  end
+`endif
+
 endmodule
 
 `default_nettype wire

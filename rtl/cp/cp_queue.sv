@@ -853,10 +853,18 @@ module cp_queue #(
   assign err_irq_o = err_irq_q;
 
 `ifndef SYNTHESIS
-  // Writes in flight never underflow: every ack matches a granted write.
+  // Assertions (Verilator --assert; a failure is a model error, gm.h).
   always_ff @(posedge clk_i) begin
-    if (rst_ni && rsp_wr && wr_out_q == '0 && !(granted && req_we_o))
-      $error("cp_queue: write ack with no write in flight");
+    if (rst_ni) begin
+      // Writes in flight never underflow: every ack matches a granted write.
+      a_cp_wr_ack_known: assert (!(rsp_wr && wr_out_q == '0 && !(granted && req_we_o)))
+        else $error("cp_queue: write ack with no write in flight");
+      // ... nor overflow: a write is issued only below MaxWrOut.
+      a_cp_wr_out_max: assert (!(granted && req_we_o && wr_out_q == 8'(MaxWrOut)))
+        else $error("cp_queue: a write issued with %0d in flight", wr_out_q);
+      a_cp_state_legal: assert (cp_state_legal(state_q))
+        else $error("cp_queue: illegal state %h", state_q);
+    end
   end
 `endif
 

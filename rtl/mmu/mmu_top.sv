@@ -495,6 +495,32 @@ module mmu_top #(
   assign walk_cycles_o = wcyc_q;
   assign walk_max_o = wmax_q;
 
+`ifndef SYNTHESIS
+  // Assertions (Verilator --assert; a failure is a model error, gm.h).
+  // Valid/ready at the memory port: a request held while refused stays the same.
+  logic a_stall_q;
+  logic [ObW-1:0] a_ob_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      a_stall_q <= 1'b0;
+    end else begin
+      a_mmu_req_stable: assert (!a_stall_q || (mem_req_valid_o && ob_q[0 +: ObW] == a_ob_q))
+        else $error("mmu_top: the memory request changed while refused");
+      // No TLB fill from a walk that an invalidation overtook.
+      a_mmu_fill_fresh: assert (!(fill && (wk_stale_q || inv_i)))
+        else $error("mmu_top: TLB fill from a walk an invalidation overtook");
+      a_mmu_mq_no_overflow: assert (!(in_park && mq_full))
+        else $error("mmu_top: parked a miss in a full miss FIFO");
+      a_mmu_pop_or_park: assert (!(in_park && head_pop))
+        else $error("mmu_top: the miss FIFO popped and parked in one cycle");
+      a_mmu_walk_state_legal: assert (walk_state_legal(wk_q))
+        else $error("mmu_top: illegal walker state %h", wk_q);
+      a_stall_q <= mem_req_valid_o && !mem_req_ready_i;
+    end
+    a_ob_q <= ob_q[0 +: ObW];
+  end
+`endif
+
 endmodule
 
 `default_nettype wire

@@ -89,6 +89,19 @@ int scen_open(struct scen *s, const struct scen_pipe_opts *o, uint64_t vram_seg,
 	return fw_kmd_init(s->k, &s->d, &kc);
 }
 
+bool scen_model_error(const struct gm *g, FILE *out)
+{
+	const char *what;
+	uint64_t at;
+
+	if (!gm_model_error(g, &what, &at))
+		return false;
+	fprintf(out ? out : stderr, "model error: RTL assertion %s failed at cycle %" PRIu64
+		"; the cycles before it: add --wave FILE.fst --wave-from %" PRIu64
+		" --wave-to %" PRIu64 "\n", what, at, at > 2000 ? at - 2000 : 0, at + 1);
+	return true;
+}
+
 /* Tear down what scen_open made; the waveform's close status. */
 int scen_close(struct scen *s, struct scen_pipe_result *r)
 {
@@ -102,6 +115,10 @@ int scen_close(struct scen *s, struct scen_pipe_result *r)
 		r->cycles = gm_cycles(s->g);
 		if (gm_wave_is_open(s->g))
 			st = gm_wave_close(s->g);
+		if (scen_model_error(s->g, s->out)) {
+			s->failures++;
+			st = st ? st : GM_ERR_HW;
+		}
 		gm_destroy(s->g);
 	}
 	free(s->k);

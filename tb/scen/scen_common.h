@@ -45,6 +45,10 @@ uint32_t scen_rnd(struct scen *s);
 int scen_open(struct scen *s, const struct scen_pipe_opts *o, uint64_t vram_seg, uint64_t pt_bytes)
 	GM_MUST_CHECK;
 
+/* Whether an RTL assertion failed in @g (gm_model_error): then say which,
+ * its cycle and the --wave options of the window before it, on @out. */
+bool scen_model_error(const struct gm *g, FILE *out);
+
 /* Tear down what scen_open made and fill *r; the waveform's close status. */
 int scen_close(struct scen *s, struct scen_pipe_result *r) GM_MUST_CHECK;
 

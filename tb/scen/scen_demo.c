@@ -14,9 +14,10 @@
 #include "fw_dev.h"
 #include "fw_vm.h"
 #include "gpu_hw.h"
+#include "scen_common.h"
 #include "scen_demo.h"
 
-#define WAIT_BUDGET 200000u  /* cycles a fence may take before the demo gives up */
+#define DEMO_WAIT_BUDGET 200000u  /* cycles a fence may take before the demo gives up */
 #define STALL_CYCLES 300u    /* how long the render queue waits alone */
 #define DATA_DW 16u
 #define RESULT_VA 0x0000400000000000ull /* where VMID 1 sees the render result */
@@ -187,9 +188,9 @@ static int run_round(struct demo *dm, uint32_t n)
 	st = fw_submit_ib(&dm->dev, FW_QUEUE_COPY, dm->m.ib_copy, dm->copy_dw, &f_copy);
 	if (st)
 		return st;
-	st = fw_fence_wait(&dm->dev, FW_QUEUE_COPY, f_copy, WAIT_BUDGET);
+	st = fw_fence_wait(&dm->dev, FW_QUEUE_COPY, f_copy, DEMO_WAIT_BUDGET);
 	check(dm, st == GM_OK, "copy queue fence retired while the render queue waited");
-	st = fw_fence_wait(&dm->dev, FW_QUEUE_RENDER, f_render, WAIT_BUDGET);
+	st = fw_fence_wait(&dm->dev, FW_QUEUE_RENDER, f_render, DEMO_WAIT_BUDGET);
 	check(dm, st == GM_OK, "render queue fence retired");
 	return check_round(dm, n);
 }
@@ -211,7 +212,7 @@ static int error_act(struct demo *dm)
 		st = fw_submit_ib(&dm->dev, FW_QUEUE_COPY, dm->m.ib_bad, 4, &f);
 	if (st)
 		return st;
-	st = fw_fence_wait(&dm->dev, FW_QUEUE_COPY, f, WAIT_BUDGET);
+	st = fw_fence_wait(&dm->dev, FW_QUEUE_COPY, f, DEMO_WAIT_BUDGET);
 	check(dm, st == GM_ERR_HW, "broken IB reported as a hardware error");
 	/* The interrupt handler recorded the error and left the queue halted:
 	 * the firmware's recovery is this explicit reset. */
@@ -231,7 +232,7 @@ static int error_act(struct demo *dm)
 		st = fw_submit_ib(&dm->dev, FW_QUEUE_COPY, dm->m.ib_copy, dm->copy_dw, &f);
 	if (st)
 		return st;
-	st = fw_fence_wait(&dm->dev, FW_QUEUE_COPY, f, WAIT_BUDGET);
+	st = fw_fence_wait(&dm->dev, FW_QUEUE_COPY, f, DEMO_WAIT_BUDGET);
 	check(dm, st == GM_OK, "copy queue runs again after its reset");
 	if (dm->o->verbose)
 		fprintf(dm->o->out, "error act: queue reset and resubmitted, fence %" PRIu64
@@ -367,6 +368,10 @@ int scen_demo_run(const struct scen_demo_opts *o, struct scen_demo_result *r)
 	wst = gm_wave_close(dm.g);
 	if (!st)
 		st = wst;
+	if (scen_model_error(dm.g, stdout)) {
+		r->failures++;
+		st = st ? st : GM_ERR_HW;
+	}
 	if (!st && r->failures)
 		st = GM_ERR_HW;
 out_destroy:

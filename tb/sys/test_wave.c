@@ -2,7 +2,11 @@
 /*
  * test_wave.c - waveform control: a cycle window is written, holds the CP's
  * signals and nothing outside the window; VCD output; bad arguments.
- * The files are read back with GTKWave's fst2vcd.
+ * The files are read back with GTKWave's fst2vcd.  And the RTL's assertions
+ * (Verilator --assert) seen through the C API: an injected memory response
+ * no client owns fails a_arb_rsp_routed, reported as a model error with its
+ * label and cycle, the clock stopped, an error marker in the run's view; a
+ * busy run fails none.
  */
 #define _DEFAULT_SOURCE /* mkstemps */
 
@@ -81,6 +85,17 @@ static void keep_busy(struct tb *t)
 	tb_submit_ib(t, FW_QUEUE_RENDER, &b);
 }
 
+/* Remove waveform @path and the view gpusim wrote next to it (model/gm.h). */
+static void remove_wave(const char *path)
+{
+	char cmd[512];
+	int n = (int)strlen(path) - 4;
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%.*s.gtkw' '%.*s-filters'", path, n, path, n, path);
+	if (system(cmd))
+		fail_msg("could not remove %s and its view", path);
+}
+
 /* A fresh temporary file name ending in @suffix (4 chars) in @path. */
 static void temp_path(char *path)
 {
@@ -111,7 +126,7 @@ static void test_wave_window(void **state)
 	tb_close(&t);
 	snprintf(cmd, sizeof(cmd), "fst2vcd -f %s", path);
 	assert_true(vcd_scan(cmd, &s));
-	unlink(path);
+	remove_wave(path);
 	assert_true(s.has_state);
 	assert_true(s.has_mem_port);
 	if (s.t_min != GM_WAVE_T_LOW(from) || s.t_max != GM_WAVE_T_HIGH(to - 1))
@@ -142,7 +157,7 @@ static void test_wave_vcd_full(void **state)
 	tb_close(&t);
 	snprintf(cmd, sizeof(cmd), "cat %s", path);
 	assert_true(vcd_scan(cmd, &s));
-	unlink(path);
+	remove_wave(path);
 	assert_true(s.has_state);
 	/* From the first cycle after the open to the last one run. */
 	assert_int_equal(s.t_max, GM_WAVE_T_HIGH(end - 1));
@@ -168,12 +183,55 @@ static void test_wave_bad_args(void **state)
 	tb_close(&t);
 }
 
+static void test_assert_model_error(void **state)
+{
+	char path[] = "/tmp/gpusim-assert-XXXXXX.fst", gtkw[64], line[256];
+	const char *what = NULL;
+	uint64_t at = 0, before;
+	bool marked = false;
+	struct tb t;
+	FILE *f;
+
+	(void)state;
+	temp_path(path);
+	tb_open(&t);
+	/* A busy run fails no assertion. */
+	keep_busy(&t);
+	assert_int_equal(gm_step(t.g, 2000), GM_OK);
+	assert_false(gm_model_error(t.g, &what, &at));
+	/* A response no request asked for: client 0x30 (id 0x60) is nobody's. */
+	assert_int_equal(gm_wave_open(t.g, path, gm_cycles(t.g), GM_WAVE_END), GM_OK);
+	assert_int_equal(gm_inject_mem_rsp(t.g, 0x60), GM_OK);
+	assert_int_equal(gm_inject_mem_rsp(t.g, 0x60), GM_ERR_BAD_ARG); /* one pending */
+	before = gm_cycles(t.g);
+	assert_int_equal(gm_step(t.g, 100), GM_ERR_HW);
+	assert_true(gm_model_error(t.g, &what, &at));
+	if (!strstr(what, "a_arb_rsp_routed") || !strstr(what, "cp_mem_arb.sv"))
+		fail_msg("model error names %s", what);
+	assert_true(at >= before && at < before + 10);
+	/* The clock stopped there. */
+	assert_int_equal(gm_cycles(t.g), at + 1);
+	assert_int_equal(gm_step(t.g, 5), GM_ERR_HW);
+	assert_int_equal(gm_cycles(t.g), at + 1);
+	assert_int_equal(gm_wave_close(t.g), GM_OK);
+	tb_close(&t);
+	snprintf(gtkw, sizeof(gtkw), "%.*s.gtkw", (int)(strlen(path) - 4), path);
+	f = fopen(gtkw, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		marked |= !strncmp(line, "[markername] Aassert a_arb_rsp_routed", 37);
+	fclose(f);
+	assert_true(marked);
+	remove_wave(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wave_window),
 		cmocka_unit_test(test_wave_vcd_full),
 		cmocka_unit_test(test_wave_bad_args),
+		cmocka_unit_test(test_assert_model_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
