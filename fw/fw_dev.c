@@ -436,8 +436,9 @@ int fw_fence_wait(struct fw_dev *d, unsigned qi, uint64_t value, uint64_t budget
 			return GM_OK;
 		if (value <= q->fence_lost || q->halted)
 			return GM_ERR_HW;
-		if (gm_run_until_irq(d->gm, budget, &used))
-			return GM_ERR_TIMEOUT;
+		st = gm_run_until_irq(d->gm, budget, &used);
+		if (st) /* GM_ERR_HW: the model stopped on an RTL assertion */
+			return st == GM_ERR_HW ? GM_ERR_HW : GM_ERR_TIMEOUT;
 		budget -= used;
 		st = fw_isr(d, &bits);
 		if (st)
@@ -445,7 +446,9 @@ int fw_fence_wait(struct fw_dev *d, unsigned qi, uint64_t value, uint64_t budget
 		if (!bits && budget) {
 			/* Line high with nothing pending (another agent acked
 			 * it): let the line settle rather than spin. */
-			gm_step(d->gm, 1);
+			st = gm_step(d->gm, 1);
+			if (st)
+				return st;
 			budget--;
 		}
 	}

@@ -88,7 +88,8 @@ static int submit_slot(struct fw_kmd *k, unsigned slot)
 		st = fw_submit(k->d, RENDER_Q, ring, (uint32_t)rb.len, &p->fence);
 		if (st != GM_ERR_FULL || waited > k->cfg.tdr_cycles)
 			break;
-		gm_step(k->d->gm, SLOT_WAIT_SLICE);
+		if (gm_step(k->d->gm, SLOT_WAIT_SLICE))
+			return GM_ERR_HW; /* the model stopped (gm_model_error) */
 	}
 	if (st)
 		return st == GM_ERR_FULL ? GM_ERR_TIMEOUT : st;
@@ -431,13 +432,16 @@ int fw_kmd_poll(struct fw_kmd *k, uint64_t cycles)
 		}
 		/* Up to the deadline or an interrupt: the handler records what
 		 * happened, the loop above acts on it. */
-		if (gm_run_until_irq(k->d->gm, (deadline < end ? deadline : end) - t, &used))
+		st = gm_run_until_irq(k->d->gm, (deadline < end ? deadline : end) - t, &used);
+		if (st == GM_ERR_HW) /* the model stopped on an RTL assertion */
+			return st;
+		if (st)
 			continue;
 		st = fw_isr(k->d, &bits);
+		if (!st && !bits)
+			st = gm_step(k->d->gm, 1);
 		if (st)
 			return st;
-		if (!bits)
-			gm_step(k->d->gm, 1);
 	}
 }
 

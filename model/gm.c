@@ -52,6 +52,7 @@ struct gm {
 	/* error injection */
 	bool inject_rsp;
 	uint32_t inject_id;
+	uint64_t inject_at;
 };
 
 void gm_config_default(struct gm_config *cfg)
@@ -155,7 +156,7 @@ static void tick(struct gm *g)
 		p->mem_rsp_id = rsp.id;
 		p->mem_rsp_err = rsp.err;
 		memcpy(p->mem_rsp_rdata, rsp.rdata, GM_BEAT_BYTES);
-	} else if (g->inject_rsp) { /* gm_inject_mem_rsp: in a free cycle */
+	} else if (g->inject_rsp && g->cycle >= g->inject_at) { /* gm_inject_mem_rsp */
 		g->inject_rsp = false;
 		p->mem_rsp_valid = 1;
 		p->mem_rsp_id = g->inject_id;
@@ -176,7 +177,8 @@ static void tick(struct gm *g)
 	    g->ops->failed(g->be, g->fail_what, sizeof(g->fail_what))) {
 		g->failed = true;
 		g->fail_cycle = g->cycle;
-		wave_add_mark(g, GM_MARK_ERROR, "assert %.40s", g->fail_what);
+		wave_add_mark(g, GM_MARK_ERROR, "assert %.*s", (int)strcspn(g->fail_what, " "),
+			      g->fail_what);
 	}
 	g->cycle++;
 	if (g->wave_open && g->cycle >= g->wave_to)
@@ -411,12 +413,13 @@ bool gm_model_error(const struct gm *g, const char **what, uint64_t *cycle)
 	return true;
 }
 
-int gm_inject_mem_rsp(struct gm *g, uint32_t id)
+int gm_inject_mem_rsp(struct gm *g, uint32_t id, uint64_t at_cycle)
 {
 	if (!g || id > 0xffu || g->inject_rsp)
 		return GM_ERR_BAD_ARG;
 	g->inject_rsp = true;
 	g->inject_id = id;
+	g->inject_at = at_cycle;
 	return GM_OK;
 }
 

@@ -112,7 +112,7 @@ int gm_apt_read(struct gm *g, uint32_t off, void *buf, size_t len) GM_MUST_CHECK
 /* Run @cycles clock cycles.  GM_OK (the hardware reports its own errors in
  * its registers), or GM_ERR_HW once an RTL assertion failed (gm_model_error):
  * the model then runs no more cycles. */
-int gm_step(struct gm *g, uint64_t cycles);
+int gm_step(struct gm *g, uint64_t cycles) GM_MUST_CHECK;
 
 /*
  * Model errors: the RTL's assertions (Verilator --assert: protocol and
@@ -126,13 +126,14 @@ int gm_step(struct gm *g, uint64_t cycles);
 bool gm_model_error(const struct gm *g, const char **what, uint64_t *cycle);
 
 /*
- * Error injection, to check the model's own checks: the next cycle in which
- * the memory has no response to give carries a response with id @id (0..255)
- * and zero data that no request asked for (the arbiter's a_arb_rsp_routed
- * catches an id no client owns).  GM_OK; GM_ERR_BAD_ARG (NULL, @id past 255,
- * one already pending).
+ * Error injection, to check the model's own checks: the first cycle from
+ * @at_cycle on in which the memory has no response to give carries a
+ * response with id @id (0..255) and zero data that no request asked for (the
+ * arbiter's a_arb_rsp_routed catches an id no client owns).  GM_OK;
+ * GM_ERR_BAD_ARG (NULL, @id past 255, one already pending).
  */
-int gm_inject_mem_rsp(struct gm *g, uint32_t id) GM_MUST_CHECK;
+#define GM_INJECT_ID_NOBODY 0x60u /* client 0x30: no block's */
+int gm_inject_mem_rsp(struct gm *g, uint32_t id, uint64_t at_cycle) GM_MUST_CHECK;
 
 /* A condition polled between cycles; true stops the run. */
 typedef bool (*gm_cond_fn)(struct gm *g, void *ctx);

@@ -41,8 +41,9 @@ void vl_stop(const char *filename, int linenum, const char *hier)
 	const char *label = label_of(filename, linenum);
 
 	if (!g_failed) // the first one of a cycle names it
-		std::snprintf(g_what, sizeof(g_what), "%s (%s:%d in %s)", label ? label : "$stop",
-			      filename ? filename : "?", linenum, hier ? hier : "?");
+		std::snprintf(g_what, sizeof(g_what), "%s (%s:%d%s%s)", label ? label : "$stop",
+			      filename ? filename : "?", linenum, hier && hier[0] ? " in " : "",
+			      hier ? hier : "");
 	g_failed = true;
 	Verilated::runFlushCallbacks();
 }

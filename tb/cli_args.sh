@@ -48,6 +48,8 @@ row 2 'bad --rounds: 0' "$G" demo --rounds 0
 row 2 'bad --rounds: 1000001' "$G" demo --rounds 1000001
 row 2 'unknown scenario: nosuch' "$G" run nosuch
 row 2 'bad --seed: x' "$G" run copies --seed x
+row 2 'bad --inject-bad-rsp: 0' "$G" run copies --inject-bad-rsp 0
+row 2 'bad --inject-bad-rsp: x' "$G" demo --inject-bad-rsp x
 
 # bench: --rounds N with 1 <= N <= 1000000, as demo; nothing else.
 row 2 'bad --rounds: 0' "$G" bench --rounds 0

@@ -63,6 +63,12 @@ static const char usage[] =
 	"                    FILE/NAME.fst each)\n"
 	"  --seed N          image contents (default 1)\n"
 	"  --quiet           checks and summary only, no pipeline log\n"
+	"  --inject-bad-rsp N  error injection: at cycle N (>= 1) the memory answers a\n"
+	"                    request nobody made; the RTL's assertion a_arb_rsp_routed\n"
+	"                    fails, a model error (also for demo)\n"
+	"\n"
+	"A failed run or demo without --wave runs again to write the waves of its\n"
+	"last 20000 cycles, gpusim-fail-NAME.fst and its view, and names them.\n"
 	"\n"
 	"A .vcd waveform needs fst2vcd (package gtkwave) on PATH.\n"
 	"Next to each waveform FILE.fst gpusim writes its view, FILE.gtkw (the blocks\n"
@@ -176,6 +182,9 @@ static int parse_demo(int argc, char **argv, struct scen_demo_opts *o)
 		} else if (!strcmp(a, "--rounds")) {
 			if (!parse_rounds(val, &o->rounds))
 				return bad_usage("bad --rounds", val);
+		} else if (!strcmp(a, "--inject-bad-rsp")) {
+			if (!parse_u64(val, &o->inject_at) || !o->inject_at)
+				return bad_usage("bad --inject-bad-rsp", val);
 		} else {
 			return bad_usage("unknown option", a);
 		}
@@ -197,6 +206,22 @@ static void say_view(const char *wave)
 		       (int)(dot - wave), wave);
 }
 
+#define FAIL_WAVE_CYCLES 20000u /* a failure's waves: the cycles before its end */
+
+/* Where a failed run's waves go: gpusim-fail-NAME.fst in the current folder. */
+static void fail_wave_path(char *path, size_t n, const char *name)
+{
+	snprintf(path, n, "gpusim-fail-%s.fst", name);
+}
+
+/* A failed run again (they are deterministic) with a window on its last
+ * cycles: its waves and view, and how to open them. */
+static void say_fail_waves(const char *wave, uint64_t from, uint64_t end)
+{
+	printf("waves of the failure: %s, cycles %" PRIu64 " to %" PRIu64 "\n", wave, from, end);
+	say_view(wave);
+}
+
 static int run_one(const char *name, const struct scen_pipe_opts *o)
 {
 	struct scen_pipe_result r;
@@ -213,6 +238,22 @@ static int run_one(const char *name, const struct scen_pipe_opts *o)
 	       r.st.paging_buffers, r.st.evictions, r.st.page_ins, r.st.fills, r.st.tdrs,
 	       st ? " - FAILED" : "");
 	say_view(o->wave);
+	if (st && !o->wave) { /* waves on failure */
+		struct scen_pipe_opts again = *o;
+		struct scen_pipe_result r2;
+		char path[256];
+
+		fail_wave_path(path, sizeof(path), name);
+		again.wave = path;
+		again.wave_from = r.cycles > FAIL_WAVE_CYCLES ? r.cycles - FAIL_WAVE_CYCLES : 0;
+		again.quiet = true;
+		again.out = fopen("/dev/null", "w");
+		printf("the run again, for the waves of its last %u cycles\n", FAIL_WAVE_CYCLES);
+		(void)scen_pipe_run(name, &again, &r2);
+		if (again.out)
+			fclose(again.out);
+		say_fail_waves(path, again.wave_from, r2.cycles);
+	}
 	return st ? 1 : 0;
 }
 
@@ -236,7 +277,8 @@ static int cmd_run(int argc, char **argv)
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
 			return 0;
-		} else if (!strcmp(a, "--backend") || !strcmp(a, "--wave") || !strcmp(a, "--seed")) {
+		} else if (!strcmp(a, "--backend") || !strcmp(a, "--wave") || !strcmp(a, "--seed") ||
+			   !strcmp(a, "--inject-bad-rsp")) {
 			const char *val = i + 1 < argc ? argv[++i] : NULL;
 
 			if (!val)
@@ -250,6 +292,8 @@ static int cmd_run(int argc, char **argv)
 					return bad_usage("bad --seed", val);
 				o.seed = (uint32_t)v;
 			}
+			if (a[2] == 'i' && (!parse_u64(val, &o.inject_at) || !o.inject_at))
+				return bad_usage("bad --inject-bad-rsp", val);
 		} else if (a[0] == '-' || name) {
 			return bad_usage(a[0] == '-' ? "unknown option" : "run takes one NAME", a);
 		} else {
@@ -300,6 +344,21 @@ static int cmd_demo(int argc, char **argv)
 	printf("\ndemo: %" PRIu64 " cycles, %u checks, %u failed%s%s\n", r.cycles, r.checks,
 	       r.failures, o.wave ? ", waveform " : "", o.wave ? o.wave : "");
 	say_view(o.wave);
+	if (st && r.checks && !o.wave) { /* waves on failure */
+		struct scen_demo_result r2;
+		char path[256];
+
+		fail_wave_path(path, sizeof(path), "demo");
+		o.wave = path;
+		o.wave_from = r.cycles > FAIL_WAVE_CYCLES ? r.cycles - FAIL_WAVE_CYCLES : 0;
+		o.verbose = false;
+		o.out = fopen("/dev/null", "w");
+		printf("the demo again, for the waves of its last %u cycles\n", FAIL_WAVE_CYCLES);
+		(void)scen_demo_run(&o, &r2);
+		if (o.out)
+			fclose(o.out);
+		say_fail_waves(path, o.wave_from, r2.cycles);
+	}
 	if (st && !r.failures) /* the checks passed: say what stopped it (a VCD conversion) */
 		fprintf(stderr, "gpusim: demo could not finish: %s\n", gm_status_name(st));
 	return st ? 1 : 0;

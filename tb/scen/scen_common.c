@@ -69,7 +69,9 @@ int scen_open(struct scen *s, const struct scen_pipe_opts *o, uint64_t vram_seg,
 	st = gm_create(&gc, &s->g);
 	if (st)
 		return st;
-	if (o->wave && (st = gm_wave_open(s->g, o->wave, 0, GM_WAVE_END)))
+	if (o->inject_at && (st = gm_inject_mem_rsp(s->g, GM_INJECT_ID_NOBODY, o->inject_at)))
+		return st;
+	if (o->wave && (st = gm_wave_open(s->g, o->wave, o->wave_from, o->wave_to)))
 		return st;
 	fw_dev_cfg_default(&dc);
 	dc.log = log;

@@ -184,8 +184,9 @@ static int run_round(struct demo *dm, uint32_t n)
 	if (st)
 		return st;
 	/* The render queue runs alone and blocks in WAIT_MEM. */
-	gm_step(dm->g, STALL_CYCLES);
-	st = fw_submit_ib(&dm->dev, FW_QUEUE_COPY, dm->m.ib_copy, dm->copy_dw, &f_copy);
+	st = gm_step(dm->g, STALL_CYCLES);
+	if (!st)
+		st = fw_submit_ib(&dm->dev, FW_QUEUE_COPY, dm->m.ib_copy, dm->copy_dw, &f_copy);
 	if (st)
 		return st;
 	st = fw_fence_wait(&dm->dev, FW_QUEUE_COPY, f_copy, DEMO_WAIT_BUDGET);
@@ -358,6 +359,11 @@ int scen_demo_run(const struct scen_demo_opts *o, struct scen_demo_result *r)
 	st = gm_create(&cfg, &dm.g);
 	if (st)
 		return st;
+	if (o->inject_at) {
+		st = gm_inject_mem_rsp(dm.g, GM_INJECT_ID_NOBODY, o->inject_at);
+		if (st)
+			goto out_destroy;
+	}
 	if (o->wave) {
 		st = gm_wave_open(dm.g, o->wave, o->wave_from, o->wave_to);
 		if (st)

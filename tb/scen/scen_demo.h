@@ -30,6 +30,7 @@ struct scen_demo_opts {
 	bool error_act;            /* run the broken-IB recovery act */
 	bool verbose;              /* print disassembly, log and counters */
 	bool mmu;                  /* run the render queue in VMID 1 (translated) */
+	uint64_t inject_at;        /* error injection (gm_inject_mem_rsp) at this cycle; 0: none */
 	FILE *out;
 };
 

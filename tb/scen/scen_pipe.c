@@ -364,6 +364,7 @@ void scen_pipe_opts_default(struct scen_pipe_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->seed = 1;
+	o->wave_to = GM_WAVE_END;
 	o->out = stdout;
 }
 

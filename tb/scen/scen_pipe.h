@@ -34,7 +34,9 @@
 
 struct scen_pipe_opts {
 	enum gm_backend_kind backend;
-	const char *wave;    /* FST/VCD of the whole run, or NULL */
+	const char *wave;    /* FST/VCD of the run, or NULL */
+	uint64_t wave_from, wave_to; /* its cycle window (GM_WAVE_END: to the end) */
+	uint64_t inject_at;  /* error injection (gm_inject_mem_rsp) at this cycle; 0: none */
 	uint32_t seed;       /* image contents */
 	bool quiet;          /* checks and summary only, no pipeline log */
 	FILE *out;

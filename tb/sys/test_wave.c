@@ -201,8 +201,8 @@ static void test_assert_model_error(void **state)
 	assert_false(gm_model_error(t.g, &what, &at));
 	/* A response no request asked for: client 0x30 (id 0x60) is nobody's. */
 	assert_int_equal(gm_wave_open(t.g, path, gm_cycles(t.g), GM_WAVE_END), GM_OK);
-	assert_int_equal(gm_inject_mem_rsp(t.g, 0x60), GM_OK);
-	assert_int_equal(gm_inject_mem_rsp(t.g, 0x60), GM_ERR_BAD_ARG); /* one pending */
+	assert_int_equal(gm_inject_mem_rsp(t.g, GM_INJECT_ID_NOBODY, gm_cycles(t.g)), GM_OK);
+	assert_int_equal(gm_inject_mem_rsp(t.g, GM_INJECT_ID_NOBODY, 0), GM_ERR_BAD_ARG); /* one pending */
 	before = gm_cycles(t.g);
 	assert_int_equal(gm_step(t.g, 100), GM_ERR_HW);
 	assert_true(gm_model_error(t.g, &what, &at));
