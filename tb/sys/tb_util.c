@@ -2,6 +2,8 @@
 /*
  * tb_util.c - the fixture of the system tests (see tb_util.h).
  */
+#define _GNU_SOURCE /* program_invocation_short_name */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,41 @@ enum gm_backend_kind tb_backend(void)
 	const char *s = getenv("GPUSIM_BACKEND");
 
 	return s && strcmp(s, "systemc") == 0 ? GM_BACKEND_SYSTEMC : GM_BACKEND_VERILATOR;
+}
+
+/* The model whose waveform is open: a failing test leaves it behind
+ * (cmocka jumps out), so the next model or the exit closes its file. */
+static struct gm *wave_model;
+
+static void wave_close_left(void)
+{
+	if (wave_model && gm_wave_close(wave_model))
+		fprintf(stderr, "GPUSIM_WAVE_DIR: a waveform or its view was not written\n");
+	wave_model = NULL;
+}
+
+/* $GPUSIM_WAVE_DIR set: every model a test makes records its whole run to
+ * DIR/PROGRAM-N.fst (N counts the models), with its view next to it when the
+ * model is destroyed, or the test failed: the waves of a failing test, re-run
+ * with its seed. */
+static void wave_from_env(struct gm *g)
+{
+	static unsigned n;
+	const char *dir = getenv("GPUSIM_WAVE_DIR");
+	char path[4096];
+	int st;
+
+	if (!dir || !*dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s-%u.fst", dir, program_invocation_short_name, n++);
+	wave_close_left();
+	if (n == 1) /* the first model */
+		atexit(wave_close_left);
+	st = gm_wave_open(g, path, 0, GM_WAVE_END);
+	if (st)
+		fail_msg("GPUSIM_WAVE_DIR: %s: %s", path, gm_status_name(st));
+	wave_model = g;
+	printf("waves: %s\n", path);
 }
 
 void tb_open_cfg(struct tb *t, const struct gm_config *cfg)
@@ -31,6 +68,7 @@ void tb_open_cfg(struct tb *t, const struct gm_config *cfg)
 	st = gm_create(cfg, &t->g);
 	if (st)
 		fail_msg("gm_create: %s", gm_status_name(st));
+	wave_from_env(t->g);
 	fw_dev_cfg_default(&dc);
 	dc.sys_bytes = cfg->sys_bytes;
 	dc.vram_bytes = cfg->vram_bytes;
@@ -49,6 +87,8 @@ void tb_open(struct tb *t)
 
 void tb_close(struct tb *t)
 {
+	if (t->g == wave_model)
+		wave_model = NULL;
 	gm_destroy(t->g);
 	t->g = NULL;
 }
