@@ -50,6 +50,8 @@ row 2 'unknown scenario: nosuch' "$G" run nosuch
 row 2 'bad --seed: x' "$G" run copies --seed x
 row 2 'bad --inject-bad-rsp: 0' "$G" run copies --inject-bad-rsp 0
 row 2 'bad --inject-bad-rsp: x' "$G" demo --inject-bad-rsp x
+row 2 '--wave-from/--wave-to need --wave' "$G" run copies --wave-to 5
+row 2 'empty wave window' "$G" run copies --wave x.fst --wave-from 9 --wave-to 9
 
 # bench: --rounds N with 1 <= N <= 1000000, as demo; nothing else.
 row 2 'bad --rounds: 0' "$G" bench --rounds 0

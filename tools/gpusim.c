@@ -61,6 +61,7 @@ static const char usage[] =
 	"  --backend verilator|systemc   RTL simulator (default verilator)\n"
 	"  --wave FILE       write a waveform of the whole scenario (all: a folder,\n"
 	"                    FILE/NAME.fst each)\n"
+	"  --wave-from N, --wave-to M   its window of cycles, as for demo\n"
 	"  --seed N          image contents (default 1)\n"
 	"  --quiet           checks and summary only, no pipeline log\n"
 	"  --inject-bad-rsp N  error injection: at cycle N (>= 1) the memory answers a\n"
@@ -277,6 +278,11 @@ static int cmd_run(int argc, char **argv)
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
 			return 0;
+		} else if (!strcmp(a, "--wave-from") || !strcmp(a, "--wave-to")) {
+			const char *val = i + 1 < argc ? argv[++i] : NULL;
+
+			if (!val || !parse_u64(val, a[7] == 'f' ? &o.wave_from : &o.wave_to))
+				return bad_usage(a[7] == 'f' ? "bad --wave-from" : "bad --wave-to", val);
 		} else if (!strcmp(a, "--backend") || !strcmp(a, "--wave") || !strcmp(a, "--seed") ||
 			   !strcmp(a, "--inject-bad-rsp")) {
 			const char *val = i + 1 < argc ? argv[++i] : NULL;
@@ -304,6 +310,10 @@ static int cmd_run(int argc, char **argv)
 		return bad_usage("run needs a scenario NAME (gpusim run --list)", NULL);
 	if (strcmp(name, "all") && !scen_pipe_describe(name))
 		return bad_usage("unknown scenario", name);
+	if ((o.wave_from || o.wave_to != GM_WAVE_END) && !o.wave)
+		return bad_usage("--wave-from/--wave-to need --wave", NULL);
+	if (o.wave_from >= o.wave_to)
+		return bad_usage("empty wave window", NULL);
 	if (!strcmp(name, "all") && o.backend == GM_BACKEND_SYSTEMC)
 		return bad_usage("the SystemC backend runs one model per process: one scenario", NULL);
 	if (strcmp(name, "all"))
