@@ -29,6 +29,9 @@ struct gm {
 	struct gm_pins pins;
 	uint64_t cycle;
 	uint64_t reg_reads, reg_writes;
+	/* A backdoor write since the last aperture read: the aperture's
+	 * prefetch buffer may hold bytes it changed (no snoop sees it). */
+	bool apt_pf_stale;
 	/* waveform */
 	bool wave_open;
 	uint64_t wave_from, wave_to;
@@ -214,48 +217,119 @@ int gm_reg_read(struct gm *g, uint32_t off, uint32_t *val)
 }
 
 #define APT_BUDGET_CYCLES 100000u
+#define APT_READS_IN_FLIGHT 8u /* host FIFO + pipeline: enough to stream */
+#define APT_READ_CHUNK 256u    /* words per pipelined burst of a bulk read */
 
-static int apt_access(struct gm *g, uint32_t off, bool we, uint64_t wdata, uint8_t strb,
-		      uint64_t *rdata)
+static bool apt_word_ok(uint32_t off, uint8_t strb)
+{
+	return !(off & 7u) && off < GPU_APT_WINDOW_BYTES && strb;
+}
+
+/* Post one write word: wait (bounded) for req_ready, drive it for one cycle.
+ * GM_OK, or GM_ERR_HW if the aperture never became ready. */
+static int apt_post(struct gm *g, uint32_t off, uint64_t wdata, uint8_t strb)
 {
 	struct gm_pins *p = &g->pins;
-	uint32_t n;
 
-	if (off & 7u || off >= GPU_APT_WINDOW_BYTES || !strb)
-		return GM_ERR_BAD_ARG;
-	for (n = 0; !p->apt_req_ready; n++) {
+	for (uint32_t n = 0; !p->apt_req_ready; n++) {
 		if (n == APT_BUDGET_CYCLES)
-			return GM_ERR_HW;
+			return GM_ERR_HW; /* the RTL broke its aperture contract */
 		tick(g);
 	}
 	p->apt_req_valid = 1;
-	p->apt_req_we = we;
+	p->apt_req_we = 1;
 	p->apt_req_addr = off;
 	p->apt_req_wdata = wdata;
 	p->apt_req_wstrb = strb;
 	tick(g);
 	p->apt_req_valid = 0;
 	p->apt_req_we = 0;
-	for (n = 0; !p->apt_rsp_valid; n++) {
-		if (n == APT_BUDGET_CYCLES)
-			return GM_ERR_HW; /* the RTL broke its aperture contract */
-		tick(g);
+	return GM_OK;
+}
+
+int gm_apt_flush(struct gm *g)
+{
+	uint32_t v;
+
+	if (gm_reg_write(g, GPU_REG_APT_FLUSH, GPU_APT_FLUSH_WC(1)) != GM_OK)
+		return GM_ERR_HW;
+	for (uint32_t n = 0;; n++) {
+		if (gm_reg_read(g, GPU_REG_APT_STATUS, &v) != GM_OK)
+			return GM_ERR_HW;
+		if (!GPU_APT_STATUS_BUSY_GET(v))
+			break;
+		if (n == APT_BUDGET_CYCLES / 2)
+			return GM_ERR_HW; /* two cycles per register read */
 	}
-	if (rdata)
-		*rdata = p->apt_rsp_err ? 0 : p->apt_rsp_rdata;
-	return p->apt_rsp_err ? GM_ERR_ADDR : GM_OK;
+	if (gm_reg_read(g, GPU_REG_APT_ERR_STATUS, &v) != GM_OK)
+		return GM_ERR_HW;
+	if (!GPU_APT_ERR_STATUS_VALID_GET(v))
+		return GM_OK;
+	if (gm_reg_write(g, GPU_REG_APT_ERR_STATUS, GPU_APT_ERR_STATUS_VALID(1)) != GM_OK ||
+	    gm_reg_write(g, GPU_REG_INT_STATUS, GPU_INT_STATUS_APT_ERR(1)) != GM_OK)
+		return GM_ERR_HW;
+	return GM_ERR_ADDR;
+}
+
+/*
+ * Read @n words from window offset @off (8-aligned) into @w, pipelined:
+ * a new read every cycle the aperture is ready, up to APT_READS_IN_FLIGHT
+ * unanswered, the answers in order.  A word that answered err reads 0; the
+ * first such error is returned.  GM_ERR_HW after APT_BUDGET_CYCLES cycles
+ * without progress.
+ */
+static int apt_read_words(struct gm *g, uint32_t off, uint64_t *w, size_t n)
+{
+	struct gm_pins *p = &g->pins;
+	size_t sent = 0, got = 0;
+	uint32_t idle = 0;
+	int st = GM_OK;
+
+	if (g->apt_pf_stale) {
+		/* drop the prefetch: a backdoor write may have changed its beat */
+		if (gm_reg_write(g, GPU_REG_APT_FLUSH, GPU_APT_FLUSH_PF(1)) != GM_OK)
+			return GM_ERR_HW;
+		g->apt_pf_stale = false;
+	}
+	while (got < n) {
+		bool post = sent < n && sent - got < APT_READS_IN_FLIGHT && p->apt_req_ready;
+
+		if (post) {
+			p->apt_req_valid = 1;
+			p->apt_req_we = 0;
+			p->apt_req_addr = off + 8u * (uint32_t)sent;
+			p->apt_req_wstrb = 0xff;
+		}
+		tick(g);
+		p->apt_req_valid = 0;
+		sent += post;
+		if (p->apt_rsp_valid) {
+			if (p->apt_rsp_err && st == GM_OK)
+				st = GM_ERR_ADDR;
+			w[got++] = p->apt_rsp_err ? 0 : p->apt_rsp_rdata;
+			idle = 0;
+		} else if (!post && ++idle == APT_BUDGET_CYCLES) {
+			return GM_ERR_HW; /* the RTL broke its aperture contract */
+		}
+	}
+	return st;
 }
 
 int gm_apt_write64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb)
 {
-	return apt_access(g, off, true, val, strb, NULL);
+	int st;
+
+	if (!apt_word_ok(off, strb))
+		return GM_ERR_BAD_ARG;
+	st = apt_post(g, off, val, strb);
+	return st != GM_OK ? st : gm_apt_flush(g);
 }
 
 int gm_apt_read64(struct gm *g, uint32_t off, uint64_t *val)
 {
-	if (!val)
+	if (!val || !apt_word_ok(off, 0xff))
 		return GM_ERR_BAD_ARG;
-	return apt_access(g, off, false, 0, 0xff, val);
+	return apt_read_words(g, off, val, 1);
 }
 
 static bool apt_range_ok(uint32_t off, const void *buf, size_t len)
@@ -278,37 +352,48 @@ int gm_apt_write(struct gm *g, uint32_t off, const void *buf, size_t len)
 		int st;
 
 		memcpy((uint8_t *)&w + lane, b + done, n);
-		st = apt_access(g, a & ~7u, true, w, strb, NULL);
+		st = apt_post(g, a & ~7u, w, strb);
 		if (st != GM_OK)
 			return st;
 		done += n;
 	}
-	return GM_OK;
+	return gm_apt_flush(g);
 }
 
 int gm_apt_read(struct gm *g, uint32_t off, void *buf, size_t len)
 {
+	uint64_t w[APT_READ_CHUNK];
 	uint8_t *b = buf;
+	uint32_t a0;
 	size_t done = 0;
+	int first = GM_OK;
 
 	if (!apt_range_ok(off, buf, len))
 		return GM_ERR_BAD_ARG;
+	a0 = off & ~7u;
 	while (done < len) {
-		uint32_t a = off + (uint32_t)done, lane = a & 7u;
-		size_t n = 8u - lane < len - done ? 8u - lane : len - done;
-		uint64_t w;
-		int st = apt_access(g, a & ~7u, false, 0, 0xff, &w);
+		/* words [a0, a0 + 8 * nw) cover the next bytes */
+		uint32_t a = off + (uint32_t)done, skip = a - a0;
+		size_t nw = (skip + (len - done) + 7u) / 8u, n;
+		int st;
 
-		if (st != GM_OK)
+		nw = nw < APT_READ_CHUNK ? nw : APT_READ_CHUNK;
+		st = apt_read_words(g, a0, w, nw);
+		if (st == GM_ERR_HW)
 			return st;
-		memcpy(b + done, (uint8_t *)&w + lane, n);
+		if (first == GM_OK)
+			first = st;
+		n = 8u * nw - skip < len - done ? 8u * nw - skip : len - done;
+		memcpy(b + done, (uint8_t *)w + skip, n);
 		done += n;
+		a0 += 8u * (uint32_t)nw;
 	}
-	return GM_OK;
+	return first;
 }
 
 int gm_backdoor_write(struct gm *g, uint64_t addr, const void *buf, size_t len)
 {
+	g->apt_pf_stale = true;
 	return gm_mem_write(g->mem, addr, buf, len);
 }
 
@@ -319,6 +404,7 @@ int gm_backdoor_read(struct gm *g, uint64_t addr, void *buf, size_t len)
 
 int gm_backdoor_write32(struct gm *g, uint64_t addr, uint32_t v)
 {
+	g->apt_pf_stale = true;
 	return gm_mem_write(g->mem, addr, &v, sizeof(v));
 }
 
