@@ -325,6 +325,13 @@ int gm_apt_write64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb)
 	return st != GM_OK ? st : gm_apt_flush(g);
 }
 
+int gm_apt_post64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb)
+{
+	if (!apt_word_ok(off, strb))
+		return GM_ERR_BAD_ARG;
+	return apt_post(g, off, val, strb);
+}
+
 int gm_apt_read64(struct gm *g, uint32_t off, uint64_t *val)
 {
 	if (!val || !apt_word_ok(off, 0xff))
