@@ -117,8 +117,11 @@ int gm_apt_read64(struct gm *g, uint32_t off, uint64_t *val) GM_MUST_CHECK;
  * Post one write word and return as soon as the hardware took it (one cycle
  * when the aperture is ready), as a CPU store to a write-combined mapping
  * does: nothing says when it lands or whether it failed until the next
- * gm_apt_flush() (or a read, which waits for it).  GM_ERR_BAD_ARG as above;
- * GM_ERR_HW if the aperture was not ready for 100000 cycles.
+ * gm_apt_flush() (or a read, which waits for it).  A range register write
+ * does not wait for words still being translated: flush before changing or
+ * releasing a range posted words go through (fw_lock's unlock does).
+ * GM_ERR_BAD_ARG as above; GM_ERR_HW if the aperture was not ready for
+ * 100000 cycles.
  */
 int gm_apt_post64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb) GM_MUST_CHECK;
 
