@@ -217,17 +217,20 @@ int gm_reg_read(struct gm *g, uint32_t off, uint32_t *val)
 }
 
 #define APT_BUDGET_CYCLES 100000u
-#define APT_READS_IN_FLIGHT 8u /* host FIFO + pipeline: enough to stream */
-#define APT_READ_CHUNK 256u    /* words per pipelined burst of a bulk read */
+#define APT_CHUNK 16u           /* bytes of one aperture access (gpu_top) */
+#define APT_READS_IN_FLIGHT 8u  /* host FIFO + pipeline: enough to stream */
+#define APT_READ_BURST 128u     /* chunks per pipelined burst of a bulk read */
 
 static bool apt_word_ok(uint32_t off, uint8_t strb)
 {
 	return !(off & 7u) && off < GPU_APT_WINDOW_BYTES && strb;
 }
 
-/* Post one write word: wait (bounded) for req_ready, drive it for one cycle.
- * GM_OK, or GM_ERR_HW if the aperture never became ready. */
-static int apt_post(struct gm *g, uint32_t off, uint64_t wdata, uint8_t strb)
+/* Post one write chunk (16-aligned @off, 16 byte enables): wait (bounded)
+ * for req_ready, drive it for one cycle.  GM_OK, or GM_ERR_HW if the
+ * aperture never became ready. */
+static int apt_post(struct gm *g, uint32_t off, const uint64_t w[GM_APT_CHUNK_WORDS],
+		    uint16_t strb)
 {
 	struct gm_pins *p = &g->pins;
 
@@ -239,7 +242,7 @@ static int apt_post(struct gm *g, uint32_t off, uint64_t wdata, uint8_t strb)
 	p->apt_req_valid = 1;
 	p->apt_req_we = 1;
 	p->apt_req_addr = off;
-	p->apt_req_wdata = wdata;
+	memcpy(p->apt_req_wdata, w, sizeof(p->apt_req_wdata));
 	p->apt_req_wstrb = strb;
 	tick(g);
 	p->apt_req_valid = 0;
@@ -272,13 +275,16 @@ int gm_apt_flush(struct gm *g)
 }
 
 /*
- * Read @n words from window offset @off (8-aligned) into @w, pipelined:
- * a new read every cycle the aperture is ready, up to APT_READS_IN_FLIGHT
- * unanswered, the answers in order.  A word that answered err reads 0; the
+ * Read @n chunks from window offset @off (16-aligned) into @w (2 words a
+ * chunk), pipelined: a new read every cycle the aperture is ready, up to
+ * APT_READS_IN_FLIGHT unanswered, the answers in order.  The first chunk
+ * reads the halves @first enables, the last those @last enables (both for
+ * one chunk), the others whole.  A chunk that answered err reads 0; the
  * first such error is returned.  GM_ERR_HW after APT_BUDGET_CYCLES cycles
  * without progress.
  */
-static int apt_read_words(struct gm *g, uint32_t off, uint64_t *w, size_t n)
+static int apt_read_chunks(struct gm *g, uint32_t off, uint64_t *w, size_t n, uint16_t first,
+			   uint16_t last)
 {
 	struct gm_pins *p = &g->pins;
 	size_t sent = 0, got = 0;
@@ -297,8 +303,8 @@ static int apt_read_words(struct gm *g, uint32_t off, uint64_t *w, size_t n)
 		if (post) {
 			p->apt_req_valid = 1;
 			p->apt_req_we = 0;
-			p->apt_req_addr = off + 8u * (uint32_t)sent;
-			p->apt_req_wstrb = 0xff;
+			p->apt_req_addr = off + APT_CHUNK * (uint32_t)sent;
+			p->apt_req_wstrb = (sent == 0 ? first : 0xffffu) & (sent == n - 1 ? last : 0xffffu);
 		}
 		tick(g);
 		p->apt_req_valid = 0;
@@ -306,7 +312,9 @@ static int apt_read_words(struct gm *g, uint32_t off, uint64_t *w, size_t n)
 		if (p->apt_rsp_valid) {
 			if (p->apt_rsp_err && st == GM_OK)
 				st = GM_ERR_ADDR;
-			w[got++] = p->apt_rsp_err ? 0 : p->apt_rsp_rdata;
+			for (unsigned i = 0; i < GM_APT_CHUNK_WORDS; i++)
+				w[GM_APT_CHUNK_WORDS * got + i] = p->apt_rsp_err ? 0 : p->apt_rsp_rdata[i];
+			got++;
 			idle = 0;
 		} else if (!post && ++idle == APT_BUDGET_CYCLES) {
 			return GM_ERR_HW; /* the RTL broke its aperture contract */
@@ -315,28 +323,36 @@ static int apt_read_words(struct gm *g, uint32_t off, uint64_t *w, size_t n)
 	return st;
 }
 
-int gm_apt_write64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb)
-{
-	int st;
-
-	if (!apt_word_ok(off, strb))
-		return GM_ERR_BAD_ARG;
-	st = apt_post(g, off, val, strb);
-	return st != GM_OK ? st : gm_apt_flush(g);
-}
-
 int gm_apt_post64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb)
 {
+	uint64_t w[GM_APT_CHUNK_WORDS] = { 0 };
+	unsigned h = off >> 3 & 1u;
+
 	if (!apt_word_ok(off, strb))
 		return GM_ERR_BAD_ARG;
-	return apt_post(g, off, val, strb);
+	w[h] = val;
+	return apt_post(g, off & ~(APT_CHUNK - 1u), w, (uint16_t)(strb << 8 * h));
+}
+
+int gm_apt_write64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb)
+{
+	int st = gm_apt_post64(g, off, val, strb);
+
+	return st != GM_OK ? st : gm_apt_flush(g);
 }
 
 int gm_apt_read64(struct gm *g, uint32_t off, uint64_t *val)
 {
+	uint64_t w[GM_APT_CHUNK_WORDS];
+	unsigned h = off >> 3 & 1u;
+	uint16_t strb = (uint16_t)(0xffu << 8 * h);
+	int st;
+
 	if (!val || !apt_word_ok(off, 0xff))
 		return GM_ERR_BAD_ARG;
-	return apt_read_words(g, off, val, 1);
+	st = apt_read_chunks(g, off & ~(APT_CHUNK - 1u), w, 1, strb, strb);
+	*val = w[h];
+	return st;
 }
 
 static bool apt_range_ok(uint32_t off, const void *buf, size_t len)
@@ -352,14 +368,14 @@ int gm_apt_write(struct gm *g, uint32_t off, const void *buf, size_t len)
 	if (!apt_range_ok(off, buf, len))
 		return GM_ERR_BAD_ARG;
 	while (done < len) {
-		uint32_t a = off + (uint32_t)done, lane = a & 7u;
-		size_t n = 8u - lane < len - done ? 8u - lane : len - done;
-		uint64_t w = 0;
-		uint8_t strb = (uint8_t)(((1u << n) - 1u) << lane);
+		uint32_t a = off + (uint32_t)done, lane = a & (APT_CHUNK - 1u);
+		size_t n = APT_CHUNK - lane < len - done ? APT_CHUNK - lane : len - done;
+		uint64_t w[GM_APT_CHUNK_WORDS] = { 0 };
+		uint16_t strb = (uint16_t)(((1u << n) - 1u) << lane);
 		int st;
 
-		memcpy((uint8_t *)&w + lane, b + done, n);
-		st = apt_post(g, a & ~7u, w, strb);
+		memcpy((uint8_t *)w + lane, b + done, n);
+		st = apt_post(g, a - lane, w, strb);
 		if (st != GM_OK)
 			return st;
 		done += n;
@@ -367,33 +383,43 @@ int gm_apt_write(struct gm *g, uint32_t off, const void *buf, size_t len)
 	return gm_apt_flush(g);
 }
 
+/* The byte enables of a read of the words covering bytes [@from, @to) of a
+ * chunk, 0 <= from < to <= 16: whole halves. */
+static uint16_t apt_halves(uint32_t from, uint32_t to)
+{
+	return (uint16_t)((from < 8u ? 0x00ffu : 0u) | (to > 8u ? 0xff00u : 0u));
+}
+
 int gm_apt_read(struct gm *g, uint32_t off, void *buf, size_t len)
 {
-	uint64_t w[APT_READ_CHUNK];
+	uint64_t w[GM_APT_CHUNK_WORDS * APT_READ_BURST];
 	uint8_t *b = buf;
-	uint32_t a0;
+	uint32_t c0;
 	size_t done = 0;
 	int first = GM_OK;
 
 	if (!apt_range_ok(off, buf, len))
 		return GM_ERR_BAD_ARG;
-	a0 = off & ~7u;
+	c0 = off & ~(APT_CHUNK - 1u);
 	while (done < len) {
-		/* words [a0, a0 + 8 * nw) cover the next bytes */
-		uint32_t a = off + (uint32_t)done, skip = a - a0;
-		size_t nw = (skip + (len - done) + 7u) / 8u, n;
+		/* chunks [c0, c0 + 16 * nc) cover the next bytes */
+		uint32_t a = off + (uint32_t)done, skip = a - c0;
+		size_t nc = (skip + (len - done) + APT_CHUNK - 1u) / APT_CHUNK, n;
+		uint32_t end;
 		int st;
 
-		nw = nw < APT_READ_CHUNK ? nw : APT_READ_CHUNK;
-		st = apt_read_words(g, a0, w, nw);
+		nc = nc < APT_READ_BURST ? nc : APT_READ_BURST;
+		n = APT_CHUNK * nc - skip < len - done ? APT_CHUNK * nc - skip : len - done;
+		end = skip + (uint32_t)n - APT_CHUNK * (uint32_t)(nc - 1); /* in the last chunk */
+		st = apt_read_chunks(g, c0, w, nc, apt_halves(skip, APT_CHUNK),
+				     apt_halves(0, end));
 		if (st == GM_ERR_HW)
 			return st;
 		if (first == GM_OK)
 			first = st;
-		n = 8u * nw - skip < len - done ? 8u * nw - skip : len - done;
 		memcpy(b + done, (uint8_t *)w + skip, n);
 		done += n;
-		a0 += 8u * (uint32_t)nw;
+		c0 += APT_CHUNK * (uint32_t)nc;
 	}
 	return first;
 }

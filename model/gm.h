@@ -91,10 +91,12 @@ int gm_backdoor_read64(struct gm *g, uint64_t addr, uint64_t *v) GM_MUST_CHECK;
 
 /*
  * Aperture (BAR1): the CPU's window onto VRAM and, through its ranges, onto
- * tiled surfaces as if they were linear (rtl/apt/apt_top.sv).  It behaves
- * like a PCI BAR mapped write-combined: writes are posted (the hardware
- * takes one per cycle, merges the words of one 32-byte memory beat and has
- * several beats in flight; a failing write latches APT_ERR_STATUS and
+ * tiled surfaces as if they were linear (rtl/apt/apt_top.sv).  Its port
+ * takes a naturally aligned 16-byte chunk with byte enables per cycle; the
+ * calls below cut their bytes into chunks.  It behaves like a PCI BAR
+ * mapped write-combined: writes are posted (the hardware takes one chunk
+ * per cycle, merges what lands in one 32-byte memory beat and has several
+ * beats in flight; a failing write latches APT_ERR_STATUS and
  * raises INT_STATUS.APT_ERR instead of answering), reads are uncached but
  * may be served from the beat the last read fetched, and a read waits for
  * every posted write before it.
@@ -132,7 +134,7 @@ int gm_apt_post64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb) GM_MUS
  * gm_apt_write posts one word per cycle the aperture is ready, without
  * waiting for any, then flushes: when it returns every word is in memory
  * or failed; GM_ERR_ADDR if any failed (those words wrote nothing, the
- * others were all written).  gm_apt_read keeps up to 8 reads in flight;
+ * others were all written).  gm_apt_read keeps up to 8 chunk reads in flight;
  * GM_ERR_ADDR if any word failed (its bytes read 0, the others are read).
  * GM_ERR_HW if the hardware made no progress for 100000 cycles (a write
  * may then be left posted).

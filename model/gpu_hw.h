@@ -26,12 +26,12 @@
 #define GPU_NUM_VMIDS 0x10ull /* virtual-memory contexts; VMID 0 is physical (untranslated) */
 #define GPU_APT_RANGES 0x8ull /* aperture (BAR1) ranges */
 #define GPU_APT_WINDOW_BYTES 0x10000000ull /* size of the aperture window (BAR1): 256 MiB */
-#define GPU_APT_ACCESS_BYTES 0x8ull /* bytes per aperture access (one naturally aligned 64-bit word, with byte enables) */
-#define GPU_APT_SLOTS 0x10ull /* aperture memory requests in flight (posted write beats; a read uses one slot) */
+#define GPU_APT_ACCESS_BYTES 0x10ull /* bytes per aperture access: one naturally aligned 16-byte chunk with 16 byte enables (a 64-bit word is one half of it) */
+#define GPU_APT_SLOTS 0x20ull /* aperture memory requests in flight (posted write beats; a read uses one slot) */
 #define GPU_APT_WC_IDLE_CYCLES 0x10ull /* a write-combined beat with no new aperture access for this many cycles is issued */
 #define GPU_CE_ROB_SLOTS 0x20ull /* copy-engine read slots: reads in flight plus beats held for reuse */
 #define GPU_CE_CLIENT 0x40ull /* MMU fault client numbers 0x40..0x5f are copy-engine reads/writes (0x40 | tag) */
-#define GPU_APT_CLIENT 0x30ull /* memory-port client numbers 0x30..0x3f are the aperture (0x30 | request slot); its accesses are physical, so it never appears as an MMU fault client */
+#define GPU_APT_CLIENT 0x20ull /* memory-port client numbers 0x20..0x3f are the aperture (0x20 | request slot); its accesses are physical, so it never appears as an MMU fault client */
 
 /* packet opcodes (header bits OPCODE) */
 enum gpu_opcode {
@@ -185,8 +185,8 @@ enum gpu_apt_err {
 #define GPU_REG_APT_ACCESSES 0x84cu /* aperture accesses taken (reads and writes, including those that failed) */
 #define GPU_REG_APT_STATUS 0x850u /* aperture status */
 #define GPU_REG_APT_ERR_STATUS 0x854u /* first failing posted aperture write since the last clear (its word was not written); write VALID to clear and re-arm.  Raises INT_STATUS.APT_ERR.  Reads answer their errors on the access instead */
-#define GPU_REG_APT_ERR_OFF 0x858u /* window offset of the latched error: the failing word, or for a memory error the first word written into the failing beat */
-#define GPU_REG_APT_ERR_COUNT 0x85cu /* posted aperture writes that failed (words; a failing beat counts once) */
+#define GPU_REG_APT_ERR_OFF 0x858u /* window offset of the latched error: the first word of the failing access (or of the failing half of one split at a range or row edge), or for a memory error the first word written into the failing beat */
+#define GPU_REG_APT_ERR_COUNT 0x85cu /* posted aperture writes that failed: accesses (each half of one split at a range or row edge counts), and beats the memory refused */
 #define GPU_REG_APT_FLUSH 0x860u /* a write issues the write-combining buffer (as does a write to any APT register) and, with PF, drops the prefetch buffer; APT_STATUS.BUSY falls once every write posted before it is acknowledged.  Reads 0 */
 /* registers of queue q at base + q * stride */
 #define GPU_QREG_BASE 0x100u
@@ -314,7 +314,7 @@ enum gpu_apt_err {
 #define GPU_APT_STATUS_PF(v) (((uint32_t)(v) & GPU_APT_STATUS_PF_MASK) << GPU_APT_STATUS_PF_SHIFT)
 #define GPU_APT_STATUS_PF_GET(r) (((uint32_t)(r) >> GPU_APT_STATUS_PF_SHIFT) & GPU_APT_STATUS_PF_MASK)
 #define GPU_APT_STATUS_PEND_SHIFT 16
-#define GPU_APT_STATUS_PEND_MASK 0x1fu
+#define GPU_APT_STATUS_PEND_MASK 0x3fu
 #define GPU_APT_STATUS_PEND(v) (((uint32_t)(v) & GPU_APT_STATUS_PEND_MASK) << GPU_APT_STATUS_PEND_SHIFT)
 #define GPU_APT_STATUS_PEND_GET(r) (((uint32_t)(r) >> GPU_APT_STATUS_PEND_SHIFT) & GPU_APT_STATUS_PEND_MASK)
 #define GPU_APT_ERR_STATUS_VALID_SHIFT 0

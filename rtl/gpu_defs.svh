@@ -24,12 +24,12 @@
   localparam int unsigned NumVmids = 16;  // virtual-memory contexts; VMID 0 is physical (untranslated)
   localparam int unsigned AptRanges = 8;  // aperture (BAR1) ranges
   localparam int unsigned AptWindowBytes = 268435456;  // size of the aperture window (BAR1): 256 MiB
-  localparam int unsigned AptAccessBytes = 8;  // bytes per aperture access (one naturally aligned 64-bit word, with byte enables)
-  localparam int unsigned AptSlots = 16;  // aperture memory requests in flight (posted write beats; a read uses one slot)
+  localparam int unsigned AptAccessBytes = 16;  // bytes per aperture access: one naturally aligned 16-byte chunk with 16 byte enables (a 64-bit word is one half of it)
+  localparam int unsigned AptSlots = 32;  // aperture memory requests in flight (posted write beats; a read uses one slot)
   localparam int unsigned AptWcIdleCycles = 16;  // a write-combined beat with no new aperture access for this many cycles is issued
   localparam int unsigned CeRobSlots = 32;  // copy-engine read slots: reads in flight plus beats held for reuse
   localparam int unsigned CeClient = 64;  // MMU fault client numbers 0x40..0x5f are copy-engine reads/writes (0x40 | tag)
-  localparam int unsigned AptClient = 48;  // memory-port client numbers 0x30..0x3f are the aperture (0x30 | request slot); its accesses are physical, so it never appears as an MMU fault client
+  localparam int unsigned AptClient = 32;  // memory-port client numbers 0x20..0x3f are the aperture (0x20 | request slot); its accesses are physical, so it never appears as an MMU fault client
 
   // packet opcodes (header bits OPCODE)
   typedef logic [7:0] opcode_e;
@@ -172,8 +172,8 @@
   localparam logic [15:0] RegAptAccesses = 16'h84c;  // aperture accesses taken (reads and writes, including those that failed)
   localparam logic [15:0] RegAptStatus = 16'h850;  // aperture status
   localparam logic [15:0] RegAptErrStatus = 16'h854;  // first failing posted aperture write since the last clear (its word was not written); write VALID to clear and re-arm.  Raises INT_STATUS.APT_ERR.  Reads answer their errors on the access instead
-  localparam logic [15:0] RegAptErrOff = 16'h858;  // window offset of the latched error: the failing word, or for a memory error the first word written into the failing beat
-  localparam logic [15:0] RegAptErrCount = 16'h85c;  // posted aperture writes that failed (words; a failing beat counts once)
+  localparam logic [15:0] RegAptErrOff = 16'h858;  // window offset of the latched error: the first word of the failing access (or of the failing half of one split at a range or row edge), or for a memory error the first word written into the failing beat
+  localparam logic [15:0] RegAptErrCount = 16'h85c;  // posted aperture writes that failed: accesses (each half of one split at a range or row edge counts), and beats the memory refused
   localparam logic [15:0] RegAptFlush = 16'h860;  // a write issues the write-combining buffer (as does a write to any APT register) and, with PF, drops the prefetch buffer; APT_STATUS.BUSY falls once every write posted before it is acknowledged.  Reads 0
   // registers of queue q at base + q * stride
   localparam logic [15:0] QRegBase = 16'h100;
@@ -258,7 +258,7 @@
   localparam int unsigned AptStatusPfLsb = 10;
   localparam int unsigned AptStatusPfW = 1;
   localparam int unsigned AptStatusPendLsb = 16;
-  localparam int unsigned AptStatusPendW = 5;
+  localparam int unsigned AptStatusPendW = 6;
   localparam int unsigned AptErrStatusValidLsb = 0;
   localparam int unsigned AptErrStatusValidW = 1;
   localparam int unsigned AptErrStatusCauseLsb = 4;

@@ -13,13 +13,19 @@
 // VMID 0): the range base may be in VRAM or in system memory.  Overlapping
 // ranges: the lowest-numbered valid range that contains the access wins.
 //
-// Access: one naturally aligned 64-bit word with byte enables.  Every
-// supported layout keeps 8 aligned bytes of a row contiguous (the tile masks
-// keep byte bits 3:0), so one word lies in one memory beat.
+// Access: one naturally aligned 16-byte chunk with 16 byte enables (a
+// 64-bit word is one half of it).  Every supported layout keeps 16 aligned
+// bytes of a row contiguous (the tile masks keep byte bits 3:0), so a chunk
+// whose halves share a range and a row is one unit of translation and lies
+// in one memory beat; that holds whenever every valid range's start, end and
+// pitch are multiples of 16 (wide_ok).  Otherwise the chunk's enabled halves
+// are translated one after the other (part_q), each through its own range
+// and row, and a read answers once with both.
 //
-// Pipeline, one access per cycle: a HostDepth-entry host FIFO; the front
-// end (range match and the row cache, st_q) -> s1 (row, byte column) -> the
-// swizzle unit -> s2 (physical address) -> the back end.
+// Pipeline, one unit per cycle: a HostDepth-entry host FIFO; the front end
+// (range match and the row cache, st_q) -> s1 (row, byte column) -> the
+// swizzle unit -> s2 (physical address) -> the back end.  A sequential
+// write through a range streams at 16 bytes per cycle.
 //
 // Row cache: the division by the pitch takes 28 cycles (st_q = DIV, the
 // access waits at the FIFO head); the range, row start and row of the last
@@ -33,8 +39,8 @@
 // before a read, on a flush (any write to an APT register: apt_wr_i) once
 // the accesses before it have reached it, or after AptWcIdleCycles without
 // an access.  Beats leave the queue as memory requests with a slot tag;
-// AptSlots may be in flight, each remembering the window offset of its first
-// word.  A posted write that fails cannot answer: the illegal-format and
+// AptSlots may be in flight (enough to cover the memory's round trip at a
+// beat per cycle), each remembering the window offset of its first word.  A posted write that fails cannot answer: the illegal-format and
 // row-past-2^16 words write nothing and a memory error drops its beat; the
 // first failure since APT_ERR_STATUS was cleared is latched here (cause,
 // window offset), every failure pulses err_irq_o (INT_STATUS.APT_ERR) and
@@ -50,7 +56,9 @@
 // hits, and a read in flight when such a write passes does not fill the
 // buffer.  APT_FLUSH.PF (pf_drop_i) drops it too: the model's backdoor
 // writes, which no snoop sees, use that (model/gm.c).  A read that fails
-// (format, row, memory) answers with err and data 0.
+// (format, row, memory) answers with err and data 0.  Sequential reads go
+// one beat fetch at a time: a tiled layout gives 16 bytes of a row per beat,
+// a linear one 32.
 //
 // Host protocol: assert req_valid_i for one cycle while req_ready_o is high
 // (req_ready_o counts the request in the caller's input register); a read's
@@ -62,7 +70,7 @@
 module apt_top #(
   parameter int unsigned NumRanges = 8,
   parameter int unsigned BeatBytes = 32,
-  parameter int unsigned TagW = 4,        // log2 of AptSlots
+  parameter int unsigned TagW = 5,        // log2 of AptSlots
   parameter int unsigned HostDepth = 4,   // host FIFO entries
   parameter int unsigned WqDepth = 4      // closed beats waiting for a slot
 ) (
@@ -73,10 +81,10 @@ module apt_top #(
   output logic                   req_ready_o,
   input  logic                   req_we_i,
   input  logic [27:0]            req_addr_i,
-  input  logic [63:0]            req_wdata_i,
-  input  logic [7:0]             req_wstrb_i,
+  input  logic [127:0]           req_wdata_i,
+  input  logic [15:0]            req_wstrb_i,
   output logic                   rsp_valid_o,
-  output logic [63:0]            rsp_rdata_o,
+  output logic [127:0]           rsp_rdata_o,
   output logic                   rsp_err_o,
   // Ranges from the register file
   input  logic [NumRanges-1:0]    rng_valid_i,
@@ -96,7 +104,7 @@ module apt_top #(
   output logic                    busy_o,
   output logic                    wc_o,
   output logic                    pf_o,
-  output logic [4:0]              pend_o,
+  output logic [5:0]              pend_o,
   output logic [31:0]             accesses_o,
   output logic                    err_valid_o,
   output logic [1:0]              err_cause_o,
@@ -140,11 +148,22 @@ module apt_top #(
   end
 
   typedef struct packed {
-    logic        we;
-    logic [27:3] off;    // window offset of the word
-    logic [63:0] wdata;
-    logic [7:0]  wstrb;
+    logic         we;
+    logic [27:4]  off;    // window offset of the 16-byte chunk
+    logic [127:0] wdata;
+    logic [15:0]  wstrb;
   } host_t;
+
+  // A unit of translation: the whole chunk, or one half of it (in bytes 7:0).
+  typedef struct packed {
+    logic         we;
+    logic         wide;   // both halves at once
+    logic         half;   // which half, when not wide
+    logic         last;   // the chunk's last unit: a read answers with it
+    logic [27:3]  off;    // window offset of the unit's first word
+    logic [127:0] data;
+    logic [15:0]  strb;
+  } unit_t;
 
   // s1: a translated row and byte column (or a linear address, or an error).
   typedef struct packed {
@@ -155,7 +174,7 @@ module apt_top #(
     logic [31:0] xb;
     logic [15:0] y;
     logic [47:0] addr;
-    host_t       h;
+    unit_t       u;
   } s1_t;
 
   // s2: a physical word address (or an error).
@@ -163,7 +182,7 @@ module apt_top #(
     logic        v;
     apt_err_e    err;
     logic [47:0] addr;
-    host_t       h;
+    unit_t       u;
   } s2_t;
 
   // A beat: the write-combining buffer, a queued beat.
@@ -202,8 +221,35 @@ module apt_top #(
   // Range match: the lowest-numbered valid range containing the head.
   logic hit;
   logic [RW-1:0] hit_r;
+  // A chunk goes as one unit when both halves are enabled and no valid
+  // range has a start, end or pitch off 16 bytes (then the halves share a
+  // range and a row, and every layout keeps byte bits 3:0 of a row
+  // together); else its enabled halves go one after the other.
+  logic part_q, part_d;  // the head's low half is done
+  logic lo_en, hi_en, wide_ok, wide, cur_half;
+  unit_t cur;
   logic [27:0] a8;
-  assign a8 = {h.off, 3'b000};
+  always_comb begin
+    wide_ok = 1'b1;
+    for (int i = 0; i < NumRanges; i++) begin
+      if (rng_valid_i[i] && (rng_start_i[28*i + 3] || rng_end_i[28*i + 3] || rng_pitch_i[20*i + 3]))
+        wide_ok = 1'b0;
+    end
+  end
+  assign lo_en = |h.wstrb[7:0];
+  assign hi_en = |h.wstrb[15:8];
+  assign wide = lo_en && hi_en && wide_ok && !part_q;
+  assign cur_half = part_q || !lo_en;
+  assign a8 = {h.off, cur_half, 3'b000};
+  always_comb begin
+    cur.we = h.we;
+    cur.wide = wide;
+    cur.half = cur_half;
+    cur.last = wide || cur_half || !hi_en;
+    cur.off = a8[27:3];
+    cur.data = wide ? h.wdata : {64'd0, cur_half ? h.wdata[127:64] : h.wdata[63:0]};
+    cur.strb = wide ? h.wstrb : {8'd0, cur_half ? h.wstrb[15:8] : h.wstrb[7:0]};
+  end
   always_comb begin
     hit = 1'b0;
     hit_r = '0;
@@ -248,15 +294,17 @@ module apt_top #(
     rc_l0_d = rc_l0_q;
     rc_y0_d = rc_y0_q;
     hq_pop = 1'b0;
+    part_d = part_q;
     s1_d = s1_q;
     if (s2_free) s1_d.v = 1'b0;
     unique case (st_q)
       AptIdle: begin
         if (head && s1_free) begin
           s1_d = '0;
-          s1_d.h = h;
+          s1_d.u = cur;
           s1_d.r = hit_r;
-          hq_pop = 1'b1;
+          hq_pop = cur.last;
+          part_d = !cur.last;
           s1_d.v = 1'b1;
           if (!hit) begin
             s1_d.lin = 1'b1;
@@ -278,6 +326,7 @@ module apt_top #(
           end else begin
             // Row-cache miss: divide, then translate this head again.
             hq_pop = 1'b0;
+            part_d = part_q;
             s1_d = s1_q;
             s1_d.v = 1'b0;
             r_d = hit_r;
@@ -339,7 +388,7 @@ module apt_top #(
     if (s1_q.v && s2_free) begin
       s2_d.v = 1'b1;
       s2_d.err = s1_q.err;
-      s2_d.h = s1_q.h;
+      s2_d.u = s1_q.u;
       s2_d.addr = s1_q.lin ? s1_q.addr : rng_base_i[48*s1_q.r +: 48] + swz_off;
     end
   end
@@ -390,8 +439,8 @@ module apt_top #(
   assign wc_beat = wc_q.beat;
   assign c_beat = s2_addr[47:BL];
   assign lane = s2_addr[BL-1:3];
-  assign w_strb = BeatBytes'(s2_q.h.wstrb) << {lane, 3'b000};
-  assign w_data = {(BeatBytes / 8){s2_q.h.wdata}};
+  assign w_strb = BeatBytes'(s2_q.u.strb) << {lane, 3'b000};
+  assign w_data = BB'(s2_q.u.data) << {lane, 6'b000000};
   always_comb begin
     for (int unsigned j = 0; j < BeatBytes; j++) w_bits[8*j +: 8] = {8{w_strb[j]}};
   end
@@ -406,7 +455,8 @@ module apt_top #(
   logic [27:3] err_off_q;
   logic [31:0] err_cnt_q, acc_q;
   logic rsp_valid_d, rsp_err_d;
-  logic [63:0] rsp_rdata_d;
+  logic [127:0] rsp_rdata_d, racc_q, racc_d, ans_data;
+  logic rerr_q, rerr_d, ans, ans_err;
 
   always_comb begin
     wc_d = wc_q;
@@ -424,8 +474,13 @@ module apt_top #(
     rsp_valid_d = 1'b0;
     rsp_err_d = 1'b0;
     rsp_rdata_d = '0;
+    racc_d = racc_q;
+    rerr_d = rerr_q;
+    ans = 1'b0;
+    ans_err = 1'b0;
+    ans_data = '0;
     if (wc_v_q && wc_idle_q != 5'(AptWcIdleCycles)) wc_idle_d = wc_idle_q + 5'd1;
-    if (s2_q.v && s2_q.h.we) begin
+    if (s2_q.v && s2_q.u.we) begin
       if (s2_q.err != AptErrNone) begin
         // A failing posted write: latched, nothing written.
         c_take = 1'b1;
@@ -442,11 +497,11 @@ module apt_top #(
         wc_d.beat = c_beat;
         wc_d.data = w_data & w_bits;
         wc_d.strb = w_strb;
-        wc_d.off = s2_q.h.off;
+        wc_d.off = s2_q.u.off;
         wc_idle_d = '0;
       end
     end else if (wc_v_q && 32'(wq_cnt) < WqDepth &&
-                 ((s2_q.v && !s2_q.h.we) || wc_idle_q == 5'(AptWcIdleCycles) ||
+                 ((s2_q.v && !s2_q.u.we) || wc_idle_q == 5'(AptWcIdleCycles) ||
                   (flush_q && front_empty))) begin
       // Close the buffer: a read is waiting, it idled, or a flush.
       wq_push = 1'b1;
@@ -457,19 +512,19 @@ module apt_top #(
     // Reads, one at a time, in order with the writes before them.
     unique case (rd_q)
       RdIdle, RdDrain: begin
-        if (s2_q.v && !s2_q.h.we) begin
+        if (s2_q.v && !s2_q.u.we) begin
           if (s2_q.err != AptErrNone) begin
             c_take = 1'b1;
-            rsp_valid_d = 1'b1;
-            rsp_err_d = 1'b1;
+            ans = 1'b1;
+            ans_err = 1'b1;
           end else if (!drained) begin
             rd_d = RdDrain;
           end else if (pf_v_q && pf_beat_q == c_beat &&
                        !(snoop_valid_i && snoop_addr_i[47:BL] == c_beat)) begin
             c_take = 1'b1;
             rd_d = RdIdle;
-            rsp_valid_d = 1'b1;
-            rsp_rdata_d = pf_data_q[64*lane +: 64];
+            ans = 1'b1;
+            ans_data = 128'(pf_data_q >> {lane, 6'b000000});
           end else begin
             rd_d = RdReq;
           end
@@ -483,9 +538,9 @@ module apt_top #(
         if (rd_rsp) begin
           c_take = 1'b1;
           rd_d = RdIdle;
-          rsp_valid_d = 1'b1;
-          rsp_err_d = m_rsp_err_i;
-          rsp_rdata_d = m_rsp_err_i ? '0 : m_rsp_rdata_i[64*lane +: 64];
+          ans = 1'b1;
+          ans_err = m_rsp_err_i;
+          ans_data = m_rsp_err_i ? '0 : 128'(m_rsp_rdata_i >> {lane, 6'b000000});
           pf_fill = !m_rsp_err_i && !rd_stale_q && !pf_drop_i &&
                     !(snoop_valid_i && snoop_addr_i[47:BL] == c_beat);
           pf_v_d = pf_fill;
@@ -493,6 +548,20 @@ module apt_top #(
       end
       default: rd_d = RdIdle;
     endcase
+    // A read unit answered: into its place in the chunk; the last answers.
+    if (ans) begin
+      if (s2_q.u.wide) racc_d = ans_data;
+      else if (s2_q.u.half) racc_d[127:64] = ans_data[63:0];
+      else racc_d[63:0] = ans_data[63:0];
+      rerr_d = rerr_q || ans_err;
+      if (s2_q.u.last) begin
+        rsp_valid_d = 1'b1;
+        rsp_err_d = rerr_d;
+        rsp_rdata_d = rerr_d ? '0 : racc_d;
+        racc_d = '0;
+        rerr_d = 1'b0;
+      end
+    end
     // Coherence: a write the memory accepted drops the beat it hits.
     if (!pf_fill && snoop_valid_i && snoop_addr_i[47:BL] == pf_beat_q) pf_v_d = 1'b0;
     if ((rd_q == RdReq || rd_q == RdWait) && snoop_valid_i && snoop_addr_i[47:BL] == c_beat)
@@ -517,10 +586,10 @@ module apt_top #(
     if (wq_pop) sl_v_d[sl_pick] = 1'b1;
   end
 
-  logic [4:0] pend;
+  logic [5:0] pend;
   always_comb begin
-    pend = 5'(wq_cnt);
-    for (int unsigned i = 0; i < Slots; i++) pend = pend + 5'(sl_v_q[i]);
+    pend = 6'(wq_cnt);
+    for (int unsigned i = 0; i < Slots; i++) pend = pend + 6'(sl_v_q[i]);
   end
 
   assign state_o = st_q;
@@ -539,12 +608,13 @@ module apt_top #(
   // The byte address within the 8-byte word is the byte enables' business;
   // the snoop compares beats.
   logic unused;
-  assign unused = ^{req_addr_i[2:0], snoop_addr_i[BL-1:0], s2_addr[2:0]};
+  assign unused = ^{req_addr_i[3:0], snoop_addr_i[BL-1:0], s2_addr[2:0]};
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       hq_wr_q <= '0;
       hq_rd_q <= '0;
+      part_q <= 1'b0;
       st_q <= AptIdle;
       r_q <= '0;
       l_q <= '0;
@@ -577,9 +647,12 @@ module apt_top #(
       rsp_valid_o <= 1'b0;
       rsp_err_o <= 1'b0;
       rsp_rdata_o <= '0;
+      racc_q <= '0;
+      rerr_q <= 1'b0;
     end else begin
       hq_wr_q <= hq_wr_q + (HW+1)'(req_valid_i);
       hq_rd_q <= hq_rd_q + (HW+1)'(hq_pop);
+      part_q <= part_d;
       st_q <= st_d;
       r_q <= r_d;
       l_q <= l_d;
@@ -612,17 +685,19 @@ module apt_top #(
       if (!err_v_q && (m_err || c_err)) begin
         err_v_q <= 1'b1;
         err_cause_q <= m_err ? AptErrMem : s2_q.err;
-        err_off_q <= m_err ? sl_off_q[m_rsp_tag_i] : s2_q.h.off;
+        err_off_q <= m_err ? sl_off_q[m_rsp_tag_i] : s2_q.u.off;
       end
       rsp_valid_o <= rsp_valid_d;
       rsp_err_o <= rsp_err_d;
       rsp_rdata_o <= rsp_rdata_d;
+      racc_q <= racc_d;
+      rerr_q <= rerr_d;
     end
   end
 
   // Storage without reset: the FIFOs, the slots' offsets, the prefetched beat.
   always_ff @(posedge clk_i) begin
-    if (req_valid_i) hq_q[hq_wr_q[HW-1:0]] <= {req_we_i, req_addr_i[27:3], req_wdata_i, req_wstrb_i};
+    if (req_valid_i) hq_q[hq_wr_q[HW-1:0]] <= {req_we_i, req_addr_i[27:4], req_wdata_i, req_wstrb_i};
     if (wq_push) wq_q[wq_wr_q[QW-1:0]] <= wq_in;
     if (wq_pop) sl_off_q[sl_pick] <= wq_head.off;
     if (pf_fill) begin

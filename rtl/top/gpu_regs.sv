@@ -86,7 +86,7 @@ module gpu_regs #(
   input  logic                     apt_busy_i,
   input  logic                     apt_wc_i,
   input  logic                     apt_pf_i,
-  input  logic [4:0]               apt_pend_i,
+  input  logic [5:0]               apt_pend_i,
   input  logic                     apt_err_valid_i,
   input  logic [1:0]               apt_err_cause_i,
   input  logic [27:0]              apt_err_off_i,

@@ -16,10 +16,11 @@
 //    wdata, wstrb}; responses {id, err, rdata} arrive in any order, one per
 //    cycle, and are always accepted; they are registered on the way in.
 //    id bit 0 = write, id[7:1] = client: queue q is q, the aperture
-//    APT_CLIENT | slot (0x30..0x3f), the copy engine CE_CLIENT | tag
+//    APT_CLIENT | slot (0x20..0x3f), the copy engine CE_CLIENT | tag
 //    (0x40..0x5f); id 0xff is the page walker.
-//  - Aperture port (BAR1): request {we, addr (window offset), 64-bit wdata,
-//    8 byte enables} for one cycle while apt_req_ready_o, one per cycle.
+//  - Aperture port (BAR1): request {we, addr (window offset of a 16-byte
+//    chunk), 128-bit wdata, 16 byte enables} for one cycle while
+//    apt_req_ready_o, one per cycle.
 //    Writes are posted (no response; errors latch in APT_ERR_STATUS); a
 //    read's response (valid, rdata, err) follows, reads in order (see
 //    apt_top).
@@ -67,10 +68,10 @@ module gpu_top #(
   output logic                   apt_req_ready_o,
   input  logic                   apt_req_we_i,
   input  logic [27:0]            apt_req_addr_i,
-  input  logic [63:0]            apt_req_wdata_i,
-  input  logic [7:0]             apt_req_wstrb_i,
+  input  logic [127:0]           apt_req_wdata_i,
+  input  logic [15:0]            apt_req_wstrb_i,
   output logic                   apt_rsp_valid_o,
-  output logic [63:0]            apt_rsp_rdata_o,
+  output logic [127:0]           apt_rsp_rdata_o,
   output logic                   apt_rsp_err_o,
   // Interrupt
   output logic                   irq_o
@@ -152,12 +153,12 @@ module gpu_top #(
   logic [NumRanges*20-1:0] apt_pitch;
   logic apt_cfg_wr, apt_wr, apt_err_clr, apt_pf_drop, a_req_valid_q, a_req_we_q;
   logic [27:0] a_req_addr_q;
-  logic [63:0] a_req_wdata_q;
-  logic [7:0] a_req_wstrb_q;
+  logic [127:0] a_req_wdata_q;
+  logic [15:0] a_req_wstrb_q;
   logic [2:0] apt_state;
   logic [1:0] apt_rd_state, apt_err_cause;
   logic apt_busy, apt_wc, apt_pf, apt_err_valid, apt_err_irq;
-  logic [4:0] apt_pend;
+  logic [5:0] apt_pend;
   logic [27:0] apt_err_off;
   logic [31:0] apt_accesses, apt_err_count;
   logic [AptTagW-1:0] apt_tag;

@@ -400,6 +400,59 @@ static void test_wc_coherence(void **state)
 	tb_close(&t);
 }
 
+/* A 16-byte access goes as one unit only where every valid range's start,
+ * end and pitch are multiples of 16; else its halves go one by one, each
+ * through its own range and row.  Ranges starting 8 bytes into a chunk, a
+ * linear pitch of 8 mod 16 and a Tile-Y range 8 bytes off: bulk writes
+ * and reads across the edges, against the C reference and the VRAM around. */
+static void test_wc_split(void **state)
+{
+	struct tb t;
+	uint64_t seed = tb_seed(CMD);
+	const unsigned modes[2] = {GPU_TILE_LINEAR, GPU_TILE_Y};
+	const uint32_t pitches[2] = {264, 512};
+
+	(void)state;
+	rng_state = seed | 1;
+	tb_open(&t);
+	for (unsigned m = 0; m < 2; m++) {
+		const uint32_t start = WIN_OFF + 8, rows = 32, pitch = pitches[m];
+		const uint32_t lin = pitch * rows, end = start + lin;
+		uint64_t surf;
+		uint8_t *img = malloc(lin + 16), *back = malloc(lin + 16), *mem;
+
+		assert_non_null(img);
+		assert_non_null(back);
+		assert_int_equal(dma_tile_surface_bytes(modes[m], 2, pitch, rows, &surf), GM_OK);
+		mem = malloc(surf);
+		assert_non_null(mem);
+		set_range(&t, 2, start, end, SURF_BASE, modes[m], 2, pitch);
+		fill_rnd(img, lin + 16);
+		/* 8 bytes of VRAM, the range, 8 bytes of VRAM */
+		assert_int_equal(gm_apt_write(t.g, start - 8, img, lin + 16), GM_OK);
+		assert_int_equal(gm_backdoor_read(t.g, start - 8, back, 8), GM_OK);
+		assert_memory_equal(back, img, 8);
+		assert_int_equal(gm_backdoor_read(t.g, end, back, 8), GM_OK);
+		assert_memory_equal(back, img + 8 + lin, 8);
+		assert_int_equal(gm_backdoor_read(t.g, SURF_BASE, mem, surf), GM_OK);
+		assert_int_equal(dma_tile_untile(modes[m], 2, pitch, mem, surf, pitch >> 2, rows, back,
+						 pitch, lin), GM_OK);
+		if (memcmp(back, img + 8, lin))
+			fail_msg("%s pitch %u: split writes do not land where the C swizzle says "
+				 "(GPUSIM_SEED=%" PRIu64 " " CMD ")", mode_names[modes[m]], pitch, seed);
+		memset(back, 0, lin + 16);
+		assert_int_equal(gm_apt_read(t.g, start - 8, back, lin + 16), GM_OK);
+		if (memcmp(back, img, lin + 16))
+			fail_msg("%s pitch %u: split reads differ (GPUSIM_SEED=%" PRIu64 " " CMD ")",
+				 mode_names[modes[m]], pitch, seed);
+		tb_wr(&t, GPU_REG_APT_CTRL(2), 0);
+		free(img);
+		free(back);
+		free(mem);
+	}
+	tb_close(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +461,7 @@ int main(void)
 		cmocka_unit_test(test_wc_coherence),
 		cmocka_unit_test(test_wc_every_mode),
 		cmocka_unit_test(test_wc_random),
+		cmocka_unit_test(test_wc_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
