@@ -198,7 +198,9 @@ module apt_top #(
   logic [HW:0] hq_wr_q, hq_rd_q, hq_cnt;
   logic hq_pop;
   host_t h;
+  logic head;
   assign hq_cnt = hq_wr_q - hq_rd_q;
+  assign head = hq_cnt != '0;
   assign h = hq_q[hq_rd_q[HW-1:0]];
   // The request in the caller's input register lands next cycle.
   assign req_ready_o = 32'(hq_cnt) + 32'(req_valid_i) < HostDepth;
@@ -253,10 +255,12 @@ module apt_top #(
   always_comb begin
     hit = 1'b0;
     hit_r = '0;
-    for (int i = NumRanges - 1; i >= 0; i--) begin
-      if (rng_valid_i[i] && a8 >= rng_start_i[28*i +: 28] && a8 < rng_end_i[28*i +: 28]) begin
-        hit = 1'b1;
-        hit_r = RW'(i);
+    if (head) begin  // the loop only with a head: it costs every evaluation
+      for (int i = NumRanges - 1; i >= 0; i--) begin
+        if (rng_valid_i[i] && a8 >= rng_start_i[28*i +: 28] && a8 < rng_end_i[28*i +: 28]) begin
+          hit = 1'b1;
+          hit_r = RW'(i);
+        end
       end
     end
   end
@@ -264,7 +268,7 @@ module apt_top #(
   logic [2:0] r_mode, r_bpe;
   logic [19:0] r_pitch;
   logic [27:0] r_start, l_new, rc_off;
-  logic r_ok, head;
+  logic r_ok;
   assign r_mode = rng_mode_i[3*hit_r +: 3];
   assign r_bpe = rng_bpe_i[3*hit_r +: 3];
   assign r_pitch = rng_pitch_i[20*hit_r +: 20];
@@ -272,7 +276,6 @@ module apt_top #(
   assign r_ok = tile_fmt_ok(r_mode, r_bpe, r_pitch) && r_pitch[2:0] == '0;
   assign l_new = a8 - r_start;  // both 8-aligned
   assign rc_off = l_new - rc_l0_q;
-  assign head = hq_cnt != '0;
 
   // Division step: shift the next dividend bit into the remainder.
   logic [28:0] d_rem;
@@ -414,10 +417,13 @@ module apt_top #(
   always_comb begin
     sl_free = 1'b0;
     sl_pick = '0;
-    for (int i = Slots - 1; i >= 0; i--) begin
-      if (!sl_v_q[i]) begin
-        sl_free = 1'b1;
-        sl_pick = TagW'(i);
+    // The search only when a beat waits: it costs every evaluation it runs.
+    if (wq_cnt != '0) begin
+      for (int i = Slots - 1; i >= 0; i--) begin
+        if (!sl_v_q[i]) begin
+          sl_free = 1'b1;
+          sl_pick = TagW'(i);
+        end
       end
     end
   end
@@ -440,10 +446,6 @@ module apt_top #(
   assign c_beat = s2_addr[47:BL];
   assign lane = s2_addr[BL-1:3];
   assign w_strb = BeatBytes'(s2_q.u.strb) << {lane, 3'b000};
-  assign w_data = BB'(s2_q.u.data) << {lane, 6'b000000};
-  always_comb begin
-    for (int unsigned j = 0; j < BeatBytes; j++) w_bits[8*j +: 8] = {8{w_strb[j]}};
-  end
   assign front_empty = !head && !s1_q.v && !s2_q.v && st_q == AptIdle;
   assign drained = !wc_v_q && wq_cnt == '0 && sl_v_q == '0;
   assign wr_rsp = m_rsp_valid_i && m_rsp_we_i;
@@ -474,6 +476,8 @@ module apt_top #(
     rsp_valid_d = 1'b0;
     rsp_err_d = 1'b0;
     rsp_rdata_d = '0;
+    w_bits = '0;
+    w_data = '0;
     racc_d = racc_q;
     rerr_d = rerr_q;
     ans = 1'b0;
@@ -481,11 +485,14 @@ module apt_top #(
     ans_data = '0;
     if (wc_v_q && wc_idle_q != 5'(AptWcIdleCycles)) wc_idle_d = wc_idle_q + 5'd1;
     if (s2_q.v && s2_q.u.we) begin
+      w_data = BB'(s2_q.u.data) << {lane, 6'b000000};
       if (s2_q.err != AptErrNone) begin
         // A failing posted write: latched, nothing written.
         c_take = 1'b1;
         c_err = 1'b1;
       end else if (wc_v_q && wc_beat == c_beat) begin
+        // The byte mask only here: the loop costs every evaluation it runs.
+        for (int unsigned j = 0; j < BeatBytes; j++) w_bits[8*j +: 8] = {8{w_strb[j]}};
         c_take = 1'b1;
         wc_d.data = (wc_q.data & ~w_bits) | (w_data & w_bits);
         wc_d.strb = wc_q.strb | w_strb;
@@ -495,7 +502,7 @@ module apt_top #(
         wq_push = wc_v_q;
         wc_v_d = 1'b1;
         wc_d.beat = c_beat;
-        wc_d.data = w_data & w_bits;
+        wc_d.data = w_data;  // bytes without enables are never written
         wc_d.strb = w_strb;
         wc_d.off = s2_q.u.off;
         wc_idle_d = '0;
@@ -587,10 +594,7 @@ module apt_top #(
   end
 
   logic [5:0] pend;
-  always_comb begin
-    pend = 6'(wq_cnt);
-    for (int unsigned i = 0; i < Slots; i++) pend = pend + 6'(sl_v_q[i]);
-  end
+  assign pend = 6'(wq_cnt) + 6'($countones(sl_v_q));
 
   assign state_o = st_q;
   assign rd_state_o = rd_q;
