@@ -218,8 +218,8 @@ int gm_reg_read(struct gm *g, uint32_t off, uint32_t *val)
 
 #define APT_BUDGET_CYCLES 100000u
 #define APT_CHUNK 16u           /* bytes of one aperture access (gpu_top) */
-#define APT_READS_IN_FLIGHT 8u  /* host FIFO + pipeline: enough to stream */
-#define APT_READ_BURST 128u     /* chunks per pipelined burst of a bulk read */
+#define APT_READS_IN_FLIGHT 64u /* more than the aperture holds: it streams */
+#define APT_READ_BURST 1024u    /* chunks per pipelined burst of a bulk read (16 KiB) */
 
 static bool apt_word_ok(uint32_t off, uint8_t strb)
 {

@@ -134,7 +134,7 @@ int gm_apt_post64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb) GM_MUS
  * gm_apt_write posts one word per cycle the aperture is ready, without
  * waiting for any, then flushes: when it returns every word is in memory
  * or failed; GM_ERR_ADDR if any failed (those words wrote nothing, the
- * others were all written).  gm_apt_read keeps up to 8 chunk reads in flight;
+ * others were all written).  gm_apt_read streams chunk reads as fast as the aperture takes them;
  * GM_ERR_ADDR if any word failed (its bytes read 0, the others are read).
  * GM_ERR_HW if the hardware made no progress for 100000 cycles (a write
  * may then be left posted).

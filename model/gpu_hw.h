@@ -27,7 +27,7 @@
 #define GPU_APT_RANGES 0x8ull /* aperture (BAR1) ranges */
 #define GPU_APT_WINDOW_BYTES 0x10000000ull /* size of the aperture window (BAR1): 256 MiB */
 #define GPU_APT_ACCESS_BYTES 0x10ull /* bytes per aperture access: one naturally aligned 16-byte chunk with 16 byte enables (a 64-bit word is one half of it) */
-#define GPU_APT_SLOTS 0x20ull /* aperture memory requests in flight (posted write beats; a read uses one slot) */
+#define GPU_APT_SLOTS 0x20ull /* aperture posted write beats in flight (a read has as many beat buffers, fetched in flight) */
 #define GPU_APT_WC_IDLE_CYCLES 0x10ull /* a write-combined beat with no new aperture access for this many cycles is issued */
 #define GPU_CE_ROB_SLOTS 0x20ull /* copy-engine read slots: reads in flight plus beats held for reuse */
 #define GPU_CE_CLIENT 0x40ull /* MMU fault client numbers 0x40..0x5f are copy-engine reads/writes (0x40 | tag) */
@@ -140,12 +140,12 @@ enum gpu_apt_state {
 	GPU_APT_ST_DIV = 0x1, /* dividing the range offset by the pitch (row-cache miss) */
 };
 
-/* aperture read unit states (apt_top rd_q) */
+/* what the aperture's reads wait for (apt_top rd_st) */
 enum gpu_apt_rd {
-	GPU_APT_RD_IDLE = 0x0, /* no read, or a read answered from the prefetch buffer */
+	GPU_APT_RD_IDLE = 0x0, /* no read waiting */
 	GPU_APT_RD_DRAIN = 0x1, /* a read waits for the posted writes before it to be acknowledged */
-	GPU_APT_RD_REQ = 0x2, /* issuing the read of the whole beat */
-	GPU_APT_RD_WAIT = 0x3, /* waiting for the beat (it fills the prefetch buffer) */
+	GPU_APT_RD_REQ = 0x2, /* a beat fetch waits for the memory port */
+	GPU_APT_RD_WAIT = 0x3, /* read units wait for their beats, in order */
 };
 
 /* cause of an aperture access error (APT_ERR_STATUS.CAUSE) */

@@ -25,7 +25,7 @@
   localparam int unsigned AptRanges = 8;  // aperture (BAR1) ranges
   localparam int unsigned AptWindowBytes = 268435456;  // size of the aperture window (BAR1): 256 MiB
   localparam int unsigned AptAccessBytes = 16;  // bytes per aperture access: one naturally aligned 16-byte chunk with 16 byte enables (a 64-bit word is one half of it)
-  localparam int unsigned AptSlots = 32;  // aperture memory requests in flight (posted write beats; a read uses one slot)
+  localparam int unsigned AptSlots = 32;  // aperture posted write beats in flight (a read has as many beat buffers, fetched in flight)
   localparam int unsigned AptWcIdleCycles = 16;  // a write-combined beat with no new aperture access for this many cycles is issued
   localparam int unsigned CeRobSlots = 32;  // copy-engine read slots: reads in flight plus beats held for reuse
   localparam int unsigned CeClient = 64;  // MMU fault client numbers 0x40..0x5f are copy-engine reads/writes (0x40 | tag)
@@ -129,12 +129,12 @@
   localparam apt_state_e AptIdle = 3'h0;  // translating one access per cycle (range match, row cache)
   localparam apt_state_e AptDiv = 3'h1;  // dividing the range offset by the pitch (row-cache miss)
 
-  // aperture read unit states (apt_top rd_q)
+  // what the aperture's reads wait for (apt_top rd_st)
   typedef logic [1:0] apt_rd_e;
-  localparam apt_rd_e RdIdle = 2'h0;  // no read, or a read answered from the prefetch buffer
+  localparam apt_rd_e RdIdle = 2'h0;  // no read waiting
   localparam apt_rd_e RdDrain = 2'h1;  // a read waits for the posted writes before it to be acknowledged
-  localparam apt_rd_e RdReq = 2'h2;  // issuing the read of the whole beat
-  localparam apt_rd_e RdWait = 2'h3;  // waiting for the beat (it fills the prefetch buffer)
+  localparam apt_rd_e RdReq = 2'h2;  // a beat fetch waits for the memory port
+  localparam apt_rd_e RdWait = 2'h3;  // read units wait for their beats, in order
 
   // cause of an aperture access error (APT_ERR_STATUS.CAUSE)
   typedef logic [1:0] apt_err_e;

@@ -47,18 +47,21 @@
 // counts.  Nothing waits on anything but the memory, which always answers,
 // so a flush always completes: busy_o falls.
 //
-// Reads are uncached but prefetch: a read first drains the posted writes
-// (the buffer closes, every beat is acknowledged: rd_q = DRAIN), then reads
-// the whole beat; the beat stays in the prefetch buffer (pf_q) and serves
-// following reads of that beat without a memory access.  Coherence: every
-// write the memory port accepts (snoop_valid_i/snoop_addr_i, from any agent:
-// queues, copy engine, walker, this aperture) drops a prefetched beat it
-// hits, and a read in flight when such a write passes does not fill the
-// buffer.  APT_FLUSH.PF (pf_drop_i) drops it too: the model's backdoor
-// writes, which no snoop sees, use that (model/gm.c).  A read that fails
-// (format, row, memory) answers with err and data 0.  Sequential reads go
-// one beat fetch at a time: a tiled layout gives 16 bytes of a row per beat,
-// a linear one 32.
+// Reads are uncached but prefetch, and stream: a read first drains the
+// posted writes (the buffer closes, every beat is acknowledged: rd_st =
+// DRAIN), then its unit joins the read queue (ru_q, RuN, answered in order)
+// naming a beat buffer: the newest one when it holds (or is fetching) the
+// same beat, else a new one from the ring of RbN (rb_*) whose beat is
+// fetched at once, its tag the buffer's index; up to RbN fetches fly.  The
+// newest buffer outlives its units: it is the prefetched beat later reads
+// use.  A write waits for the reads before it to have their data.
+// Coherence: every write the memory port accepts (snoop_valid_i/
+// snoop_addr_i, from any agent: queues, copy engine, walker, this aperture)
+// that hits the newest buffer's beat, fetched or in flight, makes it stale:
+// no later read uses it (units already waiting on it came first and keep
+// its data).  APT_FLUSH.PF (pf_drop_i) makes every buffer stale: the
+// model's backdoor writes, which no snoop sees, use that (model/gm.c).  A
+// read that fails (format, row, memory) answers with err and data 0.
 //
 // Host protocol: assert req_valid_i for one cycle while req_ready_o is high
 // (req_ready_o counts the request in the caller's input register); a read's
@@ -428,12 +431,40 @@ module apt_top #(
     end
   end
 
-  apt_rd_e rd_q, rd_d;
-  logic rd_stale_q, rd_stale_d;  // a write hit the beat being read
-  logic pf_v_q, pf_v_d;
-  logic [47:BL] pf_beat_q;
-  logic [BB-1:0] pf_data_q;
-  logic pf_fill;
+  // Reads: beat buffers (rb_*), a ring in allocation order, fetched in that
+  // order; the newest is kept as the prefetched beat.  Read units wait in
+  // order in ru_q, each naming its buffer.
+  localparam int unsigned RbN = 32;  // beats fetched or held for reads
+  localparam int unsigned RbW = $clog2(RbN);
+  localparam int unsigned RuN = 32;  // read units waiting for their data
+  localparam int unsigned RuW = $clog2(RuN);
+  typedef struct packed {
+    logic           wide;
+    logic           half;
+    logic           last;
+    logic           err;   // failed translation: answers err
+    logic [LW-1:0]  lane;
+    logic [RbW-1:0] rb;
+  } ru_t;
+  logic [47:BL] rb_beat_q [RbN];
+  logic [BB-1:0] rb_data_q [RbN];
+  logic [RbN-1:0] rb_v_q, rb_v_d, rb_err_q, rb_err_d, rb_stale_q, rb_stale_d;
+  initial begin : check_rb
+    if (RbN > Slots) $error("apt_top: a read buffer's tag is a slot tag");
+  end
+  logic [RbW:0] rb_alloc_q, rb_iss_q, rb_free_q, rb_cnt;
+  logic [RbW-1:0] rb_new, rb_iss, rb_free;
+  ru_t ru_q [RuN];
+  logic [RuW:0] ru_wr_q, ru_rd_q, ru_cnt;
+  ru_t ru_in, ru_hd;
+  logic ru_push, ru_pop, rb_alloc, rb_go, rb_pop, rb_reuse, rd_drain;
+  assign rb_cnt = rb_alloc_q - rb_free_q;
+  assign rb_new = rb_alloc_q[RbW-1:0] - RbW'(1);  // the newest buffer
+  assign rb_iss = rb_iss_q[RbW-1:0];
+  assign rb_free = rb_free_q[RbW-1:0];
+  assign ru_cnt = ru_wr_q - ru_rd_q;
+  assign ru_hd = ru_q[ru_rd_q[RuW-1:0]];
+  assign rb_go = rb_iss_q != rb_alloc_q;
 
   logic front_empty, drained, wr_rsp, rd_rsp, wr_go;
   logic [LW-1:0] lane;
@@ -467,10 +498,15 @@ module apt_top #(
     flush_d = flush_q || apt_wr_i;
     wq_push = 1'b0;
     wq_in = wc_q;
-    rd_d = rd_q;
-    rd_stale_d = rd_stale_q;
-    pf_v_d = pf_v_q && !pf_drop_i;
-    pf_fill = 1'b0;
+    rb_v_d = rb_v_q;
+    rb_err_d = rb_err_q;
+    rb_stale_d = pf_drop_i ? '1 : rb_stale_q;
+    rb_alloc = 1'b0;
+    rb_reuse = 1'b0;
+    rd_drain = 1'b0;
+    ru_push = 1'b0;
+    ru_pop = 1'b0;
+    ru_in = '0;
     c_take = 1'b0;
     c_err = 1'b0;
     rsp_valid_d = 1'b0;
@@ -484,7 +520,9 @@ module apt_top #(
     ans_err = 1'b0;
     ans_data = '0;
     if (wc_v_q && wc_idle_q != 5'(AptWcIdleCycles)) wc_idle_d = wc_idle_q + 5'd1;
-    if (s2_q.v && s2_q.u.we) begin
+    if (s2_q.v && s2_q.u.we && ru_cnt != '0) begin
+      // A write waits for the reads before it to have their data.
+    end else if (s2_q.v && s2_q.u.we) begin
       w_data = BB'(s2_q.u.data) << {lane, 6'b000000};
       if (s2_q.err != AptErrNone) begin
         // A failing posted write: latched, nothing written.
@@ -516,52 +554,55 @@ module apt_top #(
     end
     if (flush_q && front_empty && !wc_v_d) flush_d = apt_wr_i;
 
-    // Reads, one at a time, in order with the writes before them.
-    unique case (rd_q)
-      RdIdle, RdDrain: begin
-        if (s2_q.v && !s2_q.u.we) begin
-          if (s2_q.err != AptErrNone) begin
-            c_take = 1'b1;
-            ans = 1'b1;
-            ans_err = 1'b1;
-          end else if (!drained) begin
-            rd_d = RdDrain;
-          end else if (pf_v_q && pf_beat_q == c_beat &&
-                       !(snoop_valid_i && snoop_addr_i[47:BL] == c_beat)) begin
-            c_take = 1'b1;
-            rd_d = RdIdle;
-            ans = 1'b1;
-            ans_data = 128'(pf_data_q >> {lane, 6'b000000});
-          end else begin
-            rd_d = RdReq;
-          end
-        end
+    // Reads, in order, after the writes before them: a unit joins ru_q
+    // naming the newest buffer when that holds its beat (and no write hit
+    // it), else a new buffer whose beat is fetched.
+    if (s2_q.v && !s2_q.u.we && 32'(ru_cnt) < RuN) begin
+      ru_in.wide = s2_q.u.wide;
+      ru_in.half = s2_q.u.half;
+      ru_in.last = s2_q.u.last;
+      ru_in.lane = lane;
+      ru_in.rb = rb_alloc_q[RbW-1:0];
+      rb_reuse = rb_cnt != '0 && rb_beat_q[rb_new] == c_beat && !rb_stale_q[rb_new] &&
+                 !(snoop_valid_i && snoop_addr_i[47:BL] == c_beat);
+      if (s2_q.err != AptErrNone) begin
+        c_take = 1'b1;
+        ru_push = 1'b1;
+        ru_in.err = 1'b1;
+        ru_in.rb = rb_new;
+      end else if (!drained) begin
+        rd_drain = 1'b1;
+      end else if (rb_reuse) begin
+        c_take = 1'b1;
+        ru_push = 1'b1;
+        ru_in.rb = rb_new;
+      end else if (32'(rb_cnt) < RbN) begin
+        c_take = 1'b1;
+        ru_push = 1'b1;
+        rb_alloc = 1'b1;
+        rb_v_d[rb_alloc_q[RbW-1:0]] = 1'b0;
+        rb_err_d[rb_alloc_q[RbW-1:0]] = 1'b0;
+        rb_stale_d[rb_alloc_q[RbW-1:0]] = 1'b0;
       end
-      RdReq: begin
-        rd_stale_d = 1'b0;
-        if (m_req_ready_i) rd_d = RdWait;
-      end
-      RdWait: begin
-        if (rd_rsp) begin
-          c_take = 1'b1;
-          rd_d = RdIdle;
-          ans = 1'b1;
-          ans_err = m_rsp_err_i;
-          ans_data = m_rsp_err_i ? '0 : 128'(m_rsp_rdata_i >> {lane, 6'b000000});
-          pf_fill = !m_rsp_err_i && !rd_stale_q && !pf_drop_i &&
-                    !(snoop_valid_i && snoop_addr_i[47:BL] == c_beat);
-          pf_v_d = pf_fill;
-        end
-      end
-      default: rd_d = RdIdle;
-    endcase
+    end
+    if (rd_rsp) begin
+      rb_v_d[m_rsp_tag_i[RbW-1:0]] = 1'b1;
+      rb_err_d[m_rsp_tag_i[RbW-1:0]] = m_rsp_err_i;
+    end
+    // The oldest unit answers once its beat is there.
+    if (ru_cnt != '0 && (ru_hd.err || rb_v_q[ru_hd.rb])) begin
+      ru_pop = 1'b1;
+      ans = 1'b1;
+      ans_err = ru_hd.err || rb_err_q[ru_hd.rb];
+      ans_data = ans_err ? '0 : 128'(rb_data_q[ru_hd.rb] >> {ru_hd.lane, 6'b000000});
+    end
     // A read unit answered: into its place in the chunk; the last answers.
     if (ans) begin
-      if (s2_q.u.wide) racc_d = ans_data;
-      else if (s2_q.u.half) racc_d[127:64] = ans_data[63:0];
+      if (ru_hd.wide) racc_d = ans_data;
+      else if (ru_hd.half) racc_d[127:64] = ans_data[63:0];
       else racc_d[63:0] = ans_data[63:0];
       rerr_d = rerr_q || ans_err;
-      if (s2_q.u.last) begin
+      if (ru_hd.last) begin
         rsp_valid_d = 1'b1;
         rsp_err_d = rerr_d;
         rsp_rdata_d = rerr_d ? '0 : racc_d;
@@ -570,20 +611,25 @@ module apt_top #(
       end
     end
     // Coherence: a write the memory accepted drops the beat it hits.
-    if (!pf_fill && snoop_valid_i && snoop_addr_i[47:BL] == pf_beat_q) pf_v_d = 1'b0;
-    if ((rd_q == RdReq || rd_q == RdWait) && snoop_valid_i && snoop_addr_i[47:BL] == c_beat)
-      rd_stale_d = 1'b1;
+    // Only the newest buffer is ever reused, so only it needs the snoop;
+    // units already waiting on a beat keep its data (they came first).
+    if (snoop_valid_i && rb_cnt != '0 && rb_beat_q[rb_new] == snoop_addr_i[47:BL])
+      rb_stale_d[rb_new] = 1'b1;
   end
+
+  // A buffer no unit waits on goes, but the newest (the prefetched beat).
+  assign rb_pop = rb_cnt > (RbW+1)'(1) && rb_v_q[rb_free] &&
+                  (ru_cnt == '0 || ru_hd.rb != rb_free);
 
   // Memory requests: the read (only once every write is acknowledged), else
   // the write queue's head when a slot is free.
-  assign wr_go = wq_cnt != '0 && sl_free && rd_q != RdReq;
-  assign m_req_valid_o = rd_q == RdReq || wr_go;
-  assign m_req_we_o = rd_q != RdReq;
-  assign m_req_tag_o = rd_q == RdReq ? '0 : sl_pick;
-  assign m_req_addr_o = rd_q == RdReq ? {c_beat, {BL{1'b0}}} : {wq_head.beat, {BL{1'b0}}};
+  assign wr_go = wq_cnt != '0 && sl_free && !rb_go;
+  assign m_req_valid_o = rb_go || wr_go;
+  assign m_req_we_o = !rb_go;
+  assign m_req_tag_o = rb_go ? TagW'(rb_iss) : sl_pick;
+  assign m_req_addr_o = rb_go ? {rb_beat_q[rb_iss], {BL{1'b0}}} : {wq_head.beat, {BL{1'b0}}};
   assign m_req_wdata_o = wq_head.data;
-  assign m_req_wstrb_o = rd_q == RdReq ? '0 : wq_head.strb;
+  assign m_req_wstrb_o = rb_go ? '0 : wq_head.strb;
   assign wq_pop = wr_go && m_req_ready_i;
   assign m_err = wr_rsp && m_rsp_err_i;
 
@@ -597,10 +643,12 @@ module apt_top #(
   assign pend = 6'(wq_cnt) + 6'($countones(sl_v_q));
 
   assign state_o = st_q;
-  assign rd_state_o = rd_q;
-  assign busy_o = !front_empty || !drained || rd_q != RdIdle || flush_q;
+  apt_rd_e rd_st;  // what the reads wait for
+  assign rd_st = rd_drain ? RdDrain : rb_go ? RdReq : ru_cnt != '0 ? RdWait : RdIdle;
+  assign rd_state_o = rd_st;
+  assign busy_o = !front_empty || !drained || ru_cnt != '0 || rb_go || flush_q;
   assign wc_o = wc_v_q;
-  assign pf_o = pf_v_q;
+  assign pf_o = rb_cnt != '0 && rb_v_q[rb_new] && !rb_stale_q[rb_new] && !rb_err_q[rb_new];
   assign pend_o = pend;
   assign accesses_o = acc_q;
   assign err_valid_o = err_v_q;
@@ -640,9 +688,14 @@ module apt_top #(
       wq_wr_q <= '0;
       wq_rd_q <= '0;
       sl_v_q <= '0;
-      rd_q <= RdIdle;
-      rd_stale_q <= 1'b0;
-      pf_v_q <= 1'b0;
+      rb_v_q <= '0;
+      rb_err_q <= '0;
+      rb_stale_q <= '0;
+      rb_alloc_q <= '0;
+      rb_iss_q <= '0;
+      rb_free_q <= '0;
+      ru_wr_q <= '0;
+      ru_rd_q <= '0;
       err_v_q <= 1'b0;
       err_cause_q <= '0;
       err_off_q <= '0;
@@ -678,9 +731,14 @@ module apt_top #(
       wq_wr_q <= wq_wr_q + (QW+1)'(wq_push);
       wq_rd_q <= wq_rd_q + (QW+1)'(wq_pop);
       sl_v_q <= sl_v_d;
-      rd_q <= rd_d;
-      rd_stale_q <= rd_stale_d;
-      pf_v_q <= pf_v_d;
+      rb_v_q <= rb_v_d;
+      rb_err_q <= rb_err_d;
+      rb_stale_q <= rb_stale_d;
+      rb_alloc_q <= rb_alloc_q + (RbW+1)'(rb_alloc);
+      rb_iss_q <= rb_iss_q + (RbW+1)'(rb_go && m_req_ready_i);
+      rb_free_q <= rb_free_q + (RbW+1)'(rb_pop);
+      ru_wr_q <= ru_wr_q + (RuW+1)'(ru_push);
+      ru_rd_q <= ru_rd_q + (RuW+1)'(ru_pop);
       acc_q <= acc_q + {31'd0, c_take};
       err_cnt_q <= err_cnt_q + 32'(c_err) + 32'(m_err);
       if (err_clr_i) err_v_q <= 1'b0;
@@ -704,10 +762,9 @@ module apt_top #(
     if (req_valid_i) hq_q[hq_wr_q[HW-1:0]] <= {req_we_i, req_addr_i[27:4], req_wdata_i, req_wstrb_i};
     if (wq_push) wq_q[wq_wr_q[QW-1:0]] <= wq_in;
     if (wq_pop) sl_off_q[sl_pick] <= wq_head.off;
-    if (pf_fill) begin
-      pf_beat_q <= c_beat;
-      pf_data_q <= m_rsp_rdata_i;
-    end
+    if (rb_alloc) rb_beat_q[rb_alloc_q[RbW-1:0]] <= c_beat;
+    if (rd_rsp) rb_data_q[m_rsp_tag_i[RbW-1:0]] <= m_rsp_rdata_i;
+    if (ru_push) ru_q[ru_wr_q[RuW-1:0]] <= ru_in;
   end
 
 `ifndef SYNTHESIS
@@ -715,7 +772,7 @@ module apt_top #(
   always_ff @(posedge clk_i) begin
     if (rst_ni && req_valid_i && 32'(hq_cnt) == HostDepth) $error("apt_top: host FIFO overflow");
     if (rst_ni && wr_rsp && !sl_v_q[m_rsp_tag_i]) $error("apt_top: write ack for a free slot");
-    if (rst_ni && rd_rsp && rd_q != RdWait) $error("apt_top: read data with no read in flight");
+    if (rst_ni && rd_rsp && rb_v_q[m_rsp_tag_i[RbW-1:0]]) $error("apt_top: read data for a buffer that has it");
   end
 `endif
 
