@@ -311,6 +311,18 @@ static void test_wc_errors(void **state)
 	assert_int_equal(gm_apt_write64(t.g, 0x10000, 10, 0xff), GM_OK);
 	assert_true(tb_mem64(&t, 0x60000) == 10);
 
+	/* A streamed read across the bad range: the words around it are read,
+	 * its words read 0, the call says GM_ERR_ADDR. */
+	{
+		uint64_t got[6];
+
+		for (unsigned i = 0; i < 6; i++)
+			got[i] = ~0ull;
+		assert_int_equal(gm_apt_read(t.g, 0x100f0, got, 32), GM_ERR_ADDR);
+		assert_true(got[0] == v[0] && got[1] == v[1] && got[2] == 0 && got[3] == 0);
+		assert_int_equal(gm_apt_read(t.g, 0x10200, got, 16), GM_OK);
+		assert_true(got[0] == (v[4] & 0xffffffffull) && got[1] == v[5]);
+	}
 	/* Reads answer their own errors; they latch nothing. */
 	assert_int_equal(gm_apt_read64(t.g, 0x10100, &w), GM_ERR_ADDR);
 	assert_true(w == 0);
