@@ -101,7 +101,7 @@ int gm_backdoor_read64(struct gm *g, uint64_t addr, uint64_t *v) GM_MUST_CHECK;
  * may be served from the beat the last read fetched, and a read waits for
  * every posted write before it.
  *
- * One access is a naturally aligned 64-bit word: @off below
+ * The *64 calls take a naturally aligned 64-bit word: @off below
  * GPU_APT_WINDOW_BYTES and 8-aligned, @strb the byte enables (bit i = byte
  * i, nonzero); otherwise GM_ERR_BAD_ARG and no cycle passes.
  *

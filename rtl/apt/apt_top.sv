@@ -657,7 +657,7 @@ module apt_top #(
   assign err_count_o = err_cnt_q;
   assign err_irq_o = c_err || m_err;
 
-  // The byte address within the 8-byte word is the byte enables' business;
+  // The byte address within the 16-byte chunk is the byte enables' business;
   // the snoop compares beats.
   logic unused;
   assign unused = ^{req_addr_i[3:0], snoop_addr_i[BL-1:0], s2_addr[2:0]};
