@@ -76,7 +76,7 @@ VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads
 LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
-TESTS := test_gm_mem test_dma test_mmu test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_ce test_mmu_rtl test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_lock_render test_kmd_recovery test_kmd_evict test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
+TESTS := test_gm_mem test_dma test_mmu test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_apt_wc test_ce test_mmu_rtl test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_lock_render test_kmd_recovery test_kmd_evict test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o

@@ -137,9 +137,28 @@ const char *gpu_apt_state_name(uint32_t v)
 	switch (v) {
 	case 0x0: return "IDLE";
 	case 0x1: return "DIV";
-	case 0x2: return "SWZ";
-	case 0x3: return "REQ";
-	case 0x4: return "WAIT";
+	default: return NULL;
+	}
+}
+
+const char *gpu_apt_rd_name(uint32_t v)
+{
+	switch (v) {
+	case 0x0: return "IDLE";
+	case 0x1: return "DRAIN";
+	case 0x2: return "REQ";
+	case 0x3: return "WAIT";
+	default: return NULL;
+	}
+}
+
+const char *gpu_apt_err_name(uint32_t v)
+{
+	switch (v) {
+	case 0x0: return "NONE";
+	case 0x1: return "FORMAT";
+	case 0x2: return "ROW";
+	case 0x3: return "MEM";
 	default: return NULL;
 	}
 }
@@ -172,6 +191,10 @@ static const struct gpu_reg_desc gpu_regs[] = {
 	{ "CE_BYTES", 0x848u, 0, 0 },
 	{ "APT_ACCESSES", 0x84cu, 0, 0 },
 	{ "APT_STATUS", 0x850u, 0, 0 },
+	{ "APT_ERR_STATUS", 0x854u, 0, 0 },
+	{ "APT_ERR_OFF", 0x858u, 0, 0 },
+	{ "APT_ERR_COUNT", 0x85cu, 0, 0 },
+	{ "APT_FLUSH", 0x860u, 0, 0 },
 	{ "Q_CTRL", 0x000u, 0x100u, 0x80u },
 	{ "Q_BASE_LO", 0x004u, 0x100u, 0x80u },
 	{ "Q_BASE_HI", 0x008u, 0x100u, 0x80u },

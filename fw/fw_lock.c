@@ -504,6 +504,9 @@ static int lock_release(struct fw_kmd *k, struct fw_lock_range *l, bool write_ba
 	if (l >= k->apt && l < k->apt + GPU_APT_RANGES) {
 		struct fw_lock_range was = *l;
 
+		/* the CPU's posted writes land before the ranges go */
+		if (gm_apt_flush(k->d->gm) == GM_ERR_HW)
+			return GM_ERR_HW;
 		for (unsigned r = 0; !st && r < GPU_APT_RANGES; r++)
 			if (k->apt[r].a == a && !(st = fw_apt_unmap(k->d, r)))
 				k->apt[r] = (struct fw_lock_range){ 0 };

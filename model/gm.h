@@ -79,7 +79,9 @@ int gm_reg_read(struct gm *g, uint32_t off, uint32_t *val) GM_MUST_CHECK;
 
 /*
  * Backdoor memory access, no time passes: the range must lie in VRAM or in
- * system memory, else GM_ERR_ADDR and nothing is touched.
+ * system memory, else GM_ERR_ADDR and nothing is touched.  No hardware
+ * snoop sees a backdoor write, so the next aperture read first drops the
+ * aperture's prefetched beat (APT_FLUSH.PF, two cycles).
  */
 int gm_backdoor_write(struct gm *g, uint64_t addr, const void *buf, size_t len) GM_MUST_CHECK;
 int gm_backdoor_read(struct gm *g, uint64_t addr, void *buf, size_t len) GM_MUST_CHECK;
@@ -89,25 +91,67 @@ int gm_backdoor_read64(struct gm *g, uint64_t addr, uint64_t *v) GM_MUST_CHECK;
 
 /*
  * Aperture (BAR1): the CPU's window onto VRAM and, through its ranges, onto
- * tiled surfaces as if they were linear (rtl/apt/apt_top.sv).  One access
- * is a naturally aligned 64-bit word: @off below GPU_APT_WINDOW_BYTES and
- * 8-aligned, @strb the byte enables (bit i = byte i, nonzero); otherwise
- * GM_ERR_BAD_ARG and no cycle passes.  Cycles pass until the hardware
- * answers.  GM_ERR_ADDR when it answered with err (the range's format is
- * illegal, the row is past 2^16, or the memory refused): nothing was
- * written and a read gives 0.  GM_ERR_HW if no answer came in 100000 cycles.
+ * tiled surfaces as if they were linear (rtl/apt/apt_top.sv).  Its port
+ * takes a naturally aligned 16-byte chunk with byte enables per cycle; the
+ * calls below cut their bytes into chunks.  It behaves like a PCI BAR
+ * mapped write-combined: writes are posted (the hardware takes one chunk
+ * per cycle, merges what lands in one 32-byte memory beat and has several
+ * beats in flight; a failing write latches APT_ERR_STATUS and
+ * raises INT_STATUS.APT_ERR instead of answering), reads are uncached but
+ * may be served from the beat the last read fetched, and a read waits for
+ * every posted write before it.
+ *
+ * The *64 calls take a naturally aligned 64-bit word: @off below
+ * GPU_APT_WINDOW_BYTES and 8-aligned, @strb the byte enables (bit i = byte
+ * i, nonzero); otherwise GM_ERR_BAD_ARG and no cycle passes.
+ *
+ * gm_apt_write64 posts the word and flushes (gm_apt_flush): it returns once
+ * the word is in memory, GM_ERR_ADDR if it failed (the range's format is
+ * illegal, the row is past 2^16, or the memory refused its beat: nothing of
+ * the word was written).  gm_apt_read64 returns once the data is there;
+ * GM_ERR_ADDR when the read failed (same causes) and *val is 0.  Both:
+ * GM_ERR_HW if the hardware made no progress for 100000 cycles.
  */
 int gm_apt_write64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb) GM_MUST_CHECK;
 int gm_apt_read64(struct gm *g, uint32_t off, uint64_t *val) GM_MUST_CHECK;
 
 /*
+ * Post one write word and return as soon as the hardware took it (one cycle
+ * when the aperture is ready), as a CPU store to a write-combined mapping
+ * does: nothing says when it lands or whether it failed until the next
+ * gm_apt_flush() (or a read, which waits for it).  A range register write
+ * does not wait for words still being translated: flush before changing or
+ * releasing a range posted words go through (fw_lock's unlock does).
+ * GM_ERR_BAD_ARG as above; GM_ERR_HW if the aperture was not ready for
+ * 100000 cycles.
+ */
+int gm_apt_post64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb) GM_MUST_CHECK;
+
+/*
  * Bulk aperture copies of any offset and length inside the window, as
  * 64-bit accesses with byte enables for the ragged ends.  GM_ERR_BAD_ARG
- * (NULL buffer, range outside the window) before any access; otherwise the
- * first access error is returned, the words before it having completed.
+ * (NULL buffer, range outside the window) before any access.
+ * gm_apt_write posts one word per cycle the aperture is ready, without
+ * waiting for any, then flushes: when it returns every word is in memory
+ * or failed; GM_ERR_ADDR if any failed (those words wrote nothing, the
+ * others were all written).  gm_apt_read streams chunk reads as fast as the aperture takes them;
+ * GM_ERR_ADDR if any word failed (its bytes read 0, the others are read).
+ * GM_ERR_HW if the hardware made no progress for 100000 cycles (a write
+ * may then be left posted).
  */
 int gm_apt_write(struct gm *g, uint32_t off, const void *buf, size_t len) GM_MUST_CHECK;
 int gm_apt_read(struct gm *g, uint32_t off, void *buf, size_t len) GM_MUST_CHECK;
+
+/*
+ * Flush the aperture's posted writes: write APT_FLUSH (the write-combined
+ * beat goes out; the prefetched beat stays) and poll APT_STATUS until
+ * BUSY falls, i.e. every write posted before the call is acknowledged by the
+ * memory.  Then consume the latched error: GM_OK if none, GM_ERR_ADDR if
+ * APT_ERR_STATUS held one (cleared, with INT_STATUS.APT_ERR, so the next
+ * flush reports only later failures).  GM_ERR_HW if BUSY stays high for
+ * 100000 cycles.  Register accesses count in gm_stats.
+ */
+int gm_apt_flush(struct gm *g) GM_MUST_CHECK;
 
 /* Run @cycles clock cycles.  GM_OK (the hardware reports its own errors in
  * its registers), or GM_ERR_HW once an RTL assertion failed (gm_model_error):
@@ -132,7 +176,7 @@ bool gm_model_error(const struct gm *g, const char **what, uint64_t *cycle);
  * arbiter's a_arb_rsp_routed catches an id no client owns).  GM_OK;
  * GM_ERR_BAD_ARG (NULL, @id past 255, one already pending).
  */
-#define GM_INJECT_ID_NOBODY 0x60u /* client 0x30: no block's */
+#define GM_INJECT_ID_NOBODY 0xe0u /* client 0x70: no block's (regspec: *_CLIENT) */
 int gm_inject_mem_rsp(struct gm *g, uint32_t id, uint64_t at_cycle) GM_MUST_CHECK;
 
 /* A condition polled between cycles; true stops the run. */

@@ -23,6 +23,7 @@ extern "C" {
 
 #define GM_BEAT_BYTES 32u /* gpu_top BeatBytes the backends are built with */
 #define GM_BEAT_WORDS (GM_BEAT_BYTES / 4u)
+#define GM_APT_CHUNK_WORDS 2u /* 64-bit words of an aperture access (gpu_top) */
 
 /* Waveform time base: a cycle is GM_WAVE_PS_PER_CYCLE of the dump's 1 ps
  * units (1 ns, a nominal 1 GHz clock), so GTKWave's axis in ns reads the
@@ -43,9 +44,10 @@ struct gm_pins {
 	uint8_t mem_rsp_valid, mem_rsp_err;
 	uint32_t mem_rsp_id;
 	uint32_t mem_rsp_rdata[GM_BEAT_WORDS];
-	uint8_t apt_req_valid, apt_req_we, apt_req_wstrb;
-	uint32_t apt_req_addr;
-	uint64_t apt_req_wdata;
+	uint8_t apt_req_valid, apt_req_we;
+	uint16_t apt_req_wstrb;            /* 16 byte enables of the chunk */
+	uint32_t apt_req_addr;             /* window offset, 16-aligned */
+	uint64_t apt_req_wdata[GM_APT_CHUNK_WORDS];
 	/* outputs: valid after cycle() */
 	uint8_t reg_req_ready, reg_rsp_valid, reg_rsp_err;
 	uint32_t reg_rsp_rdata;
@@ -56,7 +58,7 @@ struct gm_pins {
 	uint32_t mem_req_wstrb;
 	uint8_t irq;
 	uint8_t apt_req_ready, apt_rsp_valid, apt_rsp_err;
-	uint64_t apt_rsp_rdata;
+	uint64_t apt_rsp_rdata[GM_APT_CHUNK_WORDS];
 };
 
 struct gm_backend_ops {

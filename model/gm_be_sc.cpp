@@ -50,7 +50,8 @@ struct sc_backend {
 	sc_signal<bool> apt_req_valid{"apt_req_valid"}, apt_req_ready{"apt_req_ready"};
 	sc_signal<bool> apt_req_we{"apt_req_we"};
 	sc_signal<uint32_t> apt_req_addr{"apt_req_addr"}, apt_req_wstrb{"apt_req_wstrb"};
-	sc_signal<uint64_t> apt_req_wdata{"apt_req_wdata"}, apt_rsp_rdata{"apt_rsp_rdata"};
+	sc_signal<sc_bv<GM_APT_CHUNK_WORDS * 64>> apt_req_wdata{"apt_req_wdata"};
+	sc_signal<sc_bv<GM_APT_CHUNK_WORDS * 64>> apt_rsp_rdata{"apt_rsp_rdata"};
 	sc_signal<bool> apt_rsp_valid{"apt_rsp_valid"}, apt_rsp_err{"apt_rsp_err"};
 	std::unique_ptr<VerilatedContext> ctx;
 	std::unique_ptr<Vgpu_sc> top;
@@ -102,6 +103,7 @@ void sc_backend::pins_in()
 {
 	const gm_pins &p = *pins;
 	sc_bv<GM_BEAT_BYTES * 8> rdata;
+	sc_bv<GM_APT_CHUNK_WORDS * 64> awdata;
 
 	rst_n.write(p.rst_n);
 	reg_req_valid.write(p.reg_req_valid);
@@ -118,7 +120,9 @@ void sc_backend::pins_in()
 	apt_req_valid.write(p.apt_req_valid);
 	apt_req_we.write(p.apt_req_we);
 	apt_req_addr.write(p.apt_req_addr);
-	apt_req_wdata.write(p.apt_req_wdata);
+	for (unsigned i = 0; i < 2 * GM_APT_CHUNK_WORDS; i++)
+		awdata.set_word(i, (uint32_t)(p.apt_req_wdata[i / 2] >> (32 * (i % 2))));
+	apt_req_wdata.write(awdata);
 	apt_req_wstrb.write(p.apt_req_wstrb);
 }
 
@@ -126,6 +130,7 @@ void sc_backend::pins_out()
 {
 	gm_pins &p = *pins;
 	const sc_bv<GM_BEAT_BYTES * 8> &wdata = mem_req_wdata.read();
+	const sc_bv<GM_APT_CHUNK_WORDS * 64> &ardata = apt_rsp_rdata.read();
 
 	p.reg_req_ready = reg_req_ready.read();
 	p.reg_rsp_valid = reg_rsp_valid.read();
@@ -142,7 +147,9 @@ void sc_backend::pins_out()
 	p.apt_req_ready = apt_req_ready.read();
 	p.apt_rsp_valid = apt_rsp_valid.read();
 	p.apt_rsp_err = apt_rsp_err.read();
-	p.apt_rsp_rdata = apt_rsp_rdata.read();
+	for (unsigned i = 0; i < GM_APT_CHUNK_WORDS; i++)
+		p.apt_rsp_rdata[i] = (uint64_t)ardata.get_word(2 * i) |
+				     (uint64_t)ardata.get_word(2 * i + 1) << 32;
 }
 
 sc_backend *g_sc_model; // the one model the SystemC kernel has elaborated

@@ -30,7 +30,8 @@ template <typename Top> inline void gm_pins_in(Top &t, const gm_pins &p)
 	t.apt_req_valid_i = p.apt_req_valid;
 	t.apt_req_we_i = p.apt_req_we;
 	t.apt_req_addr_i = p.apt_req_addr;
-	t.apt_req_wdata_i = p.apt_req_wdata;
+	for (unsigned i = 0; i < 2 * GM_APT_CHUNK_WORDS; i++)
+		t.apt_req_wdata_i[i] = (uint32_t)(p.apt_req_wdata[i / 2] >> (32 * (i % 2)));
 	t.apt_req_wstrb_i = p.apt_req_wstrb;
 }
 
@@ -51,7 +52,9 @@ template <typename Top> inline void gm_pins_out(const Top &t, gm_pins &p)
 	p.apt_req_ready = t.apt_req_ready_o;
 	p.apt_rsp_valid = t.apt_rsp_valid_o;
 	p.apt_rsp_err = t.apt_rsp_err_o;
-	p.apt_rsp_rdata = t.apt_rsp_rdata_o;
+	for (unsigned i = 0; i < GM_APT_CHUNK_WORDS; i++)
+		p.apt_rsp_rdata[i] = (uint64_t)t.apt_rsp_rdata_o[2 * i] |
+				     (uint64_t)t.apt_rsp_rdata_o[2 * i + 1] << 32;
 }
 
 // Open an FST of the whole of @top into @fst (which must be empty).

@@ -26,10 +26,12 @@
 #define GPU_NUM_VMIDS 0x10ull /* virtual-memory contexts; VMID 0 is physical (untranslated) */
 #define GPU_APT_RANGES 0x8ull /* aperture (BAR1) ranges */
 #define GPU_APT_WINDOW_BYTES 0x10000000ull /* size of the aperture window (BAR1): 256 MiB */
-#define GPU_APT_ACCESS_BYTES 0x8ull /* bytes per aperture access (one naturally aligned 64-bit word, with byte enables) */
+#define GPU_APT_ACCESS_BYTES 0x10ull /* bytes per aperture access: one naturally aligned 16-byte chunk with 16 byte enables (a 64-bit word is one half of it) */
+#define GPU_APT_SLOTS 0x20ull /* aperture posted write beats in flight (a read has as many beat buffers, fetched in flight) */
+#define GPU_APT_WC_IDLE_CYCLES 0x10ull /* a write-combined beat with no new aperture access for this many cycles is issued */
 #define GPU_CE_ROB_SLOTS 0x20ull /* copy-engine read slots: reads in flight plus beats held for reuse */
 #define GPU_CE_CLIENT 0x40ull /* MMU fault client numbers 0x40..0x5f are copy-engine reads/writes (0x40 | tag) */
-#define GPU_APT_CLIENT 0x3eull /* MMU fault client number of the aperture */
+#define GPU_APT_CLIENT 0x20ull /* memory-port client numbers 0x20..0x3f are the aperture (0x20 | request slot); its accesses are physical, so it never appears as an MMU fault client */
 
 /* packet opcodes (header bits OPCODE) */
 enum gpu_opcode {
@@ -132,13 +134,26 @@ enum gpu_ce_state {
 	GPU_CE_ST_ABORT = 0x3, /* an error: waiting for every request in flight to answer */
 };
 
-/* aperture FSM states (apt_top st_q) */
+/* aperture front end states (apt_top st_q): translating a window offset */
 enum gpu_apt_state {
-	GPU_APT_ST_IDLE = 0x0, /* waiting for a CPU access */
+	GPU_APT_ST_IDLE = 0x0, /* translating one access per cycle (range match, row cache) */
 	GPU_APT_ST_DIV = 0x1, /* dividing the range offset by the pitch (row-cache miss) */
-	GPU_APT_ST_SWZ = 0x2, /* computing the swizzled address */
-	GPU_APT_ST_REQ = 0x3, /* issuing the memory request */
-	GPU_APT_ST_WAIT = 0x4, /* waiting for the memory response */
+};
+
+/* what the aperture's reads wait for (apt_top rd_st) */
+enum gpu_apt_rd {
+	GPU_APT_RD_IDLE = 0x0, /* no read waiting */
+	GPU_APT_RD_DRAIN = 0x1, /* a read waits for the posted writes before it to be acknowledged */
+	GPU_APT_RD_REQ = 0x2, /* a beat fetch waits for the memory port */
+	GPU_APT_RD_WAIT = 0x3, /* read units wait for their beats, in order */
+};
+
+/* cause of an aperture access error (APT_ERR_STATUS.CAUSE) */
+enum gpu_apt_err {
+	GPU_APT_ERR_NONE = 0x0, /* no error */
+	GPU_APT_ERR_FORMAT = 0x1, /* the range format is illegal (tile_fmt_ok) or its pitch is not a multiple of 8 */
+	GPU_APT_ERR_ROW = 0x2, /* the row is past 2^16 */
+	GPU_APT_ERR_MEM = 0x3, /* the memory answered the beat with an error */
 };
 
 /* Global registers (byte offsets) */
@@ -167,8 +182,12 @@ enum gpu_apt_state {
 #define GPU_REG_CE_STATUS 0x840u /* copy engine status */
 #define GPU_REG_CE_BUSY_CYCLES 0x844u /* cycles the copy engine had a command */
 #define GPU_REG_CE_BYTES 0x848u /* bytes the copy engine wrote (by byte enable) */
-#define GPU_REG_APT_ACCESSES 0x84cu /* aperture accesses answered (including errors) */
+#define GPU_REG_APT_ACCESSES 0x84cu /* aperture accesses taken (reads and writes, including those that failed) */
 #define GPU_REG_APT_STATUS 0x850u /* aperture status */
+#define GPU_REG_APT_ERR_STATUS 0x854u /* first failing posted aperture write since the last clear (its word was not written); write VALID to clear and re-arm.  Raises INT_STATUS.APT_ERR.  Reads answer their errors on the access instead */
+#define GPU_REG_APT_ERR_OFF 0x858u /* window offset of the latched error: the first word of the failing access (or of the failing half of one split at a range or row edge), or for a memory error the first word written into the failing beat */
+#define GPU_REG_APT_ERR_COUNT 0x85cu /* posted aperture writes that failed: accesses (each half of one split at a range or row edge counts), and beats the memory refused */
+#define GPU_REG_APT_FLUSH 0x860u /* a write issues the write-combining buffer (as does a write to any APT register) and, with PF, drops the prefetch buffer; APT_STATUS.BUSY falls once every write posted before it is acknowledged.  Reads 0 */
 /* registers of queue q at base + q * stride */
 #define GPU_QREG_BASE 0x100u
 #define GPU_QREG_STRIDE 0x80u
@@ -230,6 +249,10 @@ enum gpu_apt_state {
 #define GPU_INT_STATUS_MMU_FAULT_MASK 0x1u
 #define GPU_INT_STATUS_MMU_FAULT(v) (((uint32_t)(v) & GPU_INT_STATUS_MMU_FAULT_MASK) << GPU_INT_STATUS_MMU_FAULT_SHIFT)
 #define GPU_INT_STATUS_MMU_FAULT_GET(r) (((uint32_t)(r) >> GPU_INT_STATUS_MMU_FAULT_SHIFT) & GPU_INT_STATUS_MMU_FAULT_MASK)
+#define GPU_INT_STATUS_APT_ERR_SHIFT 17
+#define GPU_INT_STATUS_APT_ERR_MASK 0x1u
+#define GPU_INT_STATUS_APT_ERR(v) (((uint32_t)(v) & GPU_INT_STATUS_APT_ERR_MASK) << GPU_INT_STATUS_APT_ERR_SHIFT)
+#define GPU_INT_STATUS_APT_ERR_GET(r) (((uint32_t)(r) >> GPU_INT_STATUS_APT_ERR_SHIFT) & GPU_INT_STATUS_APT_ERR_MASK)
 #define GPU_MMU_CTRL_ENABLE_SHIFT 0
 #define GPU_MMU_CTRL_ENABLE_MASK 0x1u
 #define GPU_MMU_CTRL_ENABLE(v) (((uint32_t)(v) & GPU_MMU_CTRL_ENABLE_MASK) << GPU_MMU_CTRL_ENABLE_SHIFT)
@@ -274,6 +297,42 @@ enum gpu_apt_state {
 #define GPU_APT_STATUS_STATE_MASK 0x7u
 #define GPU_APT_STATUS_STATE(v) (((uint32_t)(v) & GPU_APT_STATUS_STATE_MASK) << GPU_APT_STATUS_STATE_SHIFT)
 #define GPU_APT_STATUS_STATE_GET(r) (((uint32_t)(r) >> GPU_APT_STATUS_STATE_SHIFT) & GPU_APT_STATUS_STATE_MASK)
+#define GPU_APT_STATUS_RD_SHIFT 4
+#define GPU_APT_STATUS_RD_MASK 0x3u
+#define GPU_APT_STATUS_RD(v) (((uint32_t)(v) & GPU_APT_STATUS_RD_MASK) << GPU_APT_STATUS_RD_SHIFT)
+#define GPU_APT_STATUS_RD_GET(r) (((uint32_t)(r) >> GPU_APT_STATUS_RD_SHIFT) & GPU_APT_STATUS_RD_MASK)
+#define GPU_APT_STATUS_BUSY_SHIFT 8
+#define GPU_APT_STATUS_BUSY_MASK 0x1u
+#define GPU_APT_STATUS_BUSY(v) (((uint32_t)(v) & GPU_APT_STATUS_BUSY_MASK) << GPU_APT_STATUS_BUSY_SHIFT)
+#define GPU_APT_STATUS_BUSY_GET(r) (((uint32_t)(r) >> GPU_APT_STATUS_BUSY_SHIFT) & GPU_APT_STATUS_BUSY_MASK)
+#define GPU_APT_STATUS_WC_SHIFT 9
+#define GPU_APT_STATUS_WC_MASK 0x1u
+#define GPU_APT_STATUS_WC(v) (((uint32_t)(v) & GPU_APT_STATUS_WC_MASK) << GPU_APT_STATUS_WC_SHIFT)
+#define GPU_APT_STATUS_WC_GET(r) (((uint32_t)(r) >> GPU_APT_STATUS_WC_SHIFT) & GPU_APT_STATUS_WC_MASK)
+#define GPU_APT_STATUS_PF_SHIFT 10
+#define GPU_APT_STATUS_PF_MASK 0x1u
+#define GPU_APT_STATUS_PF(v) (((uint32_t)(v) & GPU_APT_STATUS_PF_MASK) << GPU_APT_STATUS_PF_SHIFT)
+#define GPU_APT_STATUS_PF_GET(r) (((uint32_t)(r) >> GPU_APT_STATUS_PF_SHIFT) & GPU_APT_STATUS_PF_MASK)
+#define GPU_APT_STATUS_PEND_SHIFT 16
+#define GPU_APT_STATUS_PEND_MASK 0x3fu
+#define GPU_APT_STATUS_PEND(v) (((uint32_t)(v) & GPU_APT_STATUS_PEND_MASK) << GPU_APT_STATUS_PEND_SHIFT)
+#define GPU_APT_STATUS_PEND_GET(r) (((uint32_t)(r) >> GPU_APT_STATUS_PEND_SHIFT) & GPU_APT_STATUS_PEND_MASK)
+#define GPU_APT_ERR_STATUS_VALID_SHIFT 0
+#define GPU_APT_ERR_STATUS_VALID_MASK 0x1u
+#define GPU_APT_ERR_STATUS_VALID(v) (((uint32_t)(v) & GPU_APT_ERR_STATUS_VALID_MASK) << GPU_APT_ERR_STATUS_VALID_SHIFT)
+#define GPU_APT_ERR_STATUS_VALID_GET(r) (((uint32_t)(r) >> GPU_APT_ERR_STATUS_VALID_SHIFT) & GPU_APT_ERR_STATUS_VALID_MASK)
+#define GPU_APT_ERR_STATUS_CAUSE_SHIFT 4
+#define GPU_APT_ERR_STATUS_CAUSE_MASK 0x3u
+#define GPU_APT_ERR_STATUS_CAUSE(v) (((uint32_t)(v) & GPU_APT_ERR_STATUS_CAUSE_MASK) << GPU_APT_ERR_STATUS_CAUSE_SHIFT)
+#define GPU_APT_ERR_STATUS_CAUSE_GET(r) (((uint32_t)(r) >> GPU_APT_ERR_STATUS_CAUSE_SHIFT) & GPU_APT_ERR_STATUS_CAUSE_MASK)
+#define GPU_APT_FLUSH_WC_SHIFT 0
+#define GPU_APT_FLUSH_WC_MASK 0x1u
+#define GPU_APT_FLUSH_WC(v) (((uint32_t)(v) & GPU_APT_FLUSH_WC_MASK) << GPU_APT_FLUSH_WC_SHIFT)
+#define GPU_APT_FLUSH_WC_GET(r) (((uint32_t)(r) >> GPU_APT_FLUSH_WC_SHIFT) & GPU_APT_FLUSH_WC_MASK)
+#define GPU_APT_FLUSH_PF_SHIFT 1
+#define GPU_APT_FLUSH_PF_MASK 0x1u
+#define GPU_APT_FLUSH_PF(v) (((uint32_t)(v) & GPU_APT_FLUSH_PF_MASK) << GPU_APT_FLUSH_PF_SHIFT)
+#define GPU_APT_FLUSH_PF_GET(r) (((uint32_t)(r) >> GPU_APT_FLUSH_PF_SHIFT) & GPU_APT_FLUSH_PF_MASK)
 #define GPU_Q_CTRL_ENABLE_SHIFT 0
 #define GPU_Q_CTRL_ENABLE_MASK 0x1u
 #define GPU_Q_CTRL_ENABLE(v) (((uint32_t)(v) & GPU_Q_CTRL_ENABLE_MASK) << GPU_Q_CTRL_ENABLE_SHIFT)

@@ -24,10 +24,12 @@
   localparam int unsigned NumVmids = 16;  // virtual-memory contexts; VMID 0 is physical (untranslated)
   localparam int unsigned AptRanges = 8;  // aperture (BAR1) ranges
   localparam int unsigned AptWindowBytes = 268435456;  // size of the aperture window (BAR1): 256 MiB
-  localparam int unsigned AptAccessBytes = 8;  // bytes per aperture access (one naturally aligned 64-bit word, with byte enables)
+  localparam int unsigned AptAccessBytes = 16;  // bytes per aperture access: one naturally aligned 16-byte chunk with 16 byte enables (a 64-bit word is one half of it)
+  localparam int unsigned AptSlots = 32;  // aperture posted write beats in flight (a read has as many beat buffers, fetched in flight)
+  localparam int unsigned AptWcIdleCycles = 16;  // a write-combined beat with no new aperture access for this many cycles is issued
   localparam int unsigned CeRobSlots = 32;  // copy-engine read slots: reads in flight plus beats held for reuse
   localparam int unsigned CeClient = 64;  // MMU fault client numbers 0x40..0x5f are copy-engine reads/writes (0x40 | tag)
-  localparam int unsigned AptClient = 62;  // MMU fault client number of the aperture
+  localparam int unsigned AptClient = 32;  // memory-port client numbers 0x20..0x3f are the aperture (0x20 | request slot); its accesses are physical, so it never appears as an MMU fault client
 
   // packet opcodes (header bits OPCODE)
   typedef logic [7:0] opcode_e;
@@ -239,22 +241,50 @@
     endcase
   endfunction
 
-  // aperture FSM states (apt_top st_q)
+  // aperture front end states (apt_top st_q): translating a window offset
   typedef logic [2:0] apt_state_e;
-  localparam apt_state_e AptIdle = 3'h0;  // waiting for a CPU access
+  localparam apt_state_e AptIdle = 3'h0;  // translating one access per cycle (range match, row cache)
   localparam apt_state_e AptDiv = 3'h1;  // dividing the range offset by the pitch (row-cache miss)
-  localparam apt_state_e AptSwz = 3'h2;  // computing the swizzled address
-  localparam apt_state_e AptReq = 3'h3;  // issuing the memory request
-  localparam apt_state_e AptWait = 3'h4;  // waiting for the memory response
   function automatic logic apt_state_legal(apt_state_e v);
     apt_state_legal = 1'b0;
     unique case (v)
       AptIdle: apt_state_legal = 1'b1;
       AptDiv: apt_state_legal = 1'b1;
-      AptSwz: apt_state_legal = 1'b1;
-      AptReq: apt_state_legal = 1'b1;
-      AptWait: apt_state_legal = 1'b1;
       default: apt_state_legal = 1'b0;
+    endcase
+  endfunction
+
+  // what the aperture's reads wait for (apt_top rd_st)
+  typedef logic [1:0] apt_rd_e;
+  localparam apt_rd_e RdIdle = 2'h0;  // no read waiting
+  localparam apt_rd_e RdDrain = 2'h1;  // a read waits for the posted writes before it to be acknowledged
+  localparam apt_rd_e RdReq = 2'h2;  // a beat fetch waits for the memory port
+  localparam apt_rd_e RdWait = 2'h3;  // read units wait for their beats, in order
+  function automatic logic apt_rd_legal(apt_rd_e v);
+    apt_rd_legal = 1'b0;
+    unique case (v)
+      RdIdle: apt_rd_legal = 1'b1;
+      RdDrain: apt_rd_legal = 1'b1;
+      RdReq: apt_rd_legal = 1'b1;
+      RdWait: apt_rd_legal = 1'b1;
+      default: apt_rd_legal = 1'b0;
+    endcase
+  endfunction
+
+  // cause of an aperture access error (APT_ERR_STATUS.CAUSE)
+  typedef logic [1:0] apt_err_e;
+  localparam apt_err_e AptErrNone = 2'h0;  // no error
+  localparam apt_err_e AptErrFormat = 2'h1;  // the range format is illegal (tile_fmt_ok) or its pitch is not a multiple of 8
+  localparam apt_err_e AptErrRow = 2'h2;  // the row is past 2^16
+  localparam apt_err_e AptErrMem = 2'h3;  // the memory answered the beat with an error
+  function automatic logic apt_err_legal(apt_err_e v);
+    apt_err_legal = 1'b0;
+    unique case (v)
+      AptErrNone: apt_err_legal = 1'b1;
+      AptErrFormat: apt_err_legal = 1'b1;
+      AptErrRow: apt_err_legal = 1'b1;
+      AptErrMem: apt_err_legal = 1'b1;
+      default: apt_err_legal = 1'b0;
     endcase
   endfunction
 
@@ -284,8 +314,12 @@
   localparam logic [15:0] RegCeStatus = 16'h840;  // copy engine status
   localparam logic [15:0] RegCeBusyCycles = 16'h844;  // cycles the copy engine had a command
   localparam logic [15:0] RegCeBytes = 16'h848;  // bytes the copy engine wrote (by byte enable)
-  localparam logic [15:0] RegAptAccesses = 16'h84c;  // aperture accesses answered (including errors)
+  localparam logic [15:0] RegAptAccesses = 16'h84c;  // aperture accesses taken (reads and writes, including those that failed)
   localparam logic [15:0] RegAptStatus = 16'h850;  // aperture status
+  localparam logic [15:0] RegAptErrStatus = 16'h854;  // first failing posted aperture write since the last clear (its word was not written); write VALID to clear and re-arm.  Raises INT_STATUS.APT_ERR.  Reads answer their errors on the access instead
+  localparam logic [15:0] RegAptErrOff = 16'h858;  // window offset of the latched error: the first word of the failing access (or of the failing half of one split at a range or row edge), or for a memory error the first word written into the failing beat
+  localparam logic [15:0] RegAptErrCount = 16'h85c;  // posted aperture writes that failed: accesses (each half of one split at a range or row edge counts), and beats the memory refused
+  localparam logic [15:0] RegAptFlush = 16'h860;  // a write issues the write-combining buffer (as does a write to any APT register) and, with PF, drops the prefetch buffer; APT_STATUS.BUSY falls once every write posted before it is acknowledged.  Reads 0
   // registers of queue q at base + q * stride
   localparam logic [15:0] QRegBase = 16'h100;
   localparam logic [15:0] QRegStride = 16'h80;
@@ -336,6 +370,8 @@
   localparam int unsigned IntStatusErrorW = 8;
   localparam int unsigned IntStatusMmuFaultLsb = 16;
   localparam int unsigned IntStatusMmuFaultW = 1;
+  localparam int unsigned IntStatusAptErrLsb = 17;
+  localparam int unsigned IntStatusAptErrW = 1;
   localparam int unsigned MmuCtrlEnableLsb = 0;
   localparam int unsigned MmuCtrlEnableW = 1;
   localparam int unsigned MmuFaultStatusValidLsb = 0;
@@ -358,6 +394,24 @@
   localparam int unsigned CeStatusStateW = 2;
   localparam int unsigned AptStatusStateLsb = 0;
   localparam int unsigned AptStatusStateW = 3;
+  localparam int unsigned AptStatusRdLsb = 4;
+  localparam int unsigned AptStatusRdW = 2;
+  localparam int unsigned AptStatusBusyLsb = 8;
+  localparam int unsigned AptStatusBusyW = 1;
+  localparam int unsigned AptStatusWcLsb = 9;
+  localparam int unsigned AptStatusWcW = 1;
+  localparam int unsigned AptStatusPfLsb = 10;
+  localparam int unsigned AptStatusPfW = 1;
+  localparam int unsigned AptStatusPendLsb = 16;
+  localparam int unsigned AptStatusPendW = 6;
+  localparam int unsigned AptErrStatusValidLsb = 0;
+  localparam int unsigned AptErrStatusValidW = 1;
+  localparam int unsigned AptErrStatusCauseLsb = 4;
+  localparam int unsigned AptErrStatusCauseW = 2;
+  localparam int unsigned AptFlushWcLsb = 0;
+  localparam int unsigned AptFlushWcW = 1;
+  localparam int unsigned AptFlushPfLsb = 1;
+  localparam int unsigned AptFlushPfW = 1;
   localparam int unsigned QCtrlEnableLsb = 0;
   localparam int unsigned QCtrlEnableW = 1;
   localparam int unsigned QCtrlPrivLsb = 1;

@@ -52,6 +52,9 @@ set_tests_properties(memcheck_umd PROPERTIES LABELS "unit;memcheck" TIMEOUT 300)
 add_test(rtl_apt tests/test_apt)
 set_tests_properties(rtl_apt PROPERTIES LABELS rtl TIMEOUT 300)
 
+add_test(rtl_apt_wc tests/test_apt_wc)
+set_tests_properties(rtl_apt_wc PROPERTIES LABELS rtl TIMEOUT 300)
+
 add_test(rtl_ce tests/test_ce)
 set_tests_properties(rtl_ce PROPERTIES LABELS rtl TIMEOUT 600)
 

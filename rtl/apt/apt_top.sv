@@ -1,37 +1,81 @@
 // SPDX-License-Identifier: MIT
 //
-// apt_top: the linearizing CPU aperture (BAR1).
+// apt_top: the linearizing CPU aperture (BAR1), write-combined.
 //
-// Purpose: give the host CPU a linear view of tiled surfaces.  The window
-// (APT_WINDOW_BYTES) has NumRanges programmable ranges; an access inside a
-// valid range is an access to the surface at the range's base: the offset
-// from the range start L gives the row y = L / pitch and the byte column
-// xb = L mod pitch, and the swizzle unit gives the surface offset.  Outside
-// every valid range the window is a plain linear view of VRAM (window
-// offset = VRAM physical address).  Targets are physical addresses (the
-// aperture's requests carry VMID 0): the range base may be in VRAM or in
-// system memory.  Overlapping ranges: the lowest-numbered valid range that
-// contains the access wins.
+// Purpose: give the host CPU a linear view of tiled surfaces, behaving like
+// a PCI BAR mapped write-combined.  The window (APT_WINDOW_BYTES) has
+// NumRanges programmable ranges; an access inside a valid range is an
+// access to the surface at the range's base: the offset from the range
+// start L gives the row y = L / pitch and the byte column xb = L mod pitch,
+// and the swizzle unit gives the surface offset.  Outside every valid range
+// the window is a plain linear view of VRAM (window offset = VRAM physical
+// address).  Targets are physical addresses (the aperture's requests carry
+// VMID 0): the range base may be in VRAM or in system memory.  Overlapping
+// ranges: the lowest-numbered valid range that contains the access wins.
 //
-// Access: one naturally aligned 64-bit word with byte enables at a time.
-// Every supported layout keeps 8 aligned bytes of a row contiguous (the tile
-// masks keep byte bits 3:0), so one access is one memory request.  A range
-// whose pitch is not a multiple of 8 or whose format is illegal answers with
-// err, as does a row past 2^16 and a memory error; nothing is written then.
+// Access: one naturally aligned 16-byte chunk with 16 byte enables (a
+// 64-bit word is one half of it).  Every supported layout keeps 16 aligned
+// bytes of a row contiguous (the tile masks keep byte bits 3:0), so a chunk
+// whose halves share a range and a row is one unit of translation and lies
+// in one memory beat; that holds whenever every valid range's start, end and
+// pitch are multiples of 16 (wide_ok).  Otherwise the chunk's enabled halves
+// are translated one after the other (part_q), each through its own range
+// and row, and a read answers once with both.
 //
-// Row cache: the division by the pitch takes 28 cycles; the range, row start
-// and row of the last access are kept, so an access in the same or the next
-// row (sequential CPU copies) skips it.  Any write to an APT register drops
-// the cache.
+// Pipeline, one unit per cycle: a HostDepth-entry host FIFO; the front end
+// (range match and the row cache, st_q) -> s1 (row, byte column) -> the
+// swizzle unit -> s2 (physical address) -> the back end.  A sequential
+// write through a range streams at 16 bytes per cycle.
 //
-// Host protocol: assert req_valid_i for one cycle while req_ready_o is high;
-// the response (rsp_valid_o, rdata, err) comes when the memory answers.
+// Row cache: the division by the pitch takes 28 cycles (st_q = DIV, the
+// access waits at the FIFO head); the range, row start and row of the last
+// access are kept, so an access in the same or the next row (sequential
+// CPU copies) is translated in one cycle.  A write to an APT range register
+// drops the cache.
+//
+// Writes are posted: no response.  The write-combining buffer (wc_q) merges
+// the words that land in one memory beat, with byte enables; it closes into
+// the write queue (wq_q, WqDepth beats) when a write goes to another beat,
+// before a read, on a flush (any write to an APT register: apt_wr_i) once
+// the accesses before it have reached it, or after AptWcIdleCycles without
+// an access.  Beats leave the queue as memory requests with a slot tag;
+// AptSlots may be in flight (enough to cover the memory's round trip at a
+// beat per cycle), each remembering the window offset of its first word.  A posted write that fails cannot answer: the illegal-format and
+// row-past-2^16 words write nothing and a memory error drops its beat; the
+// first failure since APT_ERR_STATUS was cleared is latched here (cause,
+// window offset), every failure pulses err_irq_o (INT_STATUS.APT_ERR) and
+// counts.  Nothing waits on anything but the memory, which always answers,
+// so a flush always completes: busy_o falls.
+//
+// Reads are uncached but prefetch, and stream: a read first drains the
+// posted writes (the buffer closes, every beat is acknowledged: rd_st =
+// DRAIN), then its unit joins the read queue (ru_q, RuN, answered in order)
+// naming a beat buffer: the newest one when it holds (or is fetching) the
+// same beat, else a new one from the ring of RbN (rb_*) whose beat is
+// fetched at once, its tag the buffer's index; up to RbN fetches fly.  The
+// newest buffer outlives its units: it is the prefetched beat later reads
+// use.  A write waits for the reads before it to have their data.
+// Coherence: every write the memory port accepts (snoop_valid_i/
+// snoop_addr_i, from any agent: queues, copy engine, walker, this aperture)
+// that hits the newest buffer's beat, fetched or in flight, makes it stale:
+// no later read uses it (units already waiting on it came first and keep
+// its data).  APT_FLUSH.PF (pf_drop_i) makes every buffer stale: the
+// model's backdoor writes, which no snoop sees, use that (model/gm.c).  A
+// read that fails (format, row, memory) answers with err and data 0.
+//
+// Host protocol: assert req_valid_i for one cycle while req_ready_o is high
+// (req_ready_o counts the request in the caller's input register); a read's
+// response (rsp_valid_o, rdata, err) comes when its data is there, reads in
+// order; a write has none.
 
 `default_nettype none
 
 module apt_top #(
   parameter int unsigned NumRanges = 8,
-  parameter int unsigned BeatBytes = 32
+  parameter int unsigned BeatBytes = 32,
+  parameter int unsigned TagW = 5,        // log2 of AptSlots
+  parameter int unsigned HostDepth = 4,   // host FIFO entries
+  parameter int unsigned WqDepth = 4      // closed beats waiting for a slot
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -40,10 +84,10 @@ module apt_top #(
   output logic                   req_ready_o,
   input  logic                   req_we_i,
   input  logic [27:0]            req_addr_i,
-  input  logic [63:0]            req_wdata_i,
-  input  logic [7:0]             req_wstrb_i,
+  input  logic [127:0]           req_wdata_i,
+  input  logic [15:0]            req_wstrb_i,
   output logic                   rsp_valid_o,
-  output logic [63:0]            rsp_rdata_o,
+  output logic [127:0]           rsp_rdata_o,
   output logic                   rsp_err_o,
   // Ranges from the register file
   input  logic [NumRanges-1:0]    rng_valid_i,
@@ -53,17 +97,37 @@ module apt_top #(
   input  logic [NumRanges*28-1:0] rng_end_i,
   input  logic [NumRanges*48-1:0] rng_base_i,
   input  logic [NumRanges*20-1:0] rng_pitch_i,
-  input  logic                    cfg_wr_i,      // an APT register was written
+  input  logic                    cfg_wr_i,      // an APT range register was written
+  input  logic                    apt_wr_i,      // any APT register was written: flush
+  input  logic                    err_clr_i,     // APT_ERR_STATUS.VALID written 1
+  input  logic                    pf_drop_i,     // APT_FLUSH.PF written 1
+  // Status
   output logic [2:0]              state_o,
+  output logic [1:0]              rd_state_o,
+  output logic                    busy_o,
+  output logic                    wc_o,
+  output logic                    pf_o,
+  output logic [5:0]              pend_o,
   output logic [31:0]             accesses_o,
+  output logic                    err_valid_o,
+  output logic [1:0]              err_cause_o,
+  output logic [27:0]             err_off_o,
+  output logic [31:0]             err_count_o,
+  output logic                    err_irq_o,     // one cycle per failing posted write
+  // Memory writes accepted at the memory port (snoop, registered)
+  input  logic                   snoop_valid_i,
+  input  logic [47:0]            snoop_addr_i,
   // Memory request channel (VMID 0) and responses
   output logic                   m_req_valid_o,
   input  logic                   m_req_ready_i,
   output logic                   m_req_we_o,
+  output logic [TagW-1:0]        m_req_tag_o,
   output logic [47:0]            m_req_addr_o,
   output logic [BeatBytes*8-1:0] m_req_wdata_o,
   output logic [BeatBytes-1:0]   m_req_wstrb_o,
   input  logic                   m_rsp_valid_i,
+  input  logic                   m_rsp_we_i,
+  input  logic [TagW-1:0]        m_rsp_tag_i,
   input  logic                   m_rsp_err_i,
   input  logic [BeatBytes*8-1:0] m_rsp_rdata_i
 );
@@ -71,39 +135,135 @@ module apt_top #(
   `include "gpu_defs.svh"
 
   localparam int unsigned BL = $clog2(BeatBytes);
+  localparam int unsigned BB = BeatBytes * 8;
   localparam int unsigned RW = (NumRanges > 1) ? $clog2(NumRanges) : 1;
+  localparam int unsigned Slots = 1 << TagW;
+  localparam int unsigned HW = $clog2(HostDepth);
+  localparam int unsigned QW = $clog2(WqDepth);
+  localparam int unsigned LW = BL - 3;  // word lane in a beat
 
+  // The design's assumptions.
+  initial begin : check_params
+    if (Slots != AptSlots) $error("apt_top: TagW must give APT_SLOTS slots");
+    if (HostDepth != (1 << HW) || WqDepth != (1 << QW) || HostDepth < 2)
+      $error("apt_top: FIFO depths are powers of two, the host FIFO at least 2");
+    if (BeatBytes < 16) $error("apt_top: a beat holds at least two words");
+  end
+
+  typedef struct packed {
+    logic         we;
+    logic [27:4]  off;    // window offset of the 16-byte chunk
+    logic [127:0] wdata;
+    logic [15:0]  wstrb;
+  } host_t;
+
+  // A unit of translation: the whole chunk, or one half of it (in bytes 7:0).
+  typedef struct packed {
+    logic         we;
+    logic         wide;   // both halves at once
+    logic         half;   // which half, when not wide
+    logic         last;   // the chunk's last unit: a read answers with it
+    logic [27:3]  off;    // window offset of the unit's first word
+    logic [127:0] data;
+    logic [15:0]  strb;
+  } unit_t;
+
+  // s1: a translated row and byte column (or a linear address, or an error).
+  typedef struct packed {
+    logic        v;
+    apt_err_e    err;
+    logic        lin;    // outside every range: addr is the VRAM address
+    logic [RW-1:0] r;
+    logic [31:0] xb;
+    logic [15:0] y;
+    logic [47:0] addr;
+    unit_t       u;
+  } s1_t;
+
+  // s2: a physical word address (or an error).
+  typedef struct packed {
+    logic        v;
+    apt_err_e    err;
+    logic [47:0] addr;
+    unit_t       u;
+  } s2_t;
+
+  // A beat: the write-combining buffer, a queued beat.
+  typedef struct packed {
+    logic [47:BL]       beat;
+    logic [BB-1:0]      data;
+    logic [BeatBytes-1:0] strb;
+    logic [27:3]        off;  // window offset of the first word
+  } beat_t;
+
+  // ---------------------------------------------------------------- host FIFO
+  host_t hq_q [HostDepth];
+  logic [HW:0] hq_wr_q, hq_rd_q, hq_cnt;
+  logic hq_pop;
+  host_t h;
+  logic head;
+  assign hq_cnt = hq_wr_q - hq_rd_q;
+  assign head = hq_cnt != '0;
+  assign h = hq_q[hq_rd_q[HW-1:0]];
+  // The request in the caller's input register lands next cycle.
+  assign req_ready_o = 32'(hq_cnt) + 32'(req_valid_i) < HostDepth;
+
+  // ---------------------------------------------------------------- front end
   apt_state_e st_q, st_d;
-  logic we_q, we_d;
-  logic [63:0] wdata_q, wdata_d;
-  logic [7:0] wstrb_q, wstrb_d;
   logic [RW-1:0] r_q, r_d;
-  logic [47:0] addr_q, addr_d;
   logic [27:0] l_q, l_d, rem_q, rem_d, lo_q, lo_d;
   logic [27:0] q_q, q_d;
   logic [4:0] cnt_q, cnt_d;
-  logic [31:0] xb_q, xb_d;
-  logic [15:0] y_q, y_d;
+  logic row_err_q, row_err_d;   // the divider found the head's row past 2^16
   logic rc_v_q, rc_v_d;
   logic [RW-1:0] rc_r_q, rc_r_d;
   logic [27:0] rc_l0_q, rc_l0_d;
   logic [15:0] rc_y0_q, rc_y0_d;
-  logic rsp_valid_d, rsp_err_d;
-  logic [63:0] rsp_rdata_d;
-  logic [31:0] acc_q;
+  s1_t s1_q, s1_d;
+  s2_t s2_q, s2_d;
+  logic s1_free, s2_free, c_take;
 
-  // Range match: the lowest-numbered valid range containing the access.
+  // Range match: the lowest-numbered valid range containing the head.
   logic hit;
   logic [RW-1:0] hit_r;
+  // A chunk goes as one unit when both halves are enabled and no valid
+  // range has a start, end or pitch off 16 bytes (then the halves share a
+  // range and a row, and every layout keeps byte bits 3:0 of a row
+  // together); else its enabled halves go one after the other.
+  logic part_q, part_d;  // the head's low half is done
+  logic lo_en, hi_en, wide_ok, wide, cur_half;
+  unit_t cur;
   logic [27:0] a8;
-  assign a8 = {req_addr_i[27:3], 3'b000};
+  always_comb begin
+    wide_ok = 1'b1;
+    for (int i = 0; i < NumRanges; i++) begin
+      if (rng_valid_i[i] && (rng_start_i[28*i + 3] || rng_end_i[28*i + 3] || rng_pitch_i[20*i + 3]))
+        wide_ok = 1'b0;
+    end
+  end
+  assign lo_en = |h.wstrb[7:0];
+  assign hi_en = |h.wstrb[15:8];
+  assign wide = lo_en && hi_en && wide_ok && !part_q;
+  assign cur_half = part_q || !lo_en;
+  assign a8 = {h.off, cur_half, 3'b000};
+  always_comb begin
+    cur.we = h.we;
+    cur.wide = wide;
+    cur.half = cur_half;
+    cur.last = wide || cur_half || !hi_en;
+    cur.off = a8[27:3];
+    cur.data = wide ? h.wdata : {64'd0, cur_half ? h.wdata[127:64] : h.wdata[63:0]};
+    cur.strb = wide ? h.wstrb : {8'd0, cur_half ? h.wstrb[15:8] : h.wstrb[7:0]};
+  end
   always_comb begin
     hit = 1'b0;
     hit_r = '0;
-    for (int i = NumRanges - 1; i >= 0; i--) begin
-      if (rng_valid_i[i] && a8 >= rng_start_i[28*i +: 28] && a8 < rng_end_i[28*i +: 28]) begin
-        hit = 1'b1;
-        hit_r = RW'(i);
+    if (head) begin  // the loop only with a head: it costs every evaluation
+      for (int i = NumRanges - 1; i >= 0; i--) begin
+        if (rng_valid_i[i] && a8 >= rng_start_i[28*i +: 28] && a8 < rng_end_i[28*i +: 28]) begin
+          hit = 1'b1;
+          hit_r = RW'(i);
+        end
       end
     end
   end
@@ -111,25 +271,14 @@ module apt_top #(
   logic [2:0] r_mode, r_bpe;
   logic [19:0] r_pitch;
   logic [27:0] r_start, l_new, rc_off;
-  logic [47:0] r_base, swz_off;
   logic r_ok;
-  assign r_mode = rng_mode_i[3*r_d +: 3];
-  assign r_bpe = rng_bpe_i[3*r_d +: 3];
-  assign r_pitch = rng_pitch_i[20*r_d +: 20];
-  assign r_start = rng_start_i[28*r_d +: 28];
-  assign r_base = rng_base_i[48*r_q +: 48];
+  assign r_mode = rng_mode_i[3*hit_r +: 3];
+  assign r_bpe = rng_bpe_i[3*hit_r +: 3];
+  assign r_pitch = rng_pitch_i[20*hit_r +: 20];
+  assign r_start = rng_start_i[28*hit_r +: 28];
   assign r_ok = tile_fmt_ok(r_mode, r_bpe, r_pitch) && r_pitch[2:0] == '0;
   assign l_new = a8 - r_start;  // both 8-aligned
   assign rc_off = l_new - rc_l0_q;
-
-  apt_swz u_swz (
-    .mode_i(rng_mode_i[3*r_q +: 3]),
-    .bpe_i(rng_bpe_i[3*r_q +: 3]),
-    .pitch_i(rng_pitch_i[20*r_q +: 20]),
-    .xb_i(xb_q),
-    .y_i(y_q),
-    .off_o(swz_off)
-  );
 
   // Division step: shift the next dividend bit into the remainder.
   logic [28:0] d_rem;
@@ -139,50 +288,54 @@ module apt_top #(
 
   always_comb begin
     st_d = st_q;
-    we_d = we_q;
-    wdata_d = wdata_q;
-    wstrb_d = wstrb_q;
     r_d = r_q;
-    addr_d = addr_q;
     l_d = l_q;
     lo_d = lo_q;
     rem_d = rem_q;
     q_d = q_q;
     cnt_d = cnt_q;
-    xb_d = xb_q;
-    y_d = y_q;
+    row_err_d = row_err_q && !cfg_wr_i;
     rc_v_d = rc_v_q && !cfg_wr_i;
     rc_r_d = rc_r_q;
     rc_l0_d = rc_l0_q;
     rc_y0_d = rc_y0_q;
-    rsp_valid_d = 1'b0;
-    rsp_err_d = 1'b0;
-    rsp_rdata_d = '0;
+    hq_pop = 1'b0;
+    part_d = part_q;
+    s1_d = s1_q;
+    if (s2_free) s1_d.v = 1'b0;
     unique case (st_q)
       AptIdle: begin
-        if (req_valid_i) begin
-          we_d = req_we_i;
-          wdata_d = req_wdata_i;
-          wstrb_d = req_wstrb_i;
-          r_d = hit_r;
+        if (head && s1_free) begin
+          s1_d = '0;
+          s1_d.u = cur;
+          s1_d.r = hit_r;
+          hq_pop = cur.last;
+          part_d = !cur.last;
+          s1_d.v = 1'b1;
           if (!hit) begin
-            addr_d = 48'(VramBase) + 48'(a8);
-            st_d = AptReq;
+            s1_d.lin = 1'b1;
+            s1_d.addr = 48'(VramBase) + 48'(a8);
           end else if (!r_ok) begin
-            rsp_valid_d = 1'b1;
-            rsp_err_d = 1'b1;
+            s1_d.err = AptErrFormat;
+          end else if (row_err_q) begin
+            s1_d.err = AptErrRow;
+            row_err_d = 1'b0;
           end else if (rc_v_q && rc_r_q == hit_r && l_new >= rc_l0_q && rc_off < 28'(r_pitch)) begin
-            xb_d = 32'(rc_off);
-            y_d = rc_y0_q;
-            st_d = AptSwz;
+            s1_d.xb = 32'(rc_off);
+            s1_d.y = rc_y0_q;
           end else if (rc_v_q && rc_r_q == hit_r && l_new >= rc_l0_q &&
                        rc_off - 28'(r_pitch) < 28'(r_pitch) && rc_y0_q != 16'hffff) begin
-            xb_d = {4'd0, 28'(rc_off - 28'(r_pitch))};
-            y_d = rc_y0_q + 16'd1;
+            s1_d.xb = {4'd0, 28'(rc_off - 28'(r_pitch))};
+            s1_d.y = rc_y0_q + 16'd1;
             rc_l0_d = rc_l0_q + 28'(r_pitch);
             rc_y0_d = rc_y0_q + 16'd1;
-            st_d = AptSwz;
           end else begin
+            // Row-cache miss: divide, then translate this head again.
+            hq_pop = 1'b0;
+            part_d = part_q;
+            s1_d = s1_q;
+            s1_d.v = 1'b0;
+            r_d = hit_r;
             l_d = l_new;
             lo_d = l_new;
             rem_d = '0;
@@ -204,100 +357,424 @@ module apt_top #(
         end
         cnt_d = cnt_q - 5'd1;
         if (cnt_q == 5'd1) begin
+          st_d = AptIdle;
           if (q_d[27:16] != '0) begin
-            rsp_valid_d = 1'b1;
-            rsp_err_d = 1'b1;
-            st_d = AptIdle;
+            row_err_d = !cfg_wr_i;
           end else begin
-            xb_d = 32'(rem_d);
-            y_d = q_d[15:0];
             rc_v_d = !cfg_wr_i;
             rc_r_d = r_q;
             rc_l0_d = lo_q - rem_d;
             rc_y0_d = q_d[15:0];
-            st_d = AptSwz;
           end
-        end
-      end
-      AptSwz: begin
-        addr_d = r_base + swz_off;
-        st_d = AptReq;
-      end
-      AptReq: begin
-        if (m_req_ready_i) st_d = AptWait;
-      end
-      AptWait: begin
-        if (m_rsp_valid_i) begin
-          rsp_valid_d = 1'b1;
-          rsp_err_d = m_rsp_err_i;
-          rsp_rdata_d = m_rsp_err_i ? '0 : m_rsp_rdata_i[8*{addr_q[BL-1:3], 3'b000} +: 64];
-          st_d = AptIdle;
         end
       end
       default: st_d = AptIdle;
     endcase
   end
 
-  assign m_req_valid_o = st_q == AptReq;
-  assign m_req_we_o = we_q;
-  assign m_req_addr_o = {addr_q[47:BL], {BL{1'b0}}};
-  assign m_req_wdata_o = {(BeatBytes / 8){wdata_q}};
-  assign m_req_wstrb_o = BeatBytes'(wstrb_q) << {addr_q[BL-1:3], 3'b000};
-  assign req_ready_o = st_q == AptIdle && !req_valid_i;
-  assign state_o = st_q;
-  assign accesses_o = acc_q;
+  // ---------------------------------------------------------------- swizzle
+  // Named for the waves (a packed struct dumps as one vector).
+  logic [47:0] swz_off;
+  logic [31:0] s1_xb;
+  logic [15:0] s1_y;
+  assign s1_xb = s1_q.xb;
+  assign s1_y = s1_q.y;
+  apt_swz u_swz (
+    .mode_i(rng_mode_i[3*s1_q.r +: 3]),
+    .bpe_i(rng_bpe_i[3*s1_q.r +: 3]),
+    .pitch_i(rng_pitch_i[20*s1_q.r +: 20]),
+    .xb_i(s1_xb),
+    .y_i(s1_y),
+    .off_o(swz_off)
+  );
 
-  // The byte address within the 8-byte word is the byte enables' business.
+  always_comb begin
+    s2_d = s2_q;
+    if (c_take) s2_d.v = 1'b0;
+    if (s1_q.v && s2_free) begin
+      s2_d.v = 1'b1;
+      s2_d.err = s1_q.err;
+      s2_d.u = s1_q.u;
+      s2_d.addr = s1_q.lin ? s1_q.addr : rng_base_i[48*s1_q.r +: 48] + swz_off;
+    end
+  end
+  assign s2_free = !s2_q.v || c_take;
+  assign s1_free = !s1_q.v || s2_free;
+
+  // ---------------------------------------------------------------- back end
+  beat_t wc_q, wc_d;
+  logic wc_v_q, wc_v_d;
+  logic [4:0] wc_idle_q, wc_idle_d;
+  logic flush_q, flush_d;       // a flush waits for the accesses before it
+  beat_t wq_q [WqDepth];
+  logic [QW:0] wq_wr_q, wq_rd_q, wq_cnt;
+  logic wq_push, wq_pop;
+  beat_t wq_in, wq_head;
+  assign wq_cnt = wq_wr_q - wq_rd_q;
+  assign wq_head = wq_q[wq_rd_q[QW-1:0]];
+
+  logic [Slots-1:0] sl_v_q, sl_v_d;
+  logic [27:3] sl_off_q [Slots];
+  logic sl_free;
+  logic [TagW-1:0] sl_pick;
+  always_comb begin
+    sl_free = 1'b0;
+    sl_pick = '0;
+    // The search only when a beat waits: it costs every evaluation it runs.
+    if (wq_cnt != '0) begin
+      for (int i = Slots - 1; i >= 0; i--) begin
+        if (!sl_v_q[i]) begin
+          sl_free = 1'b1;
+          sl_pick = TagW'(i);
+        end
+      end
+    end
+  end
+
+  // Reads: beat buffers (rb_*), a ring in allocation order, fetched in that
+  // order; the newest is kept as the prefetched beat.  Read units wait in
+  // order in ru_q, each naming its buffer.
+  localparam int unsigned RbN = 32;  // beats fetched or held for reads
+  localparam int unsigned RbW = $clog2(RbN);
+  localparam int unsigned RuN = 32;  // read units waiting for their data
+  localparam int unsigned RuW = $clog2(RuN);
+  typedef struct packed {
+    logic           wide;
+    logic           half;
+    logic           last;
+    logic           err;   // failed translation: answers err
+    logic [LW-1:0]  lane;
+    logic [RbW-1:0] rb;
+  } ru_t;
+  logic [47:BL] rb_beat_q [RbN];
+  logic [BB-1:0] rb_data_q [RbN];
+  logic [RbN-1:0] rb_v_q, rb_v_d, rb_err_q, rb_err_d, rb_stale_q, rb_stale_d;
+  initial begin : check_rb
+    if (RbN > Slots) $error("apt_top: a read buffer's tag is a slot tag");
+  end
+  logic [RbW:0] rb_alloc_q, rb_iss_q, rb_free_q, rb_cnt;
+  logic [RbW-1:0] rb_new, rb_iss, rb_free;
+  ru_t ru_q [RuN];
+  logic [RuW:0] ru_wr_q, ru_rd_q, ru_cnt;
+  ru_t ru_in, ru_hd;
+  logic ru_push, ru_pop, rb_alloc, rb_go, rb_pop, rb_reuse, rd_drain;
+  assign rb_cnt = rb_alloc_q - rb_free_q;
+  assign rb_new = rb_alloc_q[RbW-1:0] - RbW'(1);  // the newest buffer
+  assign rb_iss = rb_iss_q[RbW-1:0];
+  assign rb_free = rb_free_q[RbW-1:0];
+  assign ru_cnt = ru_wr_q - ru_rd_q;
+  assign ru_hd = ru_q[ru_rd_q[RuW-1:0]];
+  assign rb_go = rb_iss_q != rb_alloc_q;
+
+  logic front_empty, drained, wr_rsp, rd_rsp, wr_go;
+  logic [LW-1:0] lane;
+  logic [47:BL] c_beat, wc_beat;
+  logic [47:0] s2_addr;
+  logic [BB-1:0] w_data, w_bits;
+  logic [BeatBytes-1:0] w_strb;
+  assign s2_addr = s2_q.addr;
+  assign wc_beat = wc_q.beat;
+  assign c_beat = s2_addr[47:BL];
+  assign lane = s2_addr[BL-1:3];
+  assign w_strb = BeatBytes'(s2_q.u.strb) << {lane, 3'b000};
+  assign front_empty = !head && !s1_q.v && !s2_q.v && st_q == AptIdle;
+  assign drained = !wc_v_q && wq_cnt == '0 && sl_v_q == '0;
+  assign wr_rsp = m_rsp_valid_i && m_rsp_we_i;
+  assign rd_rsp = m_rsp_valid_i && !m_rsp_we_i;
+
+  // Errors of posted writes
+  logic c_err, m_err, err_v_q;
+  logic [1:0] err_cause_q;
+  logic [27:3] err_off_q;
+  logic [31:0] err_cnt_q, acc_q;
+  logic rsp_valid_d, rsp_err_d;
+  logic [127:0] rsp_rdata_d, racc_q, racc_d, ans_data;
+  logic rerr_q, rerr_d, ans, ans_err;
+
+  always_comb begin
+    wc_d = wc_q;
+    wc_v_d = wc_v_q;
+    wc_idle_d = wc_idle_q;
+    flush_d = flush_q || apt_wr_i;
+    wq_push = 1'b0;
+    wq_in = wc_q;
+    rb_v_d = rb_v_q;
+    rb_err_d = rb_err_q;
+    rb_stale_d = pf_drop_i ? '1 : rb_stale_q;
+    rb_alloc = 1'b0;
+    rb_reuse = 1'b0;
+    rd_drain = 1'b0;
+    ru_push = 1'b0;
+    ru_pop = 1'b0;
+    ru_in = '0;
+    c_take = 1'b0;
+    c_err = 1'b0;
+    rsp_valid_d = 1'b0;
+    rsp_err_d = 1'b0;
+    rsp_rdata_d = '0;
+    w_bits = '0;
+    w_data = '0;
+    racc_d = racc_q;
+    rerr_d = rerr_q;
+    ans = 1'b0;
+    ans_err = 1'b0;
+    ans_data = '0;
+    if (wc_v_q && wc_idle_q != 5'(AptWcIdleCycles)) wc_idle_d = wc_idle_q + 5'd1;
+    if (s2_q.v && s2_q.u.we && ru_cnt != '0) begin
+      // A write waits for the reads before it to have their data.
+    end else if (s2_q.v && s2_q.u.we) begin
+      w_data = BB'(s2_q.u.data) << {lane, 6'b000000};
+      if (s2_q.err != AptErrNone) begin
+        // A failing posted write: latched, nothing written.
+        c_take = 1'b1;
+        c_err = 1'b1;
+      end else if (wc_v_q && wc_beat == c_beat) begin
+        // The byte mask only here: the loop costs every evaluation it runs.
+        for (int unsigned j = 0; j < BeatBytes; j++) w_bits[8*j +: 8] = {8{w_strb[j]}};
+        c_take = 1'b1;
+        wc_d.data = (wc_q.data & ~w_bits) | (w_data & w_bits);
+        wc_d.strb = wc_q.strb | w_strb;
+        wc_idle_d = '0;
+      end else if (!wc_v_q || 32'(wq_cnt) < WqDepth) begin
+        c_take = 1'b1;
+        wq_push = wc_v_q;
+        wc_v_d = 1'b1;
+        wc_d.beat = c_beat;
+        wc_d.data = w_data;  // bytes without enables are never written
+        wc_d.strb = w_strb;
+        wc_d.off = s2_q.u.off;
+        wc_idle_d = '0;
+      end
+    end else if (wc_v_q && 32'(wq_cnt) < WqDepth &&
+                 ((s2_q.v && !s2_q.u.we) || wc_idle_q == 5'(AptWcIdleCycles) ||
+                  (flush_q && front_empty))) begin
+      // Close the buffer: a read is waiting, it idled, or a flush.
+      wq_push = 1'b1;
+      wc_v_d = 1'b0;
+    end
+    if (flush_q && front_empty && !wc_v_d) flush_d = apt_wr_i;
+
+    // Reads, in order, after the writes before them: a unit joins ru_q
+    // naming the newest buffer when that holds its beat (and no write hit
+    // it), else a new buffer whose beat is fetched.
+    if (s2_q.v && !s2_q.u.we && 32'(ru_cnt) < RuN) begin
+      ru_in.wide = s2_q.u.wide;
+      ru_in.half = s2_q.u.half;
+      ru_in.last = s2_q.u.last;
+      ru_in.lane = lane;
+      ru_in.rb = rb_alloc_q[RbW-1:0];
+      rb_reuse = rb_cnt != '0 && rb_beat_q[rb_new] == c_beat && !rb_stale_q[rb_new] &&
+                 !(snoop_valid_i && snoop_addr_i[47:BL] == c_beat);
+      if (s2_q.err != AptErrNone) begin
+        c_take = 1'b1;
+        ru_push = 1'b1;
+        ru_in.err = 1'b1;
+        ru_in.rb = rb_new;
+      end else if (!drained) begin
+        rd_drain = 1'b1;
+      end else if (rb_reuse) begin
+        c_take = 1'b1;
+        ru_push = 1'b1;
+        ru_in.rb = rb_new;
+      end else if (32'(rb_cnt) < RbN) begin
+        c_take = 1'b1;
+        ru_push = 1'b1;
+        rb_alloc = 1'b1;
+        rb_v_d[rb_alloc_q[RbW-1:0]] = 1'b0;
+        rb_err_d[rb_alloc_q[RbW-1:0]] = 1'b0;
+        rb_stale_d[rb_alloc_q[RbW-1:0]] = 1'b0;
+      end
+    end
+    if (rd_rsp) begin
+      rb_v_d[m_rsp_tag_i[RbW-1:0]] = 1'b1;
+      rb_err_d[m_rsp_tag_i[RbW-1:0]] = m_rsp_err_i;
+    end
+    // The oldest unit answers once its beat is there.
+    if (ru_cnt != '0 && (ru_hd.err || rb_v_q[ru_hd.rb])) begin
+      ru_pop = 1'b1;
+      ans = 1'b1;
+      ans_err = ru_hd.err || rb_err_q[ru_hd.rb];
+      ans_data = ans_err ? '0 : 128'(rb_data_q[ru_hd.rb] >> {ru_hd.lane, 6'b000000});
+    end
+    // A read unit answered: into its place in the chunk; the last answers.
+    if (ans) begin
+      if (ru_hd.wide) racc_d = ans_data;
+      else if (ru_hd.half) racc_d[127:64] = ans_data[63:0];
+      else racc_d[63:0] = ans_data[63:0];
+      rerr_d = rerr_q || ans_err;
+      if (ru_hd.last) begin
+        rsp_valid_d = 1'b1;
+        rsp_err_d = rerr_d;
+        rsp_rdata_d = rerr_d ? '0 : racc_d;
+        racc_d = '0;
+        rerr_d = 1'b0;
+      end
+    end
+    // Coherence: a write the memory accepted drops the beat it hits.
+    // Only the newest buffer is ever reused, so only it needs the snoop;
+    // units already waiting on a beat keep its data (they came first).
+    if (snoop_valid_i && rb_cnt != '0 && rb_beat_q[rb_new] == snoop_addr_i[47:BL])
+      rb_stale_d[rb_new] = 1'b1;
+  end
+
+  // A buffer no unit waits on goes, but the newest (the prefetched beat).
+  assign rb_pop = rb_cnt > (RbW+1)'(1) && rb_v_q[rb_free] &&
+                  (ru_cnt == '0 || ru_hd.rb != rb_free);
+
+  // Memory requests: the read (only once every write is acknowledged), else
+  // the write queue's head when a slot is free.
+  assign wr_go = wq_cnt != '0 && sl_free && !rb_go;
+  assign m_req_valid_o = rb_go || wr_go;
+  assign m_req_we_o = !rb_go;
+  assign m_req_tag_o = rb_go ? TagW'(rb_iss) : sl_pick;
+  assign m_req_addr_o = rb_go ? {rb_beat_q[rb_iss], {BL{1'b0}}} : {wq_head.beat, {BL{1'b0}}};
+  assign m_req_wdata_o = wq_head.data;
+  assign m_req_wstrb_o = rb_go ? '0 : wq_head.strb;
+  assign wq_pop = wr_go && m_req_ready_i;
+  assign m_err = wr_rsp && m_rsp_err_i;
+
+  always_comb begin
+    sl_v_d = sl_v_q;
+    if (wr_rsp) sl_v_d[m_rsp_tag_i] = 1'b0;
+    if (wq_pop) sl_v_d[sl_pick] = 1'b1;
+  end
+
+  logic [5:0] pend;
+  assign pend = 6'(wq_cnt) + 6'($countones(sl_v_q));
+
+  assign state_o = st_q;
+  apt_rd_e rd_st;  // what the reads wait for
+  assign rd_st = rd_drain ? RdDrain : rb_go ? RdReq : ru_cnt != '0 ? RdWait : RdIdle;
+  assign rd_state_o = rd_st;
+  assign busy_o = !front_empty || !drained || ru_cnt != '0 || rb_go || flush_q;
+  assign wc_o = wc_v_q;
+  assign pf_o = rb_cnt != '0 && rb_v_q[rb_new] && !rb_stale_q[rb_new] && !rb_err_q[rb_new];
+  assign pend_o = pend;
+  assign accesses_o = acc_q;
+  assign err_valid_o = err_v_q;
+  assign err_cause_o = err_cause_q;
+  assign err_off_o = {err_off_q, 3'b000};
+  assign err_count_o = err_cnt_q;
+  assign err_irq_o = c_err || m_err;
+
+  // The byte address within the 16-byte chunk is the byte enables' business;
+  // the snoop compares beats.
   logic unused;
-  assign unused = ^req_addr_i[2:0];
+  assign unused = ^{req_addr_i[3:0], snoop_addr_i[BL-1:0], s2_addr[2:0]};
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
+      hq_wr_q <= '0;
+      hq_rd_q <= '0;
+      part_q <= 1'b0;
       st_q <= AptIdle;
-      we_q <= 1'b0;
-      wdata_q <= '0;
-      wstrb_q <= '0;
       r_q <= '0;
-      addr_q <= '0;
       l_q <= '0;
       lo_q <= '0;
       rem_q <= '0;
       q_q <= '0;
       cnt_q <= '0;
-      xb_q <= '0;
-      y_q <= '0;
+      row_err_q <= 1'b0;
       rc_v_q <= 1'b0;
       rc_r_q <= '0;
       rc_l0_q <= '0;
       rc_y0_q <= '0;
+      s1_q <= '0;
+      s2_q <= '0;
+      wc_q <= '0;
+      wc_v_q <= 1'b0;
+      wc_idle_q <= '0;
+      flush_q <= 1'b0;
+      wq_wr_q <= '0;
+      wq_rd_q <= '0;
+      sl_v_q <= '0;
+      rb_v_q <= '0;
+      rb_err_q <= '0;
+      rb_stale_q <= '0;
+      rb_alloc_q <= '0;
+      rb_iss_q <= '0;
+      rb_free_q <= '0;
+      ru_wr_q <= '0;
+      ru_rd_q <= '0;
+      err_v_q <= 1'b0;
+      err_cause_q <= '0;
+      err_off_q <= '0;
+      err_cnt_q <= '0;
+      acc_q <= '0;
       rsp_valid_o <= 1'b0;
       rsp_err_o <= 1'b0;
       rsp_rdata_o <= '0;
-      acc_q <= '0;
+      racc_q <= '0;
+      rerr_q <= 1'b0;
     end else begin
+      hq_wr_q <= hq_wr_q + (HW+1)'(req_valid_i);
+      hq_rd_q <= hq_rd_q + (HW+1)'(hq_pop);
+      part_q <= part_d;
       st_q <= st_d;
-      we_q <= we_d;
-      wdata_q <= wdata_d;
-      wstrb_q <= wstrb_d;
       r_q <= r_d;
-      addr_q <= addr_d;
       l_q <= l_d;
       lo_q <= lo_d;
       rem_q <= rem_d;
       q_q <= q_d;
       cnt_q <= cnt_d;
-      xb_q <= xb_d;
-      y_q <= y_d;
+      row_err_q <= row_err_d;
       rc_v_q <= rc_v_d;
       rc_r_q <= rc_r_d;
       rc_l0_q <= rc_l0_d;
       rc_y0_q <= rc_y0_d;
+      s1_q <= s1_d;
+      s2_q <= s2_d;
+      wc_q <= wc_d;
+      wc_v_q <= wc_v_d;
+      wc_idle_q <= wc_idle_d;
+      flush_q <= flush_d;
+      wq_wr_q <= wq_wr_q + (QW+1)'(wq_push);
+      wq_rd_q <= wq_rd_q + (QW+1)'(wq_pop);
+      sl_v_q <= sl_v_d;
+      rb_v_q <= rb_v_d;
+      rb_err_q <= rb_err_d;
+      rb_stale_q <= rb_stale_d;
+      rb_alloc_q <= rb_alloc_q + (RbW+1)'(rb_alloc);
+      rb_iss_q <= rb_iss_q + (RbW+1)'(rb_go && m_req_ready_i);
+      rb_free_q <= rb_free_q + (RbW+1)'(rb_pop);
+      ru_wr_q <= ru_wr_q + (RuW+1)'(ru_push);
+      ru_rd_q <= ru_rd_q + (RuW+1)'(ru_pop);
+      acc_q <= acc_q + {31'd0, c_take};
+      err_cnt_q <= err_cnt_q + 32'(c_err) + 32'(m_err);
+      if (err_clr_i) err_v_q <= 1'b0;
+      // The first failure since the last clear: a memory error reported
+      // this cycle came from an earlier word than a failing word in s2.
+      if (!err_v_q && (m_err || c_err)) begin
+        err_v_q <= 1'b1;
+        err_cause_q <= m_err ? AptErrMem : s2_q.err;
+        err_off_q <= m_err ? sl_off_q[m_rsp_tag_i] : s2_q.u.off;
+      end
       rsp_valid_o <= rsp_valid_d;
       rsp_err_o <= rsp_err_d;
       rsp_rdata_o <= rsp_rdata_d;
-      acc_q <= acc_q + {31'd0, rsp_valid_d};
+      racc_q <= racc_d;
+      rerr_q <= rerr_d;
     end
   end
+
+  // Storage without reset: the FIFOs, the slots' offsets, the prefetched beat.
+  always_ff @(posedge clk_i) begin
+    if (req_valid_i) hq_q[hq_wr_q[HW-1:0]] <= {req_we_i, req_addr_i[27:4], req_wdata_i, req_wstrb_i};
+    if (wq_push) wq_q[wq_wr_q[QW-1:0]] <= wq_in;
+    if (wq_pop) sl_off_q[sl_pick] <= wq_head.off;
+    if (rb_alloc) rb_beat_q[rb_alloc_q[RbW-1:0]] <= c_beat;
+    if (rd_rsp) rb_data_q[m_rsp_tag_i[RbW-1:0]] <= m_rsp_rdata_i;
+    if (ru_push) ru_q[ru_wr_q[RuW-1:0]] <= ru_in;
+  end
+
+`ifndef SYNTHESIS
+  // The host keeps the protocol: no request while the FIFO is full.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && req_valid_i && 32'(hq_cnt) == HostDepth) $error("apt_top: host FIFO overflow");
+    if (rst_ni && wr_rsp && !sl_v_q[m_rsp_tag_i]) $error("apt_top: write ack for a free slot");
+    if (rst_ni && rd_rsp && rb_v_q[m_rsp_tag_i[RbW-1:0]]) $error("apt_top: read data for a buffer that has it");
+  end
+`endif
 
 endmodule
 

@@ -11,6 +11,8 @@
 // always accepted; exactly one cycle later reg_rsp_valid_o pulses with the
 // read data.  An offset that names no
 // register answers reg_rsp_err_o = 1 (read data 0, a write changes nothing).
+// The aperture's status and its latched posted-write error live in apt_top;
+// this file decodes them and raises INT_STATUS.APT_ERR.
 
 `default_nettype none
 
@@ -71,12 +73,25 @@ module gpu_regs #(
   output logic [NumRanges*28-1:0]  apt_end_o,
   output logic [NumRanges*48-1:0]  apt_base_o,
   output logic [NumRanges*20-1:0]  apt_pitch_o,
-  output logic                     apt_wr_o,
+  output logic                     apt_cfg_wr_o,  // a range register written
+  output logic                     apt_wr_o,      // any APT register written (flush)
+  output logic                     apt_err_clr_o, // APT_ERR_STATUS.VALID written 1
+  output logic                     apt_pf_drop_o, // APT_FLUSH.PF written 1
   input  logic [1:0]               ce_state_i,
   input  logic [31:0]              ce_busy_i,
   input  logic [31:0]              ce_bytes_i,
   input  logic [31:0]              apt_accesses_i,
   input  logic [2:0]               apt_state_i,
+  input  logic [1:0]               apt_rd_state_i,
+  input  logic                     apt_busy_i,
+  input  logic                     apt_wc_i,
+  input  logic                     apt_pf_i,
+  input  logic [5:0]               apt_pend_i,
+  input  logic                     apt_err_valid_i,
+  input  logic [1:0]               apt_err_cause_i,
+  input  logic [27:0]              apt_err_off_i,
+  input  logic [31:0]              apt_err_count_i,
+  input  logic                     apt_err_irq_i,
   // Queue status
   input  logic [NumQueues*20-1:0]  q_rptr_i,
   input  logic [NumQueues*5-1:0]   q_state_i,
@@ -202,7 +217,17 @@ module gpu_regs #(
         RegCeBusyCycles:   rdata = ce_busy_i;
         RegCeBytes:        rdata = ce_bytes_i;
         RegAptAccesses:    rdata = apt_accesses_i;
-        RegAptStatus:      rdata = 32'(apt_state_i) << AptStatusStateLsb;
+        RegAptStatus:      rdata = (32'(apt_state_i) << AptStatusStateLsb) |
+                                   (32'(apt_rd_state_i) << AptStatusRdLsb) |
+                                   (32'(apt_busy_i) << AptStatusBusyLsb) |
+                                   (32'(apt_wc_i) << AptStatusWcLsb) |
+                                   (32'(apt_pf_i) << AptStatusPfLsb) |
+                                   (32'(apt_pend_i) << AptStatusPendLsb);
+        RegAptErrStatus:   rdata = (32'(apt_err_valid_i) << AptErrStatusValidLsb) |
+                                   (32'(apt_err_cause_i) << AptErrStatusCauseLsb);
+        RegAptErrOff:      rdata = {4'd0, apt_err_off_i};
+        RegAptErrCount:    rdata = apt_err_count_i;
+        RegAptFlush:       rdata = '0;
         default:      hit = 1'b0;
       endcase
     end else begin
@@ -251,6 +276,7 @@ module gpu_regs #(
     int_set[IntStatusFenceLsb +: NumQueues] = q_fence_irq_i;
     int_set[IntStatusErrorLsb +: NumQueues] = q_err_irq_i;
     int_set[IntStatusMmuFaultLsb] = fault_i;
+    int_set[IntStatusAptErrLsb] = apt_err_irq_i;
     int_status_d = int_status_q;
     if (wr && hit && !is_q && !is_vm && !is_apt && roff == RegIntStatus) int_status_d = int_status_d & ~reg_req_wdata_i;
     int_status_d = int_status_d | int_set;
@@ -396,7 +422,15 @@ module gpu_regs #(
   assign apt_end_o = apt_end_q;
   assign apt_base_o = apt_base_q;
   assign apt_pitch_o = apt_pitch_q;
-  assign apt_wr_o = wr && is_apt;
+  // Writes to the aperture's registers: the ranges, APT_ERR_STATUS, APT_FLUSH.
+  logic g_apt_wr;
+  assign g_apt_wr = wr && hit && !is_q && !is_vm && !is_apt &&
+                    (roff == RegAptErrStatus || roff == RegAptFlush);
+  assign apt_cfg_wr_o = wr && is_apt;
+  assign apt_wr_o = (wr && is_apt) || g_apt_wr;
+  assign apt_err_clr_o = g_apt_wr && roff == RegAptErrStatus &&
+                         reg_req_wdata_i[AptErrStatusValidLsb];
+  assign apt_pf_drop_o = g_apt_wr && roff == RegAptFlush && reg_req_wdata_i[AptFlushPfLsb];
   assign inv_o = inv_d;
   assign inv_all_o = inv_vmid_q[MmuInvVmidAllLsb];
   assign inv_vmid_o = inv_vmid_q[3:0];

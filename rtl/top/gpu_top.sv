@@ -16,11 +16,14 @@
 //    wdata, wstrb}; responses {id, err, rdata} arrive in any order, one per
 //    cycle, and are always accepted; they are registered on the way in.
 //    id bit 0 = write, id[7:1] = client: queue q is q, the aperture
-//    APT_CLIENT (0x3e), the copy engine CE_CLIENT | tag (0x40..0x5f); id 0xff
-//    is the page walker.
-//  - Aperture port (BAR1): request {we, addr (window offset), 64-bit wdata,
-//    8 byte enables} for one cycle while apt_req_ready_o; the response
-//    (valid, rdata, err) follows when the memory answers (see apt_top).
+//    APT_CLIENT | slot (0x20..0x3f), the copy engine CE_CLIENT | tag
+//    (0x40..0x5f); id 0xff is the page walker.
+//  - Aperture port (BAR1): request {we, addr (window offset of a 16-byte
+//    chunk), 128-bit wdata, 16 byte enables} for one cycle while
+//    apt_req_ready_o, one per cycle.
+//    Writes are posted (no response; errors latch in APT_ERR_STATUS); a
+//    read's response (valid, rdata, err) follows, reads in order (see
+//    apt_top).
 //
 // Every input but mem_req_ready_i lands in a register before any logic, and
 // mem_req_ready_i only pops the MMU's output buffer: no large combinational
@@ -65,10 +68,10 @@ module gpu_top #(
   output logic                   apt_req_ready_o,
   input  logic                   apt_req_we_i,
   input  logic [27:0]            apt_req_addr_i,
-  input  logic [63:0]            apt_req_wdata_i,
-  input  logic [7:0]             apt_req_wstrb_i,
+  input  logic [127:0]           apt_req_wdata_i,
+  input  logic [15:0]            apt_req_wstrb_i,
   output logic                   apt_rsp_valid_o,
-  output logic [63:0]            apt_rsp_rdata_o,
+  output logic [127:0]           apt_rsp_rdata_o,
   output logic                   apt_rsp_err_o,
   // Interrupt
   output logic                   irq_o
@@ -80,6 +83,7 @@ module gpu_top #(
   localparam int unsigned NC = NumQueues + 2;  // clients: queues, aperture, copy engine
   localparam int unsigned IW = MemIdW - 1;
   localparam int unsigned CeTagW = $clog2(CeRobSlots);  // copy-engine read tag bits
+  localparam int unsigned AptTagW = $clog2(AptSlots);   // aperture request slot bits
   localparam int unsigned QW = (NumQueues > 1) ? $clog2(NumQueues) : 1;
 
   // Client numbers must stay clear of one another and of the walker.
@@ -147,12 +151,20 @@ module gpu_top #(
   logic [NumRanges*28-1:0] apt_start, apt_end;
   logic [NumRanges*48-1:0] apt_base;
   logic [NumRanges*20-1:0] apt_pitch;
-  logic apt_wr, a_req_valid_q, a_req_we_q;
+  logic apt_cfg_wr, apt_wr, apt_err_clr, apt_pf_drop, a_req_valid_q, a_req_we_q;
   logic [27:0] a_req_addr_q;
-  logic [63:0] a_req_wdata_q;
-  logic [7:0] a_req_wstrb_q;
+  logic [127:0] a_req_wdata_q;
+  logic [15:0] a_req_wstrb_q;
   logic [2:0] apt_state;
-  logic [31:0] apt_accesses;
+  logic [1:0] apt_rd_state, apt_err_cause;
+  logic apt_busy, apt_wc, apt_pf, apt_err_valid, apt_err_irq;
+  logic [5:0] apt_pend;
+  logic [27:0] apt_err_off;
+  logic [31:0] apt_accesses, apt_err_count;
+  logic [AptTagW-1:0] apt_tag;
+  // Memory writes the port accepted, for the aperture's prefetch coherence
+  logic snoop_valid_q;
+  logic [47:0] snoop_addr_q;
   // Input registers
   logic r_req_valid_q, r_req_we_q, m_rsp_valid_q, m_rsp_err_q;
   logic [15:0] r_req_addr_q;
@@ -175,6 +187,8 @@ module gpu_top #(
       a_req_addr_q <= '0;
       a_req_wdata_q <= '0;
       a_req_wstrb_q <= '0;
+      snoop_valid_q <= 1'b0;
+      snoop_addr_q <= '0;
     end else begin
       r_req_valid_q <= reg_req_valid_i;
       r_req_we_q <= reg_req_we_i;
@@ -189,6 +203,8 @@ module gpu_top #(
       a_req_addr_q <= apt_req_addr_i;
       a_req_wdata_q <= apt_req_wdata_i;
       a_req_wstrb_q <= apt_req_wstrb_i;
+      snoop_valid_q <= mem_req_valid_o && mem_req_we_o && mem_req_ready_i;
+      snoop_addr_q <= mem_req_addr_o;
     end
   end
   assign reg_req_ready_o = 1'b1;
@@ -244,12 +260,25 @@ module gpu_top #(
     .apt_end_o(apt_end),
     .apt_base_o(apt_base),
     .apt_pitch_o(apt_pitch),
+    .apt_cfg_wr_o(apt_cfg_wr),
     .apt_wr_o(apt_wr),
+    .apt_err_clr_o(apt_err_clr),
+    .apt_pf_drop_o(apt_pf_drop),
     .ce_state_i(ce_state),
     .ce_busy_i(ce_busy),
     .ce_bytes_i(ce_bytes),
     .apt_accesses_i(apt_accesses),
     .apt_state_i(apt_state),
+    .apt_rd_state_i(apt_rd_state),
+    .apt_busy_i(apt_busy),
+    .apt_wc_i(apt_wc),
+    .apt_pf_i(apt_pf),
+    .apt_pend_i(apt_pend),
+    .apt_err_valid_i(apt_err_valid),
+    .apt_err_cause_i(apt_err_cause),
+    .apt_err_off_i(apt_err_off),
+    .apt_err_count_i(apt_err_count),
+    .apt_err_irq_i(apt_err_irq),
     .q_rptr_i(q_rptr),
     .q_state_i(q_state),
     .q_in_ib_i(q_in_ib),
@@ -443,7 +472,8 @@ module gpu_top #(
   // ---------------------------------------------------------------- aperture
   apt_top #(
     .NumRanges(NumRanges),
-    .BeatBytes(BeatBytes)
+    .BeatBytes(BeatBytes),
+    .TagW(AptTagW)
   ) u_apt (
     .clk_i,
     .rst_ni,
@@ -463,22 +493,40 @@ module gpu_top #(
     .rng_end_i(apt_end),
     .rng_base_i(apt_base),
     .rng_pitch_i(apt_pitch),
-    .cfg_wr_i(apt_wr),
+    .cfg_wr_i(apt_cfg_wr),
+    .apt_wr_i(apt_wr),
+    .err_clr_i(apt_err_clr),
+    .pf_drop_i(apt_pf_drop),
     .state_o(apt_state),
+    .rd_state_o(apt_rd_state),
+    .busy_o(apt_busy),
+    .wc_o(apt_wc),
+    .pf_o(apt_pf),
+    .pend_o(apt_pend),
     .accesses_o(apt_accesses),
+    .err_valid_o(apt_err_valid),
+    .err_cause_o(apt_err_cause),
+    .err_off_o(apt_err_off),
+    .err_count_o(apt_err_count),
+    .err_irq_o(apt_err_irq),
+    .snoop_valid_i(snoop_valid_q),
+    .snoop_addr_i(snoop_addr_q),
     .m_req_valid_o(q_req_valid[NumQueues]),
     .m_req_ready_i(q_req_ready[NumQueues]),
     .m_req_we_o(q_req_we[NumQueues]),
+    .m_req_tag_o(apt_tag),
     .m_req_addr_o(c_addr[48*NumQueues +: 48]),
     .m_req_wdata_o(q_wdata[BB*NumQueues +: BB]),
     .m_req_wstrb_o(q_wstrb[BeatBytes*NumQueues +: BeatBytes]),
     .m_rsp_valid_i(q_rsp_valid[NumQueues]),
+    .m_rsp_we_i(rsp_we),
+    .m_rsp_tag_i(u_id[AptTagW:1]),
     .m_rsp_err_i(rsp_err),
     .m_rsp_rdata_i(rsp_rdata)
   );
   assign c_vmid[4*NumQueues +: 4] = '0;
-  assign c_id[IW*NumQueues +: IW] = IW'(AptClient);
-  assign c_idmask[IW*NumQueues +: IW] = '1;
+  assign c_id[IW*NumQueues +: IW] = IW'(AptClient) | IW'(apt_tag);
+  assign c_idmask[IW*NumQueues +: IW] = ~IW'(AptSlots - 1);
 
   cp_mem_arb #(
     .NumClients(NC),
