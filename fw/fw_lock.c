@@ -227,6 +227,8 @@ static int lock_book(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev
 		k->apt[r[i]] = l;
 	if (!nr)
 		*raw = l;
+	if (nr)
+		gm_wave_mark(k->d->gm, GM_MARK_NOTE, "lock: through an aperture range");
 	FW_KMD_LOG(k, "lock: %" PRIu64 " bytes at 0x%" PRIx64 " %s%u (0x%" PRIx64 ")\n",
 		   a->d.size, a->loc.addr, nr ? "through aperture range " : "raw, entry ",
 		   nr ? r[0] : (unsigned)(raw - k->raw), l.win);

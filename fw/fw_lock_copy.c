@@ -57,6 +57,9 @@ int fw_lock_copy_pages(struct fw_kmd *k, const struct fw_lock_range *l, bool in)
 {
 	int st = GM_OK;
 
+	/* a waveform's view marks where the copy engine's BLTs start */
+	gm_wave_mark(k->d->gm, GM_MARK_NOTE, in ? "lock: copy fallback, BLT unswizzled" :
+						   "unlock: BLT back swizzled");
 	for (uint32_t i = 0; !st && i < (l->pages ? l->npages : 1); i++) {
 		uint64_t s = l->pages ? (uint64_t)l->pages[i] * FW_LOCK_PAGE_BYTES : 0;
 		uint64_t e = l->pages ? s + FW_LOCK_PAGE_BYTES : l->a->d.size;

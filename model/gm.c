@@ -685,7 +685,7 @@ static void wave_add_mark(struct gm *g, unsigned prio, const char *fmt, ...)
 
 void gm_wave_mark(struct gm *g, enum gm_mark_kind kind, const char *name)
 {
-	if (g && name && (unsigned)kind <= GM_MARK_NOTE)
+	if (g && name && (unsigned)kind <= GM_MARK_FENCE)
 		wave_add_mark(g, kind, "%s", name);
 }
 

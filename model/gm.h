@@ -233,13 +233,13 @@ bool gm_wave_is_open(const struct gm *g);
  * when it could not be written.
  *
  * Markers: gm_wave_mark names the current cycle (ignored when no waveform is
- * recording it; 4096 kept, the view shows 26: errors, then faults, fences,
- * notes, earliest first).  gm_wave_watch makes every write to the 8 bytes
+ * recording it; 4096 kept, the view shows 26: errors, then faults, the
+ * driver's notes, fence writes, earliest first).  gm_wave_watch makes every write to the 8 bytes
  * at @addr (8-aligned; a fence, say) while a waveform records a marker
  * "@name = value" at the cycle the memory takes it: GM_OK; GM_ERR_BAD_ARG;
  * GM_ERR_FULL (GM_WAVE_WATCHES already).  Watches last the model's life.
  */
-enum gm_mark_kind { GM_MARK_ERROR, GM_MARK_FAULT, GM_MARK_FENCE, GM_MARK_NOTE };
+enum gm_mark_kind { GM_MARK_ERROR, GM_MARK_FAULT, GM_MARK_NOTE, GM_MARK_FENCE };
 #define GM_WAVE_WATCHES 8u
 void gm_wave_mark(struct gm *g, enum gm_mark_kind kind, const char *name);
 int gm_wave_watch(struct gm *g, uint64_t addr, const char *name) GM_MUST_CHECK;
