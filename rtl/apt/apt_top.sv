@@ -768,11 +768,24 @@ module apt_top #(
   end
 
 `ifndef SYNTHESIS
-  // The host keeps the protocol: no request while the FIFO is full.
+  // Assertions (Verilator --assert; a failure is a model error, gm.h).
   always_ff @(posedge clk_i) begin
-    if (rst_ni && req_valid_i && 32'(hq_cnt) == HostDepth) $error("apt_top: host FIFO overflow");
-    if (rst_ni && wr_rsp && !sl_v_q[m_rsp_tag_i]) $error("apt_top: write ack for a free slot");
-    if (rst_ni && rd_rsp && rb_v_q[m_rsp_tag_i[RbW-1:0]]) $error("apt_top: read data for a buffer that has it");
+    if (rst_ni) begin
+      // The host keeps the protocol: no request while the FIFO is full.
+      a_apt_host_no_overflow: assert (!(req_valid_i && 32'(hq_cnt) == HostDepth))
+        else $error("apt_top: host FIFO overflow");
+      a_apt_wr_ack_known: assert (!(wr_rsp && !sl_v_q[m_rsp_tag_i]))
+        else $error("apt_top: write ack for a free slot");
+      a_apt_rd_data_once: assert (!(rd_rsp && rb_v_q[m_rsp_tag_i[RbW-1:0]]))
+        else $error("apt_top: read data for a buffer that has it");
+      // The queues stay within their depths (the pointers wrap one bit wider).
+      a_apt_queues_bounded: assert (32'(wq_cnt) <= WqDepth && 32'(rb_cnt) <= RbN &&
+                                    32'(ru_cnt) <= RuN && 32'(hq_cnt) <= HostDepth)
+        else $error("apt_top: a queue past its depth (wq %0d, rb %0d, ru %0d, host %0d)",
+                    wq_cnt, rb_cnt, ru_cnt, hq_cnt);
+      a_apt_state_legal: assert (apt_state_legal(st_q))
+        else $error("apt_top: illegal front-end state %h", st_q);
+    end
   end
 `endif
 
