@@ -45,6 +45,11 @@ const char *gpu_cp_state_name(uint32_t v);
 const char *gpu_wait_func_name(uint32_t v);
 const char *gpu_mmu_fault_name(uint32_t v);
 const char *gpu_walk_state_name(uint32_t v);
+const char *gpu_tile_mode_name(uint32_t v);
+const char *gpu_ce_state_name(uint32_t v);
+const char *gpu_apt_state_name(uint32_t v);
+const char *gpu_apt_rd_name(uint32_t v);
+const char *gpu_apt_err_name(uint32_t v);
 
 /* The layout of @opcode's packet, or NULL for an unknown opcode. */
 const struct gpu_pkt_desc *gpu_pkt_desc(uint32_t opcode);

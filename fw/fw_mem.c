@@ -140,6 +140,20 @@ static int live_reserve(struct fw_seg *s)
 	return GM_OK;
 }
 
+/* Book [@off, @off + @bytes) as live range @at (the ranges stay in offset
+ * order).  GM_OK; GM_ERR_NO_MEM (nothing changed). */
+static int live_insert(struct fw_seg *s, size_t at, uint64_t off, uint64_t bytes)
+{
+	if (live_reserve(s))
+		return GM_ERR_NO_MEM;
+	memmove(&s->live[at + 1], &s->live[at], (s->nlive - at) * sizeof(s->live[0]));
+	s->live[at].off = off;
+	s->live[at].size = bytes;
+	s->nlive++;
+	s->used += bytes;
+	return GM_OK;
+}
+
 int fw_seg_alloc(struct fw_seg *s, uint64_t bytes, uint64_t align, uint64_t *addr)
 {
 	size_t at;
@@ -151,13 +165,8 @@ int fw_seg_alloc(struct fw_seg *s, uint64_t bytes, uint64_t align, uint64_t *add
 		return GM_ERR_BAD_ARG;
 	if (!find_gap(s, bytes, align, &at, &off))
 		return GM_ERR_FULL;
-	if (live_reserve(s))
+	if (live_insert(s, at, off, bytes))
 		return GM_ERR_NO_MEM;
-	memmove(&s->live[at + 1], &s->live[at], (s->nlive - at) * sizeof(s->live[0]));
-	s->live[at].off = off;
-	s->live[at].size = bytes;
-	s->nlive++;
-	s->used += bytes;
 	*addr = s->d.base + off;
 	return GM_OK;
 }
@@ -176,14 +185,7 @@ int fw_seg_alloc_at(struct fw_seg *s, uint64_t addr, uint64_t bytes)
 	if ((at > 0 && s->live[at - 1].off + s->live[at - 1].size > off) ||
 	    (at < s->nlive && s->live[at].off < off + bytes))
 		return GM_ERR_FULL;
-	if (live_reserve(s))
-		return GM_ERR_NO_MEM;
-	memmove(&s->live[at + 1], &s->live[at], (s->nlive - at) * sizeof(s->live[0]));
-	s->live[at].off = off;
-	s->live[at].size = bytes;
-	s->nlive++;
-	s->used += bytes;
-	return GM_OK;
+	return live_insert(s, at, off, bytes);
 }
 
 /* Binary search for the live range starting exactly at @off. */

@@ -28,6 +28,52 @@ static int fill_all(struct scen *s, struct fw_device *dev, uint32_t h, uint64_t 
 	return scen_render_submit(s, dev, f, val);
 }
 
+/* A Tile-Y surface with three MIP levels, each its own offset and pitch. */
+static const struct fw_alloc_desc mip3 = {
+	.size = 0x2a000, .width = 256, .height = 128, .pitch = 1024, .bpe_log2 = 2,
+	.tile = GPU_TILE_Y, .mip_levels = 3,
+	.mip = { { 0, 1024, 128 }, { 0x20000, 512, 64 }, { 0x28000, 256, 32 } } };
+
+/*
+ * M (mip3, handle @m of @res) is unlocked after @st: read its raw bits
+ * through a ReadOnly raw lock, untile each level with the C reference and
+ * check (@what) that it is @img's; then destroy @res and free @img.  The
+ * first failing status.
+ */
+static int mip_verify(struct scen *s, struct fw_device *dev, uint32_t m, struct fw_resource *res,
+		      uint8_t *img, int st, const char *what)
+{
+	uint8_t *raw = malloc(mip3.size), *got = calloc(1, mip3.size);
+	uint64_t pd = 0;
+	bool same = true;
+
+	if (!st && (!raw || !got))
+		st = GM_ERR_NO_MEM;
+	if (!st)
+		st = scen_lock_cb(s, dev, &m, FW_LOCK_READONLY, &pd);
+	if (!st)
+		st = gm_apt_read(s->g, (uint32_t)pd, raw, (uint32_t)mip3.size);
+	if (!st)
+		st = scen_unlock_cb(s, dev, m);
+	for (unsigned i = 0; !st && i < mip3.mip_levels; i++) {
+		const struct fw_mip *l = &mip3.mip[i];
+		size_t n = (size_t)l->pitch * l->height;
+
+		dma_tile_untile(GPU_TILE_Y, 2, l->pitch, raw + l->offset, mip3.size - l->offset,
+				l->pitch >> 2, l->height, got + l->offset, l->pitch, n);
+		same &= !memcmp(got + l->offset, img + l->offset, n);
+	}
+	if (!st)
+		scen_check(s, same, "%s", what);
+	if (res) {
+		int st2 = fw_res_destroy(res);
+
+		st = st ? st : st2;
+	}
+	free(img), free(raw), free(got);
+	return st;
+}
+
 /*
  * A Tile-Y surface M with three MIP levels (own offsets and pitches) locked
  * with AcquireAperture: one range per level, so an image written linearly
@@ -36,16 +82,12 @@ static int fill_all(struct scen *s, struct fw_device *dev, uint32_t h, uint64_t 
  */
 static int mip_ranges(struct scen *s, struct fw_device *dev)
 {
-	const struct fw_alloc_desc d = {
-		.size = 0x2a000, .width = 256, .height = 128, .pitch = 1024, .bpe_log2 = 2,
-		.tile = GPU_TILE_Y, .mip_levels = 3,
-		.mip = { { 0, 1024, 128 }, { 0x20000, 512, 64 }, { 0x28000, 256, 32 } } };
-	uint8_t *img = scen_image_new(s, d.size), *raw = malloc(d.size), *got = calloc(1, d.size);
+	const struct fw_alloc_desc d = mip3;
+	uint8_t *img = scen_image_new(s, d.size);
 	struct fw_resource *res = NULL;
 	uint64_t pd = 0;
-	bool same = true;
 	uint32_t m = 0;
-	int st = img && raw && got ? fw_res_create(dev, &d, 1, false, &res) : GM_ERR_NO_MEM;
+	int st = img ? fw_res_create(dev, &d, 1, false, &res) : GM_ERR_NO_MEM;
 
 	if (!st) {
 		m = scen_handle(res, 0);
@@ -57,30 +99,8 @@ static int mip_ranges(struct scen *s, struct fw_device *dev)
 				  d.mip[i].pitch * d.mip[i].height);
 	if (!st)
 		st = scen_unlock_cb(s, dev, m);
-	if (!st)
-		st = scen_lock_cb(s, dev, &m, FW_LOCK_READONLY, &pd);
-	if (!st)
-		st = gm_apt_read(s->g, (uint32_t)pd, raw, (uint32_t)d.size);
-	if (!st)
-		st = scen_unlock_cb(s, dev, m);
-	for (unsigned i = 0; !st && i < d.mip_levels; i++) {
-		const struct fw_mip *l = &d.mip[i];
-		size_t n = (size_t)l->pitch * l->height;
-
-		dma_tile_untile(GPU_TILE_Y, 2, l->pitch, raw + l->offset, d.size - l->offset,
-				l->pitch >> 2, l->height, got + l->offset, l->pitch, n);
-		same &= !memcmp(got + l->offset, img + l->offset, n);
-	}
-	if (!st)
-		scen_check(s, same, "each level written linearly through its own range: its raw bits,"
-			   " untiled at its own pitch, are the image");
-	if (res) {
-		int st2 = fw_res_destroy(res);
-
-		st = st ? st : st2;
-	}
-	free(img), free(raw), free(got);
-	return st;
+	return mip_verify(s, dev, m, res, img, st, "each level written linearly through its own"
+			  " range: its raw bits, untiled at its own pitch, are the image");
 }
 
 /*
@@ -141,17 +161,13 @@ static int copy_fallback(struct scen *s, struct fw_device *dev, uint32_t t,
  */
 static int mip_one_by_one(struct scen *s, struct fw_device *dev, uint32_t *hr, unsigned nh)
 {
-	const struct fw_alloc_desc d = {
-		.size = 0x2a000, .width = 256, .height = 128, .pitch = 1024, .bpe_log2 = 2,
-		.tile = GPU_TILE_Y, .mip_levels = 3,
-		.mip = { { 0, 1024, 128 }, { 0x20000, 512, 64 }, { 0x28000, 256, 32 } } };
-	uint8_t *img = scen_image_new(s, d.size), *raw = malloc(d.size), *got = calloc(1, d.size);
+	const struct fw_alloc_desc d = mip3;
+	uint8_t *img = scen_image_new(s, d.size);
 	struct fw_resource *res = NULL;
 	uint64_t pd[3] = { 0 }, pdr = 0;
 	unsigned taken = 0;
-	bool same = true;
 	uint32_t m = 0;
-	int st = img && raw && got ? fw_res_create(dev, &d, 1, false, &res) : GM_ERR_NO_MEM;
+	int st = img ? fw_res_create(dev, &d, 1, false, &res) : GM_ERR_NO_MEM;
 
 	if (!st)
 		m = scen_handle(res, 0);
@@ -184,30 +200,8 @@ static int mip_one_by_one(struct scen *s, struct fw_device *dev, uint32_t *hr, u
 		st = scen_unlock_cb(s, dev, m);
 	if (taken)
 		TRY(fw_kmd_unlock_cb(s->k, dev, &(struct fw_unlock_args){ taken, hr }));
-	if (!st)
-		st = scen_lock_cb(s, dev, &m, FW_LOCK_READONLY, &pdr);
-	if (!st)
-		st = gm_apt_read(s->g, (uint32_t)pdr, raw, (uint32_t)d.size);
-	if (!st)
-		st = scen_unlock_cb(s, dev, m);
-	for (unsigned i = 0; !st && i < d.mip_levels; i++) {
-		const struct fw_mip *l = &d.mip[i];
-		size_t n = (size_t)l->pitch * l->height;
-
-		dma_tile_untile(GPU_TILE_Y, 2, l->pitch, raw + l->offset, d.size - l->offset,
-				l->pitch >> 2, l->height, got + l->offset, l->pitch, n);
-		same &= !memcmp(got + l->offset, img + l->offset, n);
-	}
-	if (!st)
-		scen_check(s, same, "written through the three pData, unlocked: M's raw bits,"
-			   " untiled level by level, are the image");
-	if (res) {
-		int st2 = fw_res_destroy(res);
-
-		st = st ? st : st2;
-	}
-	free(img), free(raw), free(got);
-	return st;
+	return mip_verify(s, dev, m, res, img, st, "written through the three pData, unlocked:"
+			  " M's raw bits, untiled level by level, are the image");
 }
 
 /*

@@ -143,6 +143,17 @@ int kt_render_mp(struct kt *x, struct fw_device *dev, const struct fw_cmdbuf *cb
 /* fw_mfence_read whose *value must stay untouched on an error. */
 int kt_mfence_read_row(struct fw_kmd *k, uint32_t id);
 
+/* A seeded test's check: a failure names the seed and the command that
+ * repeats it (the test file's BIN). */
+#define KT_SEED_CHECK(seed, cond, ...)                                                           \
+	do {                                                                                     \
+		if (!(cond)) {                                                                   \
+			printf("failed with seed %" PRIu64 ": GPUSIM_SEED=%" PRIu64 " " BIN "\n",   \
+			       (uint64_t)(seed), (uint64_t)(seed));                              \
+			fail_msg(__VA_ARGS__);                                                   \
+		}                                                                                \
+	} while (0)
+
 /* ------------------------------------------------------------ Lock (D3DDDICB_LOCK) */
 
 #define PDATA_UNSET 0xdeadbeefdeadbeefull /* pData before a call: a refusal leaves it */

@@ -174,3 +174,16 @@ void tb_run_to_irq(struct tb *t, uint64_t budget)
 	if (gm_run_until_irq(t->g, budget, NULL))
 		fail_msg("no interrupt within %" PRIu64 " cycles", budget);
 }
+
+void tb_apt_range(struct tb *t, unsigned r, uint32_t start, uint32_t end, uint64_t base,
+		  unsigned mode, unsigned bpe, uint32_t pitch)
+{
+	tb_wr(t, GPU_REG_APT_CTRL(r), 0);
+	tb_wr(t, GPU_REG_APT_START(r), start);
+	tb_wr(t, GPU_REG_APT_END(r), end);
+	tb_wr(t, GPU_REG_APT_BASE_LO(r), (uint32_t)base);
+	tb_wr(t, GPU_REG_APT_BASE_HI(r), (uint32_t)(base >> 32));
+	tb_wr(t, GPU_REG_APT_PITCH(r), pitch);
+	tb_wr(t, GPU_REG_APT_CTRL(r), GPU_APT_CTRL_VALID(1) | GPU_APT_CTRL_MODE(mode) |
+				      GPU_APT_CTRL_BPE(bpe));
+}

@@ -64,4 +64,9 @@ void tb_recover(struct tb *t, unsigned q);
 /* Run until the interrupt line rises (the test fails after @budget cycles). */
 void tb_run_to_irq(struct tb *t, uint64_t budget);
 
+/* Program aperture range @r (registers, not the driver): clear VALID, write
+ * the window [@start, @end), @base, layout (@mode, @bpe) and @pitch, set VALID. */
+void tb_apt_range(struct tb *t, unsigned r, uint32_t start, uint32_t end, uint64_t base,
+		  unsigned mode, unsigned bpe, uint32_t pitch);
+
 #endif /* TB_UTIL_H */

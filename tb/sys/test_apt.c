@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "dma_tile.h"
+#include "dma_names.h"
 #include "tb_util.h"
 
 #define SURF_BASE 0x01000000ull /* VRAM; 64 KiB aligned */
@@ -33,22 +34,6 @@ static void fill_rnd(uint8_t *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		p[i] = (uint8_t)rnd();
 }
-
-/* Program range @r: clear VALID, write the fields, set VALID. */
-static void set_range(struct tb *t, unsigned r, uint32_t start, uint32_t end, uint64_t base,
-		      unsigned mode, unsigned bpe, uint32_t pitch)
-{
-	tb_wr(t, GPU_REG_APT_CTRL(r), 0);
-	tb_wr(t, GPU_REG_APT_START(r), start);
-	tb_wr(t, GPU_REG_APT_END(r), end);
-	tb_wr(t, GPU_REG_APT_BASE_LO(r), (uint32_t)base);
-	tb_wr(t, GPU_REG_APT_BASE_HI(r), (uint32_t)(base >> 32));
-	tb_wr(t, GPU_REG_APT_PITCH(r), pitch);
-	tb_wr(t, GPU_REG_APT_CTRL(r), GPU_APT_CTRL_VALID(1) | GPU_APT_CTRL_MODE(mode) |
-				      GPU_APT_CTRL_BPE(bpe));
-}
-
-static const char *const mode_names[] = {"LINEAR", "SS64K", "Y", "X"};
 
 /* Geometry of the exhaustive surface: two tiles wide, one tile row high
  * (LINEAR: 256-byte rows, 64 of them). */
@@ -93,7 +78,7 @@ static void test_apt_every_mode(void **state)
 			assert_non_null(img);
 			assert_non_null(back);
 			assert_non_null(mem);
-			set_range(&t, 3, WIN_OFF, WIN_OFF + (uint32_t)lin, SURF_BASE, mode, bpe, pitch);
+			tb_apt_range(&t, 3, WIN_OFF, WIN_OFF + (uint32_t)lin, SURF_BASE, mode, bpe, pitch);
 
 			/* linear -> aperture -> tiled memory */
 			fill_rnd(img, lin);
@@ -103,7 +88,7 @@ static void test_apt_every_mode(void **state)
 							 pitch, lin), GM_OK);
 			if (memcmp(img, back, lin))
 				fail_msg("%s bpe %u: aperture write does not land where the C swizzle "
-					 "says (seed %" PRIu64 ")", mode_names[mode], 1u << bpe, seed);
+					 "says (seed %" PRIu64 ")", gpu_tile_mode_name(mode), 1u << bpe, seed);
 
 			/* tiled memory -> aperture -> linear */
 			fill_rnd(mem, surf);
@@ -113,7 +98,7 @@ static void test_apt_every_mode(void **state)
 							 pitch, lin), GM_OK);
 			if (memcmp(img, back, lin))
 				fail_msg("%s bpe %u: aperture read differs from the C untile (seed %"
-					 PRIu64 ")", mode_names[mode], 1u << bpe, seed);
+					 PRIu64 ")", gpu_tile_mode_name(mode), 1u << bpe, seed);
 			free(img);
 			free(back);
 			free(mem);
@@ -134,7 +119,7 @@ static void test_apt_random_access(void **state)
 	(void)state;
 	rng_state = seed | 1;
 	tb_open(&t);
-	set_range(&t, 0, 0x100000, 0x100000 + pitch * rows, SURF_BASE, mode, bpe, pitch);
+	tb_apt_range(&t, 0, 0x100000, 0x100000 + pitch * rows, SURF_BASE, mode, bpe, pitch);
 	for (unsigned i = 0; i < 400; i++) {
 		uint32_t l = (uint32_t)(rnd() % (pitch * rows)) & ~7u;
 		uint64_t v = rnd(), before, after, off;
@@ -188,10 +173,10 @@ static void test_apt_ranges(void **state)
 	tb_open(&t);
 	assert_int_equal(gm_backdoor_write32(t.g, 0x40000, 0xaaaa0001), GM_OK);
 	assert_int_equal(gm_backdoor_write32(t.g, 0x80000, 0xbbbb0002), GM_OK);
-	set_range(&t, 5, 0x10000, 0x20000, 0x80000, GPU_TILE_LINEAR, 0, 256);
+	tb_apt_range(&t, 5, 0x10000, 0x20000, 0x80000, GPU_TILE_LINEAR, 0, 256);
 	assert_int_equal(gm_apt_read64(t.g, 0x10000, &v), GM_OK);
 	assert_int_equal((uint32_t)v, 0xbbbb0002);
-	set_range(&t, 2, 0x10000, 0x10100, 0x40000, GPU_TILE_LINEAR, 0, 256);
+	tb_apt_range(&t, 2, 0x10000, 0x10100, 0x40000, GPU_TILE_LINEAR, 0, 256);
 	assert_int_equal(gm_apt_read64(t.g, 0x10000, &v), GM_OK);
 	assert_int_equal((uint32_t)v, 0xaaaa0001); /* range 2 beats range 5 */
 	/* Past range 2's end, range 5 again. */
@@ -203,7 +188,7 @@ static void test_apt_ranges(void **state)
 	assert_int_equal(tb_rd(&t, GPU_REG_APT_BASE_LO(2)), 0x40000);
 	/* Reprogram range 2 while in use: the next access follows the new base. */
 	assert_int_equal(gm_backdoor_write32(t.g, 0x90000, 0xcccc0003), GM_OK);
-	set_range(&t, 2, 0x10000, 0x10100, 0x90000, GPU_TILE_LINEAR, 0, 256);
+	tb_apt_range(&t, 2, 0x10000, 0x10100, 0x90000, GPU_TILE_LINEAR, 0, 256);
 	assert_int_equal(gm_apt_read64(t.g, 0x10000, &v), GM_OK);
 	assert_int_equal((uint32_t)v, 0xcccc0003);
 	/* Invalid again: range 5 shows through. */
@@ -223,14 +208,14 @@ static void test_apt_errors(void **state)
 
 	(void)state;
 	tb_open(&t);
-	set_range(&t, 0, 0x0, 0x1000, 0x60000, GPU_TILE_LINEAR, 0, 12); /* pitch % 8 */
+	tb_apt_range(&t, 0, 0x0, 0x1000, 0x60000, GPU_TILE_LINEAR, 0, 12); /* pitch % 8 */
 	assert_int_equal(gm_apt_write64(t.g, 0x10, ~0ull, 0xff), GM_ERR_ADDR);
 	assert_int_equal(tb_mem32(&t, 0x60000 + 0x10), 0);
 	assert_int_equal(gm_apt_read64(t.g, 0x10, &v), GM_ERR_ADDR);
 	assert_true(v == 0);
-	set_range(&t, 0, 0x0, 0x1000, 0x60000, GPU_TILE_Y, 2, 100); /* not whole tiles */
+	tb_apt_range(&t, 0, 0x0, 0x1000, 0x60000, GPU_TILE_Y, 2, 100); /* not whole tiles */
 	assert_int_equal(gm_apt_write64(t.g, 0x10, ~0ull, 0xff), GM_ERR_ADDR);
-	set_range(&t, 0, 0x0, 0x0100000, 0x60000, GPU_TILE_LINEAR, 0, 8); /* 2^17 rows */
+	tb_apt_range(&t, 0, 0x0, 0x0100000, 0x60000, GPU_TILE_LINEAR, 0, 8); /* 2^17 rows */
 	assert_int_equal(gm_apt_write64(t.g, 0x80000, ~0ull, 0xff), GM_ERR_ADDR);
 	assert_int_equal(gm_apt_write64(t.g, 0x100, 0x1234, 0xff), GM_OK);
 	assert_int_equal(tb_mem32(&t, 0x60100), 0x1234);

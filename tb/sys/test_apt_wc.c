@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "dma_tile.h"
+#include "dma_names.h"
 #include "tb_util.h"
 
 #define CMD "build/tests/test_apt_wc"
@@ -33,22 +34,6 @@ static void fill_rnd(uint8_t *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		p[i] = (uint8_t)rnd();
 }
-
-/* Program range @r: clear VALID, write the fields, set VALID. */
-static void set_range(struct tb *t, unsigned r, uint32_t start, uint32_t end, uint64_t base,
-		      unsigned mode, unsigned bpe, uint32_t pitch)
-{
-	tb_wr(t, GPU_REG_APT_CTRL(r), 0);
-	tb_wr(t, GPU_REG_APT_START(r), start);
-	tb_wr(t, GPU_REG_APT_END(r), end);
-	tb_wr(t, GPU_REG_APT_BASE_LO(r), (uint32_t)base);
-	tb_wr(t, GPU_REG_APT_BASE_HI(r), (uint32_t)(base >> 32));
-	tb_wr(t, GPU_REG_APT_PITCH(r), pitch);
-	tb_wr(t, GPU_REG_APT_CTRL(r), GPU_APT_CTRL_VALID(1) | GPU_APT_CTRL_MODE(mode) |
-				      GPU_APT_CTRL_BPE(bpe));
-}
-
-static const char *const mode_names[] = {"LINEAR", "SS64K", "Y", "X"};
 
 /* A surface of @rows rows of @pitch bytes in layout (@mode, @bpe). */
 struct surf {
@@ -107,7 +92,7 @@ static void test_wc_every_mode(void **state)
 			surf_make(&s, mode, bpe, 3, 2);
 			img = malloc(s.lin);
 			assert_non_null(img);
-			set_range(&t, 6, WIN_OFF, WIN_OFF + (uint32_t)s.lin, SURF_BASE, mode, bpe, s.pitch);
+			tb_apt_range(&t, 6, WIN_OFF, WIN_OFF + (uint32_t)s.lin, SURF_BASE, mode, bpe, s.pitch);
 			fill_rnd(img, s.lin);
 			c0 = gm_cycles(t.g);
 			assert_int_equal(gm_apt_write(t.g, WIN_OFF, img, s.lin), GM_OK);
@@ -116,16 +101,16 @@ static void test_wc_every_mode(void **state)
 			if (memcmp(img, back, s.lin))
 				fail_msg("%s bpe %u: posted writes do not land where the C swizzle says "
 					 "(seed %" PRIu64 ": GPUSIM_SEED=%" PRIu64 " " CMD ")",
-					 mode_names[mode], 1u << bpe, seed, seed);
+					 gpu_tile_mode_name(mode), 1u << bpe, seed, seed);
 			/* one word per cycle, plus the division, the pipeline and the flush */
 			if (cyc > s.lin / 8 + 200)
 				fail_msg("%s bpe %u: %zu bytes took %" PRIu64 " cycles: writes not posted",
-					 mode_names[mode], 1u << bpe, s.lin, cyc);
+					 gpu_tile_mode_name(mode), 1u << bpe, s.lin, cyc);
 			memset(back, 0, s.lin);
 			assert_int_equal(gm_apt_read(t.g, WIN_OFF, back, s.lin), GM_OK);
 			if (memcmp(img, back, s.lin))
 				fail_msg("%s bpe %u: aperture read differs (seed %" PRIu64 ")",
-					 mode_names[mode], 1u << bpe, seed);
+					 gpu_tile_mode_name(mode), 1u << bpe, seed);
 			free(img);
 			free(back);
 		}
@@ -157,7 +142,7 @@ static void test_wc_random(void **state)
 		assert_non_null(shadow);
 		assert_non_null(buf);
 		fill_rnd(shadow, s.lin);
-		set_range(&t, 1, WIN_OFF, WIN_OFF + (uint32_t)s.lin, SURF_BASE, mode, bpe, s.pitch);
+		tb_apt_range(&t, 1, WIN_OFF, WIN_OFF + (uint32_t)s.lin, SURF_BASE, mode, bpe, s.pitch);
 		assert_int_equal(gm_apt_write(t.g, WIN_OFF, shadow, s.lin), GM_OK);
 		for (unsigned op = 0; op < 60; op++) {
 			uint32_t k = (uint32_t)(rnd() % 3);
@@ -192,7 +177,7 @@ static void test_wc_random(void **state)
 					if (memcmp(buf, shadow + off, len))
 						fail_msg("round %u op %u: %s bpe %u read of %zu bytes at +0x%x "
 							 "differs (GPUSIM_SEED=%" PRIu64 " " CMD ")", round, op,
-							 mode_names[mode], 1u << bpe, len, off, seed);
+							 gpu_tile_mode_name(mode), 1u << bpe, len, off, seed);
 				}
 			}
 		}
@@ -200,7 +185,7 @@ static void test_wc_random(void **state)
 		for (size_t i = 0; i < s.lin; i++)
 			if (back[i] != shadow[i])
 				fail_msg("round %u: %s bpe %u byte +0x%zx is 0x%02x, want 0x%02x "
-					 "(GPUSIM_SEED=%" PRIu64 " " CMD ")", round, mode_names[mode],
+					 "(GPUSIM_SEED=%" PRIu64 " " CMD ")", round, gpu_tile_mode_name(mode),
 					 1u << bpe, i, back[i], shadow[i], seed);
 		free(back);
 		free(shadow);
@@ -247,9 +232,9 @@ static void test_wc_errors(void **state)
 	tb_wr(&t, GPU_REG_INT_ENABLE, en | GPU_INT_STATUS_APT_ERR(1));
 	/* [0x10000, 0x10100) linear at 0x60000; [0x10100, 0x10200) bad pitch;
 	 * [0x10200, 0x10300) linear at 0x61000 */
-	set_range(&t, 0, 0x10000, 0x10100, 0x60000, GPU_TILE_LINEAR, 0, 256);
-	set_range(&t, 1, 0x10100, 0x10200, 0x70000, GPU_TILE_LINEAR, 0, 12);
-	set_range(&t, 2, 0x10200, 0x10300, 0x61000, GPU_TILE_LINEAR, 0, 256);
+	tb_apt_range(&t, 0, 0x10000, 0x10100, 0x60000, GPU_TILE_LINEAR, 0, 256);
+	tb_apt_range(&t, 1, 0x10100, 0x10200, 0x70000, GPU_TILE_LINEAR, 0, 12);
+	tb_apt_range(&t, 2, 0x10200, 0x10300, 0x61000, GPU_TILE_LINEAR, 0, 256);
 	for (unsigned i = 0; i < 6; i++)
 		v[i] = 0x1111111111111111ull * (i + 1);
 	/* 2 good words, 2 in the bad range, 2 good ones */
@@ -278,7 +263,7 @@ static void test_wc_errors(void **state)
 
 	/* A row past 2^16 (pitch 8: one row per word), in a bulk write that
 	 * also covers the last good rows. */
-	set_range(&t, 3, 0x100000, 0x200000, 0x80000, GPU_TILE_LINEAR, 0, 8);
+	tb_apt_range(&t, 3, 0x100000, 0x200000, 0x80000, GPU_TILE_LINEAR, 0, 8);
 	{
 		uint64_t img[4] = {0xa1, 0xa2, 0xa3, 0xa4};
 
@@ -299,7 +284,7 @@ static void test_wc_errors(void **state)
 
 	/* The memory refuses a beat past VRAM (256 MiB): cause MEM, the offset
 	 * of its first word; the word after it, in good memory, lands. */
-	set_range(&t, 4, 0x400000, 0x400100, 0x20000000ull, GPU_TILE_LINEAR, 0, 256);
+	tb_apt_range(&t, 4, 0x400000, 0x400100, 0x20000000ull, GPU_TILE_LINEAR, 0, 256);
 	assert_int_equal(gm_apt_post64(t.g, 0x400008, 7, 0xff), GM_OK);
 	assert_int_equal(gm_apt_post64(t.g, 0x400010, 8, 0xff), GM_OK);
 	assert_int_equal(gm_apt_post64(t.g, 0x10000, 9, 0xff), GM_OK);
@@ -344,7 +329,7 @@ static void test_wc_read_after_write(void **state)
 
 	(void)state;
 	tb_open(&t);
-	set_range(&t, 0, WIN_OFF, WIN_OFF + 0x10000, SURF_BASE, GPU_TILE_Y, 2, 512);
+	tb_apt_range(&t, 0, WIN_OFF, WIN_OFF + 0x10000, SURF_BASE, GPU_TILE_Y, 2, 512);
 	/* still combining: the next access is the read */
 	assert_int_equal(gm_apt_post64(t.g, WIN_OFF + 0x40, 0x0123456789abcdefull, 0xff), GM_OK);
 	assert_int_equal(gm_apt_read64(t.g, WIN_OFF + 0x40, &w), GM_OK);
@@ -386,7 +371,7 @@ static void test_wc_coherence(void **state)
 	tb_open(&t);
 	fill_rnd(img, sizeof(img));
 	assert_int_equal(gm_backdoor_write(t.g, SURF_BASE, img, sizeof(img)), GM_OK);
-	set_range(&t, 0, WIN_OFF, WIN_OFF + 0x10000, SURF_BASE, GPU_TILE_Y, 2, 512);
+	tb_apt_range(&t, 0, WIN_OFF, WIN_OFF + 0x10000, SURF_BASE, GPU_TILE_Y, 2, 512);
 	dma_buf_init(&b, dw, 64);
 	assert_int_equal(dma_emit_wait_mem(&b, sem, 1, ~0ull, GPU_FUNC_EQ, false, 16), GM_OK);
 	assert_int_equal(dma_emit_fill(&b, &d, 4, 2, pat), GM_OK); /* rows 0, 1: one beat */
@@ -438,7 +423,7 @@ static void test_wc_split(void **state)
 		assert_int_equal(dma_tile_surface_bytes(modes[m], 2, pitch, rows, &surf), GM_OK);
 		mem = malloc(surf);
 		assert_non_null(mem);
-		set_range(&t, 2, start, end, SURF_BASE, modes[m], 2, pitch);
+		tb_apt_range(&t, 2, start, end, SURF_BASE, modes[m], 2, pitch);
 		fill_rnd(img, lin + 16);
 		/* 8 bytes of VRAM, the range, 8 bytes of VRAM */
 		assert_int_equal(gm_apt_write(t.g, start - 8, img, lin + 16), GM_OK);
@@ -451,12 +436,12 @@ static void test_wc_split(void **state)
 						 pitch, lin), GM_OK);
 		if (memcmp(back, img + 8, lin))
 			fail_msg("%s pitch %u: split writes do not land where the C swizzle says "
-				 "(GPUSIM_SEED=%" PRIu64 " " CMD ")", mode_names[modes[m]], pitch, seed);
+				 "(GPUSIM_SEED=%" PRIu64 " " CMD ")", gpu_tile_mode_name(modes[m]), pitch, seed);
 		memset(back, 0, lin + 16);
 		assert_int_equal(gm_apt_read(t.g, start - 8, back, lin + 16), GM_OK);
 		if (memcmp(back, img, lin + 16))
 			fail_msg("%s pitch %u: split reads differ (GPUSIM_SEED=%" PRIu64 " " CMD ")",
-				 mode_names[modes[m]], pitch, seed);
+				 gpu_tile_mode_name(modes[m]), pitch, seed);
 		tb_wr(&t, GPU_REG_APT_CTRL(2), 0);
 		free(img);
 		free(back);

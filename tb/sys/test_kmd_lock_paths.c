@@ -393,15 +393,7 @@ static struct lr_inst *lr_find(struct lr *r, uint32_t h)
 	return NULL;
 }
 
-/* A failed check names the seed and the command that repeats it. */
-#define LR_CHECK(r, cond, ...)                                                                     \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			printf("failed with seed %" PRIu64 ": GPUSIM_SEED=%" PRIu64 " " BIN "\n",   \
-			       (r)->seed, (r)->seed);                                            \
-			fail_msg(__VA_ARGS__);                                                   \
-		}                                                                                \
-	} while (0)
+#define LR_CHECK(r, cond, ...) KT_SEED_CHECK((r)->seed, cond, __VA_ARGS__)
 
 /* A CPU lock of family @f: read all and compare, or write a random run;
  * Discard (renaming when busy) writes all of it. */

@@ -321,14 +321,7 @@ struct hr {
 	bool busy[HR_FAMS];            /* a FILL may still run */
 };
 
-#define HR_CHECK(r, cond, ...)                                                                   \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			printf("failed with seed %" PRIu64 ": GPUSIM_SEED=%" PRIu64 " " BIN "\n",   \
-			       (r)->seed, (r)->seed);                                            \
-			fail_msg(__VA_ARGS__);                                                   \
-		}                                                                                \
-	} while (0)
+#define HR_CHECK(r, cond, ...) KT_SEED_CHECK((r)->seed, cond, __VA_ARGS__)
 
 /* What fw_kmd_submit must answer for a FILL of family @f (fw_lock.h). */
 static int hr_expect(const struct hr *r, unsigned f)
