@@ -133,13 +133,31 @@ static void wave_observe(struct gm *g)
 	}
 }
 
+static uint16_t sat16(uint64_t v)
+{
+	return v > 0xffffu ? 0xffffu : (uint16_t)v;
+}
+
+/* The memory model's state on gpu_top's observation ports (mm_*_i), for
+ * the waveform's memory view: @rsp this cycle's response or NULL. */
+static void wave_mem_pins(struct gm *g, const struct gm_mem_rsp *rsp, bool refused)
+{
+	struct gm_pins *p = &g->pins;
+
+	p->mm_inflight = (uint16_t)(gm_mem_outstanding(g->mem) & 0x1fffu);
+	p->mm_refused = refused;
+	p->mm_rsp_latency = rsp ? sat16(g->cycle - rsp->accepted) : 0;
+	p->mm_vram_backlog = sat16(gm_mem_backlog(g->mem, false, g->cycle));
+	p->mm_sys_backlog = sat16(gm_mem_backlog(g->mem, true, g->cycle));
+}
+
 /* Service the memory port for this cycle and clock the RTL once. */
 static void tick(struct gm *g)
 {
 	struct gm_pins *p = &g->pins;
 	struct gm_mem_rsp rsp;
 	bool can = gm_mem_can_accept(g->mem);
-	bool dump;
+	bool dump, have_rsp;
 
 	p->mem_req_ready = can;
 	if (p->mem_req_valid && can) {
@@ -154,7 +172,8 @@ static void tick(struct gm *g)
 		 * would be an RTL bug, answered by the memory model's error. */
 		(void)gm_mem_request(g->mem, g->cycle, &req);
 	}
-	if (gm_mem_response(g->mem, g->cycle, &rsp)) {
+	have_rsp = gm_mem_response(g->mem, g->cycle, &rsp);
+	if (have_rsp) {
 		p->mem_rsp_valid = 1;
 		p->mem_rsp_id = rsp.id;
 		p->mem_rsp_err = rsp.err;
@@ -173,6 +192,8 @@ static void tick(struct gm *g)
 	dump = g->wave_open && g->cycle >= g->wave_from;
 	if (dump && p->mem_req_valid && can)
 		wave_observe(g);
+	if (dump)
+		wave_mem_pins(g, have_rsp ? &rsp : NULL, p->mem_req_valid && !can);
 	g->ops->cycle(g->be, g->cycle, dump);
 	if (dump)
 		g->wave_last = g->cycle + 1;

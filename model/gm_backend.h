@@ -46,6 +46,10 @@ struct gm_pins {
 	uint32_t mem_rsp_rdata[GM_BEAT_WORDS];
 	uint8_t apt_req_valid, apt_req_we;
 	uint16_t apt_req_wstrb;            /* 16 byte enables of the chunk */
+	/* observation only (gpu_top mm_*_i): the memory model, for the waveform */
+	uint16_t mm_inflight;
+	uint8_t mm_refused;
+	uint16_t mm_rsp_latency, mm_vram_backlog, mm_sys_backlog;
 	uint32_t apt_req_addr;             /* window offset, 16-aligned */
 	uint64_t apt_req_wdata[GM_APT_CHUNK_WORDS];
 	/* outputs: valid after cycle() */

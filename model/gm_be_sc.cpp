@@ -53,6 +53,9 @@ struct sc_backend {
 	sc_signal<sc_bv<GM_APT_CHUNK_WORDS * 64>> apt_req_wdata{"apt_req_wdata"};
 	sc_signal<sc_bv<GM_APT_CHUNK_WORDS * 64>> apt_rsp_rdata{"apt_rsp_rdata"};
 	sc_signal<bool> apt_rsp_valid{"apt_rsp_valid"}, apt_rsp_err{"apt_rsp_err"};
+	sc_signal<uint32_t> mm_inflight{"mm_inflight"}, mm_rsp_latency{"mm_rsp_latency"};
+	sc_signal<uint32_t> mm_vram_backlog{"mm_vram_backlog"}, mm_sys_backlog{"mm_sys_backlog"};
+	sc_signal<bool> mm_refused{"mm_refused"};
 	std::unique_ptr<VerilatedContext> ctx;
 	std::unique_ptr<Vgpu_sc> top;
 	std::unique_ptr<VerilatedFstC> fst;
@@ -97,6 +100,11 @@ void sc_backend::bind()
 	t.apt_rsp_valid_o(apt_rsp_valid);
 	t.apt_rsp_rdata_o(apt_rsp_rdata);
 	t.apt_rsp_err_o(apt_rsp_err);
+	t.mm_inflight_i(mm_inflight);
+	t.mm_refused_i(mm_refused);
+	t.mm_rsp_latency_i(mm_rsp_latency);
+	t.mm_vram_backlog_i(mm_vram_backlog);
+	t.mm_sys_backlog_i(mm_sys_backlog);
 }
 
 void sc_backend::pins_in()
@@ -124,6 +132,11 @@ void sc_backend::pins_in()
 		awdata.set_word(i, (uint32_t)(p.apt_req_wdata[i / 2] >> (32 * (i % 2))));
 	apt_req_wdata.write(awdata);
 	apt_req_wstrb.write(p.apt_req_wstrb);
+	mm_inflight.write(p.mm_inflight);
+	mm_refused.write(p.mm_refused);
+	mm_rsp_latency.write(p.mm_rsp_latency);
+	mm_vram_backlog.write(p.mm_vram_backlog);
+	mm_sys_backlog.write(p.mm_sys_backlog);
 }
 
 void sc_backend::pins_out()

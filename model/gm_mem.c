@@ -410,6 +410,14 @@ static uint64_t bus_due(struct gm_mem_region *r, uint64_t now)
 	return end_cycle > lat_cycle ? end_cycle : lat_cycle;
 }
 
+uint64_t gm_mem_backlog(const struct gm_mem *m, bool sys, uint64_t now)
+{
+	uint64_t free_fp = m->region[sys ? GM_REGION_SYS : GM_REGION_VRAM].bus_free_fp;
+	uint64_t now_fp = now << GM_FP_SHIFT;
+
+	return free_fp > now_fp ? (free_fp - now_fp + (1u << GM_FP_SHIFT) - 1) >> GM_FP_SHIFT : 0;
+}
+
 /* True when the port can take a request this cycle. */
 bool gm_mem_can_accept(const struct gm_mem *m)
 {
@@ -436,6 +444,7 @@ int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
 	memset(&f, 0, sizeof(f));
 	f.rsp.id = req->id;
 	f.rsp.write = req->write;
+	f.rsp.accepted = now;
 	idx = region_index(m, req->addr, m->beat_bytes);
 	if (idx < 0) {
 		f.rsp.err = true;

@@ -53,6 +53,7 @@ struct gm_mem_rsp {
 	uint32_t id;
 	bool write;      /* the response acknowledges a write */
 	bool err;        /* the address decoded to no region; nothing was read or written */
+	uint64_t accepted; /* the cycle the request was accepted */
 	uint8_t rdata[GM_MEM_MAX_BEAT]; /* zero for writes and errors */
 };
 
@@ -118,5 +119,9 @@ void gm_mem_get_stats(const struct gm_mem *m, struct gm_mem_stats *st);
 
 /* Number of requests in flight. */
 uint32_t gm_mem_outstanding(const struct gm_mem *m);
+
+/* Cycles the data bus of VRAM (@sys false) or system memory is booked
+ * beyond @now by the requests accepted (0: idle): the bandwidth's backlog. */
+uint64_t gm_mem_backlog(const struct gm_mem *m, bool sys, uint64_t now);
 
 #endif /* GM_MEM_H */

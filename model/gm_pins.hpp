@@ -33,6 +33,11 @@ template <typename Top> inline void gm_pins_in(Top &t, const gm_pins &p)
 	for (unsigned i = 0; i < 2 * GM_APT_CHUNK_WORDS; i++)
 		t.apt_req_wdata_i[i] = (uint32_t)(p.apt_req_wdata[i / 2] >> (32 * (i % 2)));
 	t.apt_req_wstrb_i = p.apt_req_wstrb;
+	t.mm_inflight_i = p.mm_inflight;
+	t.mm_refused_i = p.mm_refused;
+	t.mm_rsp_latency_i = p.mm_rsp_latency;
+	t.mm_vram_backlog_i = p.mm_vram_backlog;
+	t.mm_sys_backlog_i = p.mm_sys_backlog;
 }
 
 template <typename Top> inline void gm_pins_out(const Top &t, gm_pins &p)

@@ -101,8 +101,8 @@ static size_t pick_marks(const struct gm_view_run *r, const struct gm_view_mark 
 
 int gm_view_write(const char *gtkw, const struct gm_view_run *r)
 {
-	static const char *const names[] = { "cp", "ce", "apt", "mmu" };
-	const unsigned need[] = { 0, GM_VIEW_USED_CE, GM_VIEW_USED_APT, GM_VIEW_USED_MMU };
+	static const char *const names[] = { "cp", "ce", "apt", "mmu", "mem" };
+	const unsigned need[] = { 0, GM_VIEW_USED_CE, GM_VIEW_USED_APT, GM_VIEW_USED_MMU, 0 };
 	const struct gm_view_mark *m[GM_VIEW_MARKS];
 	char dir[PATH_MAX], adir[PATH_MAX], afst[PATH_MAX], agtkw[PATH_MAX];
 	size_t n = strlen(gtkw), nm;

@@ -45,8 +45,8 @@ struct gm_view_run {
 /*
  * Write the view of @r to @gtkw and the translate filters it names into
  * the folder @gtkw with ".gtkw" replaced by "-filters".  The command
- * processor's view always; the copy engine's, the aperture's and the MMU's
- * when the run used them; a Cycle group first.  Markers: up to
+ * processor's view and the memory's (port and model) always; the copy
+ * engine's, the aperture's and the MMU's when the run used them; a Cycle group first.  Markers: up to
  * GM_VIEW_MARKS of @r's, the lowest prio first, then the earliest, shown in
  * cycle order.  GM_OK; GM_ERR_IO (a file or the folder could not be
  * written); GM_ERR_NO_MEM.

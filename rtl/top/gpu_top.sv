@@ -74,7 +74,14 @@ module gpu_top #(
   output logic [127:0]           apt_rsp_rdata_o,
   output logic                   apt_rsp_err_o,
   // Interrupt
-  output logic                   irq_o
+  output logic                   irq_o,
+  // Observation only: the memory model's state for the waveform (gm.c
+  // drives these while it dumps; no logic reads them; mem.gtkw shows them)
+  input  logic [12:0]            mm_inflight_i,     // requests in flight
+  input  logic                   mm_refused_i,      // the port refused a request this cycle
+  input  logic [15:0]            mm_rsp_latency_i,  // accept-to-response cycles of this cycle's response
+  input  logic [15:0]            mm_vram_backlog_i, // cycles the VRAM data bus is booked ahead
+  input  logic [15:0]            mm_sys_backlog_i   // ... and the system memory's
 );
 
   `include "gpu_defs.svh"
