@@ -144,6 +144,21 @@ module mmu_tlb #(
     end
   end
 
+`ifndef SYNTHESIS
+  // Assertions (Verilator --assert; a failure is a model error, gm.h).
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // One translation a page: a lookup never matches two entries.
+      a_tlb_match_onehot0: assert ($onehot0(match))
+        else $error("mmu_tlb: VMID %0d VA %h matches entries %b", lk_vmid_i, lk_va_i, match);
+      // A fill goes to a page the TLB does not hold yet.
+      a_tlb_fill_new: assert (!(fill_i && lk_hit_o && lk_vmid_i == fill_vmid_i &&
+                                lk_va_i[47:12] == fill_vpn_i))
+        else $error("mmu_tlb: fill of VMID %0d VPN %h, already held", fill_vmid_i, fill_vpn_i);
+    end
+  end
+`endif
+
   // The index math assumes a power-of-two entry count of at least 2.
   initial begin : check_params
     if (TlbEntries < 2 || (1 << IdxW) != TlbEntries) $error("mmu_tlb: TlbEntries must be a power of two >= 2");

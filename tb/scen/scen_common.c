@@ -126,6 +126,8 @@ int scen_close(struct scen *s, struct scen_pipe_result *r)
 	free(s->k);
 	free(s->u);
 	free(s->buf);
+	while (s->nbufs)
+		free(s->bufs[--s->nbufs]);
 	r->checks = s->checks;
 	r->failures = s->failures;
 	return st;
@@ -185,10 +187,19 @@ uint32_t scen_handle(const struct fw_resource *r, size_t i)
 	return fw_res_surface_handle(r, i, &h) ? 0 : h;
 }
 
+void *scen_buf(struct scen *s, size_t bytes)
+{
+	void *p = s->nbufs < SCEN_BUFS ? calloc(1, bytes) : NULL;
+
+	if (p)
+		s->bufs[s->nbufs++] = p;
+	return p;
+}
+
 /* @bytes (a multiple of 4) of the scenario's random words; NULL: no memory. */
 uint8_t *scen_image_new(struct scen *s, size_t bytes)
 {
-	uint8_t *img = malloc(bytes);
+	uint8_t *img = scen_buf(s, bytes);
 
 	for (size_t i = 0; img && i < bytes; i += 4) {
 		uint32_t v = scen_rnd(s);

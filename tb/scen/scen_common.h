@@ -18,6 +18,8 @@
 
 #define WAIT_BUDGET 20000000ull /* cycles any one wait may take */
 
+#define SCEN_BUFS 32u
+
 struct scen {
 	const struct scen_pipe_opts *o;
 	struct gm *g;
@@ -28,6 +30,8 @@ struct scen {
 	FILE *out;
 	uint32_t rng;
 	unsigned checks, failures;
+	void *bufs[SCEN_BUFS];   /* the scenario's buffers (scen_buf), freed by scen_close */
+	unsigned nbufs;
 };
 
 /* A line of the story, stamped with the cycle (nothing when quiet). */
@@ -74,8 +78,12 @@ uint32_t scen_handle(const struct fw_resource *r, size_t i);
 #define IMG_W 128u
 #define IMG_H 128u
 
-/* @bytes (a multiple of 4) of the scenario's random words, from the host
- * heap (the caller frees it); NULL: no memory. */
+/* @bytes of zeroed host memory that lives until scen_close (so a scenario
+ * that stops early leaks nothing); NULL: no memory, or SCEN_BUFS already. */
+void *scen_buf(struct scen *s, size_t bytes);
+
+/* @bytes (a multiple of 4) of the scenario's random words, a scen_buf;
+ * NULL: no memory. */
 uint8_t *scen_image_new(struct scen *s, size_t bytes);
 
 /* Lock (pfnLockCb) @h on @dev with @flags: the status; *h (Discard may

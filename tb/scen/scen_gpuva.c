@@ -185,7 +185,7 @@ int scen_vaupdate(struct scen *s)
 	TRY(va_submit(s, dev, &b, f, 6));
 	TRY(fw_mfence_wait(s->k, f, 6, WAIT_BUDGET));
 
-	img = malloc(MIB);
+	img = scen_buf(s, MIB);
 	if (!img)
 		return GM_ERR_NO_MEM;
 	TRY(gm_backdoor_read(s->g, ax->loc.addr, img, MIB));
@@ -196,7 +196,6 @@ int scen_vaupdate(struct scen *s)
 		   "Y holds the second fill, and the write through the copied mapping at Y + 8");
 	scen_check(s, all64(img + (128u << 10), 16, py),
 		   "the write to the null tile at VA + 128 KiB + 8 was dropped");
-	free(img);
 	TRY(fw_mfence_read(s->k, f, &got));
 	scen_check(s, got == 6, "fence %u reads 6 (%" PRIu64 ")", f, got);
 	scen_check(s, s->k->st.tdrs == 0 && mmu_faults(s) == 0, "no fault, no TDR");
@@ -262,8 +261,8 @@ int scen_tiled(struct scen *s)
 	h3[1] = hd;
 	TRY(va_update(s, dev, ops, h3, 2, f, 0));
 	/* The source image, written by the CPU (it is resident and pinned now). */
-	src = malloc(MIB);
-	out = malloc(MIB);
+	src = scen_buf(s, MIB);
+	out = scen_buf(s, MIB);
 	if (!src || !out)
 		return GM_ERR_NO_MEM;
 	for (uint32_t i = 0; i < TS_W * TS_W; i++)
@@ -354,8 +353,6 @@ int scen_tiled(struct scen *s)
 				       : "reads the source tile written through its page",
 			   map2[t] != map1[t] ? " (remapped behind the fence)" : "");
 	}
-	free(src);
-	free(out);
 	scen_check(s, bad == 0 && s->k->st.tdrs == 0 && mmu_faults(s) == 0,
 		   "every tile as the mappings say, no fault");
 	check_tables(s, dev);

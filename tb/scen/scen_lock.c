@@ -37,13 +37,13 @@ static const struct fw_alloc_desc mip3 = {
 /*
  * M (mip3, handle @m of @res) is unlocked after @st: read its raw bits
  * through a ReadOnly raw lock, untile each level with the C reference and
- * check (@what) that it is @img's; then destroy @res and free @img.  The
+ * check (@what) that it is @img's; then destroy @res.  The
  * first failing status.
  */
 static int mip_verify(struct scen *s, struct fw_device *dev, uint32_t m, struct fw_resource *res,
 		      uint8_t *img, int st, const char *what)
 {
-	uint8_t *raw = malloc(mip3.size), *got = calloc(1, mip3.size);
+	uint8_t *raw = scen_buf(s, mip3.size), *got = scen_buf(s, mip3.size);
 	uint64_t pd = 0;
 	bool same = true;
 
@@ -70,7 +70,6 @@ static int mip_verify(struct scen *s, struct fw_device *dev, uint32_t m, struct 
 
 		st = st ? st : st2;
 	}
-	free(img), free(raw), free(got);
 	return st;
 }
 
@@ -115,7 +114,7 @@ static int copy_fallback(struct scen *s, struct fw_device *dev, uint32_t t,
 {
 	size_t bytes = (size_t)d->width * d->height * 4u;
 	uint64_t pd = 0, word = 0x600d0000c0e1ull;
-	uint8_t *raw = malloc(d->size);
+	uint8_t *raw = scen_buf(s, d->size);
 	int st;
 
 	if (!raw)
@@ -146,7 +145,6 @@ static int copy_fallback(struct scen *s, struct fw_device *dev, uint32_t t,
 		scen_check(s, !memcmp(got, img, bytes), "Unlock BLTs the copy back swizzled: the"
 			   " word written at byte %u is in T, nothing else changed", 8 * 333);
 	}
-	free(raw);
 	return st;
 }
 
@@ -295,13 +293,11 @@ int scen_lock(struct scen *s)
 	uint32_t f, v, v1, t, hr[GPU_APT_RANGES];
 	uint64_t pd, word = 0;
 	size_t bytes = IMG_W * IMG_H * 4u;
-	uint8_t *img = scen_image_new(s, bytes), *raw = malloc(bytes), *got = malloc(bytes);
+	uint8_t *img = scen_image_new(s, bytes), *raw = scen_buf(s, bytes), *got = scen_buf(s, bytes);
 	int st;
 
-	if (!img || !raw || !got) {
-		free(img), free(raw), free(got);
+	if (!img || !raw || !got)
 		return GM_ERR_NO_MEM;
-	}
 	d[0] = scen_surface(GPU_TILE_LINEAR, 2, 1024, LK_ROWS);
 	d[1] = scen_surface(GPU_TILE_Y, 2, IMG_W, IMG_H);
 	for (unsigned i = 0; i < GPU_APT_RANGES; i++)
@@ -361,6 +357,5 @@ int scen_lock(struct scen *s)
 	TRY(mip_ranges(s, dev));
 	TRY(mip_one_by_one(s, dev, hr, GPU_APT_RANGES));
 	TRY(render_locked(s, dev, f));
-	free(img), free(raw), free(got);
 	return fw_kmd_device_destroy(s->k, dev, WAIT_BUDGET);
 }

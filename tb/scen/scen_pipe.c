@@ -32,12 +32,10 @@ static int scen_copies(struct scen *s)
 	uint32_t f, h;
 
 	img = scen_image_new(s, bytes);
-	got = malloc(bytes);
-	raw = malloc(1u << 20);
-	if (!img || !got || !raw) {
-		free(img), free(got), free(raw);
+	got = scen_buf(s, bytes);
+	raw = scen_buf(s, 1u << 20);
+	if (!img || !got || !raw)
 		return GM_ERR_NO_MEM;
-	}
 	TRY(fw_device_create(&s->k->ad, &dev));
 	for (unsigned i = 0; i < 5; i++)
 		desc[i] = scen_surface(modes[i], 2, IMG_W, IMG_H);
@@ -86,7 +84,6 @@ static int scen_copies(struct scen *s)
 	scen_check(s, !memcmp(got, img, bytes), "C read through the aperture equals the image");
 	scen_check(s, s->k->st.fills == 6, "6 fresh allocations filled with zero on first use (%" PRIu64
 	      ")", s->k->st.fills);
-	free(img), free(got), free(raw);
 	return fw_kmd_device_destroy(s->k, dev, WAIT_BUDGET);
 }
 
@@ -112,7 +109,7 @@ static int scen_evict(struct scen *s)
 	uint32_t f;
 	int bad;
 
-	raw = malloc(bytes);
+	raw = scen_buf(s, bytes);
 	if (!raw)
 		return GM_ERR_NO_MEM;
 	TRY(fw_device_create(&s->k->ad, &dev));
@@ -163,7 +160,6 @@ static int scen_evict(struct scen *s)
 		      a->loc.seg_id == FW_KMD_SEG_VRAM ? "VRAM" : "system", a->loc.addr,
 		      i == 0 ? "zeros (discarded)" : "its pattern");
 	}
-	free(raw);
 	return fw_kmd_device_destroy(s->k, dev, WAIT_BUDGET);
 }
 
@@ -189,7 +185,7 @@ static int scen_shared(struct scen *s)
 	uint32_t share, f1, f2, h1, h2;
 	uint64_t *raw;
 
-	raw = malloc(ds.size);
+	raw = scen_buf(s, ds.size);
 	if (!raw)
 		return GM_ERR_NO_MEM;
 	TRY(fw_device_create(&s->k->ad, &d1));
@@ -234,7 +230,6 @@ static int scen_shared(struct scen *s)
 	TRY(scen_alloc_read(s, d2, scen_handle(rt, 0), raw, &t));
 	scen_check(s, all64(raw, dt.size / 8, 0x0000beef0000beefull),
 	      "S still works on device %u after device %u closed it", d2->tag, d1->tag);
-	free(raw);
 	TRY(fw_kmd_device_destroy(s->k, d1, WAIT_BUDGET));
 	return fw_kmd_device_destroy(s->k, d2, WAIT_BUDGET);
 }
@@ -255,7 +250,7 @@ static int scen_hang(struct scen *s)
 	uint64_t tdr0 = s->k->st.tdrs;
 	bool mono = true;
 
-	raw = malloc(dx.size);
+	raw = scen_buf(s, dx.size);
 	if (!raw)
 		return GM_ERR_NO_MEM;
 	TRY(fw_device_create(&s->k->ad, &da));
@@ -310,7 +305,6 @@ static int scen_hang(struct scen *s)
 	scen_check(s, all64(raw, dx.size / 8, 0x2222222222222222ull) && v == 2,
 	      "device %u's next submission completed, fence %u = 2", db->tag, fb);
 	scen_check(s, mono, "fence %u never went backwards", fb);
-	free(raw);
 	TRY(fw_kmd_device_destroy(s->k, da, WAIT_BUDGET));
 	return fw_kmd_device_destroy(s->k, db, WAIT_BUDGET);
 }
