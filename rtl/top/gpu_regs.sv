@@ -437,6 +437,21 @@ module gpu_regs #(
   assign inv_start_o = inv_start_q;
   assign inv_end_o = inv_end_q;
 
+`ifndef SYNTHESIS
+  // Assertions (Verilator --assert; a failure is a model error, gm.h).
+  // The port's protocol: exactly one response, one cycle after each request.
+  logic a_req_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      a_req_q <= 1'b0;
+    end else begin
+      a_regs_rsp_next_cycle: assert (reg_rsp_valid_o == a_req_q)
+        else $error("gpu_regs: response %0d one cycle after request %0d", reg_rsp_valid_o, a_req_q);
+      a_req_q <= reg_req_valid_i;
+    end
+  end
+`endif
+
 endmodule
 
 `default_nettype wire
