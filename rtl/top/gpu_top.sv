@@ -622,6 +622,16 @@ module gpu_top #(
     .mem_rsp_rdata_i(m_rsp_rdata_q)
   );
 
+`ifndef SYNTHESIS
+  // Cover points: the corner cases a regression should reach (counted by
+  // the coverage build, Verilator --coverage-user; ignored elsewhere).
+  c_both_queues_invalidate: cover property (@(posedge clk_i) q_inv[0] && q_inv[1]);
+  c_mem_port_backpressure: cover property (@(posedge clk_i) mem_req_valid_o && !mem_req_ready_i);
+  c_ce_cmd_backpressure: cover property (@(posedge clk_i) (|qc_valid) && !ce_cmd_ready);
+  c_apt_host_backpressure: cover property (@(posedge clk_i) apt_req_valid_i && !apt_req_ready_o);
+  c_irq_fence_and_error: cover property (@(posedge clk_i) irq_o && (|q_fence_irq) && (|q_err_irq));
+`endif
+
 endmodule
 
 `default_nettype wire
