@@ -57,6 +57,8 @@ static const struct gm_backend_ops *backend_ops(enum gm_backend_kind kind)
 		return &gm_backend_verilator;
 	case GM_BACKEND_SYSTEMC:
 		return &gm_backend_systemc;
+	case GM_BACKEND_REF:
+		return &gm_backend_ref;
 	}
 	return NULL;
 }

@@ -28,6 +28,7 @@
 enum gm_backend_kind {
 	GM_BACKEND_VERILATOR = 0, /* plain Verilated C++ model (default, fastest) */
 	GM_BACKEND_SYSTEMC,       /* the same RTL under the SystemC kernel */
+	GM_BACKEND_REF,           /* the C reference model (model/ref/): no RTL, no waveforms */
 };
 
 struct gm_config {
@@ -65,7 +66,7 @@ int gm_create(const struct gm_config *cfg, struct gm **out) GM_MUST_CHECK;
 /* Close any waveform and free everything.  NULL is ignored. */
 void gm_destroy(struct gm *g);
 
-/* "verilator" or "systemc". */
+/* "verilator", "systemc" or "ref". */
 const char *gm_backend_name(const struct gm *g);
 
 /*
@@ -142,7 +143,8 @@ void gm_get_stats(const struct gm *g, struct gm_stats *st);
  * when the window ends, or by gm_wave_close().  Dump times are 2*cycle
  * (clock low) and 2*cycle+1 (clock high), in the file's 1 ps units.
  * GM_ERR_BAD_ARG (NULL path, other extension, from >= to), GM_ERR_BUSY
- * (already open), GM_ERR_IO (cannot create the file).
+ * (already open), GM_ERR_IO (cannot create the file), GM_ERR_UNSUPPORTED
+ * (the reference backend, which has no signals to dump; nothing is created).
  */
 #define GM_WAVE_END UINT64_MAX
 int gm_wave_open(struct gm *g, const char *path, uint64_t from_cycle, uint64_t to_cycle)

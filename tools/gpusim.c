@@ -47,7 +47,8 @@ static const char usage[] =
 	"                  count of trailing bytes (exit 1 if a packet does not decode)\n"
 	"\n"
 	"demo options:\n"
-	"  --backend verilator|systemc   RTL simulator (default verilator)\n"
+	"  --backend verilator|systemc|ref   RTL simulator, or ref: the C reference\n"
+	"                    model, no RTL and no waveforms (default verilator)\n"
 	"  --wave FILE       write a waveform (.fst, or .vcd converted by fst2vcd)\n"
 	"  --wave-from N     first cycle recorded (default 0)\n"
 	"  --wave-to M       record cycles before M only (default: to the end)\n"
@@ -57,7 +58,7 @@ static const char usage[] =
 	"  -h, --help        this text\n"
 	"\n"
 	"run options:\n"
-	"  --backend verilator|systemc   RTL simulator (default verilator)\n"
+	"  --backend verilator|systemc|ref   as for demo\n"
 	"  --wave FILE       write a waveform of the whole scenario\n"
 	"  --seed N          image contents (default 1)\n"
 	"  --quiet           checks and summary only, no pipeline log\n"
@@ -117,10 +118,12 @@ static bool on_path(const char *prog)
 
 /* A .vcd is written as FST and converted by fst2vcd at the end: refuse it
  * before the run when fst2vcd is missing.  0, or the usage exit code. */
-static int check_wave(const char *wave)
+static int check_wave(const char *wave, enum gm_backend_kind be)
 {
 	size_t n = wave ? strlen(wave) : 0;
 
+	if (wave && be == GM_BACKEND_REF)
+		return bad_usage("--wave needs an RTL backend (ref has no signals to dump)", wave);
 	if (n > 4 && !strcmp(wave + n - 4, ".vcd") && !on_path("fst2vcd"))
 		return bad_usage("--wave FILE.vcd needs fst2vcd (package gtkwave) on PATH", wave);
 	return 0;
@@ -132,9 +135,16 @@ static bool parse_backend(const char *s, enum gm_backend_kind *k)
 		*k = GM_BACKEND_VERILATOR;
 	else if (s && strcmp(s, "systemc") == 0)
 		*k = GM_BACKEND_SYSTEMC;
+	else if (s && strcmp(s, "ref") == 0)
+		*k = GM_BACKEND_REF;
 	else
 		return false;
 	return true;
+}
+
+static const char *backend_word(enum gm_backend_kind k)
+{
+	return k == GM_BACKEND_SYSTEMC ? "systemc" : k == GM_BACKEND_REF ? "ref" : "verilator";
 }
 
 /* Parse demo options from argv[1..]; 0, or an exit code. */
@@ -180,7 +190,7 @@ static int parse_demo(int argc, char **argv, struct scen_demo_opts *o)
 		return bad_usage("--wave-from/--wave-to need --wave", NULL);
 	if (o->wave_from >= o->wave_to)
 		return bad_usage("empty wave window", NULL);
-	return check_wave(o->wave);
+	return check_wave(o->wave, o->backend);
 }
 
 static int run_one(const char *name, const struct scen_pipe_opts *o)
@@ -249,7 +259,7 @@ static int cmd_run(int argc, char **argv)
 		return bad_usage("--wave needs one scenario", NULL);
 	if (!strcmp(name, "all") && o.backend == GM_BACKEND_SYSTEMC)
 		return bad_usage("the SystemC backend runs one model per process: one scenario", NULL);
-	if (check_wave(o.wave))
+	if (check_wave(o.wave, o.backend))
 		return 2;
 	if (strcmp(name, "all"))
 		return run_one(name, &o);
@@ -269,8 +279,7 @@ static int cmd_demo(int argc, char **argv)
 	if (st)
 		return st < 0 ? 0 : st;
 	if (o.verbose)
-		printf("gpusim demo on the %s backend\n\n",
-		       o.backend == GM_BACKEND_SYSTEMC ? "systemc" : "verilator");
+		printf("gpusim demo on the %s backend\n\n", backend_word(o.backend));
 	st = scen_demo_run(&o, &r);
 	if (st && !r.checks) {
 		fprintf(stderr, "gpusim: demo could not run: %s\n", gm_status_name(st));
