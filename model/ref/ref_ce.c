@@ -127,7 +127,8 @@ static int wcb_pick_closed(const struct ref_ce *ce)
 
 void ref_ce_offer(const struct ref_ce *ce, struct ref_req *req)
 {
-	int e = ce->state == GPU_CE_ST_ABORT ? -1 : wcb_pick_closed(ce);
+	bool live = ce->state == GPU_CE_ST_RUN || ce->state == GPU_CE_ST_DRAIN;
+	int e = live ? wcb_pick_closed(ce) : -1;
 
 	req->valid = false;
 	if (e >= 0) {
@@ -137,7 +138,7 @@ void ref_ce_offer(const struct ref_ce *ce, struct ref_req *req)
 		memcpy(req->wdata, ce->w_data[e], REF_BEAT);
 		req->wstrb = ce->w_strb[e];
 		req->id = GPU_CE_CLIENT << 1 | 1u;
-	} else if (ce->rq_wr != ce->rq_rd && ce->state != GPU_CE_ST_ABORT) {
+	} else if (live && ce->rq_wr != ce->rq_rd) {
 		uint32_t h = ce->rq_rd % REF_CE_RQ;
 
 		req->valid = true;
