@@ -113,3 +113,19 @@ set_tests_properties(rtl_gpuva PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 # Deferred contexts recorded on threads, executed through the pipeline on the RTL (seed 002).
 add_test(rtl_umd tests/test_umd_rtl)
 set_tests_properties(rtl_umd PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
+
+# The C reference backend (model/ref/, --backend ref): the demo, every
+# scenario and the system tests run on it unchanged and check the same
+# results; it has no waveforms (--wave with ref is a usage error, exit 2).
+add_test(demo_ref bin/gpusim demo --quiet --backend ref)
+set_tests_properties(demo_ref PROPERTIES LABELS "fw;ref" TIMEOUT 60)
+add_test(demo_ref_no_wave sh -c "bin/gpusim demo --quiet --backend ref --wave ref.fst; test $? -eq 2 && test ! -e ref.fst")
+set_tests_properties(demo_ref_no_wave PROPERTIES LABELS "fw;ref" TIMEOUT 60)
+foreach(scen copies evict shared hang vaupdate tiled deferred lock)
+  add_test(run_ref_${scen} bin/gpusim run ${scen} --quiet --backend ref)
+  set_tests_properties(run_ref_${scen} PROPERTIES LABELS "fw;ref" TIMEOUT 120)
+endforeach()
+foreach(t cp apt ce mmu_rtl gpuva umd_rtl)
+  add_test(ref_${t} tests/test_${t})
+  set_tests_properties(ref_${t} PROPERTIES LABELS "rtl;ref" TIMEOUT 120 ENVIRONMENT "GPUSIM_BACKEND=ref")
+endforeach()
