@@ -74,11 +74,11 @@ VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads
 LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
-TESTS := test_gm_mem test_dma test_mmu test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_ce test_mmu_rtl test_kmd test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
+TESTS := test_rand test_gm_mem test_dma test_mmu test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_ce test_mmu_rtl test_kmd test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
-.PHONY: all deps deps-test deps-fuzz run test lint synth gen check-gen waves bench fuzz clean
+.PHONY: all deps deps-test deps-fuzz run test lint synth gen check-gen waves bench fuzz clean rand-nightly
 all: $(BIN)
 
 deps:
@@ -225,10 +225,24 @@ $(B)/tests/%: $(B)/obj/tb/sys/%.o $(SYS_UTIL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 
 $(B)/tests/test_umd_rtl: $(B)/obj/tb/umd_work.o $(B)/obj/tb/umd_work_gpu.o
 
+# Random programs on the RTL and on the reference backend, end states
+# compared (tb/rand/).  `make rand-nightly` runs RAND_SEEDS of them.
+$(B)/obj/tb/rand/%.o: CFLAGS += -Itb/rand
+$(B)/tests/test_rand: $(B)/obj/tb/rand/test_rand.o $(B)/obj/tb/rand/rand_prog.o $(SEED_OBJ) $(LIB) \
+		$(VL_ARCH) $(VL_RT)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $(B)/obj/tb/rand/test_rand.o $(B)/obj/tb/rand/rand_prog.o $(SEED_OBJ) $(LIB) $(VL_ARCH) \
+		$(VL_RT) $(LDLIBS)
+
 # ---------------------------------------------------------------- entry points
 run: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)
 	$(BIN) demo
+
+RAND_SEEDS ?= 10000
+rand-nightly: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(B)/tests/test_rand
+	$(B)/tests/test_rand --count $(RAND_SEEDS) --quiet
 
 waves: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)

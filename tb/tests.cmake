@@ -129,3 +129,9 @@ foreach(t cp apt ce mmu_rtl gpuva umd_rtl)
   add_test(ref_${t} tests/test_${t})
   set_tests_properties(ref_${t} PROPERTIES LABELS "rtl;ref" TIMEOUT 120 ENVIRONMENT "GPUSIM_BACKEND=ref")
 endforeach()
+
+# Random programs (tb/rand/) on the RTL and on the ref backend, end states
+# compared by the scoreboard; 300 seeds from a seed printed at the start
+# (GPUSIM_SEED=N reruns them).  Nightly size: make rand-nightly (10,000).
+add_test(rand_scoreboard tests/test_rand --count 300 --quiet)
+set_tests_properties(rand_scoreboard PROPERTIES LABELS "rtl;ref" TIMEOUT 300)

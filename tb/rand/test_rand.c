@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_rand.c - random programs on the RTL and on the reference backend,
+ * end states compared (the scoreboard).
+ *
+ *   build/tests/test_rand [--count N] [--quiet]
+ *
+ * Seeds are S, S+1, ... S+N-1 with S from tb_seed() ($GPUSIM_SEED, else the
+ * clock).  Each seed's program (tb/rand/rand_prog.c) runs on the Verilator
+ * backend and on the ref backend until both queues stop (or a cycle budget:
+ * a WAIT_MEM nobody satisfies), then the scoreboard compares memory (a
+ * hash, and the first differing address on a mismatch; bytes a faulting
+ * copy-engine command may or may not have written are skipped), each
+ * queue's status, error cause, address and header, packet count and read
+ * pointer, INT_STATUS (every fence interrupt, error and fault raised), the
+ * MMU fault latch and the copy engine's byte count, except where the
+ * hardware leaves them to timing (see scoreboard()).  A mismatch prints the
+ * seed and the command that reruns it alone; the exit status is 1.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gm.h"
+#include "gpu_hw.h"
+#include "rand_prog.h"
+#include "tb_seed.h"
+
+#define CMD "build/tests/test_rand"
+#define POLL_CYCLES 500u
+#define BUDGET_CYCLES 100000u
+
+struct end_state {
+	uint64_t cycles;
+	bool budget;                   /* stopped by the budget, not by the queues */
+	uint32_t status[2], cause[2], addr_lo[2], addr_hi[2], hdr[2], pkts[2], rptr[2];
+	uint32_t int_status, fault_status, fault_va_lo, fault_va_hi, ce_bytes;
+	uint8_t *mem[8];
+	uint64_t hash;
+	double secs;
+};
+
+static int rd(struct gm *g, uint32_t off, uint32_t *v)
+{
+	return gm_reg_read(g, off, v);
+}
+
+static bool busy(uint32_t status)
+{
+	return GPU_Q_STATUS_BUSY_GET(status);
+}
+
+/* Queue @q has nothing more to do: halted on an error, or idle at the end
+ * of its ring (a queue is idle for a cycle between packets, too). */
+static int stopped(struct gm *g, const struct rand_prog *p, unsigned q, bool *done)
+{
+	uint32_t s, r;
+	int st = rd(g, GPU_REG_Q_STATUS(q), &s);
+
+	st = st ? st : rd(g, GPU_REG_Q_RPTR(q), &r);
+	*done = GPU_Q_STATUS_ERROR_GET(s) ||
+		(!busy(s) && !GPU_Q_STATUS_IN_IB_GET(s) && r == p->wptr[q]);
+	return st;
+}
+
+static int collect(struct gm *g, const struct rand_prog *p, struct end_state *e)
+{
+	int st = GM_OK;
+
+	for (unsigned q = 0; q < 2 && !st; q++) {
+		st = rd(g, GPU_REG_Q_STATUS(q), &e->status[q]);
+		st = st ? st : rd(g, GPU_REG_Q_ERR_CAUSE(q), &e->cause[q]);
+		st = st ? st : rd(g, GPU_REG_Q_ERR_ADDR_LO(q), &e->addr_lo[q]);
+		st = st ? st : rd(g, GPU_REG_Q_ERR_ADDR_HI(q), &e->addr_hi[q]);
+		st = st ? st : rd(g, GPU_REG_Q_ERR_HEADER(q), &e->hdr[q]);
+		st = st ? st : rd(g, GPU_REG_Q_PKTS(q), &e->pkts[q]);
+		st = st ? st : rd(g, GPU_REG_Q_RPTR(q), &e->rptr[q]);
+	}
+	st = st ? st : rd(g, GPU_REG_INT_STATUS, &e->int_status);
+	st = st ? st : rd(g, GPU_REG_MMU_FAULT_STATUS, &e->fault_status);
+	st = st ? st : rd(g, GPU_REG_MMU_FAULT_VA_LO, &e->fault_va_lo);
+	st = st ? st : rd(g, GPU_REG_MMU_FAULT_VA_HI, &e->fault_va_hi);
+	st = st ? st : rd(g, GPU_REG_CE_BYTES, &e->ce_bytes);
+	e->hash = 1469598103934665603ull;
+	for (unsigned i = 0; i < p->ncmp && !st; i++) {
+		e->mem[i] = malloc(p->cmp[i].len);
+		if (!e->mem[i])
+			return GM_ERR_NO_MEM;
+		st = gm_backdoor_read(g, p->cmp[i].pa, e->mem[i], p->cmp[i].len);
+		for (uint64_t k = 0; k < p->cmp[i].len && !st; k += 4096) {
+			if (rand_prog_uncertain(p, p->cmp[i].pa + k))
+				continue;
+			for (unsigned j = 0; j < 4096; j++)
+				e->hash = (e->hash ^ e->mem[i][k + j]) * 1099511628211ull;
+		}
+	}
+	return st;
+}
+
+/* Run @p on @kind; fill @e.  GM_OK or why it could not run. */
+static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct end_state *e)
+{
+	struct gm_config cfg;
+	struct gm *g;
+	struct timespec t0, t1;
+	int st;
+
+	memset(e, 0, sizeof(*e));
+	gm_config_default(&cfg);
+	cfg.backend = kind;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	st = gm_create(&cfg, &g);
+	if (st)
+		return st;
+	st = rand_prog_load(p, g);
+	st = st ? st : rand_prog_start(p, g);
+	while (!st) {
+		uint32_t ce;
+		bool d0, d1;
+
+		(void)gm_step(g, POLL_CYCLES);
+		st = stopped(g, p, 0, &d0);
+		st = st ? st : stopped(g, p, 1, &d1);
+		st = st ? st : rd(g, GPU_REG_CE_STATUS, &ce);
+		if (st || (d0 && d1 && GPU_CE_STATUS_STATE_GET(ce) == GPU_CE_ST_IDLE))
+			break;
+		if (gm_cycles(g) > BUDGET_CYCLES) {
+			e->budget = true;
+			break;
+		}
+	}
+	e->cycles = gm_cycles(g);
+	st = st ? st : collect(g, p, e);
+	gm_destroy(g);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	e->secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	return st;
+}
+
+static void free_state(struct end_state *e)
+{
+	for (unsigned i = 0; i < 8; i++)
+		free(e->mem[i]);
+}
+
+static bool is_ce(uint32_t hdr)
+{
+	uint32_t op = GPU_HDR_OPCODE_GET(hdr);
+
+	return op == GPU_OP_COPY || op == GPU_OP_BLT || op == GPU_OP_FILL;
+}
+
+static bool mem_cause(uint32_t cause)
+{
+	return cause == GPU_CAUSE_PAGE_FAULT || cause == GPU_CAUSE_MEM_ERROR;
+}
+
+#define MISMATCH(...)                                                                              \
+	do {                                                                                       \
+		printf("seed %" PRIu64 ": mismatch: ", p->seed);                                   \
+		printf(__VA_ARGS__);                                                               \
+		printf("\n");                                                                      \
+		bad++;                                                                             \
+	} while (0)
+
+/* Compare what both backends must agree on; the count of mismatches. */
+static unsigned scoreboard(const struct rand_prog *p, const struct end_state *a, const struct end_state *b)
+{
+	unsigned bad = 0, faults = 0, ce_err = 0;
+	const uint32_t qmask = GPU_Q_STATUS_BUSY_MASK << GPU_Q_STATUS_BUSY_SHIFT |
+			       GPU_Q_STATUS_HALTED_MASK << GPU_Q_STATUS_HALTED_SHIFT |
+			       GPU_Q_STATUS_ERROR_MASK << GPU_Q_STATUS_ERROR_SHIFT;
+
+	for (unsigned q = 0; q < 2; q++) {
+		/* a posted write's fault is noticed some packets later: which
+		 * packet the queue had counted is timing */
+		bool wr_fault = mem_cause(a->cause[q]) && !is_ce(a->hdr[q]);
+
+		if ((a->status[q] & qmask) != (b->status[q] & qmask) ||
+		    (!busy(a->status[q]) && a->status[q] != b->status[q]))
+			MISMATCH("queue %u status 0x%x (verilator) vs 0x%x (ref)", q, a->status[q], b->status[q]);
+		if (a->cause[q] != b->cause[q] || a->addr_lo[q] != b->addr_lo[q] ||
+		    a->addr_hi[q] != b->addr_hi[q] || a->hdr[q] != b->hdr[q])
+			MISMATCH("queue %u error cause %u at 0x%x%08x header 0x%08x (verilator) vs cause %u at "
+				 "0x%x%08x header 0x%08x (ref)", q, a->cause[q], a->addr_hi[q], a->addr_lo[q],
+				 a->hdr[q], b->cause[q], b->addr_hi[q], b->addr_lo[q], b->hdr[q]);
+		if (!wr_fault && a->pkts[q] != b->pkts[q])
+			MISMATCH("queue %u packets %u (verilator) vs %u (ref)", q, a->pkts[q], b->pkts[q]);
+		if (a->rptr[q] != b->rptr[q])
+			MISMATCH("queue %u RPTR %u (verilator) vs %u (ref)", q, a->rptr[q], b->rptr[q]);
+		faults += a->cause[q] == GPU_CAUSE_PAGE_FAULT && !is_ce(a->hdr[q]);
+		ce_err += mem_cause(a->cause[q]) && is_ce(a->hdr[q]);
+	}
+	if (a->int_status != b->int_status)
+		MISMATCH("INT_STATUS 0x%x (verilator) vs 0x%x (ref)", a->int_status, b->int_status);
+	if (GPU_MMU_FAULT_STATUS_VALID_GET(a->fault_status) != GPU_MMU_FAULT_STATUS_VALID_GET(b->fault_status) ||
+	    (faults == 1 && !ce_err &&
+	     (a->fault_status != b->fault_status || a->fault_va_lo != b->fault_va_lo ||
+	      a->fault_va_hi != b->fault_va_hi)))
+		MISMATCH("MMU fault 0x%x VA 0x%x%08x (verilator) vs 0x%x VA 0x%x%08x (ref)", a->fault_status,
+			 a->fault_va_hi, a->fault_va_lo, b->fault_status, b->fault_va_hi, b->fault_va_lo);
+	if (!ce_err && a->ce_bytes != b->ce_bytes)
+		MISMATCH("CE_BYTES %u (verilator) vs %u (ref)", a->ce_bytes, b->ce_bytes);
+	if (a->hash != b->hash) {
+		for (unsigned i = 0; i < p->ncmp; i++)
+			for (uint64_t k = 0; k < p->cmp[i].len; k++) {
+				uint64_t pa = p->cmp[i].pa + k;
+
+				if (a->mem[i][k] == b->mem[i][k] || rand_prog_uncertain(p, pa))
+					continue;
+				MISMATCH("memory hash 0x%016" PRIx64 " vs 0x%016" PRIx64 ": first difference at PA "
+					 "0x%" PRIx64 ": 0x%02x (verilator) vs 0x%02x (ref)", a->hash, b->hash, pa,
+					 a->mem[i][k], b->mem[i][k]);
+				i = p->ncmp;
+				break;
+			}
+	}
+	return bad;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned count = 1, mism = 0, hangs = 0, failed_seeds = 0;
+	bool quiet = false;
+	uint64_t seed0, cyc[2] = { 0, 0 }, pkts = 0, malformed = 0, risky = 0;
+	double secs[2] = { 0, 0 };
+	struct rand_prog *p = malloc(sizeof(*p));
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--count") && i + 1 < argc)
+			count = (unsigned)strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--quiet"))
+			quiet = true;
+		else {
+			fprintf(stderr, "usage: %s [--count N] [--quiet]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (!p || !count)
+		return 2;
+	seed0 = tb_seed(CMD);
+	for (unsigned n = 0; n < count; n++) {
+		uint64_t seed = seed0 + n;
+		struct end_state a, b;
+		int sa, sb;
+		unsigned bad;
+
+		rand_prog_build(p, seed);
+		sa = run_on(GM_BACKEND_VERILATOR, p, &a);
+		sb = run_on(GM_BACKEND_REF, p, &b);
+		if (sa || sb) {
+			printf("seed %" PRIu64 ": could not run: verilator %s, ref %s\n", seed,
+			       gm_status_name(sa), gm_status_name(sb));
+			bad = 1;
+		} else {
+			bad = scoreboard(p, &a, &b);
+		}
+		if (!quiet || bad)
+			printf("seed %" PRIu64 ": %u packets (%u malformed, %u risky); cycles %" PRIu64
+			       " (verilator) / %" PRIu64 " (ref)%s; causes %u/%u; %s\n", seed, p->pkts,
+			       p->malformed, p->risky, a.cycles, b.cycles, a.budget ? ", stopped by budget" : "",
+			       a.cause[0], a.cause[1], bad ? "MISMATCH" : "ok");
+		if (bad) {
+			printf("seed %" PRIu64 ": reproduce with GPUSIM_SEED=%" PRIu64 " %s --count 1\n", seed,
+			       seed, CMD);
+			failed_seeds++;
+		}
+		mism += bad;
+		hangs += a.budget;
+		cyc[0] += a.cycles;
+		cyc[1] += b.cycles;
+		secs[0] += a.secs;
+		secs[1] += b.secs;
+		pkts += p->pkts;
+		malformed += p->malformed;
+		risky += p->risky;
+		free_state(&a);
+		free_state(&b);
+	}
+	printf("test_rand: %u seeds from %" PRIu64 ", %" PRIu64 " packets (%" PRIu64 " malformed, %" PRIu64
+	       " risky accesses), %u ran into the budget; cycles verilator %" PRIu64 ", ref %" PRIu64
+	       " (ref/verilator %.4f); wall verilator %.2f s, ref %.2f s (%.1fx); %u mismatches in %u seeds\n",
+	       count, seed0, pkts, malformed, risky, hangs, cyc[0], cyc[1],
+	       cyc[0] ? (double)cyc[1] / (double)cyc[0] : 0.0, secs[0], secs[1],
+	       secs[1] > 0 ? secs[0] / secs[1] : 0.0, mism, failed_seeds);
+	free(p);
+	return failed_seeds ? 1 : 0;
+}
