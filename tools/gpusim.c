@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dma_buf.h"
@@ -423,10 +424,12 @@ static int bench_mmu(bool random, unsigned accesses)
  * write), so the port is fully used at BEAT/2 copied bytes per cycle: the
  * utilisation printed is (read + write bytes) / (beat bytes * cycles).
  */
-static int bench_ce(const char *what, const struct dma_surf *dst, const struct dma_surf *src,
-		    uint32_t w, uint32_t h, bool copy)
+static int bench_ce_on(enum gm_backend_kind be, const char *what, const struct dma_surf *dst,
+		       const struct dma_surf *src, uint32_t w, uint32_t h, bool copy, uint32_t *cycles,
+		       double *secs)
 {
 	static uint32_t ib[64];
+	struct timespec t0, t1;
 	struct gm_config cfg;
 	struct fw_dev_cfg dc;
 	struct fw_dev d;
@@ -437,6 +440,8 @@ static int bench_ce(const char *what, const struct dma_surf *dst, const struct d
 	int st;
 
 	gm_config_default(&cfg);
+	cfg.backend = be;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (gm_create(&cfg, &g))
 		return 1;
 	fw_dev_cfg_default(&dc);
@@ -457,13 +462,32 @@ static int bench_ce(const char *what, const struct dma_surf *dst, const struct d
 	if (!st)
 		st = gm_reg_read(g, GPU_REG_CE_BYTES, &bytes);
 	gm_destroy(g);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (st) {
 		printf("  ce %s: failed (%s)\n", what, gm_status_name(st));
 		return 1;
 	}
-	printf("  ce %-28s %8u bytes in %8u cycles: %5.2f bytes/cycle copied, memory port %5.1f%% "
-	       "of peak (%u B/cycle)\n", what, bytes, busy, (double)bytes / busy,
-	       100.0 * 2.0 * bytes / ((double)GM_BEAT_BYTES * busy), GM_BEAT_BYTES);
+	*cycles = busy;
+	*secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	if (be == GM_BACKEND_VERILATOR)
+		printf("  ce %-28s %8u bytes in %8u cycles: %5.2f bytes/cycle copied, memory port %5.1f%% "
+		       "of peak (%u B/cycle)\n", what, bytes, busy, (double)bytes / busy,
+		       100.0 * 2.0 * bytes / ((double)GM_BEAT_BYTES * busy), GM_BEAT_BYTES);
+	return 0;
+}
+
+/* The command on the RTL, then on the reference backend: cycles side by side. */
+static int bench_ce(const char *what, const struct dma_surf *dst, const struct dma_surf *src,
+		    uint32_t w, uint32_t h, bool copy)
+{
+	uint32_t cv = 0, cr = 0;
+	double sv = 0, sr = 0;
+
+	if (bench_ce_on(GM_BACKEND_VERILATOR, what, dst, src, w, h, copy, &cv, &sv) ||
+	    bench_ce_on(GM_BACKEND_REF, what, dst, src, w, h, copy, &cr, &sr))
+		return 1;
+	printf("     ref: %8u cycles (%+.2f%% of the RTL's), %.1fx the RTL backend's speed\n", cr,
+	       100.0 * ((double)cr - cv) / cv, sr > 0 ? sv / sr : 0.0);
 	return 0;
 }
 
@@ -543,8 +567,10 @@ static int cmd_bench(int argc, char **argv)
 		{ "systemc, 1000-cycle FST window", GM_BACKEND_SYSTEMC, 1, true },
 		{ "systemc, full FST", GM_BACKEND_SYSTEMC, 2, true },
 		{ "verilator, waves off, no VMID", GM_BACKEND_VERILATOR, 0, false },
+		{ "ref (C reference model)", GM_BACKEND_REF, 0, true },
 	};
-	double rate[7] = { 0 };
+	double rate[8] = { 0 };
+	uint64_t cyc[8] = { 0 };
 	unsigned rounds = 1000;
 
 	for (int i = 1; i < argc; i++) {
@@ -562,7 +588,7 @@ static int cmd_bench(int argc, char **argv)
 			return bad_usage("bad --rounds", argv[i]);
 	}
 	printf("bench: demo workload, %u render/copy rounds per case\n", rounds);
-	for (unsigned i = 0; i < 7; i++) {
+	for (unsigned i = 0; i < 8; i++) {
 		struct scen_demo_result r;
 
 		if (bench_one(&cases[i], rounds, &r)) {
@@ -570,6 +596,7 @@ static int cmd_bench(int argc, char **argv)
 			return 1;
 		}
 		rate[i] = r.seconds > 0 ? (double)r.cycles / r.seconds : 0;
+		cyc[i] = r.cycles;
 		printf("  %-36s %10" PRIu64 " cycles %8.3f s %10.0f cycles/s\n", cases[i].name,
 		       r.cycles, r.seconds, rate[i]);
 	}
@@ -577,6 +604,9 @@ static int cmd_bench(int argc, char **argv)
 	       " systemc full FST/off %.3f; translated/physical render queue %.3f\n",
 	       rate[3] / rate[0], rate[2] / rate[0], rate[1] / rate[0], rate[5] / rate[3],
 	       rate[0] / rate[6]);
+	printf("ref: %.1fx the verilator backend's cycles/s; its cycle count %+.2f%% of the RTL's\n",
+	       rate[0] > 0 ? rate[7] / rate[0] : 0.0,
+	       cyc[0] ? 100.0 * ((double)cyc[7] - (double)cyc[0]) / (double)cyc[0] : 0.0);
 	return bench_mmu(false, 20000) || bench_mmu(true, 20000) || bench_copy_engine() ||
 	       bench_pipeline() || bench_umd();
 }
