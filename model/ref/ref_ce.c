@@ -348,19 +348,17 @@ void ref_ce_step(struct ref_ce *ce, const struct ref_ce_cmd *cmd, bool granted,
 	uint32_t st = ce->state;
 	bool to_idle = (st == GPU_CE_ST_DRAIN || st == GPU_CE_ST_ABORT) && !ce->rd_out && !ce->wr_out;
 	bool first = ce->start_pending;
-	struct ref_req req;
 	int e = -1;
 
-	ref_ce_offer(ce, &req);
-	if (req.valid && req.we)
-		e = wcb_pick_closed(ce);
-	if (st != GPU_CE_ST_IDLE)
-		ce->busy_cycles++;
 	if (st == GPU_CE_ST_IDLE) {
 		if (cmd)
 			start(ce, cmd);
 		return;
 	}
+	ce->busy_cycles++;
+	/* what was granted is what ref_ce_offer() offered: a closed way first */
+	if (granted && (st == GPU_CE_ST_RUN || st == GPU_CE_ST_DRAIN))
+		e = wcb_pick_closed(ce);
 	if (st == GPU_CE_ST_RUN) {
 		ce->start_pending = false;
 		dest_step(ce);

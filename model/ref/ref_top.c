@@ -91,6 +91,27 @@ static int pick_inv(struct ref_top *t, struct ref_inv *inv)
 	return -1;
 }
 
+/* Nothing can change this edge but the cycle counter: no input, every
+ * block idle with nothing to start. */
+static bool all_idle(const struct ref_top *t)
+{
+	const struct ref_mmu *m = &t->mmu;
+
+	if (t->r_valid || t->a_valid || t->m_rsp.valid || m->ob_n || m->mq_n || m->syn_valid ||
+	    m->wk != GPU_WK_IDLE || !ref_ce_ready(&t->ce) || !ref_apt_ready(&t->apt) || t->apt.rsp_valid)
+		return false;
+	for (unsigned i = 0; i < REF_NUM_QUEUES; i++) {
+		const struct ref_queue *q = &t->q[i];
+		const struct ref_qcfg *c = &t->regs.q[i];
+
+		if (q->state != GPU_CP_ST_IDLE || c->halt || c->wptr != q->wptr_seen || q->rd_pend ||
+		    q->wr_out || q->fence_irq || q->err_irq || q->in_ib ||
+		    (c->enable && q->rptr != (c->wptr & (uint32_t)((1ull << c->size_log2) - 1u))))
+			return false;
+	}
+	return true;
+}
+
 static void edge(struct ref_top *t)
 {
 	struct ref_req offers[REF_NUM_CLIENTS];
@@ -103,6 +124,12 @@ static void edge(struct ref_top *t)
 	int pick, inv_q, cmd_q = -1, rc;
 	uint64_t cycle = t->regs.cycle;
 
+	if (all_idle(t)) {
+		t->regs.cycle++;
+		t->regs.rsp_valid = t->regs.rsp_err = false;
+		t->regs.rsp_rdata = 0;
+		return;
+	}
 	/* register file first: its pulses (queue reset, invalidation) act on this edge */
 	ref_regs_step(t, t->r_valid, t->r_we, t->r_addr, t->r_wdata);
 
