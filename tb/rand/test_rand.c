@@ -14,7 +14,8 @@
  * queue's status, error cause, address and header, packet count and read
  * pointer, INT_STATUS (every fence interrupt, error and fault raised), the
  * MMU fault latch and the copy engine's byte count, except where the
- * hardware leaves them to timing (see scoreboard()).  A mismatch prints the
+ * hardware leaves them to timing (see scoreboard()); then the same random
+ * aperture accesses on both (apt_phase()) and every answer.  A mismatch prints the
  * seed and the command that reruns it alone; the exit status is 1.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -41,6 +42,8 @@ struct end_state {
 	uint32_t int_status, fault_status, fault_va_lo, fault_va_hi, ce_bytes;
 	uint8_t *mem[8];
 	uint64_t hash;
+	uint64_t apt_hash;             /* every aperture answer: status and data */
+	uint32_t apt_accesses;
 	double secs;
 };
 
@@ -101,6 +104,68 @@ static int collect(struct gm *g, const struct rand_prog *p, struct end_state *e)
 	return st;
 }
 
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 1099511628211ull;
+}
+
+/*
+ * After the queues: a range of random layout (any of the 8, overlapping
+ * ranges, sometimes an illegal pitch) over VMID 1's destination area, and
+ * random 64-bit reads and writes with byte enables in and around it (the
+ * plain VRAM view outside); every status and value goes into e->apt_hash.
+ */
+static int apt_phase(struct gm *g, const struct rand_prog *p, struct end_state *e)
+{
+	uint64_t r = p->seed ^ 0xa5a5a5a5deadbeefull, h = 1469598103934665603ull;
+	unsigned ranges = 1 + (unsigned)(tb_rand(&r) % 3);
+	int st = GM_OK;
+
+	for (unsigned k = 0; k < ranges && !st; k++) {
+		unsigned n = (unsigned)(tb_rand(&r) % GPU_APT_RANGES), mode = (unsigned)(tb_rand(&r) % 4);
+		unsigned bpe = (unsigned)(tb_rand(&r) % 5);
+		uint32_t start = 0x100000u * (1 + (unsigned)(tb_rand(&r) % 4)) + 8u * (uint32_t)(tb_rand(&r) % 64);
+		uint32_t pitch = mode == GPU_TILE_LINEAR ? 8u * (1 + (uint32_t)(tb_rand(&r) % 512))
+			       : mode == GPU_TILE_X ? 512u * (1 + (uint32_t)(tb_rand(&r) % 4))
+			       : mode == GPU_TILE_Y ? 128u * (1 + (uint32_t)(tb_rand(&r) % 8))
+			       : 1024u;
+		int ref;
+
+		if (tb_rand(&r) % 16 == 0)
+			pitch += 4; /* illegal: every access to it answers err */
+		st = gm_reg_write(g, GPU_REG_APT_CTRL(n), 0);
+		st = st ? st : gm_reg_write(g, GPU_REG_APT_START(n), start);
+		st = st ? st : gm_reg_write(g, GPU_REG_APT_END(n), start + 0x20000);
+		st = st ? st : gm_reg_write(g, GPU_REG_APT_BASE_LO(n), 0x400000u + 0x10000u * (uint32_t)(tb_rand(&r) % 8));
+		st = st ? st : gm_reg_write(g, GPU_REG_APT_BASE_HI(n), 0);
+		st = st ? st : gm_reg_write(g, GPU_REG_APT_PITCH(n), pitch);
+		st = st ? st : gm_reg_write(g, GPU_REG_APT_CTRL(n), GPU_APT_CTRL_VALID(1) |
+					     GPU_APT_CTRL_MODE(mode) | GPU_APT_CTRL_BPE(bpe));
+		ref = st ? st : gm_reg_write(g, GPU_REG_APT_PITCH(n), 64); /* refused while VALID */
+		h = mix(h, (uint64_t)ref);
+	}
+	for (unsigned i = 0; i < 48 && !st; i++) {
+		uint32_t off = (0x100000u * (1 + (uint32_t)(tb_rand(&r) % 4)) - 0x100u +
+				(uint32_t)(tb_rand(&r) % 0x20200u)) & ~7u;
+		uint64_t v = tb_rand(&r);
+		int a;
+
+		if (tb_rand(&r) % 3 == 0) {
+			a = gm_apt_write64(g, off, v, (uint8_t)(1 + tb_rand(&r) % 255));
+			h = mix(h, (uint64_t)a);
+		} else {
+			v = 0;
+			a = gm_apt_read64(g, off, &v);
+			h = mix(mix(h, (uint64_t)a), v);
+		}
+		if (a == GM_ERR_HW || a == GM_ERR_BAD_ARG)
+			st = a;
+	}
+	st = st ? st : gm_reg_read(g, GPU_REG_APT_ACCESSES, &e->apt_accesses);
+	e->apt_hash = h;
+	return st;
+}
+
 /* Run @p on @kind; fill @e.  GM_OK or why it could not run. */
 static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct end_state *e)
 {
@@ -135,6 +200,7 @@ static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct e
 	}
 	e->cycles = gm_cycles(g);
 	st = st ? st : collect(g, p, e);
+	st = st ? st : apt_phase(g, p, e);
 	gm_destroy(g);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	e->secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
@@ -205,6 +271,9 @@ static unsigned scoreboard(const struct rand_prog *p, const struct end_state *a,
 			 a->fault_va_hi, a->fault_va_lo, b->fault_status, b->fault_va_hi, b->fault_va_lo);
 	if (!ce_err && a->ce_bytes != b->ce_bytes)
 		MISMATCH("CE_BYTES %u (verilator) vs %u (ref)", a->ce_bytes, b->ce_bytes);
+	if (a->apt_hash != b->apt_hash || a->apt_accesses != b->apt_accesses)
+		MISMATCH("aperture answers hash 0x%016" PRIx64 ", %u accesses (verilator) vs 0x%016" PRIx64
+			 ", %u (ref)", a->apt_hash, a->apt_accesses, b->apt_hash, b->apt_accesses);
 	if (a->hash != b->hash) {
 		for (unsigned i = 0; i < p->ncmp; i++)
 			for (uint64_t k = 0; k < p->cmp[i].len; k++) {
