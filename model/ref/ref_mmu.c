@@ -34,7 +34,7 @@ void ref_mmu_reset(struct ref_mmu *m)
 
 void ref_mmu_up(const struct ref_mmu *m, const struct ref_rsp *mem, struct ref_rsp *up)
 {
-	memset(up, 0, sizeof(*up));
+	up->valid = false;
 	if (mem->valid && mem->id != REF_WALK_ID) {
 		*up = *mem;
 		up->fault = false;
@@ -44,6 +44,7 @@ void ref_mmu_up(const struct ref_mmu *m, const struct ref_rsp *mem, struct ref_r
 		up->we = m->syn_id & 1u;
 		up->err = m->syn_fault;
 		up->fault = m->syn_fault;
+		memset(up->rdata, 0, sizeof(up->rdata));
 	}
 }
 
@@ -367,8 +368,9 @@ bool ref_mmu_step(struct ref_mmu *m, const struct ref_regs *regs, const struct r
 	int touch = -1;
 	uint32_t wk0 = m->wk;
 
-	memset(&e, 0, sizeof(e));
-	memset(&m->fault, 0, sizeof(m->fault));
+	e.pushed = e.syn_set = e.syn_fault = false;
+	e.syn_id = 0;
+	m->fault.valid = false;
 	e.out_free = m->ob_n < 2;
 	e.syn_free = !m->syn_valid || !client_rsp;
 	m->syn_valid = m->syn_valid && client_rsp;

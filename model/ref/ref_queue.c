@@ -308,22 +308,21 @@ void ref_queue_step(struct ref_queue *q, const struct ref_qcfg *c, const struct 
 {
 	uint32_t st = q->state, next = st, cause = GPU_CAUSE_NONE, dw = 0;
 	int w = want(q, c);
-	bool consume = needs_dw(st) && have_dw(q, c);
+	bool need = needs_dw(st), have = need && have_dw(q, c), consume = have;
 	bool more_av = avail(q, c), stall_mem, stall_wait, busy;
 	uint64_t here = cur_addr(q, c), req_addr = 0;
 	bool doorbell = c->wptr != q->wptr_seen;
 	uint32_t wo = q->wr_out; /* writes in flight as the edge starts */
 
-	if (w) {
-		struct ref_req tmp;
-
-		ref_queue_offer(q, c, &tmp);
-		req_addr = tmp.addr;
-	}
+	/* the address of what ref_queue_offer() presented */
+	if (w == 2)
+		req_addr = pl_addr(q) & ~REF_BEAT_MASK;
+	else if (w == 3)
+		req_addr = here & ~REF_BEAT_MASK;
 	/* counters of this cycle, from the state it started in */
 	busy = st != GPU_CP_ST_IDLE && st != GPU_CP_ST_HALTED && st != GPU_CP_ST_ERROR;
 	stall_wait = st == GPU_CP_ST_WREAD || st == GPU_CP_ST_WRESP || st == GPU_CP_ST_WPOLL;
-	stall_mem = (needs_dw(st) && !have_dw(q, c)) || (w && !in->granted && !stall_wait);
+	stall_mem = (need && !have) || (w && !in->granted && !stall_wait);
 	q->busy += busy;
 	q->stall_mem += busy && stall_mem;
 	q->stall_wait += stall_wait;

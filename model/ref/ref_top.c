@@ -160,7 +160,6 @@ static void edge(struct ref_top *t)
 	for (unsigned i = 0; i < REF_NUM_QUEUES; i++) {
 		struct ref_queue_in *in = &qin[i];
 
-		memset(in, 0, sizeof(*in));
 		in->granted = taken && pick == (int)i;
 		in->inv_taken = inv_q == (int)i;
 		in->ce_taken = cmd_q == (int)i;
