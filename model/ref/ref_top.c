@@ -91,25 +91,58 @@ static int pick_inv(struct ref_top *t, struct ref_inv *inv)
 	return -1;
 }
 
-/* Nothing can change this edge but the cycle counter: no input, every
- * block idle with nothing to start. */
-static bool all_idle(const struct ref_top *t)
+/* A queue this edge leaves as it is, but for a WAIT_MEM poll counting down. */
+static bool queue_quiet(const struct ref_queue *q, const struct ref_qcfg *c)
+{
+	uint32_t mask = (uint32_t)((1ull << c->size_log2) - 1u) & 0xfffffu;
+	bool more = q->in_ib ? q->ib_rem != 0 : q->rptr != (c->wptr & mask);
+
+	if (c->wptr != q->wptr_seen || q->fence_irq || q->err_irq)
+		return false;
+	switch (q->state) {
+	case GPU_CP_ST_IDLE: return !c->halt && !(c->enable && more);
+	case GPU_CP_ST_WPOLL: return q->poll != 0;
+	case GPU_CP_ST_HALTED: return c->halt;
+	case GPU_CP_ST_ERROR: return true;
+	default: return false;
+	}
+}
+
+/* Nothing can change this edge but counters: no input, the memory side
+ * empty, every queue quiet. */
+static bool quiet(const struct ref_top *t)
 {
 	const struct ref_mmu *m = &t->mmu;
 
 	if (t->r_valid || t->a_valid || t->m_rsp.valid || m->ob_n || m->mq_n || m->syn_valid ||
 	    m->wk != GPU_WK_IDLE || !ref_ce_ready(&t->ce) || !ref_apt_ready(&t->apt) || t->apt.rsp_valid)
 		return false;
-	for (unsigned i = 0; i < REF_NUM_QUEUES; i++) {
-		const struct ref_queue *q = &t->q[i];
-		const struct ref_qcfg *c = &t->regs.q[i];
-
-		if (q->state != GPU_CP_ST_IDLE || c->halt || c->wptr != q->wptr_seen || q->rd_pend ||
-		    q->wr_out || q->fence_irq || q->err_irq || q->in_ib ||
-		    (c->enable && q->rptr != (c->wptr & (uint32_t)((1ull << c->size_log2) - 1u))))
+	for (unsigned i = 0; i < REF_NUM_QUEUES; i++)
+		if (!queue_quiet(&t->q[i], &t->regs.q[i]))
 			return false;
-	}
 	return true;
+}
+
+/* The quiet edge: the cycle counter, and polls counting down. */
+static void quiet_edge(struct ref_top *t)
+{
+	struct ref_regs *r = &t->regs;
+
+	r->cycle++;
+	r->rsp_valid = r->rsp_err = false;
+	r->rsp_rdata = 0;
+	r->apt_wr = false;
+	r->inv.valid = false;
+	for (unsigned i = 0; i < REF_NUM_QUEUES; i++) {
+		struct ref_queue *q = &t->q[i];
+
+		r->q_reset[i] = false;
+		if (q->state == GPU_CP_ST_WPOLL) {
+			q->poll--;
+			q->busy++;
+			q->stall_wait++;
+		}
+	}
 }
 
 static void edge(struct ref_top *t)
@@ -124,10 +157,8 @@ static void edge(struct ref_top *t)
 	int pick, inv_q, cmd_q = -1, rc;
 	uint64_t cycle = t->regs.cycle;
 
-	if (all_idle(t)) {
-		t->regs.cycle++;
-		t->regs.rsp_valid = t->regs.rsp_err = false;
-		t->regs.rsp_rdata = 0;
+	if (quiet(t)) {
+		quiet_edge(t);
 		return;
 	}
 	/* register file first: its pulses (queue reset, invalidation) act on this edge */
