@@ -56,6 +56,7 @@ struct gen {
 	bool good[RP_VMIDS][CHUNKS];   /* every page of the chunk maps RW (src: R) */
 	unsigned sem_writes;           /* WRITE_DATAs of the semaphore by queue 1 */
 	unsigned sem_waited;           /* the highest value queue 0 waits for */
+	unsigned opts;                 /* RP_OPT_* */
 	uint32_t fences[2];
 	bool ended[2];                 /* the queue's program stops here */
 };
@@ -104,7 +105,7 @@ static bool map_chunk(struct gen *g, unsigned v, unsigned c, uint64_t pa, unsign
 				*e = pte(a, PTE_V | PTE_R);
 				good = false;
 			} else if (r < 96) {
-				*e = PTE_PRT;
+				*e = PTE_PRT | ((g->opts & RP_OPT_NULL_FRAG) && chance(g, 50) ? PTE_FRAG : 0);
 				good = false;
 			} else if (r < 98) {
 				*e = 0;
@@ -115,7 +116,13 @@ static bool map_chunk(struct gen *g, unsigned v, unsigned c, uint64_t pa, unsign
 			}
 			break;
 		}
-		case 1: *e = pte(a, PTE_V | PTE_R | PTE_W | PTE_FRAG); break;
+		case 1:
+			*e = pte(a, PTE_V | PTE_R | PTE_W | PTE_FRAG);
+			if ((g->opts & RP_OPT_NULL_FRAG) && chance(g, 10)) {
+				*e = PTE_PRT | PTE_FRAG; /* a null tile among the fragment's pages */
+				good = false;
+			}
+			break;
 		case 2: *e = PTE_PRT; good = false; break;
 		case 3: *e = 0; good = false; break;
 		case 5: *e = pte(a, PTE_V | PTE_R | PTE_W); break;
@@ -174,7 +181,7 @@ static unsigned pick_dst(struct gen *g, unsigned v, bool *risky)
 {
 	unsigned c = DST_C0 + rnd(g, CHUNKS - DST_C0);
 
-	if (chance(g, 8)) {
+	if (chance(g, g->opts & RP_OPT_NULL_FRAG ? 40 : 8)) {
 		*risky = !g->good[v][c];
 		return c;
 	}
@@ -517,7 +524,7 @@ static void gen_ib(struct gen *g, unsigned q)
 	ring_emit(g, q, d, r.len);
 }
 
-int rand_prog_build(struct rand_prog *p, uint64_t seed)
+int rand_prog_build(struct rand_prog *p, uint64_t seed, unsigned opts)
 {
 	struct gen g;
 	unsigned nib[2];
@@ -527,6 +534,7 @@ int rand_prog_build(struct rand_prog *p, uint64_t seed)
 	p->seed = seed;
 	g.p = p;
 	g.rng = seed;
+	g.opts = opts;
 	for (size_t i = 0; i < RP_SRC_BYTES; i += 8) {
 		uint64_t v = tb_rand(&g.rng);
 

@@ -63,9 +63,14 @@ struct rand_prog {
 	unsigned pkts, malformed, risky;
 };
 
-/* Build the program of @seed and write its memory image (everything but
- * the rings) through @g's backdoor.  GM_OK or the backdoor's error. */
-int rand_prog_build(struct rand_prog *p, uint64_t seed);
+/* Options of rand_prog_build(). */
+#define RP_OPT_NULL_FRAG 1u  /* some null (V=0, PRT=1) PTEs also carry FRAG64K, which
+                              * regspec says a null PTE's walker ignores (see README) */
+
+/* Build the program of @seed (with RP_OPT_* @opts).  GM_OK. */
+int rand_prog_build(struct rand_prog *p, uint64_t seed, unsigned opts);
+
+/* Write its memory image through @g's backdoor.  GM_OK or the backdoor's error. */
 int rand_prog_load(const struct rand_prog *p, struct gm *g);
 
 /* Program the registers and ring the doorbells: the run starts. */

@@ -3,7 +3,7 @@
  * test_rand.c - random programs on the RTL and on the reference backend,
  * end states compared (the scoreboard).
  *
- *   build/tests/test_rand [--count N] [--quiet]
+ *   build/tests/test_rand [--count N] [--quiet] [--null-frag]
  *
  * Seeds are S, S+1, ... S+N-1 with S from tb_seed() ($GPUSIM_SEED, else the
  * clock).  Each seed's program (tb/rand/rand_prog.c) runs on the Verilator
@@ -298,6 +298,7 @@ int main(int argc, char **argv)
 {
 	unsigned count = 1, mism = 0, hangs = 0, failed_seeds = 0;
 	bool quiet = false;
+	unsigned opts = 0;
 	uint64_t seed0, cyc[2] = { 0, 0 }, pkts = 0, malformed = 0, risky = 0;
 	double secs[2] = { 0, 0 };
 	struct rand_prog *p = malloc(sizeof(*p));
@@ -307,8 +308,10 @@ int main(int argc, char **argv)
 			count = (unsigned)strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--quiet"))
 			quiet = true;
+		else if (!strcmp(argv[i], "--null-frag"))
+			opts |= RP_OPT_NULL_FRAG;
 		else {
-			fprintf(stderr, "usage: %s [--count N] [--quiet]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--count N] [--quiet] [--null-frag]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -321,7 +324,7 @@ int main(int argc, char **argv)
 		int sa, sb;
 		unsigned bad;
 
-		rand_prog_build(p, seed);
+		rand_prog_build(p, seed, opts);
 		sa = run_on(GM_BACKEND_VERILATOR, p, &a);
 		sb = run_on(GM_BACKEND_REF, p, &b);
 		if (sa || sb) {
@@ -337,8 +340,8 @@ int main(int argc, char **argv)
 			       p->malformed, p->risky, a.cycles, b.cycles, a.budget ? ", stopped by budget" : "",
 			       a.cause[0], a.cause[1], bad ? "MISMATCH" : "ok");
 		if (bad) {
-			printf("seed %" PRIu64 ": reproduce with GPUSIM_SEED=%" PRIu64 " %s --count 1\n", seed,
-			       seed, CMD);
+			printf("seed %" PRIu64 ": reproduce with GPUSIM_SEED=%" PRIu64 " %s --count 1%s\n", seed,
+			       seed, CMD, opts & RP_OPT_NULL_FRAG ? " --null-frag" : "");
 			failed_seeds++;
 		}
 		mism += bad;
