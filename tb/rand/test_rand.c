@@ -34,6 +34,7 @@
 #define CMD "build/tests/test_rand"
 #define POLL_CYCLES 500u
 #define BUDGET_CYCLES 100000u
+#define DRAIN_CYCLES 2000u
 
 struct end_state {
 	uint64_t cycles;
@@ -199,6 +200,9 @@ static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct e
 		}
 	}
 	e->cycles = gm_cycles(g);
+	/* a queue halted on an error may leave posted writes in flight (a
+	 * page walk, the memory's latency): let them land */
+	(void)gm_step(g, DRAIN_CYCLES);
 	st = st ? st : collect(g, p, e);
 	st = st ? st : apt_phase(g, p, e);
 	gm_destroy(g);
