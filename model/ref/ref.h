@@ -301,6 +301,10 @@ struct ref_queue_in {
 	uint64_t cycle;
 };
 void ref_queue_step(struct ref_queue *q, const struct ref_qcfg *cfg, const struct ref_queue_in *in);
+/* An edge that can change nothing but counters (no response, no grant,
+ * no reset): whether this is one, and taking it. */
+bool ref_queue_quiet(const struct ref_queue *q, const struct ref_qcfg *cfg);
+void ref_queue_quiet_step(struct ref_queue *q);
 
 /* ref_ce.c */
 void ref_ce_reset(struct ref_ce *ce);

@@ -167,6 +167,43 @@ bool ref_queue_ce(const struct ref_queue *q, struct ref_ce_cmd *cmd)
 	return true;
 }
 
+/* Whether this edge can change nothing in the queue but its counters: no
+ * request to make, nothing to consume, only a wait that cannot end (the
+ * caller guarantees no response arrives and nothing else talks to it). */
+bool ref_queue_quiet(const struct ref_queue *q, const struct ref_qcfg *c)
+{
+	uint32_t st = q->state;
+
+	if (c->wptr != q->wptr_seen || q->fence_irq || q->err_irq || want(q, c))
+		return false;
+	switch (st) {
+	case GPU_CP_ST_IDLE: return !c->halt && !(c->enable && avail(q, c));
+	case GPU_CP_ST_HEADER: case GPU_CP_ST_PAYLOAD: case GPU_CP_ST_SKIP: case GPU_CP_ST_WDATA:
+		return q->rd_pend && !have_dw(q, c);
+	case GPU_CP_ST_WRESP: return true;
+	case GPU_CP_ST_WPOLL: return q->poll != 0;
+	case GPU_CP_ST_FDRAIN: case GPU_CP_ST_FACK: case GPU_CP_ST_INV: case GPU_CP_ST_CDRAIN:
+		return q->wr_out != 0;
+	case GPU_CP_ST_HALTED: return c->halt;
+	case GPU_CP_ST_ERROR: return true;
+	default: return false;
+	}
+}
+
+/* The edge of a quiet queue (ref_queue_quiet()): counters and the poll. */
+void ref_queue_quiet_step(struct ref_queue *q)
+{
+	uint32_t st = q->state;
+	bool busy = st != GPU_CP_ST_IDLE && st != GPU_CP_ST_HALTED && st != GPU_CP_ST_ERROR;
+
+	q->busy += busy;
+	q->stall_mem += busy && needs_dw(st);
+	q->stall_wait += st == GPU_CP_ST_WRESP || st == GPU_CP_ST_WPOLL;
+	q->stall_fence += st == GPU_CP_ST_FDRAIN || st == GPU_CP_ST_FACK || st == GPU_CP_ST_INV;
+	if (st == GPU_CP_ST_WPOLL)
+		q->poll--;
+}
+
 /* The header rules (type, opcode, privilege, COUNT), as dma_pkt_check()
  * applies them before it looks at a payload. */
 static uint32_t header_cause(uint32_t hdr, uint32_t left, bool priv)

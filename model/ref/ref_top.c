@@ -91,25 +91,9 @@ static int pick_inv(struct ref_top *t, struct ref_inv *inv)
 	return -1;
 }
 
-/* A queue this edge leaves as it is, but for a WAIT_MEM poll counting down. */
-static bool queue_quiet(const struct ref_queue *q, const struct ref_qcfg *c)
-{
-	uint32_t mask = (uint32_t)((1ull << c->size_log2) - 1u) & 0xfffffu;
-	bool more = q->in_ib ? q->ib_rem != 0 : q->rptr != (c->wptr & mask);
-
-	if (c->wptr != q->wptr_seen || q->fence_irq || q->err_irq)
-		return false;
-	switch (q->state) {
-	case GPU_CP_ST_IDLE: return !c->halt && !(c->enable && more);
-	case GPU_CP_ST_WPOLL: return q->poll != 0;
-	case GPU_CP_ST_HALTED: return c->halt;
-	case GPU_CP_ST_ERROR: return true;
-	default: return false;
-	}
-}
-
 /* Nothing can change this edge but counters: no input, the memory side
- * empty, every queue quiet. */
+ * empty (what is in flight is in the memory model), the copy engine and the
+ * aperture idle, every queue quiet. */
 static bool quiet(const struct ref_top *t)
 {
 	const struct ref_mmu *m = &t->mmu;
@@ -118,12 +102,12 @@ static bool quiet(const struct ref_top *t)
 	    m->wk != GPU_WK_IDLE || !ref_ce_ready(&t->ce) || !ref_apt_ready(&t->apt) || t->apt.rsp_valid)
 		return false;
 	for (unsigned i = 0; i < REF_NUM_QUEUES; i++)
-		if (!queue_quiet(&t->q[i], &t->regs.q[i]))
+		if (!ref_queue_quiet(&t->q[i], &t->regs.q[i]))
 			return false;
 	return true;
 }
 
-/* The quiet edge: the cycle counter, and polls counting down. */
+/* The quiet edge: the cycle counter, the queues' counters and polls. */
 static void quiet_edge(struct ref_top *t)
 {
 	struct ref_regs *r = &t->regs;
@@ -134,14 +118,8 @@ static void quiet_edge(struct ref_top *t)
 	r->apt_wr = false;
 	r->inv.valid = false;
 	for (unsigned i = 0; i < REF_NUM_QUEUES; i++) {
-		struct ref_queue *q = &t->q[i];
-
 		r->q_reset[i] = false;
-		if (q->state == GPU_CP_ST_WPOLL) {
-			q->poll--;
-			q->busy++;
-			q->stall_wait++;
-		}
+		ref_queue_quiet_step(&t->q[i]);
 	}
 }
 
