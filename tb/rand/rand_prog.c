@@ -604,3 +604,19 @@ int rand_prog_start(const struct rand_prog *p, struct gm *g)
 		st = gm_reg_write(g, GPU_REG_Q_WPTR(q), p->wptr[q]);
 	return st;
 }
+
+int rand_prog_recover(const struct rand_prog *p, struct gm *g, unsigned q)
+{
+	uint32_t d[16], ctl = GPU_Q_CTRL_ENABLE(1) | GPU_Q_CTRL_PRIV(1) | GPU_Q_CTRL_RPTR_WB(q);
+	uint32_t v = (uint32_t)p->seed ^ 0x5eed0000u ^ q;
+	struct dma_buf b;
+	int st;
+
+	dma_buf_init(&b, d, 16);
+	st = dma_emit_write_data(&b, FENCE_PA + 0x80 + 8 * q, &v, 1);
+	st = st ? st : dma_emit_release_fence(&b, FENCE_PA + 0x40 * q, 0x1000 + q, q == 1, true);
+	st = st ? st : gm_reg_write(g, GPU_REG_Q_CTRL(q), ctl | GPU_Q_CTRL_RESET(1));
+	st = st ? st : gm_backdoor_write(g, RING_PA(q), d, b.len * 4);
+	st = st ? st : gm_reg_write(g, GPU_REG_Q_CTRL(q), ctl);
+	return st ? st : gm_reg_write(g, GPU_REG_Q_WPTR(q), (uint32_t)b.len);
+}

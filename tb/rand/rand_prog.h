@@ -76,6 +76,11 @@ int rand_prog_load(const struct rand_prog *p, struct gm *g);
 /* Program the registers and ring the doorbells: the run starts. */
 int rand_prog_start(const struct rand_prog *p, struct gm *g);
 
+/* Recovery of queue @q (halted on an error, or hung): Q_CTRL.RESET, then a
+ * WRITE_DATA and a fence with interrupt from the start of its ring.
+ * GM_OK or the register/backdoor error. */
+int rand_prog_recover(const struct rand_prog *p, struct gm *g, unsigned q);
+
 /* Whether [pa, pa+len) overlaps an uncertain range. */
 bool rand_prog_uncertain(const struct rand_prog *p, uint64_t pa);
 

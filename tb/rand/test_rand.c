@@ -15,7 +15,9 @@
  * pointer, INT_STATUS (every fence interrupt, error and fault raised), the
  * MMU fault latch and the copy engine's byte count, except where the
  * hardware leaves them to timing (see scoreboard()); then the same random
- * aperture accesses on both (apt_phase()) and every answer.  A mismatch prints the
+ * aperture accesses on both (apt_phase()) and every answer; before that,
+ * every queue left halted or hung is reset (Q_CTRL.RESET) and runs a
+ * write and a fence with interrupt, and the outcome is compared too.  A mismatch prints the
  * seed and the command that reruns it alone; the exit status is 1.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -44,6 +46,8 @@ struct end_state {
 	uint8_t *mem[8];
 	uint64_t hash;
 	uint64_t apt_hash;             /* every aperture answer: status and data */
+	uint32_t rec_status[2], rec_pkts[2], rec_int;  /* after the recovery */
+	uint8_t rec_fence[0x100];
 	uint32_t apt_accesses;
 	double secs;
 };
@@ -103,6 +107,19 @@ static int collect(struct gm *g, const struct rand_prog *p, struct end_state *e)
 		}
 	}
 	return st;
+}
+
+/* What the recovery left: both queues, INT_STATUS, the fence words. */
+static int collect_recovery(struct gm *g, struct end_state *e)
+{
+	int st = GM_OK;
+
+	for (unsigned q = 0; q < 2 && !st; q++) {
+		st = rd(g, GPU_REG_Q_STATUS(q), &e->rec_status[q]);
+		st = st ? st : rd(g, GPU_REG_Q_PKTS(q), &e->rec_pkts[q]);
+	}
+	st = st ? st : rd(g, GPU_REG_INT_STATUS, &e->rec_int);
+	return st ? st : gm_backdoor_read(g, GPU_SYSMEM_BASE + 0x300000ull, e->rec_fence, sizeof(e->rec_fence));
 }
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -204,6 +221,16 @@ static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct e
 	 * page walk, the memory's latency): let them land */
 	(void)gm_step(g, DRAIN_CYCLES);
 	st = st ? st : collect(g, p, e);
+	/* then every queue that halted or hung is reset and runs again */
+	for (unsigned q = 0; q < 2 && !st; q++) {
+		uint32_t s;
+
+		st = rd(g, GPU_REG_Q_STATUS(q), &s);
+		if (!st && (busy(s) || GPU_Q_STATUS_ERROR_GET(s)))
+			st = rand_prog_recover(p, g, q);
+	}
+	(void)gm_step(g, DRAIN_CYCLES);
+	st = st ? st : collect_recovery(g, e);
 	st = st ? st : apt_phase(g, p, e);
 	gm_destroy(g);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -278,6 +305,15 @@ static unsigned scoreboard(const struct rand_prog *p, const struct end_state *a,
 			 a->fault_va_hi, a->fault_va_lo, b->fault_status, b->fault_va_hi, b->fault_va_lo);
 	if (!ce_err && a->ce_bytes != b->ce_bytes)
 		MISMATCH("CE_BYTES %u (verilator) vs %u (ref)", a->ce_bytes, b->ce_bytes);
+	if (memcmp(a->rec_status, b->rec_status, sizeof(a->rec_status)) || a->rec_int != b->rec_int ||
+	    memcmp(a->rec_fence, b->rec_fence, sizeof(a->rec_fence)) ||
+	    (!mem_cause(a->cause[0]) && !mem_cause(a->cause[1]) &&
+	     memcmp(a->rec_pkts, b->rec_pkts, sizeof(a->rec_pkts))))
+		MISMATCH("after the queue resets: status 0x%x 0x%x, packets %u %u, INT_STATUS 0x%x (verilator) vs "
+			 "0x%x 0x%x, %u %u, 0x%x (ref), fence words %s", a->rec_status[0], a->rec_status[1],
+			 a->rec_pkts[0], a->rec_pkts[1], a->rec_int, b->rec_status[0], b->rec_status[1],
+			 b->rec_pkts[0], b->rec_pkts[1], b->rec_int,
+			 memcmp(a->rec_fence, b->rec_fence, sizeof(a->rec_fence)) ? "differ" : "agree");
 	if (a->apt_hash != b->apt_hash || a->apt_accesses != b->apt_accesses)
 		MISMATCH("aperture answers hash 0x%016" PRIx64 ", %u accesses (verilator) vs 0x%016" PRIx64
 			 ", %u (ref)", a->apt_hash, a->apt_accesses, b->apt_hash, b->apt_accesses);
