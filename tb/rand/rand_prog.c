@@ -500,6 +500,17 @@ static void gen_ib(struct gen *g, unsigned q)
 	p->ibw[q] += (uint32_t)((ib.len + 7u) & ~7u);
 	ib_addr = vmid ? IB_VA + 4ull * start : IB_PA(q) + 4ull * start;
 	dma_buf_init(&r, d, 16);
+	if (chance(g, 25)) { /* a packet in the ring itself (physical) */
+		uint32_t v = (uint32_t)tb_rand(&g->rng);
+
+		if (chance(g, 50))
+			(void)dma_emit_write_data(&r, FENCE_PA + 0x100 + 0x40 * q + 4 * rnd(g, 16), &v, 1);
+		else
+			(void)dma_emit_nop(&r, rnd(g, 3));
+		ring_emit(g, q, d, r.len);
+		g->p->pkts++;
+		dma_buf_init(&r, d, 16);
+	}
 	if (chance(g, 1)) { /* ring-level errors: an empty IB, or one in unmapped VA */
 		g->sem_writes = sem0; /* the body never runs */
 		if (chance(g, 50)) {
