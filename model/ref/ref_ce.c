@@ -225,6 +225,24 @@ static void source_step(struct ref_ce *ce)
 	walk_next(&ce->src, pc.len);
 }
 
+/* Copy @len (<= 16) bytes into the byte FIFO at its write pointer, and out
+ * of it at its read pointer; the FIFO wraps. */
+static void bf_put(struct ref_ce *ce, const uint8_t *src, uint32_t len)
+{
+	uint32_t at = ce->bf_wr % REF_CE_BF, first = REF_CE_BF - at < len ? REF_CE_BF - at : len;
+
+	memcpy(ce->bf + at, src, first);
+	memcpy(ce->bf, src + first, len - first);
+}
+
+static void bf_get(const struct ref_ce *ce, uint8_t *dst, uint32_t len)
+{
+	uint32_t at = ce->bf_rd % REF_CE_BF, first = REF_CE_BF - at < len ? REF_CE_BF - at : len;
+
+	memcpy(dst, ce->bf + at, first);
+	memcpy(dst + first, ce->bf, len - first);
+}
+
 /* The extractor: the head piece's bytes into the byte FIFO. */
 static void extract_step(struct ref_ce *ce)
 {
@@ -237,11 +255,14 @@ static void extract_step(struct ref_ce *ce)
 		return;
 	if (REF_CE_BF - (ce->bf_wr - ce->bf_rd) < len)
 		return;
-	for (uint32_t k = 0; k < len; k++) {
-		uint8_t b = ce->fill ? (uint8_t)(ce->value >> 8 * ((ce->pf[h].pos + k) & 7u))
-				     : ce->rob[ce->pf[h].slot][ce->pf[h].off + k];
+	if (ce->fill) {
+		uint8_t pat[24]; /* the pattern from any of its 8 phases, 16 bytes on */
 
-		ce->bf[(ce->bf_wr + k) % REF_CE_BF] = b;
+		for (unsigned k = 0; k < 24; k += 8)
+			memcpy(pat + k, &ce->value, 8);
+		bf_put(ce, pat + ce->pf[h].pos, len);
+	} else {
+		bf_put(ce, ce->rob[ce->pf[h].slot] + ce->pf[h].off, len);
 	}
 	ce->bf_wr += len;
 	ce->pf_rd++;
@@ -293,11 +314,11 @@ static void dest_step(struct ref_ce *ce)
 		ce->w_strb[e] = 0;
 		ce->w_age[e] = ce->w_stamp++;
 	}
-	for (uint32_t k = 0; k < pc.len; k++) {
-		uint32_t o = (uint32_t)(pc.addr & REF_BEAT_MASK) + k;
+	{
+		uint32_t o = (uint32_t)(pc.addr & REF_BEAT_MASK);
 
-		ce->w_data[e][o] = ce->bf[(ce->bf_rd + k) % REF_CE_BF];
-		ce->w_strb[e] |= 1u << o;
+		bf_get(ce, ce->w_data[e] + o, pc.len);
+		ce->w_strb[e] |= (uint32_t)(((1ull << pc.len) - 1u) << o);
 	}
 	ce->bf_rd += pc.len;
 	if (ce->w_strb[e] == 0xffffffffu)
