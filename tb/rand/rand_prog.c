@@ -147,6 +147,7 @@ static void build_tables(struct gen *g)
 		g->p->pt[v][1][(VA0 >> 30) & 511] = pte(PT_PA(v, 2), PTE_V);
 		g->p->pt[v][2][0] = pte(PT_PA(v, 3), PTE_V);
 		g->p->pt[v][2][1] = pte(PT_PA(v, 4), PTE_V);
+		g->p->pt[v][2][2] = pte(PT_PA(v, 4), PTE_V) | 1ull << 8; /* reserved: faults */
 		for (unsigned c = 0; c < DST_C0; c++) {
 			/* read-only: 64 KiB fragments or 4 KiB pages */
 			map_chunk(g, v, c, SRC_PA + c * CHUNK, chance(g, 50) ? 1 : 5);
@@ -362,7 +363,7 @@ static void emit_wait_local(struct gen *g, struct dma_buf *b, uint32_t val, bool
 static void emit_bad(struct gen *g, struct dma_buf *b, unsigned v, bool priv_ib)
 {
 	uint32_t d[12];
-	unsigned k = rnd(g, 9);
+	unsigned k = rnd(g, 13);
 
 	memset(d, 0, sizeof(d));
 	switch (k) {
@@ -384,6 +385,18 @@ static void emit_bad(struct gen *g, struct dma_buf *b, unsigned v, bool priv_ib)
 	case 6: (void)dma_emit_indirect_buffer(b, IB_VA, 4); break;
 	case 7: d[0] = GPU_PKT_HDR(GPU_OP_WAIT_MEM, 7); d[1] = (uint32_t)TS_VA; d[2] = TS_VA >> 32;
 		d[7] = 7; (void)dma_emit_raw(b, d, 8); break;
+	case 9: /* WAIT_MEM misaligned */
+		d[0] = GPU_PKT_HDR(GPU_OP_WAIT_MEM, 7); d[1] = (uint32_t)FENCE_VA + 2; d[2] = FENCE_VA >> 32;
+		(void)dma_emit_raw(b, d, 8); break;
+	case 10: /* TIMESTAMP with a reserved ADDR_HI bit */
+		d[0] = GPU_PKT_HDR(GPU_OP_TIMESTAMP, 2); d[1] = (uint32_t)TS_VA; d[2] = (TS_VA >> 32) | 1u << 20;
+		(void)dma_emit_raw(b, d, 3); break;
+	case 11: { /* a write under a PDE with a reserved bit, or an invalid PDE */
+		uint32_t v1 = 1;
+
+		(void)dma_emit_write_data(b, chance(g, 50) ? VA0 + 0x400000 : VA0 + 0x40000000, &v1, 1);
+		break;
+	}
 	default: d[0] = GPU_PKT_HDR(GPU_OP_NOP, 0x3000); (void)dma_emit_raw(b, d, 1); break; /* overruns its IB */
 	}
 	(void)v;
@@ -444,6 +457,21 @@ static void gen_paging_ib(struct gen *g, struct dma_buf *b)
 	case 1: flags = PTE_V | PTE_R | PTE_W; break;
 	case 2: flags = PTE_PRT; base = 0; stride = 0; break;
 	default: flags = 0; base = 0; stride = 0; break;
+	}
+	if (chance(g, 6)) { /* refused: PTE_WRITE misaligned, INVALIDATE_TLB reserved bits */
+		uint32_t d[9] = { GPU_PKT_HDR(GPU_OP_PTE_WRITE, 8), (uint32_t)dst + 4, (uint32_t)(dst >> 32),
+				  0, 0, 0, 0, 0, 1 };
+
+		if (chance(g, 50)) {
+			(void)dma_emit_raw(b, d, 9);
+		} else {
+			d[0] = GPU_PKT_HDR(GPU_OP_INVALIDATE_TLB, 3);
+			d[1] = 3u | 1u << 8;
+			(void)dma_emit_raw(b, d, 4);
+		}
+		g->p->malformed++;
+		g->ended[1] = true;
+		return;
 	}
 	if (dma_emit_pte_write(b, dst, flags, base, stride, 16) != GM_OK)
 		return;
@@ -551,6 +579,16 @@ int rand_prog_build(struct rand_prog *p, uint64_t seed, unsigned opts)
 
 		memcpy(p->src + i, &v, 8);
 	}
+	gm_config_default(&p->cfg);
+	if (chance(&g, 50)) { /* another memory: back-pressure, long latencies, few in flight */
+		p->cfg.vram_latency_cycles = 1 + rnd(&g, 80);
+		p->cfg.sys_latency_cycles = 1 + rnd(&g, 160);
+		p->cfg.vram_bytes_per_cycle = 4u << rnd(&g, 4);
+		p->cfg.sys_bytes_per_cycle = 2u << rnd(&g, 4);
+		p->cfg.max_outstanding = 1 + rnd(&g, 64);
+	}
+	for (unsigned i = 0; i < 24; i++)
+		p->regs[i] = (uint32_t)tb_rand(&g.rng);
 	build_tables(&g);
 	nib[0] = 1 + rnd(&g, 8);
 	nib[1] = 1 + rnd(&g, 8);
@@ -630,4 +668,67 @@ int rand_prog_recover(const struct rand_prog *p, struct gm *g, unsigned q)
 	st = st ? st : gm_backdoor_write(g, RING_PA(q), d, b.len * 4);
 	st = st ? st : gm_reg_write(g, GPU_REG_Q_CTRL(q), ctl);
 	return st ? st : gm_reg_write(g, GPU_REG_Q_WPTR(q), (uint32_t)b.len);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 1099511628211ull;
+}
+
+int rand_prog_sweep(const struct rand_prog *p, struct gm *g, uint64_t *hash)
+{
+	static const uint32_t glob[] = { GPU_REG_ID, GPU_REG_CAPS, GPU_REG_INT_ENABLE, GPU_REG_SCRATCH,
+					 GPU_REG_IB_MAX_DW, GPU_REG_MMU_CTRL, GPU_REG_MMU_INV_VMID,
+					 GPU_REG_MMU_INV_START, GPU_REG_MMU_INV_END, GPU_REG_MMU_INV_CTL,
+					 GPU_REG_CE_STATUS, GPU_REG_APT_STATUS, 0x7fc, 0xffc };
+	uint64_t h = 1469598103934665603ull;
+	uint32_t v = 0;
+	int st = gm_reg_write(g, GPU_REG_SCRATCH, p->regs[0]);
+
+	st = st ? st : gm_reg_write(g, GPU_REG_MMU_INV_VMID, p->regs[1]);
+	st = st ? st : gm_reg_write(g, GPU_REG_MMU_INV_START, p->regs[2]);
+	st = st ? st : gm_reg_write(g, GPU_REG_MMU_INV_END, p->regs[3]);
+	st = st ? st : gm_reg_write(g, GPU_REG_INT_ENABLE, p->regs[4]);
+	for (unsigned vm = RP_VMIDS; vm < GPU_NUM_VMIDS && !st; vm++) {
+		st = gm_reg_write(g, GPU_REG_VM_ROOT_LO(vm), p->regs[5 + vm % 8] ^ vm);
+		st = st ? st : gm_reg_write(g, GPU_REG_VM_ROOT_HI(vm), p->regs[13 + vm % 8] ^ vm);
+	}
+	for (unsigned r = 0; r < GPU_APT_RANGES && !st; r++) {
+		/* fields with VALID clear: the ranges stay off */
+		st = gm_reg_write(g, GPU_REG_APT_CTRL(r), p->regs[21] & ~1u);
+		st = st ? st : gm_reg_write(g, GPU_REG_APT_START(r), p->regs[22] ^ r);
+		st = st ? st : gm_reg_write(g, GPU_REG_APT_END(r), p->regs[23] ^ r);
+		st = st ? st : gm_reg_write(g, GPU_REG_APT_BASE_LO(r), p->regs[5 + r]);
+		st = st ? st : gm_reg_write(g, GPU_REG_APT_BASE_HI(r), p->regs[13 + r]);
+		st = st ? st : gm_reg_write(g, GPU_REG_APT_PITCH(r), p->regs[r]);
+	}
+	for (unsigned q = 0; q < 2 && !st; q++) { /* read-only and unnamed offsets: ignored, refused */
+		h = mix(h, (uint64_t)gm_reg_write(g, GPU_REG_Q_RPTR(q), p->regs[q]));
+		h = mix(h, (uint64_t)gm_reg_write(g, GPU_REG_Q_CTRL(q) + 0x7c, p->regs[q]));
+		h = mix(h, (uint64_t)gm_reg_write(g, GPU_REG_APT_CTRL(q) + 0x18, p->regs[q]));
+	}
+	for (size_t i = 0; i < sizeof(glob) / sizeof(glob[0]) && !st; i++) {
+		int a = gm_reg_read(g, glob[i], &v);
+
+		h = mix(mix(h, (uint64_t)a), v);
+	}
+	for (unsigned i = 0; i < GPU_NUM_VMIDS * 2 && !st; i++) {
+		int a = gm_reg_read(g, GPU_VMREG_BASE + 4 * i, &v);
+
+		h = mix(mix(h, (uint64_t)a), v);
+	}
+	for (unsigned i = 0; i < GPU_APT_RANGES * GPU_APTREG_STRIDE / 4 && !st; i++) {
+		int a = gm_reg_read(g, GPU_APTREG_BASE + 4 * i, &v);
+
+		h = mix(mix(h, (uint64_t)a), v);
+	}
+	for (unsigned i = 0; i < 3 * GPU_QREG_STRIDE / 4 && !st; i++) { /* queue 2: none */
+		int a = gm_reg_read(g, GPU_QREG_BASE + 4 * i, &v);
+
+		h = mix(mix(h, (uint64_t)a), v);
+	}
+	/* the run's own values again */
+	st = st ? st : gm_reg_write(g, GPU_REG_INT_ENABLE, 0xffffffffu);
+	*hash = h;
+	return st;
 }

@@ -44,6 +44,8 @@ struct rp_range {
 
 struct rand_prog {
 	uint64_t seed;
+	struct gm_config cfg;            /* memory latency, bandwidth, requests in flight */
+	uint32_t regs[24];               /* values the register sweep writes */
 	/* the memory image */
 	uint8_t src[RP_SRC_BYTES];
 	uint32_t ib[2][RP_IB_DW];
@@ -72,6 +74,11 @@ int rand_prog_build(struct rand_prog *p, uint64_t seed, unsigned opts);
 
 /* Write its memory image through @g's backdoor.  GM_OK or the backdoor's error. */
 int rand_prog_load(const struct rand_prog *p, struct gm *g);
+
+/* Write the sweep's values to registers that do not change the run
+ * (SCRATCH, unused VM roots and aperture ranges, the invalidation
+ * registers without GO) and read every register back into *hash. */
+int rand_prog_sweep(const struct rand_prog *p, struct gm *g, uint64_t *hash);
 
 /* Program the registers and ring the doorbells: the run starts. */
 int rand_prog_start(const struct rand_prog *p, struct gm *g);

@@ -37,6 +37,7 @@
 #define POLL_CYCLES 500u
 #define BUDGET_CYCLES 100000u
 #define DRAIN_CYCLES 2000u
+#define HARD_CYCLES 5000000u
 
 struct end_state {
 	uint64_t cycles;
@@ -47,6 +48,8 @@ struct end_state {
 	uint64_t hash;
 	uint64_t apt_hash;             /* every aperture answer: status and data */
 	uint32_t rec_status[2], rec_pkts[2], rec_int;  /* after the recovery */
+	uint64_t sweep_hash;           /* the register sweep's answers */
+	uint32_t counters[16];         /* timing counters: read (covered), not compared */
 	uint8_t rec_fence[0x100];
 	uint32_t apt_accesses;
 	double secs;
@@ -75,6 +78,17 @@ static int stopped(struct gm *g, const struct rand_prog *p, unsigned q, bool *do
 	return st;
 }
 
+/* Queue @q is in WAIT_MEM (reading, waiting for the data, or polling). */
+static bool waiting(struct gm *g, unsigned q)
+{
+	uint32_t s = 0, st;
+
+	if (rd(g, GPU_REG_Q_STATUS(q), &s))
+		return false;
+	st = GPU_Q_STATUS_STATE_GET(s);
+	return st == GPU_CP_ST_WREAD || st == GPU_CP_ST_WRESP || st == GPU_CP_ST_WPOLL;
+}
+
 static int collect(struct gm *g, const struct rand_prog *p, struct end_state *e)
 {
 	int st = GM_OK;
@@ -93,6 +107,17 @@ static int collect(struct gm *g, const struct rand_prog *p, struct end_state *e)
 	st = st ? st : rd(g, GPU_REG_MMU_FAULT_VA_LO, &e->fault_va_lo);
 	st = st ? st : rd(g, GPU_REG_MMU_FAULT_VA_HI, &e->fault_va_hi);
 	st = st ? st : rd(g, GPU_REG_CE_BYTES, &e->ce_bytes);
+	{	/* timing: read, not compared */
+		static const uint32_t t[] = { GPU_REG_CYCLE_LO, GPU_REG_CYCLE_HI, GPU_REG_MMU_HITS,
+					      GPU_REG_MMU_MISSES, GPU_REG_MMU_WALKS, GPU_REG_MMU_WALK_CYCLES,
+					      GPU_REG_MMU_WALK_MAX, GPU_REG_MMU_FAULT_COUNT, GPU_REG_CE_BUSY_CYCLES,
+					      GPU_REG_APT_ACCESSES, GPU_REG_Q_BUSY_CYCLES(0), GPU_REG_Q_STALL_MEM(0),
+					      GPU_REG_Q_STALL_WAIT(1), GPU_REG_Q_STALL_FENCE(1),
+					      GPU_REG_Q_BUSY_CYCLES(1), GPU_REG_Q_STALL_MEM(1) };
+
+		for (unsigned i = 0; i < 16 && !st; i++)
+			st = rd(g, t[i], &e->counters[i]);
+	}
 	e->hash = 1469598103934665603ull;
 	for (unsigned i = 0; i < p->ncmp && !st; i++) {
 		e->mem[i] = malloc(p->cmp[i].len);
@@ -193,13 +218,14 @@ static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct e
 	int st;
 
 	memset(e, 0, sizeof(*e));
-	gm_config_default(&cfg);
+	cfg = p->cfg;
 	cfg.backend = kind;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	st = gm_create(&cfg, &g);
 	if (st)
 		return st;
 	st = rand_prog_load(p, g);
+	st = st ? st : rand_prog_sweep(p, g, &e->sweep_hash);
 	st = st ? st : rand_prog_start(p, g);
 	while (!st) {
 		uint32_t ce;
@@ -211,7 +237,13 @@ static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct e
 		st = st ? st : rd(g, GPU_REG_CE_STATUS, &ce);
 		if (st || (d0 && d1 && GPU_CE_STATUS_STATE_GET(ce) == GPU_CE_ST_IDLE))
 			break;
-		if (gm_cycles(g) > BUDGET_CYCLES) {
+		/* past the budget only a WAIT_MEM nobody satisfies may hold a
+		 * queue (a slow memory just takes longer) */
+		if (gm_cycles(g) > BUDGET_CYCLES && ((d0 || waiting(g, 0)) && (d1 || waiting(g, 1)))) {
+			e->budget = true;
+			break;
+		}
+		if (gm_cycles(g) > HARD_CYCLES) {
 			e->budget = true;
 			break;
 		}
@@ -314,6 +346,9 @@ static unsigned scoreboard(const struct rand_prog *p, const struct end_state *a,
 			 a->rec_pkts[0], a->rec_pkts[1], a->rec_int, b->rec_status[0], b->rec_status[1],
 			 b->rec_pkts[0], b->rec_pkts[1], b->rec_int,
 			 memcmp(a->rec_fence, b->rec_fence, sizeof(a->rec_fence)) ? "differ" : "agree");
+	if (a->sweep_hash != b->sweep_hash)
+		MISMATCH("register sweep answers 0x%016" PRIx64 " (verilator) vs 0x%016" PRIx64 " (ref)",
+			 a->sweep_hash, b->sweep_hash);
 	if (a->apt_hash != b->apt_hash || a->apt_accesses != b->apt_accesses)
 		MISMATCH("aperture answers hash 0x%016" PRIx64 ", %u accesses (verilator) vs 0x%016" PRIx64
 			 ", %u (ref)", a->apt_hash, a->apt_accesses, b->apt_hash, b->apt_accesses);
