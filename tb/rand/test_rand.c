@@ -38,6 +38,7 @@
 #define BUDGET_CYCLES 100000u
 #define DRAIN_CYCLES 2000u
 #define HARD_CYCLES 5000000u
+#define STABLE_POLLS 40u /* 20,000 cycles */
 
 struct end_state {
 	uint64_t cycles;
@@ -215,6 +216,8 @@ static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct e
 	struct gm_config cfg;
 	struct gm *g;
 	struct timespec t0, t1;
+	uint32_t seen[2] = { ~0u, ~0u };
+	unsigned stable = 0;
 	int st;
 
 	memset(e, 0, sizeof(*e));
@@ -238,10 +241,21 @@ static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct e
 		if (st || (d0 && d1 && GPU_CE_STATUS_STATE_GET(ce) == GPU_CE_ST_IDLE))
 			break;
 		/* past the budget only a WAIT_MEM nobody satisfies may hold a
-		 * queue (a slow memory just takes longer) */
-		if (gm_cycles(g) > BUDGET_CYCLES && ((d0 || waiting(g, 0)) && (d1 || waiting(g, 1)))) {
-			e->budget = true;
-			break;
+		 * queue (a slow memory just takes longer): both queues done or
+		 * in WAIT_MEM, and no packet counted, for STABLE_POLLS polls */
+		if (!st && gm_cycles(g) > BUDGET_CYCLES) {
+			uint32_t now[2] = { 0, 0 };
+
+			st = rd(g, GPU_REG_Q_PKTS(0), &now[0]);
+			st = st ? st : rd(g, GPU_REG_Q_PKTS(1), &now[1]);
+			stable = (now[0] == seen[0] && now[1] == seen[1] && (d0 || waiting(g, 0)) &&
+				  (d1 || waiting(g, 1))) ? stable + 1 : 0;
+			seen[0] = now[0];
+			seen[1] = now[1];
+			if (stable >= STABLE_POLLS) {
+				e->budget = true;
+				break;
+			}
 		}
 		if (gm_cycles(g) > HARD_CYCLES) {
 			e->budget = true;
