@@ -44,11 +44,22 @@ B := build-san
 CTEST_ARGS := -E "memcheck|lint|synth|check_gen|sanitizers"
 endif
 
+# Coverage builds: make coverage (COV=1, into build-cov/): the Verilator
+# model with line and toggle coverage, without the SystemC model.
+ifeq ($(COV),1)
+B := build-cov
+COV_VFLAGS := --coverage-line --coverage-toggle --coverage-user
+COV_CXXFLAGS := -DVM_COVERAGE=1
+endif
+
 INCS := -Imodel -Idma -Ifw -Immu
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes $(INCS) $(SANFLAGS)
 CXXFLAGS := -std=c++17 -O2 -g -Wall $(INCS) -I$(VL_INC) -I$(VL_INC)/vltstd \
 	-DVM_TRACE=1 -DVM_TRACE_FST=1 $(SANFLAGS)
 LDLIBS := -L$(SC_LIB) -lsystemc -lz -lpthread -lm $(SANFLAGS)
+ifeq ($(COV),1)
+LDLIBS := -lz -lpthread -lm
+endif
 
 # ---------------------------------------------------------------- sources
 RTL_SRC := rtl/apt/apt_swz.sv rtl/apt/apt_top.sv rtl/ce/ce_walk.sv rtl/ce/ce_top.sv \
@@ -57,12 +68,12 @@ RTL_SRC := rtl/apt/apt_swz.sv rtl/apt/apt_top.sv rtl/ce/ce_walk.sv rtl/ce/ce_top
 RTL_DEP := $(RTL_SRC) rtl/gpu_defs.svh rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
 VLT := rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
 VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast --assert \
-	--trace-fst --output-split 20000 $(VLT) $(RTL_SRC)
+	--trace-fst --output-split 20000 $(COV_VFLAGS) $(VLT) $(RTL_SRC)
 
 GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
 	regspec/REGISTERS.md $(wildcard traces/filters/*.txt)
 
-LIB_C := model/gm.c model/gm_view.c model/gm_mem.c model/gm_status.c dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
+LIB_C := model/gm.c model/gm_view.c model/gm_mem.c model/gm_status.c $(wildcard model/ref/*.c) dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
 	dma/dma_patch.c dma/dma_validate.c \
 	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c mmu/mmu_shadow.c mmu/mmu_update.c fw/fw_dev.c fw/fw_vm.c \
 	fw/fw_mem.c fw/fw_adapter.c fw/fw_res.c fw/fw_residency.c fw/fw_kmd.c fw/fw_render.c fw/fw_paging.c fw/fw_mfence.c \
@@ -73,14 +84,20 @@ LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/ob
 	$(B)/obj/model/gm_be_sc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
 VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads.o)
+ifeq ($(COV),1)
+LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/obj/gen/gm_asserts.o \
+	$(B)/obj/model/gm_assert.o $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_nosc.o
+VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a
+VL_RT := $(addprefix $(B)/vl_cc/,verilated.o verilated_fst_c.o verilated_threads.o verilated_cov.o)
+endif
 LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
-TESTS := test_gm_mem test_dma test_mmu test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_apt_wc test_ce test_mmu_rtl test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_lock_render test_kmd_recovery test_kmd_evict test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
+TESTS := test_rand test_gm_mem test_dma test_mmu test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_apt_wc test_ce test_mmu_rtl test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_lock_render test_kmd_recovery test_kmd_evict test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
-.PHONY: all deps deps-test deps-fuzz run test lint synth gen check-gen waves bench fuzz clean
+.PHONY: all deps deps-test deps-fuzz run test lint synth gen check-gen waves bench fuzz clean rand-nightly coverage
 all: $(BIN)
 
 deps:
@@ -117,9 +134,15 @@ $(B)/vl_cc/Vgpu__ALL.a: $(B)/vl_cc/Vgpu.mk
 $(B)/vl_sc/Vgpu_sc__ALL.a: $(B)/vl_sc/Vgpu_sc.mk
 	+$(VL_MAKE) -C $(@D) -f Vgpu_sc.mk Vgpu_sc__ALL.a
 
-# The Verilator runtime, built once with VM_SC=1 and shared by both models.
+# The Verilator runtime, built once with VM_SC=1 and shared by both models
+# (the coverage build: from the plain model's makefile, with coverage).
+ifneq ($(COV),1)
 $(VL_RT): $(B)/vl_sc/Vgpu_sc.mk
 	+$(VL_MAKE) -C $(B)/vl_sc -f Vgpu_sc.mk $(notdir $@)
+else
+$(VL_RT): $(B)/vl_cc/Vgpu.mk
+	+$(VL_MAKE) -C $(B)/vl_cc -f Vgpu.mk $(notdir $@)
+endif
 $(B)/vl_sc/verilated_fst_c.o: VL_SAN_WAIVE += $(if $(SANFLAGS),-fno-sanitize=shift-base)
 
 # ---------------------------------------------------------------- C / C++
@@ -129,7 +152,7 @@ $(B)/vl_sc/verilated_fst_c.o: VL_SAN_WAIVE += $(if $(SANFLAGS),-fno-sanitize=shi
 $(B)/obj/fw/%.o $(B)/obj/tb/scen/%.o $(B)/obj/tools/bench_pipe.o $(B)/obj/tools/bench_umd.o: \
 	CFLAGS += -DGM_CHECK_RESULTS
 
-$(B)/obj/%.o: %.c $(wildcard model/*.h dma/*.h fw/*.h mmu/*.h) model/gpu_hw.h
+$(B)/obj/%.o: %.c $(wildcard model/*.h model/ref/*.h dma/*.h fw/*.h mmu/*.h) model/gpu_hw.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -157,7 +180,7 @@ $(B)/obj/model/gm_assert.o: model/gm_assert.cpp model/gm_assert.h model/gm_backe
 
 $(B)/obj/model/gm_be_vl.o: model/gm_be_vl.cpp model/gm_backend.h model/gm_pins.hpp $(B)/vl_cc/Vgpu.mk
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) -DVM_SC=0 -I$(B)/vl_cc -c $< -o $@
+	$(CXX) $(CXXFLAGS) $(COV_CXXFLAGS) -DVM_SC=0 -I$(B)/vl_cc -c $< -o $@
 
 $(B)/obj/model/gm_be_sc.o: model/gm_be_sc.cpp model/gm_backend.h $(B)/vl_sc/Vgpu_sc.mk
 	@mkdir -p $(@D)
@@ -257,10 +280,48 @@ $(addprefix $(B)/tests/,$(KT_TESTS)): $(KT_OBJ)
 
 $(B)/tests/test_umd_rtl: $(B)/obj/tb/umd_work.o $(B)/obj/tb/umd_work_gpu.o
 
+# Random programs on the RTL and on the reference backend, end states
+# compared (tb/rand/).  `make rand-nightly` runs RAND_SEEDS of them.
+$(B)/obj/tb/rand/%.o: CFLAGS += -Itb/rand
+$(B)/tests/test_rand: $(B)/obj/tb/rand/test_rand.o $(B)/obj/tb/rand/rand_prog.o $(SEED_OBJ) $(LIB) \
+		$(VL_ARCH) $(VL_RT)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $(B)/obj/tb/rand/test_rand.o $(B)/obj/tb/rand/rand_prog.o $(SEED_OBJ) $(LIB) $(VL_ARCH) \
+		$(VL_RT) $(LDLIBS)
+
 # ---------------------------------------------------------------- entry points
 run: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)
 	$(BIN) demo
+
+# RTL coverage: a Verilator --coverage-line --coverage-toggle --coverage-user model (no
+# SystemC) in build-cov/, the demo, every scenario, the system tests and
+# COV_SEEDS random programs run on it, the counts merged into
+# build-cov/coverage.dat, annotated sources in build-cov/annotated/, and
+# line and toggle coverage per module with the uncovered lines.
+COV_TESTS := test_cp test_apt test_ce test_mmu_rtl test_gpuva test_umd_rtl test_kmd test_rand
+COV_SEEDS ?= 300
+COV_RUN = GPUSIM_COV_DIR=build-cov/cov
+# fold the models' files into build-cov/coverage.dat as they come (each is ~3 MB)
+COV_MERGE = verilator_coverage --write build-cov/coverage.dat $$(ls build-cov/coverage.dat 2>/dev/null) \
+	build-cov/cov/cov-* && rm -f build-cov/cov/cov-*
+coverage: deps-test
+	@$(MAKE) --no-print-directory -j$(JOBS) COV=1 build-cov/bin/gpusim $(addprefix build-cov/tests/,$(COV_TESTS))
+	@rm -rf build-cov/cov build-cov/annotated build-cov/coverage.dat && mkdir -p build-cov/cov
+	$(COV_RUN) build-cov/bin/gpusim demo --quiet && $(COV_MERGE)
+	for s in copies evict shared hang vaupdate tiled deferred lock; do \
+		$(COV_RUN) build-cov/bin/gpusim run $$s --quiet && $(COV_MERGE) || exit 1; done
+	for t in $(filter-out test_rand,$(COV_TESTS)); do \
+		$(COV_RUN) build-cov/tests/$$t > build-cov/$$t.log && $(COV_MERGE) || exit 1; done
+	for k in $$(seq 0 50 $$(($(COV_SEEDS) - 1))); do \
+		$(COV_RUN) GPUSIM_SEED=$$((1 + k)) build-cov/tests/test_rand --count 50 --quiet && $(COV_MERGE) || exit 1; done
+	verilator_coverage --annotate build-cov/annotated build-cov/coverage.dat
+	python3 tools/cov_report.py build-cov/coverage.dat --uncovered
+
+RAND_SEEDS ?= 10000
+rand-nightly: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(B)/tests/test_rand
+	$(B)/tests/test_rand --count $(RAND_SEEDS) --quiet
 
 waves: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)
@@ -312,4 +373,4 @@ fuzz: deps-fuzz
 		-print_final_stats=1 corpus
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-cov

@@ -79,6 +79,8 @@ static const struct gm_backend_ops *backend_ops(enum gm_backend_kind kind)
 		return &gm_backend_verilator;
 	case GM_BACKEND_SYSTEMC:
 		return &gm_backend_systemc;
+	case GM_BACKEND_REF:
+		return &gm_backend_ref;
 	}
 	return NULL;
 }
@@ -334,10 +336,18 @@ static int apt_post(struct gm *g, uint32_t off, const uint64_t w[GM_APT_CHUNK_WO
 	return GM_OK;
 }
 
+/* The reference backend does not model the aperture yet (model/ref/ref_apt.c). */
+static bool apt_missing(const struct gm *g)
+{
+	return g->ops == &gm_backend_ref;
+}
+
 int gm_apt_flush(struct gm *g)
 {
 	uint32_t v;
 
+	if (apt_missing(g))
+		return GM_ERR_UNSUPPORTED;
 	if (gm_reg_write(g, GPU_REG_APT_FLUSH, GPU_APT_FLUSH_WC(1)) != GM_OK)
 		return GM_ERR_HW;
 	for (uint32_t n = 0;; n++) {
@@ -412,6 +422,8 @@ int gm_apt_post64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb)
 	uint64_t w[GM_APT_CHUNK_WORDS] = { 0 };
 	unsigned h = off >> 3 & 1u;
 
+	if (apt_missing(g))
+		return GM_ERR_UNSUPPORTED;
 	if (!apt_word_ok(off, strb))
 		return GM_ERR_BAD_ARG;
 	w[h] = val;
@@ -432,6 +444,8 @@ int gm_apt_read64(struct gm *g, uint32_t off, uint64_t *val)
 	uint16_t strb = (uint16_t)(0xffu << 8 * h);
 	int st;
 
+	if (apt_missing(g))
+		return GM_ERR_UNSUPPORTED;
 	if (!val || !apt_word_ok(off, 0xff))
 		return GM_ERR_BAD_ARG;
 	st = apt_read_chunks(g, off & ~(APT_CHUNK - 1u), w, 1, strb, strb);
@@ -451,6 +465,8 @@ int gm_apt_write(struct gm *g, uint32_t off, const void *buf, size_t len)
 
 	if (!apt_range_ok(off, buf, len))
 		return GM_ERR_BAD_ARG;
+	if (apt_missing(g))
+		return GM_ERR_UNSUPPORTED;
 	while (done < len) {
 		uint32_t a = off + (uint32_t)done, lane = a & (APT_CHUNK - 1u);
 		size_t n = APT_CHUNK - lane < len - done ? APT_CHUNK - lane : len - done;
@@ -484,6 +500,8 @@ int gm_apt_read(struct gm *g, uint32_t off, void *buf, size_t len)
 
 	if (!apt_range_ok(off, buf, len))
 		return GM_ERR_BAD_ARG;
+	if (apt_missing(g))
+		return GM_ERR_UNSUPPORTED;
 	c0 = off & ~(APT_CHUNK - 1u);
 	while (done < len) {
 		/* chunks [c0, c0 + 16 * nc) cover the next bytes */

@@ -28,6 +28,7 @@
 enum gm_backend_kind {
 	GM_BACKEND_VERILATOR = 0, /* plain Verilated C++ model (default, fastest) */
 	GM_BACKEND_SYSTEMC,       /* the same RTL under the SystemC kernel */
+	GM_BACKEND_REF,           /* the C reference model (model/ref/): no RTL, no waveforms */
 };
 
 struct gm_config {
@@ -65,7 +66,7 @@ int gm_create(const struct gm_config *cfg, struct gm **out) GM_MUST_CHECK;
 /* Close any waveform and free everything.  NULL is ignored. */
 void gm_destroy(struct gm *g);
 
-/* "verilator" or "systemc". */
+/* "verilator", "systemc" or "ref". */
 const char *gm_backend_name(const struct gm *g);
 
 /*
@@ -104,6 +105,10 @@ int gm_backdoor_read64(struct gm *g, uint64_t addr, uint64_t *v) GM_MUST_CHECK;
  * The *64 calls take a naturally aligned 64-bit word: @off below
  * GPU_APT_WINDOW_BYTES and 8-aligned, @strb the byte enables (bit i = byte
  * i, nonzero); otherwise GM_ERR_BAD_ARG and no cycle passes.
+ *
+ * On the reference backend (GM_BACKEND_REF) the aperture is not modelled
+ * yet: every gm_apt_* call returns GM_ERR_UNSUPPORTED (after its argument
+ * checks) and no cycle passes.
  *
  * gm_apt_write64 posts the word and flushes (gm_apt_flush): it returns once
  * the word is in memory, GM_ERR_ADDR if it failed (the range's format is
@@ -211,7 +216,8 @@ void gm_get_stats(const struct gm *g, struct gm_stats *st);
  * file's time (1 ps units): cycle c dumps at c*1000 (clock low) and
  * c*1000+500 (clock high), so GTKWave's axis in ns reads cycles.
  * GM_ERR_BAD_ARG (NULL path, other extension, from >= to), GM_ERR_BUSY
- * (already open), GM_ERR_IO (cannot create the file).
+ * (already open), GM_ERR_IO (cannot create the file), GM_ERR_UNSUPPORTED
+ * (the reference backend, which has no signals to dump; nothing is created).
  */
 #define GM_WAVE_END UINT64_MAX
 int gm_wave_open(struct gm *g, const char *path, uint64_t from_cycle, uint64_t to_cycle)

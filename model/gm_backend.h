@@ -7,8 +7,9 @@
  * and reads the output half: the pins are the only coupling, so the plain
  * Verilator model and the SystemC model are interchangeable.
  *
- * The backends are C++ (model/gm_be_vl.cpp, model/gm_be_sc.cpp) exporting
- * these C symbols; nothing else in the project is C++.
+ * The RTL backends are C++ (model/gm_be_vl.cpp, model/gm_be_sc.cpp) exporting
+ * these C symbols; nothing else in the project is C++.  The reference
+ * backend (model/ref/) is a C model of gpu_top at the same pins.
  */
 #ifndef GM_BACKEND_H
 #define GM_BACKEND_H
@@ -103,6 +104,8 @@ bool gm_assert_failed(void *be, char *buf, size_t n);
 
 extern const struct gm_backend_ops gm_backend_verilator;
 extern const struct gm_backend_ops gm_backend_systemc;
+/* The C reference model (model/ref/ref_top.c); trace_open: GM_ERR_UNSUPPORTED. */
+extern const struct gm_backend_ops gm_backend_ref;
 
 #ifdef __cplusplus
 }

@@ -15,7 +15,35 @@
 #include "gm_pins.hpp"
 #include "gm_status.h"
 
+#if VM_COVERAGE
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+
+#include "verilated_cov.h"
+#endif
+
 namespace {
+
+#if VM_COVERAGE
+// The coverage build (make coverage): each model writes its own counts to a
+// fresh file in $GPUSIM_COV_DIR when it is destroyed (mkstemp makes the name
+// unique, so no counter is shared between models); make coverage merges them.
+void cov_write(VerilatedContext &ctx)
+{
+	const char *dir = std::getenv("GPUSIM_COV_DIR");
+	char path[4096];
+	int fd;
+
+	if (!dir || std::snprintf(path, sizeof(path), "%s/cov-XXXXXX", dir) >= (int)sizeof(path))
+		return;
+	fd = mkstemp(path);
+	if (fd < 0)
+		return;
+	close(fd);
+	ctx.coveragep()->write(path);
+}
+#endif
 
 struct vl_backend {
 	std::unique_ptr<VerilatedContext> ctx;
@@ -51,6 +79,9 @@ void vl_destroy(void *p)
 	if (be->fst)
 		be->fst->close();
 	be->top->final();
+#if VM_COVERAGE
+	cov_write(*be->ctx);
+#endif
 	delete be;
 	Verilated::threadContextp(nullptr);
 }

@@ -137,3 +137,30 @@ set_tests_properties(rtl_gpuva PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 # Deferred contexts recorded on threads, executed through the pipeline on the RTL (seed 002).
 add_test(rtl_umd tests/test_umd_rtl)
 set_tests_properties(rtl_umd PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
+
+# The C reference backend (model/ref/, --backend ref): the demo, every
+# scenario and the system tests run on it unchanged and check the same
+# results; it has no waveforms (--wave with ref is a usage error, exit 2).
+# It does not model the write-combined aperture yet (model/ref/ref_apt.c):
+# the scenarios that lock through it (copies, lock) and test_apt are left out
+# on ref, and gm_apt_* answers GM_ERR_UNSUPPORTED there.
+add_test(demo_ref bin/gpusim demo --quiet --backend ref)
+set_tests_properties(demo_ref PROPERTIES LABELS "fw;ref" TIMEOUT 60)
+add_test(demo_ref_no_wave sh -c "bin/gpusim demo --quiet --backend ref --wave ref.fst; test $? -eq 2 && test ! -e ref.fst")
+set_tests_properties(demo_ref_no_wave PROPERTIES LABELS "fw;ref" TIMEOUT 60)
+foreach(scen evict shared hang vaupdate tiled deferred)
+  add_test(run_ref_${scen} bin/gpusim run ${scen} --quiet --backend ref)
+  set_tests_properties(run_ref_${scen} PROPERTIES LABELS "fw;ref" TIMEOUT 120)
+endforeach()
+add_test(memcheck_demo_ref valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim demo --quiet --backend ref)
+set_tests_properties(memcheck_demo_ref PROPERTIES LABELS "fw;ref;memcheck" TIMEOUT 300)
+foreach(t cp ce mmu_rtl gpuva umd_rtl)
+  add_test(ref_${t} tests/test_${t})
+  set_tests_properties(ref_${t} PROPERTIES LABELS "rtl;ref" TIMEOUT 120 ENVIRONMENT "GPUSIM_BACKEND=ref")
+endforeach()
+
+# Random programs (tb/rand/) on the RTL and on the ref backend, end states
+# compared by the scoreboard; 300 seeds from a seed printed at the start
+# (GPUSIM_SEED=N reruns them).  Nightly size: make rand-nightly (10,000).
+add_test(rand_scoreboard tests/test_rand --count 300 --quiet)
+set_tests_properties(rand_scoreboard PROPERTIES LABELS "rtl;ref" TIMEOUT 300)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dma_buf.h"
@@ -48,7 +49,8 @@ static const char usage[] =
 	"                  count of trailing bytes (exit 1 if a packet does not decode)\n"
 	"\n"
 	"demo options:\n"
-	"  --backend verilator|systemc   RTL simulator (default verilator)\n"
+	"  --backend verilator|systemc|ref   RTL simulator, or ref: the C reference\n"
+	"                    model, no RTL and no waveforms (default verilator)\n"
 	"  --wave FILE       write a waveform (.fst, or .vcd converted by fst2vcd)\n"
 	"  --wave-from N     first cycle recorded (default 0)\n"
 	"  --wave-to M       record cycles before M only (default: to the end)\n"
@@ -58,7 +60,7 @@ static const char usage[] =
 	"  -h, --help        this text\n"
 	"\n"
 	"run options:\n"
-	"  --backend verilator|systemc   RTL simulator (default verilator)\n"
+	"  --backend verilator|systemc|ref   as for demo\n"
 	"  --wave FILE       write a waveform of the whole scenario (all: a folder,\n"
 	"                    FILE/NAME.fst each)\n"
 	"  --wave-from N, --wave-to M   its window of cycles, as for demo\n"
@@ -128,10 +130,12 @@ static bool on_path(const char *prog)
 
 /* A .vcd is written as FST and converted by fst2vcd at the end: refuse it
  * before the run when fst2vcd is missing.  0, or the usage exit code. */
-static int check_wave(const char *wave)
+static int check_wave(const char *wave, enum gm_backend_kind be)
 {
 	size_t n = wave ? strlen(wave) : 0;
 
+	if (wave && be == GM_BACKEND_REF)
+		return bad_usage("--wave needs an RTL backend (ref has no signals to dump)", wave);
 	if (n > 4 && !strcmp(wave + n - 4, ".vcd") && !on_path("fst2vcd"))
 		return bad_usage("--wave FILE.vcd needs fst2vcd (package gtkwave) on PATH", wave);
 	return 0;
@@ -143,9 +147,16 @@ static bool parse_backend(const char *s, enum gm_backend_kind *k)
 		*k = GM_BACKEND_VERILATOR;
 	else if (s && strcmp(s, "systemc") == 0)
 		*k = GM_BACKEND_SYSTEMC;
+	else if (s && strcmp(s, "ref") == 0)
+		*k = GM_BACKEND_REF;
 	else
 		return false;
 	return true;
+}
+
+static const char *backend_word(enum gm_backend_kind k)
+{
+	return k == GM_BACKEND_SYSTEMC ? "systemc" : k == GM_BACKEND_REF ? "ref" : "verilator";
 }
 
 /* Parse demo options from argv[1..]; 0, or an exit code. */
@@ -194,7 +205,7 @@ static int parse_demo(int argc, char **argv, struct scen_demo_opts *o)
 		return bad_usage("--wave-from/--wave-to need --wave", NULL);
 	if (o->wave_from >= o->wave_to)
 		return bad_usage("empty wave window", NULL);
-	return check_wave(o->wave);
+	return check_wave(o->wave, o->backend);
 }
 
 /* The view gpusim wrote next to waveform @wave (model/gm.h), and how to open it. */
@@ -239,7 +250,7 @@ static int run_one(const char *name, const struct scen_pipe_opts *o)
 	       r.st.paging_buffers, r.st.evictions, r.st.page_ins, r.st.fills, r.st.tdrs,
 	       st ? " - FAILED" : "");
 	say_view(o->wave);
-	if (st && !o->wave) { /* waves on failure */
+	if (st && !o->wave && o->backend != GM_BACKEND_REF) { /* waves on failure */
 		struct scen_pipe_opts again = *o;
 		struct scen_pipe_result r2;
 		char path[256];
@@ -316,8 +327,10 @@ static int cmd_run(int argc, char **argv)
 		return bad_usage("empty wave window", NULL);
 	if (!strcmp(name, "all") && o.backend == GM_BACKEND_SYSTEMC)
 		return bad_usage("the SystemC backend runs one model per process: one scenario", NULL);
+	if (check_wave(o.wave, o.backend))
+		return 2;
 	if (strcmp(name, "all"))
-		return check_wave(o.wave) ? 2 : run_one(name, &o);
+		return run_one(name, &o);
 	/* all: --wave names a folder, DIR/NAME.fst a scenario */
 	if (o.wave && mkdir(o.wave, 0777) && errno != EEXIST)
 		return bad_usage("--wave DIR: cannot make the folder", o.wave);
@@ -344,8 +357,7 @@ static int cmd_demo(int argc, char **argv)
 	if (st)
 		return st < 0 ? 0 : st;
 	if (o.verbose)
-		printf("gpusim demo on the %s backend\n\n",
-		       o.backend == GM_BACKEND_SYSTEMC ? "systemc" : "verilator");
+		printf("gpusim demo on the %s backend\n\n", backend_word(o.backend));
 	st = scen_demo_run(&o, &r);
 	if (st && !r.checks) {
 		fprintf(stderr, "gpusim: demo could not run: %s\n", gm_status_name(st));
@@ -354,7 +366,7 @@ static int cmd_demo(int argc, char **argv)
 	printf("\ndemo: %" PRIu64 " cycles, %u checks, %u failed%s%s\n", r.cycles, r.checks,
 	       r.failures, o.wave ? ", waveform " : "", o.wave ? o.wave : "");
 	say_view(o.wave);
-	if (st && r.checks && !o.wave) { /* waves on failure */
+	if (st && r.checks && !o.wave && o.backend != GM_BACKEND_REF) { /* waves on failure */
 		struct scen_demo_result r2;
 		char path[256];
 
@@ -505,10 +517,12 @@ static int bench_mmu(bool random, unsigned accesses)
  * write), so the port is fully used at BEAT/2 copied bytes per cycle: the
  * utilisation printed is (read + write bytes) / (beat bytes * cycles).
  */
-static int bench_ce(const char *what, const struct dma_surf *dst, const struct dma_surf *src,
-		    uint32_t w, uint32_t h, bool copy)
+static int bench_ce_on(enum gm_backend_kind be, const char *what, const struct dma_surf *dst,
+		       const struct dma_surf *src, uint32_t w, uint32_t h, bool copy, uint32_t *cycles,
+		       double *secs)
 {
 	static uint32_t ib[64];
+	struct timespec t0, t1;
 	struct gm_config cfg;
 	struct fw_dev_cfg dc;
 	struct fw_dev d;
@@ -519,6 +533,8 @@ static int bench_ce(const char *what, const struct dma_surf *dst, const struct d
 	int st;
 
 	gm_config_default(&cfg);
+	cfg.backend = be;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (gm_create(&cfg, &g))
 		return 1;
 	fw_dev_cfg_default(&dc);
@@ -539,13 +555,32 @@ static int bench_ce(const char *what, const struct dma_surf *dst, const struct d
 	if (!st)
 		st = gm_reg_read(g, GPU_REG_CE_BYTES, &bytes);
 	gm_destroy(g);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (st) {
 		printf("  ce %s: failed (%s)\n", what, gm_status_name(st));
 		return 1;
 	}
-	printf("  ce %-28s %8u bytes in %8u cycles: %5.2f bytes/cycle copied, memory port %5.1f%% "
-	       "of peak (%u B/cycle)\n", what, bytes, busy, (double)bytes / busy,
-	       100.0 * 2.0 * bytes / ((double)GM_BEAT_BYTES * busy), GM_BEAT_BYTES);
+	*cycles = busy;
+	*secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	if (be == GM_BACKEND_VERILATOR)
+		printf("  ce %-28s %8u bytes in %8u cycles: %5.2f bytes/cycle copied, memory port %5.1f%% "
+		       "of peak (%u B/cycle)\n", what, bytes, busy, (double)bytes / busy,
+		       100.0 * 2.0 * bytes / ((double)GM_BEAT_BYTES * busy), GM_BEAT_BYTES);
+	return 0;
+}
+
+/* The command on the RTL, then on the reference backend: cycles side by side. */
+static int bench_ce(const char *what, const struct dma_surf *dst, const struct dma_surf *src,
+		    uint32_t w, uint32_t h, bool copy)
+{
+	uint32_t cv = 0, cr = 0;
+	double sv = 0, sr = 0;
+
+	if (bench_ce_on(GM_BACKEND_VERILATOR, what, dst, src, w, h, copy, &cv, &sv) ||
+	    bench_ce_on(GM_BACKEND_REF, what, dst, src, w, h, copy, &cr, &sr))
+		return 1;
+	printf("     ref: %8u cycles (%+.2f%% of the RTL's), %.1fx the RTL backend's speed\n", cr,
+	       100.0 * ((double)cr - cv) / cv, sr > 0 ? sv / sr : 0.0);
 	return 0;
 }
 
@@ -631,8 +666,10 @@ static int cmd_bench(int argc, char **argv)
 		{ "systemc, 1000-cycle FST window", GM_BACKEND_SYSTEMC, 1, true },
 		{ "systemc, full FST", GM_BACKEND_SYSTEMC, 2, true },
 		{ "verilator, waves off, no VMID", GM_BACKEND_VERILATOR, 0, false },
+		{ "ref (C reference model)", GM_BACKEND_REF, 0, true },
 	};
-	double rate[7] = { 0 };
+	double rate[8] = { 0 };
+	uint64_t cyc[8] = { 0 };
 	unsigned rounds = 1000;
 
 	for (int i = 1; i < argc; i++) {
@@ -650,7 +687,7 @@ static int cmd_bench(int argc, char **argv)
 			return bad_usage("bad --rounds", argv[i]);
 	}
 	printf("bench: demo workload, %u render/copy rounds per case\n", rounds);
-	for (unsigned i = 0; i < 7; i++) {
+	for (unsigned i = 0; i < 8; i++) {
 		struct scen_demo_result r;
 
 		if (bench_one(&cases[i], rounds, &r)) {
@@ -658,6 +695,7 @@ static int cmd_bench(int argc, char **argv)
 			return 1;
 		}
 		rate[i] = r.seconds > 0 ? (double)r.cycles / r.seconds : 0;
+		cyc[i] = r.cycles;
 		printf("  %-36s %10" PRIu64 " cycles %8.3f s %10.0f cycles/s\n", cases[i].name,
 		       r.cycles, r.seconds, rate[i]);
 	}
@@ -665,6 +703,9 @@ static int cmd_bench(int argc, char **argv)
 	       " systemc full FST/off %.3f; translated/physical render queue %.3f\n",
 	       rate[3] / rate[0], rate[2] / rate[0], rate[1] / rate[0], rate[5] / rate[3],
 	       rate[0] / rate[6]);
+	printf("ref: %.1fx the verilator backend's cycles/s; its cycle count %+.2f%% of the RTL's\n",
+	       rate[0] > 0 ? rate[7] / rate[0] : 0.0,
+	       cyc[0] ? 100.0 * ((double)cyc[7] - (double)cyc[0]) / (double)cyc[0] : 0.0);
 	return bench_mmu(false, 20000) || bench_mmu(true, 20000) || bench_copy_engine() ||
 	       bench_pipeline() || bench_umd();
 }

@@ -15,7 +15,11 @@ enum gm_backend_kind tb_backend(void)
 {
 	const char *s = getenv("GPUSIM_BACKEND");
 
-	return s && strcmp(s, "systemc") == 0 ? GM_BACKEND_SYSTEMC : GM_BACKEND_VERILATOR;
+	if (s && strcmp(s, "systemc") == 0)
+		return GM_BACKEND_SYSTEMC;
+	if (s && strcmp(s, "ref") == 0)
+		return GM_BACKEND_REF;
+	return GM_BACKEND_VERILATOR;
 }
 
 /* The model whose waveform is open: a failing test leaves it behind

@@ -30,7 +30,7 @@ struct tb {
 	uint64_t scratch;     /* 64 KiB of system memory for results */
 };
 
-/* The backend from $GPUSIM_BACKEND ("verilator" default, or "systemc"). */
+/* The backend from $GPUSIM_BACKEND ("verilator" default, "systemc" or "ref"). */
 enum gm_backend_kind tb_backend(void);
 
 /* Make a model with @cfg (NULL = defaults) and bring the firmware up. */

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gm_be_nosc.c - the SystemC backend's entry in a build without SystemC
+ * (the coverage build, `make coverage`): every model asked of it is
+ * refused with GM_ERR_UNSUPPORTED, so gm_create() says so and nothing else
+ * changes.
+ */
+#include "gm_backend.h"
+#include "gm_status.h"
+
+static int nosc_create(struct gm_pins *pins, void **out)
+{
+	(void)pins;
+	(void)out;
+	return GM_ERR_UNSUPPORTED;
+}
+
+static void nosc_destroy(void *be)
+{
+	(void)be;
+}
+
+static void nosc_cycle(void *be, uint64_t cycle, int dump)
+{
+	(void)be;
+	(void)cycle;
+	(void)dump;
+}
+
+static int nosc_trace_open(void *be, const char *path)
+{
+	(void)be;
+	(void)path;
+	return GM_ERR_UNSUPPORTED;
+}
+
+static void nosc_trace_close(void *be)
+{
+	(void)be;
+}
+
+const struct gm_backend_ops gm_backend_systemc = {
+	.name = "systemc",
+	.create = nosc_create,
+	.destroy = nosc_destroy,
+	.cycle = nosc_cycle,
+	.trace_open = nosc_trace_open,
+	.trace_close = nosc_trace_close,
+};

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ref_top.c - the reference backend: gpu_top's pins over the C blocks.
+ *
+ * gm_backend_ref is the third struct gm_backend_ops (GM_BACKEND_REF): it
+ * reads and drives struct gm_pins exactly as the RTL does (gpu_top.sv's
+ * port description), so gm.c, its memory model, the firmware and every
+ * client run on it unchanged.  It has no waveform: trace_open answers
+ * GM_ERR_UNSUPPORTED.
+ *
+ * One cycle: the registered inputs of the last edge are used, every block
+ * offers what its state asks for, the arbiter and the MMU decide which
+ * request is taken, the TLB invalidation and copy-engine command are
+ * handed out, every block steps, the outputs are copied to the pins and the
+ * pins' inputs registered for the next cycle.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gm_status.h"
+#include "ref.h"
+
+static void reset_all(struct ref_top *t)
+{
+	struct gm_pins *pins = t->pins;
+
+	memset(t, 0, sizeof(*t));
+	t->pins = pins;
+	ref_regs_reset(&t->regs);
+	for (unsigned i = 0; i < REF_NUM_QUEUES; i++)
+		ref_queue_reset(&t->q[i], i);
+	ref_ce_reset(&t->ce);
+	ref_apt_reset(&t->apt);
+	ref_arb_reset(&t->arb);
+	ref_mmu_reset(&t->mmu);
+}
+
+static void pins_out(struct ref_top *t)
+{
+	struct gm_pins *p = t->pins;
+	const struct ref_req *h = &t->mmu.ob[0];
+
+	p->reg_req_ready = 1;
+	p->reg_rsp_valid = t->regs.rsp_valid;
+	p->reg_rsp_err = t->regs.rsp_err;
+	p->reg_rsp_rdata = t->regs.rsp_rdata;
+	p->mem_req_valid = t->mmu.ob_n > 0;
+	p->mem_req_we = t->mmu.ob_n ? h->we : 0;
+	p->mem_req_id = t->mmu.ob_n ? h->id : 0;
+	p->mem_req_addr = t->mmu.ob_n ? h->addr : 0;
+	if (t->mmu.ob_n)
+		memcpy(p->mem_req_wdata, h->wdata, REF_BEAT);
+	p->mem_req_wstrb = t->mmu.ob_n ? h->wstrb : 0;
+	p->irq = ref_regs_irq(&t->regs);
+	p->apt_req_ready = ref_apt_ready(&t->apt) && !t->a_valid;
+	p->apt_rsp_valid = t->apt.rsp_valid;
+	p->apt_rsp_err = t->apt.rsp_err;
+	p->apt_rsp_rdata[0] = t->apt.rsp_rdata;
+	p->apt_rsp_rdata[1] = 0;
+}
+
+static void pins_in(struct ref_top *t)
+{
+	const struct gm_pins *p = t->pins;
+
+	t->r_valid = p->reg_req_valid;
+	t->r_we = p->reg_req_we;
+	t->r_addr = p->reg_req_addr;
+	t->r_wdata = p->reg_req_wdata;
+	t->m_rsp.valid = p->mem_rsp_valid;
+	t->m_rsp.err = p->mem_rsp_err;
+	t->m_rsp.id = p->mem_rsp_id & 0xffu;
+	t->m_rsp.we = p->mem_rsp_id & 1u;
+	t->m_rsp.fault = false;
+	memcpy(t->m_rsp.rdata, p->mem_rsp_rdata, REF_BEAT);
+	t->a_valid = p->apt_req_valid;
+	t->a_we = p->apt_req_we;
+	t->a_addr = p->apt_req_addr & (GPU_APT_WINDOW_BYTES - 1u);
+	t->a_wdata = p->apt_req_wdata[0];
+	t->a_wstrb = (uint8_t)p->apt_req_wstrb;
+}
+
+/* The invalidation of this edge: the register's, else the first queue's. */
+static int pick_inv(struct ref_top *t, struct ref_inv *inv)
+{
+	*inv = t->regs.inv;
+	if (inv->valid)
+		return -1;
+	for (unsigned i = 0; i < REF_NUM_QUEUES; i++)
+		if (ref_queue_inv(&t->q[i], inv))
+			return (int)i;
+	return -1;
+}
+
+/* Nothing can change this edge but counters: no input, the memory side
+ * empty (what is in flight is in the memory model), the copy engine and the
+ * aperture idle, every queue quiet. */
+static bool quiet(const struct ref_top *t)
+{
+	const struct ref_mmu *m = &t->mmu;
+
+	if (t->r_valid || t->a_valid || t->m_rsp.valid || m->ob_n || m->mq_n || m->syn_valid ||
+	    m->wk != GPU_WK_IDLE || !ref_ce_ready(&t->ce) || !ref_apt_ready(&t->apt) || t->apt.rsp_valid)
+		return false;
+	for (unsigned i = 0; i < REF_NUM_QUEUES; i++)
+		if (!ref_queue_quiet(&t->q[i], &t->regs.q[i]))
+			return false;
+	return true;
+}
+
+/* The quiet edge: the cycle counter, the queues' counters and polls. */
+static void quiet_edge(struct ref_top *t)
+{
+	struct ref_regs *r = &t->regs;
+
+	r->cycle++;
+	r->rsp_valid = r->rsp_err = false;
+	r->rsp_rdata = 0;
+	r->apt_wr = false;
+	r->inv.valid = false;
+	for (unsigned i = 0; i < REF_NUM_QUEUES; i++) {
+		r->q_reset[i] = false;
+		ref_queue_quiet_step(&t->q[i]);
+	}
+}
+
+static void edge(struct ref_top *t)
+{
+	struct ref_req offers[REF_NUM_CLIENTS];
+	struct ref_rsp up;
+	struct ref_inv inv;
+	struct ref_ce_cmd cmd;
+	struct ref_queue_in qin[REF_NUM_QUEUES];
+	const struct ref_rsp *to[REF_NUM_CLIENTS] = { 0 };
+	bool ce_done, ce_err, ce_fault, taken, ce_taken = false, reset_owner;
+	int pick, inv_q, cmd_q = -1, rc;
+	uint64_t cycle = t->regs.cycle;
+
+	if (quiet(t)) {
+		quiet_edge(t);
+		return;
+	}
+	/* register file first: its pulses (queue reset, invalidation) act on this edge */
+	ref_regs_step(t, t->r_valid, t->r_we, t->r_addr, t->r_wdata);
+
+	ref_mmu_up(&t->mmu, &t->m_rsp, &up);
+	rc = up.valid ? ref_arb_client(up.id) : -1;
+	if (rc >= 0)
+		to[rc] = &up;
+
+	for (unsigned i = 0; i < REF_NUM_QUEUES; i++)
+		ref_queue_offer(&t->q[i], &t->regs.q[i], &offers[i]);
+	ref_apt_offer(&t->apt, &offers[REF_NUM_QUEUES]);
+	ref_ce_offer(&t->ce, &offers[REF_NUM_QUEUES + 1]);
+	pick = ref_arb_pick(&t->arb, offers);
+
+	inv_q = pick_inv(t, &inv);
+	ce_done = ref_ce_done(&t->ce, &ce_err, &ce_fault);
+	if (ref_ce_ready(&t->ce)) {
+		for (unsigned i = 0; i < REF_NUM_QUEUES && cmd_q < 0; i++)
+			if (ref_queue_ce(&t->q[i], &cmd) && !t->regs.q_reset[i])
+				cmd_q = (int)i;
+	}
+
+	taken = ref_mmu_step(&t->mmu, &t->regs, pick >= 0 ? &offers[pick] : NULL, &t->m_rsp,
+			     t->pins->mem_req_ready, &inv);
+	ref_regs_fault(&t->regs, &t->mmu.fault);
+	ref_arb_step(&t->arb, pick, taken);
+
+	for (unsigned i = 0; i < REF_NUM_QUEUES; i++) {
+		struct ref_queue_in *in = &qin[i];
+
+		in->granted = taken && pick == (int)i;
+		in->inv_taken = inv_q == (int)i;
+		in->ce_taken = cmd_q == (int)i;
+		in->ce_done = ce_done && t->ce.owner == i;
+		in->ce_err = ce_err;
+		in->ce_fault = ce_fault;
+		in->qreset = t->regs.q_reset[i];
+		in->rsp = to[i];
+		in->ib_max = t->regs.ib_max;
+		in->cycle = cycle;
+	}
+	/* the copy engine latches its command's owner and context */
+	reset_owner = t->regs.q_reset[t->ce.owner];
+	{
+		unsigned owner = t->ce.owner;
+		uint8_t vmid = t->ce.vmid;
+
+		ref_ce_step(&t->ce, cmd_q >= 0 ? &cmd : NULL, taken && pick == (int)REF_NUM_QUEUES + 1,
+			    to[REF_NUM_QUEUES + 1], reset_owner);
+		t->ce.owner = owner;
+		t->ce.vmid = vmid;
+		if (cmd_q >= 0) {
+			ce_taken = true;
+			t->ce.owner = (unsigned)cmd_q;
+			t->ce.vmid = ref_queue_exec_vmid(&t->q[cmd_q], &t->regs.q[cmd_q]);
+		}
+	}
+	(void)ce_taken;
+	for (unsigned i = 0; i < REF_NUM_QUEUES; i++)
+		ref_queue_step(&t->q[i], &t->regs.q[i], &qin[i]);
+	ref_apt_step(&t->apt, &t->regs, t->a_valid, t->a_we, t->a_addr, t->a_wdata, t->a_wstrb,
+		     taken && pick == (int)REF_NUM_QUEUES, to[REF_NUM_QUEUES]);
+}
+
+/* ------------------------------------------------------------ backend ops */
+
+static int ref_create(struct gm_pins *pins, void **out)
+{
+	struct ref_top *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return GM_ERR_NO_MEM;
+	t->pins = pins;
+	reset_all(t);
+	pins_out(t);
+	*out = t;
+	return GM_OK;
+}
+
+static void ref_destroy(void *be)
+{
+	free(be);
+}
+
+static void ref_cycle(void *be, uint64_t cycle, int dump)
+{
+	struct ref_top *t = be;
+
+	(void)cycle;
+	(void)dump;
+	if (!t->pins->rst_n)
+		reset_all(t);
+	else
+		edge(t);
+	pins_in(t);
+	if (!t->pins->rst_n) {
+		/* the input registers hold reset values too */
+		t->r_valid = t->a_valid = false;
+		t->m_rsp.valid = false;
+	}
+	pins_out(t);
+}
+
+/* The reference model has no signals to dump. */
+static int ref_trace_open(void *be, const char *path)
+{
+	(void)be;
+	(void)path;
+	return GM_ERR_UNSUPPORTED;
+}
+
+static void ref_trace_close(void *be)
+{
+	(void)be;
+}
+
+const struct gm_backend_ops gm_backend_ref = {
+	.name = "ref",
+	.create = ref_create,
+	.destroy = ref_destroy,
+	.cycle = ref_cycle,
+	.trace_open = ref_trace_open,
+	.trace_close = ref_trace_close,
+};

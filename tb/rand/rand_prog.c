@@ -1,0 +1,734 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rand_prog.c - the random program generator (see rand_prog.h).
+ *
+ * Physical map:  VRAM  0x0100000 source data (1 MiB, read-only to the GPU)
+ *                      0x0400000 * v  destination area of VMID v (2 MiB)
+ *                      0x2000000 + v * 0x10000  page tables of VMID v
+ *                      0x3000000 the paging queue's physical scratch
+ *                SYS   + 0x000000 / 0x010000 rings of queue 0 / 1
+ *                      + 0x100000 / 0x200000 IB areas of queue 0 / 1
+ *                      + 0x300000 fences, + 0x301000 semaphore,
+ *                      + 0x302000 timestamps (ignored), + 0x306000 RPTR write-back
+ * VA map of VMID v (from RP_VA0): [0, 1 MiB) the source data (read-only),
+ *                [1, 3 MiB) 32 chunks of 64 KiB onto the destination area,
+ *                3 MiB the semaphore page, +4 KiB the timestamp page,
+ *                +8 KiB the fence page, 3.5 MiB the IB area of its queue.
+ */
+#include <string.h>
+
+#include "dma_buf.h"
+#include "dma_tile.h"
+#include "gpu_hw.h"
+#include "rand_prog.h"
+#include "tb_seed.h"
+
+#define VA0 0x100000000000ull
+#define SYS GPU_SYSMEM_BASE
+#define SRC_PA 0x100000ull
+#define DST_PA(v) (0x400000ull * (v))
+#define PT_PA(v, t) (0x2000000ull + (v) * 0x10000ull + (t) * 0x1000ull)
+#define SCR_PA 0x3000000ull
+#define RING_PA(q) (SYS + (q) * 0x10000ull)
+#define IB_PA(q) (SYS + 0x100000ull + (q) * 0x100000ull)
+#define FENCE_PA (SYS + 0x300000ull)
+#define SEM_PA (SYS + 0x301000ull)
+#define TS_PA(v) (SYS + 0x302000ull + (v) * 0x1000ull)
+#define WB_PA (SYS + 0x306000ull)
+#define SEM_VA (VA0 + 0x300000ull)
+#define TS_VA (VA0 + 0x301000ull)
+#define FENCE_VA (VA0 + 0x302000ull)
+#define IB_VA (VA0 + 0x380000ull)
+#define CHUNKS 48u        /* 64 KiB chunks of VA [0, 3 MiB) */
+#define DST_C0 16u        /* first destination chunk */
+#define CHUNK 0x10000u
+
+#define PTE_V (1ull << GPU_PTE_V_SHIFT)
+#define PTE_SYS (1ull << GPU_PTE_SYS_SHIFT)
+#define PTE_R (1ull << GPU_PTE_R_SHIFT)
+#define PTE_W (1ull << GPU_PTE_W_SHIFT)
+#define PTE_PRT (1ull << GPU_PTE_PRT_SHIFT)
+#define PTE_FRAG (1ull << GPU_PTE_FRAG64K_SHIFT)
+
+struct gen {
+	struct rand_prog *p;
+	uint64_t rng;
+	bool good[RP_VMIDS][CHUNKS];   /* every page of the chunk maps RW (src: R) */
+	unsigned sem_writes;           /* WRITE_DATAs of the semaphore by queue 1 */
+	unsigned sem_waited;           /* the highest value queue 0 waits for */
+	unsigned opts;                 /* RP_OPT_* */
+	uint32_t fences[2];
+	bool ended[2];                 /* the queue's program stops here */
+};
+
+static uint32_t rnd(struct gen *g, uint32_t n)
+{
+	return n ? (uint32_t)(tb_rand(&g->rng) % n) : 0;
+}
+
+static bool chance(struct gen *g, unsigned percent)
+{
+	return rnd(g, 100) < percent;
+}
+
+static uint64_t pte(uint64_t pa, uint64_t flags)
+{
+	uint64_t frame = pa >= SYS ? pa - SYS : pa;
+
+	return flags | (pa >= SYS ? PTE_SYS : 0) |
+	       (((frame >> GPU_PAGE_SHIFT) & GPU_PTE_ADDR_MASK) << GPU_PTE_ADDR_SHIFT);
+}
+
+/* Leaf entry @i (4 KiB page of VA [0, 4 MiB)) of VMID @v. */
+static uint64_t *leaf(struct gen *g, unsigned v, unsigned i)
+{
+	return &g->p->pt[v][3 + i / 512][i % 512];
+}
+
+/* ------------------------------------------------------------ page tables */
+
+/* Fill chunk @c of VMID @v with one of the mixes; true if all RW. */
+static bool map_chunk(struct gen *g, unsigned v, unsigned c, uint64_t pa, unsigned kind)
+{
+	bool good = true;
+
+	for (unsigned i = 0; i < 16; i++) {
+		uint64_t *e = leaf(g, v, c * 16 + i), a = pa + i * 4096ull;
+
+		switch (kind) {
+		case 0: { /* 4 KiB pages, mostly RW */
+			unsigned r = rnd(g, 100);
+
+			if (r < 90) {
+				*e = pte(a, PTE_V | PTE_R | PTE_W);
+			} else if (r < 93) {
+				*e = pte(a, PTE_V | PTE_R);
+				good = false;
+			} else if (r < 96) {
+				*e = PTE_PRT | ((g->opts & RP_OPT_NULL_FRAG) && chance(g, 50) ? PTE_FRAG : 0);
+				good = false;
+			} else if (r < 98) {
+				*e = 0;
+				good = false;
+			} else {
+				*e = pte(a, PTE_V | PTE_R | PTE_W) | 1ull << 6; /* reserved */
+				good = false;
+			}
+			break;
+		}
+		case 1:
+			*e = pte(a, PTE_V | PTE_R | PTE_W | PTE_FRAG);
+			if ((g->opts & RP_OPT_NULL_FRAG) && chance(g, 10)) {
+				*e = PTE_PRT | PTE_FRAG; /* a null tile among the fragment's pages */
+				good = false;
+			}
+			break;
+		case 2: *e = PTE_PRT; good = false; break;
+		case 3: *e = 0; good = false; break;
+		case 5: *e = pte(a, PTE_V | PTE_R | PTE_W); break;
+		default: *e = pte(a, PTE_V | PTE_R | PTE_FRAG); good = false; break;
+		}
+	}
+	return good;
+}
+
+static void map_pages(struct gen *g, unsigned v, uint64_t va_off, uint64_t pa, unsigned pages)
+{
+	for (unsigned i = 0; i < pages; i++)
+		*leaf(g, v, (unsigned)(va_off >> 12) + i) = pte(pa + i * 4096ull, PTE_V | PTE_R | PTE_W);
+}
+
+static void build_tables(struct gen *g)
+{
+	for (unsigned v = 1; v < RP_VMIDS; v++) {
+		unsigned perm[32];
+
+		g->p->pt[v][0][(VA0 >> 39) & 511] = pte(PT_PA(v, 1), PTE_V);
+		g->p->pt[v][1][(VA0 >> 30) & 511] = pte(PT_PA(v, 2), PTE_V);
+		g->p->pt[v][2][0] = pte(PT_PA(v, 3), PTE_V);
+		g->p->pt[v][2][1] = pte(PT_PA(v, 4), PTE_V);
+		g->p->pt[v][2][2] = pte(PT_PA(v, 4), PTE_V) | 1ull << 8; /* reserved: faults */
+		for (unsigned c = 0; c < DST_C0; c++) {
+			/* read-only: 64 KiB fragments or 4 KiB pages */
+			map_chunk(g, v, c, SRC_PA + c * CHUNK, chance(g, 50) ? 1 : 5);
+			for (unsigned i = 0; i < 16; i++)
+				*leaf(g, v, c * 16 + i) &= ~PTE_W;
+			g->good[v][c] = true; /* readable */
+		}
+		for (unsigned i = 0; i < 32; i++)
+			perm[i] = i;
+		for (unsigned i = 31; i > 0; i--) {
+			unsigned j = rnd(g, i + 1), t = perm[i];
+
+			perm[i] = perm[j];
+			perm[j] = t;
+		}
+		for (unsigned c = DST_C0; c < CHUNKS; c++) {
+			unsigned r = rnd(g, 100), kind = r < 55 ? 0 : r < 85 ? 1 : r < 90 ? 2 : r < 95 ? 3 : 4;
+
+			g->good[v][c] = map_chunk(g, v, c, DST_PA(v) + perm[c - DST_C0] * CHUNK, kind);
+		}
+		map_pages(g, v, SEM_VA - VA0, SEM_PA, 1);
+		map_pages(g, v, TS_VA - VA0, TS_PA(v), 1);
+		map_pages(g, v, FENCE_VA - VA0, FENCE_PA, 1);
+		map_pages(g, v, IB_VA - VA0, IB_PA(v == 1 ? 0 : 1), 64);
+	}
+}
+
+/* ------------------------------------------------------------ addresses */
+
+/* A destination chunk of VMID @v: a good one, or (risky) any. */
+static unsigned pick_dst(struct gen *g, unsigned v, bool *risky)
+{
+	unsigned c = DST_C0 + rnd(g, CHUNKS - DST_C0);
+
+	if (chance(g, g->opts & RP_OPT_NULL_FRAG ? 40 : 8)) {
+		*risky = !g->good[v][c];
+		return c;
+	}
+	for (unsigned tries = 0; tries < 64 && !g->good[v][c]; tries++)
+		c = DST_C0 + rnd(g, CHUNKS - DST_C0);
+	*risky = !g->good[v][c];
+	return c;
+}
+
+static uint64_t chunk_va(unsigned c)
+{
+	return VA0 + (uint64_t)c * CHUNK;
+}
+
+/* A surface of random layout that fits one chunk at @base. */
+static void pick_surf(struct gen *g, struct dma_surf *s, uint64_t base, unsigned bpe, uint32_t *rows)
+{
+	struct dma_tile_info ti;
+	unsigned mode = rnd(g, 4);
+
+	(void)dma_tile_info(mode, bpe, &ti);
+	s->base = base;
+	s->mode = (uint8_t)mode;
+	s->bpe_log2 = (uint8_t)bpe;
+	if (mode == GPU_TILE_LINEAR) {
+		s->pitch = ((1u + rnd(g, 1024)) << bpe) & 0xfffffu;
+		if (s->pitch > 4096)
+			s->pitch = 4096;
+		*rows = CHUNK / s->pitch;
+		if (*rows > 64)
+			*rows = 1 + rnd(g, 64);
+	} else if (ti.tile_bytes == CHUNK) {
+		s->pitch = ti.tile_w_bytes;
+		*rows = ti.tile_h_rows;
+	} else {
+		unsigned k = 1 + rnd(g, 4), m = 1 + rnd(g, 16 / k);
+
+		s->pitch = ti.tile_w_bytes * k;
+		*rows = ti.tile_h_rows * m;
+	}
+	s->x = 0;
+	s->y = 0;
+}
+
+/* A rectangle of at most 64 x 32 elements inside both surfaces. */
+static void pick_rect(struct gen *g, struct dma_surf *a, uint32_t ra, struct dma_surf *b, uint32_t rb,
+		      uint32_t *w, uint32_t *h)
+{
+	uint32_t ea = a->pitch >> a->bpe_log2, eb = b ? b->pitch >> b->bpe_log2 : ea;
+	uint32_t hb = b ? rb : ra;
+
+	a->x = (uint16_t)rnd(g, ea);
+	a->y = (uint16_t)rnd(g, ra);
+	*w = 1 + rnd(g, ea - a->x < 64 ? ea - a->x : 64);
+	*h = 1 + rnd(g, ra - a->y < 32 ? ra - a->y : 32);
+	if (!b)
+		return;
+	if (*w > eb)
+		*w = eb;
+	if (*h > hb)
+		*h = hb;
+	b->x = (uint16_t)rnd(g, eb - *w + 1);
+	b->y = (uint16_t)rnd(g, hb - *h + 1);
+}
+
+/* The physical extent of destination chunk @c of VMID @v, uncertain. */
+static void uncertain(struct gen *g, unsigned v, unsigned c)
+{
+	struct rand_prog *p = g->p;
+	if (p->nunc == RP_MAX_UNCERTAIN) {
+		p->unc_all = true;
+		return;
+	}
+	/* a chunk's pages all live in its area's 2 MiB; be coarse and exact:
+	 * list every physical 4 KiB page its entries name */
+	for (unsigned i = 0; i < 16 && p->nunc < RP_MAX_UNCERTAIN; i++) {
+		uint64_t e = *leaf(g, v, c * 16 + i);
+		uint64_t pa = ((e >> GPU_PTE_ADDR_SHIFT) & GPU_PTE_ADDR_MASK) << GPU_PAGE_SHIFT;
+
+		if (!(e & PTE_V) || (e & PTE_SYS))
+			continue;
+		if (p->nunc && p->unc[p->nunc - 1].pa + p->unc[p->nunc - 1].len == pa) {
+			p->unc[p->nunc - 1].len += 4096;
+			continue;
+		}
+		p->unc[p->nunc].pa = pa;
+		p->unc[p->nunc].len = 4096;
+		p->nunc++;
+	}
+	if (p->nunc == RP_MAX_UNCERTAIN)
+		p->unc_all = true;
+}
+
+/* ------------------------------------------------------------ packets */
+
+static void emit_write(struct gen *g, struct dma_buf *b, unsigned v, bool end_ok)
+{
+	uint32_t d[8], n = 1 + rnd(g, 8);
+	bool risky;
+	unsigned c = pick_dst(g, v, &risky);
+	uint64_t a;
+
+	if (risky && !end_ok)
+		return;
+	a = chunk_va(c) + ((rnd(g, CHUNK - 32)) & ~3u);
+	for (unsigned i = 0; i < n; i++)
+		d[i] = (uint32_t)tb_rand(&g->rng);
+	if (dma_emit_write_data(b, a, d, n) == GM_OK) {
+		g->p->pkts++;
+		if (risky) {
+			g->p->risky++;
+			g->ended[v == 1 ? 0 : 1] = true; /* a posted write may fault: nothing after it */
+		}
+	}
+}
+
+static void emit_ce(struct gen *g, struct dma_buf *b, unsigned v)
+{
+	bool risky, rsrc = false;
+	unsigned c = pick_dst(g, v, &risky), op = rnd(g, 3), bpe = rnd(g, 5);
+	struct dma_surf d, s;
+	uint32_t rd, rs, w, h;
+	int st;
+
+	if (op == 0) {
+		uint32_t bytes = 1 + rnd(g, chance(g, 20) ? 32768 : 4096), so, doff;
+		unsigned sc = rnd(g, DST_C0);
+
+		so = rnd(g, CHUNK - bytes + 1);
+		doff = rnd(g, CHUNK - bytes + 1);
+		st = dma_emit_copy(b, chunk_va(c) + doff, chunk_va(sc) + so, bytes);
+	} else if (op == 1) {
+		pick_surf(g, &d, chunk_va(c), bpe, &rd);
+		pick_rect(g, &d, rd, NULL, 0, &w, &h);
+		st = dma_emit_fill(b, &d, w, h, tb_rand(&g->rng));
+	} else {
+		unsigned sc = rnd(g, DST_C0);
+
+		if (chance(g, 30)) { /* from one of its own chunks */
+			sc = pick_dst(g, v, &rsrc);
+			if (sc == c)
+				sc = rnd(g, DST_C0), rsrc = false;
+		}
+		pick_surf(g, &s, chunk_va(sc), bpe, &rs);
+		pick_surf(g, &d, chunk_va(c), bpe, &rd);
+		pick_rect(g, &s, rs, &d, rd, &w, &h);
+		st = dma_emit_blt(b, &d, &s, w, h);
+	}
+	if (st != GM_OK)
+		return;
+	g->p->pkts++;
+	if (risky || rsrc) {
+		g->p->risky++;
+		uncertain(g, v, c);
+	}
+}
+
+/* WAIT_MEM on the queue's own fence word, which holds @val: a compare that holds. */
+static void emit_wait_local(struct gen *g, struct dma_buf *b, uint32_t val, bool q1)
+{
+	unsigned f = rnd(g, 7);
+	uint64_t ref = val;
+
+	switch (f) {
+	case GPU_FUNC_LT: ref = val + 1 + rnd(g, 5); break;
+	case GPU_FUNC_LE: ref = val + rnd(g, 5); break;
+	case GPU_FUNC_NE: ref = val + 1; break;
+	case GPU_FUNC_GE: ref = val - (val ? rnd(g, val + 1) : 0); break;
+	case GPU_FUNC_GT: if (!val) f = GPU_FUNC_ALWAYS; else ref = val - 1 - rnd(g, val); break;
+	default: break;
+	}
+	if (dma_emit_wait_mem(b, FENCE_VA + (q1 ? 0x40 : 0), ref, q1 ? ~0ull : 0xffffffffull,
+			      (enum gpu_wait_func)f, q1, (uint16_t)rnd(g, 32)) == GM_OK)
+		g->p->pkts++;
+}
+
+/* A packet the hardware refuses; the queue halts on it. */
+static void emit_bad(struct gen *g, struct dma_buf *b, unsigned v, bool priv_ib)
+{
+	uint32_t d[12];
+	unsigned k = rnd(g, 13);
+
+	memset(d, 0, sizeof(d));
+	switch (k) {
+	case 0: d[0] = 2u << 30 | GPU_OP_NOP << 8; (void)dma_emit_raw(b, d, 1); break;
+	case 1: d[0] = GPU_PKT_HDR(0xee, 0); (void)dma_emit_raw(b, d, 1); break;
+	case 2: d[0] = GPU_PKT_HDR(GPU_OP_TIMESTAMP, 3); d[1] = (uint32_t)TS_VA; d[2] = TS_VA >> 32;
+		(void)dma_emit_raw(b, d, 4); break;
+	case 3: d[0] = GPU_PKT_HDR(GPU_OP_RELEASE_FENCE, 5); d[1] = (uint32_t)TS_VA;
+		d[2] = TS_VA >> 32; d[5] = 1u << 7; (void)dma_emit_raw(b, d, 6); break;
+	case 4: d[0] = GPU_PKT_HDR(GPU_OP_WRITE_DATA, 3); d[1] = (uint32_t)TS_VA + 2;
+		d[2] = TS_VA >> 32; (void)dma_emit_raw(b, d, 4); break;
+	case 5:
+		if (priv_ib) { /* a nested IB instead */
+			(void)dma_emit_indirect_buffer(b, IB_VA, 4);
+		} else {
+			(void)dma_emit_pte_write(b, TS_VA, 0, 0, 0, 1);
+		}
+		break;
+	case 6: (void)dma_emit_indirect_buffer(b, IB_VA, 4); break;
+	case 7: d[0] = GPU_PKT_HDR(GPU_OP_WAIT_MEM, 7); d[1] = (uint32_t)TS_VA; d[2] = TS_VA >> 32;
+		d[7] = 7; (void)dma_emit_raw(b, d, 8); break;
+	case 9: /* WAIT_MEM misaligned */
+		d[0] = GPU_PKT_HDR(GPU_OP_WAIT_MEM, 7); d[1] = (uint32_t)FENCE_VA + 2; d[2] = FENCE_VA >> 32;
+		(void)dma_emit_raw(b, d, 8); break;
+	case 10: /* TIMESTAMP with a reserved ADDR_HI bit */
+		d[0] = GPU_PKT_HDR(GPU_OP_TIMESTAMP, 2); d[1] = (uint32_t)TS_VA; d[2] = (TS_VA >> 32) | 1u << 20;
+		(void)dma_emit_raw(b, d, 3); break;
+	case 11: { /* a write under a PDE with a reserved bit, or an invalid PDE */
+		uint32_t v1 = 1;
+
+		(void)dma_emit_write_data(b, chance(g, 50) ? VA0 + 0x400000 : VA0 + 0x40000000, &v1, 1);
+		break;
+	}
+	default: d[0] = GPU_PKT_HDR(GPU_OP_NOP, 0x3000); (void)dma_emit_raw(b, d, 1); break; /* overruns its IB */
+	}
+	(void)v;
+	g->p->malformed++;
+	g->p->pkts++;
+}
+
+/* The body of one ordinary IB of VMID @v on queue @q. */
+static void gen_ib_body(struct gen *g, struct dma_buf *b, unsigned q, unsigned v)
+{
+	unsigned n = 1 + rnd(g, 10);
+
+	for (unsigned i = 0; i < n && !g->ended[q]; i++) {
+		unsigned r = rnd(g, 100);
+
+		if (b->cap - b->len < 64)
+			break;
+		if (rnd(g, 1000) < 15) {
+			emit_bad(g, b, v, false);
+			g->ended[q] = true;
+		} else if (r < 25) {
+			emit_write(g, b, v, i + 1 == n);
+		} else if (r < 65) {
+			emit_ce(g, b, v);
+		} else if (r < 72) {
+			if (dma_emit_timestamp(b, TS_VA + 8 * rnd(g, 32)) == GM_OK)
+				g->p->pkts++;
+		} else if (r < 80) {
+			if (dma_emit_nop(b, rnd(g, 6)) == GM_OK)
+				g->p->pkts++;
+		} else if (r < 88) {
+			emit_wait_local(g, b, g->fences[q], q == 1);
+		} else if (q == 1) {
+			uint32_t s = ++g->sem_writes;
+
+			if (dma_emit_write_data(b, SEM_VA, &s, 1) == GM_OK)
+				g->p->pkts++;
+		} else if (g->sem_waited < g->sem_writes) {
+			g->sem_waited += 1 + rnd(g, g->sem_writes - g->sem_waited);
+			if (dma_emit_wait_mem(b, SEM_VA, g->sem_waited, 0xffffffffu, GPU_FUNC_GE, false,
+					      (uint16_t)rnd(g, 64)) == GM_OK)
+				g->p->pkts++;
+		}
+	}
+}
+
+/* A physical privileged IB of queue 1: a chunk of VMID 3 remapped. */
+static void gen_paging_ib(struct gen *g, struct dma_buf *b)
+{
+	unsigned c = DST_C0 + rnd(g, CHUNKS - DST_C0), kind = rnd(g, 4);
+	uint64_t dst = PT_PA(3, 3 + (c * 16) / 512) + 8ull * ((c * 16) % 512);
+	uint64_t pa = DST_PA(3) + rnd(g, 32) * (uint64_t)CHUNK, flags = 0;
+	uint32_t stride = 4096;
+	uint64_t base = pa;
+
+	switch (kind) {
+	case 0: flags = PTE_V | PTE_R | PTE_W | PTE_FRAG; break;
+	case 1: flags = PTE_V | PTE_R | PTE_W; break;
+	case 2: flags = PTE_PRT; base = 0; stride = 0; break;
+	default: flags = 0; base = 0; stride = 0; break;
+	}
+	if (chance(g, 6)) { /* refused: PTE_WRITE misaligned, INVALIDATE_TLB reserved bits */
+		uint32_t d[9] = { GPU_PKT_HDR(GPU_OP_PTE_WRITE, 8), (uint32_t)dst + 4, (uint32_t)(dst >> 32),
+				  0, 0, 0, 0, 0, 1 };
+
+		if (chance(g, 50)) {
+			(void)dma_emit_raw(b, d, 9);
+		} else {
+			d[0] = GPU_PKT_HDR(GPU_OP_INVALIDATE_TLB, 3);
+			d[1] = 3u | 1u << 8;
+			(void)dma_emit_raw(b, d, 4);
+		}
+		g->p->malformed++;
+		g->ended[1] = true;
+		return;
+	}
+	if (dma_emit_pte_write(b, dst, flags, base, stride, 16) != GM_OK)
+		return;
+	for (unsigned i = 0; i < 16; i++)
+		*leaf(g, 3, c * 16 + i) = flags | (((base + i * (uint64_t)stride) >> 12 & GPU_PTE_ADDR_MASK)
+						    << GPU_PTE_ADDR_SHIFT);
+	g->good[3][c] = kind < 2;
+	if (chance(g, 50))
+		(void)dma_emit_invalidate_tlb(b, 3, false, (uint32_t)(chunk_va(c) >> 16),
+					      (uint32_t)(chunk_va(c) >> 16));
+	else
+		(void)dma_emit_invalidate_tlb(b, 0, true, 0, 0xffffffffu);
+	if (chance(g, 50)) {
+		struct dma_surf s = { .base = SCR_PA + rnd(g, 3) * (uint64_t)CHUNK, .pitch = 1024 };
+		uint32_t w = 1 + rnd(g, 1024), h = 1 + rnd(g, 32);
+
+		(void)dma_emit_fill(b, &s, w, h, tb_rand(&g->rng));
+	}
+	g->p->pkts += 2;
+}
+
+/* ------------------------------------------------------------ rings */
+
+static void ring_emit(struct gen *g, unsigned q, const uint32_t *d, size_t n)
+{
+	struct rand_prog *p = g->p;
+
+	for (size_t i = 0; i < n && p->wptr[q] + 1 < (1u << RP_RING_LOG2); i++)
+		p->ring[q][p->wptr[q]++] = d[i];
+}
+
+/* One IB of queue @q and the fence after it. */
+static void gen_ib(struct gen *g, unsigned q)
+{
+	struct rand_prog *p = g->p;
+	uint32_t d[16], start = p->ibw[q], vmid, priv = 0;
+	struct dma_buf ib, r;
+	uint64_t ib_addr;
+	bool paging = q == 1 && chance(g, 25);
+	unsigned sem0 = g->sem_writes;
+
+	if (RP_IB_DW - start < 512)
+		return;
+	dma_buf_init(&ib, &p->ib[q][start], 512);
+	vmid = q == 0 ? 1 : paging ? 0 : 2 + rnd(g, 2);
+	if (paging) {
+		priv = 1;
+		gen_paging_ib(g, &ib);
+	} else {
+		gen_ib_body(g, &ib, q, vmid);
+	}
+	if (!ib.len)
+		(void)dma_emit_nop(&ib, 0);
+	p->ibw[q] += (uint32_t)((ib.len + 7u) & ~7u);
+	ib_addr = vmid ? IB_VA + 4ull * start : IB_PA(q) + 4ull * start;
+	dma_buf_init(&r, d, 16);
+	if (chance(g, 25)) { /* a packet in the ring itself (physical) */
+		uint32_t v = (uint32_t)tb_rand(&g->rng);
+
+		if (chance(g, 50))
+			(void)dma_emit_write_data(&r, FENCE_PA + 0x100 + 0x40 * q + 4 * rnd(g, 16), &v, 1);
+		else
+			(void)dma_emit_nop(&r, rnd(g, 3));
+		ring_emit(g, q, d, r.len);
+		g->p->pkts++;
+		dma_buf_init(&r, d, 16);
+	}
+	if (chance(g, 1)) { /* ring-level errors: an empty IB, or one in unmapped VA */
+		g->sem_writes = sem0; /* the body never runs */
+		if (chance(g, 50)) {
+			uint32_t bad[4] = { GPU_PKT_HDR(GPU_OP_INDIRECT_BUFFER, 3), (uint32_t)ib_addr,
+					    (uint32_t)(ib_addr >> 32),
+					    GPU_PKT_INDIRECT_BUFFER_VMID(vmid) | GPU_PKT_INDIRECT_BUFFER_PRIV(priv) };
+
+			(void)dma_emit_raw(&r, bad, 4);
+		} else
+			(void)dma_emit_indirect_buffer_ctx(&r, VA0 + 0x3f0000, (uint32_t)ib.len, 1, false);
+		p->malformed++;
+		g->ended[q] = true;
+	} else {
+		(void)dma_emit_indirect_buffer_ctx(&r, ib_addr, (uint32_t)ib.len, vmid, priv);
+	}
+	ring_emit(g, q, d, r.len);
+	if (g->ended[q])
+		return;
+	dma_buf_init(&r, d, 16);
+	g->fences[q]++;
+	(void)dma_emit_release_fence(&r, FENCE_PA + 0x40 * q, g->fences[q], q == 1, chance(g, 50));
+	ring_emit(g, q, d, r.len);
+}
+
+int rand_prog_build(struct rand_prog *p, uint64_t seed, unsigned opts)
+{
+	struct gen g;
+	unsigned nib[2];
+
+	memset(p, 0, sizeof(*p));
+	memset(&g, 0, sizeof(g));
+	p->seed = seed;
+	g.p = p;
+	g.rng = seed;
+	g.opts = opts;
+	for (size_t i = 0; i < RP_SRC_BYTES; i += 8) {
+		uint64_t v = tb_rand(&g.rng);
+
+		memcpy(p->src + i, &v, 8);
+	}
+	gm_config_default(&p->cfg);
+	if (chance(&g, 50)) { /* another memory: back-pressure, long latencies, few in flight */
+		p->cfg.vram_latency_cycles = 1 + rnd(&g, 80);
+		p->cfg.sys_latency_cycles = 1 + rnd(&g, 160);
+		p->cfg.vram_bytes_per_cycle = 4u << rnd(&g, 4);
+		p->cfg.sys_bytes_per_cycle = 2u << rnd(&g, 4);
+		p->cfg.max_outstanding = 1 + rnd(&g, 64);
+	}
+	for (unsigned i = 0; i < 24; i++)
+		p->regs[i] = (uint32_t)tb_rand(&g.rng);
+	build_tables(&g);
+	nib[0] = 1 + rnd(&g, 8);
+	nib[1] = 1 + rnd(&g, 8);
+	/* queue 1 first: queue 0 waits only for semaphore values it writes */
+	for (unsigned i = 0; i < nib[1] && !g.ended[1]; i++)
+		gen_ib(&g, 1);
+	for (unsigned i = 0; i < nib[0] && !g.ended[0]; i++)
+		gen_ib(&g, 0);
+	p->cmp[p->ncmp++] = (struct rp_range){ DST_PA(1), 3 * 0x400000ull };
+	p->cmp[p->ncmp++] = (struct rp_range){ SCR_PA, 4 * (uint64_t)CHUNK };
+	p->cmp[p->ncmp++] = (struct rp_range){ PT_PA(0, 0), RP_VMIDS * 0x10000ull };
+	p->cmp[p->ncmp++] = (struct rp_range){ FENCE_PA, 0x2000 };
+	p->cmp[p->ncmp++] = (struct rp_range){ WB_PA, 0x1000 };
+	return GM_OK;
+}
+
+bool rand_prog_uncertain(const struct rand_prog *p, uint64_t pa)
+{
+	if (p->unc_all && pa >= DST_PA(1) && pa < DST_PA(4))
+		return true;
+	for (unsigned i = 0; i < p->nunc; i++)
+		if (pa >= p->unc[i].pa && pa < p->unc[i].pa + p->unc[i].len)
+			return true;
+	return false;
+}
+
+int rand_prog_load(const struct rand_prog *p, struct gm *g)
+{
+	int st = gm_backdoor_write(g, SRC_PA, p->src, RP_SRC_BYTES);
+
+	for (unsigned q = 0; q < 2 && !st; q++) {
+		st = gm_backdoor_write(g, IB_PA(q), p->ib[q], sizeof(p->ib[q]));
+		if (!st)
+			st = gm_backdoor_write(g, RING_PA(q), p->ring[q], sizeof(p->ring[q]));
+	}
+	for (unsigned v = 1; v < RP_VMIDS && !st; v++)
+		for (unsigned t = 0; t < RP_PT_TABLES && !st; t++)
+			st = gm_backdoor_write(g, PT_PA(v, t), p->pt[v][t], 4096);
+	return st;
+}
+
+int rand_prog_start(const struct rand_prog *p, struct gm *g)
+{
+	int st = gm_reg_write(g, GPU_REG_INT_ENABLE, 0xffffffffu);
+
+	st = st ? st : gm_reg_write(g, GPU_REG_MMU_CTRL, 1);
+	for (unsigned v = 1; v < RP_VMIDS && !st; v++) {
+		st = gm_reg_write(g, GPU_REG_VM_ROOT_LO(v), (uint32_t)PT_PA(v, 0));
+		st = st ? st : gm_reg_write(g, GPU_REG_VM_ROOT_HI(v), (uint32_t)(PT_PA(v, 0) >> 32));
+	}
+	for (unsigned q = 0; q < 2 && !st; q++) {
+		uint32_t ctl = GPU_Q_CTRL_ENABLE(1) | GPU_Q_CTRL_PRIV(1) | GPU_Q_CTRL_RPTR_WB(q);
+
+		st = gm_reg_write(g, GPU_REG_Q_BASE_LO(q), (uint32_t)RING_PA(q));
+		st = st ? st : gm_reg_write(g, GPU_REG_Q_BASE_HI(q), (uint32_t)(RING_PA(q) >> 32));
+		st = st ? st : gm_reg_write(g, GPU_REG_Q_SIZE(q), RP_RING_LOG2);
+		st = st ? st : gm_reg_write(g, GPU_REG_Q_RPTR_WB_LO(q), (uint32_t)(WB_PA + 0x40 * q));
+		st = st ? st : gm_reg_write(g, GPU_REG_Q_RPTR_WB_HI(q), (uint32_t)(WB_PA >> 32));
+		st = st ? st : gm_reg_write(g, GPU_REG_Q_CTRL(q), ctl);
+	}
+	for (unsigned q = 0; q < 2 && !st; q++)
+		st = gm_reg_write(g, GPU_REG_Q_WPTR(q), p->wptr[q]);
+	return st;
+}
+
+int rand_prog_recover(const struct rand_prog *p, struct gm *g, unsigned q)
+{
+	uint32_t d[16], ctl = GPU_Q_CTRL_ENABLE(1) | GPU_Q_CTRL_PRIV(1) | GPU_Q_CTRL_RPTR_WB(q);
+	uint32_t v = (uint32_t)p->seed ^ 0x5eed0000u ^ q;
+	struct dma_buf b;
+	int st;
+
+	dma_buf_init(&b, d, 16);
+	st = dma_emit_write_data(&b, FENCE_PA + 0x80 + 8 * q, &v, 1);
+	st = st ? st : dma_emit_release_fence(&b, FENCE_PA + 0x40 * q, 0x1000 + q, q == 1, true);
+	st = st ? st : gm_reg_write(g, GPU_REG_Q_CTRL(q), ctl | GPU_Q_CTRL_RESET(1));
+	st = st ? st : gm_backdoor_write(g, RING_PA(q), d, b.len * 4);
+	st = st ? st : gm_reg_write(g, GPU_REG_Q_CTRL(q), ctl);
+	return st ? st : gm_reg_write(g, GPU_REG_Q_WPTR(q), (uint32_t)b.len);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 1099511628211ull;
+}
+
+int rand_prog_sweep(const struct rand_prog *p, struct gm *g, uint64_t *hash)
+{
+	static const uint32_t glob[] = { GPU_REG_ID, GPU_REG_CAPS, GPU_REG_INT_ENABLE, GPU_REG_SCRATCH,
+					 GPU_REG_IB_MAX_DW, GPU_REG_MMU_CTRL, GPU_REG_MMU_INV_VMID,
+					 GPU_REG_MMU_INV_START, GPU_REG_MMU_INV_END, GPU_REG_MMU_INV_CTL,
+					 GPU_REG_CE_STATUS, GPU_REG_APT_STATUS, 0x7fc, 0xffc };
+	uint64_t h = 1469598103934665603ull;
+	uint32_t v = 0;
+	int st = gm_reg_write(g, GPU_REG_SCRATCH, p->regs[0]);
+
+	st = st ? st : gm_reg_write(g, GPU_REG_MMU_INV_VMID, p->regs[1]);
+	st = st ? st : gm_reg_write(g, GPU_REG_MMU_INV_START, p->regs[2]);
+	st = st ? st : gm_reg_write(g, GPU_REG_MMU_INV_END, p->regs[3]);
+	st = st ? st : gm_reg_write(g, GPU_REG_INT_ENABLE, p->regs[4]);
+	for (unsigned vm = RP_VMIDS; vm < GPU_NUM_VMIDS && !st; vm++) {
+		st = gm_reg_write(g, GPU_REG_VM_ROOT_LO(vm), p->regs[5 + vm % 8] ^ vm);
+		st = st ? st : gm_reg_write(g, GPU_REG_VM_ROOT_HI(vm), p->regs[13 + vm % 8] ^ vm);
+	}
+	for (unsigned r = 0; r < GPU_APT_RANGES && !st; r++) {
+		/* fields with VALID clear: the ranges stay off */
+		st = gm_reg_write(g, GPU_REG_APT_CTRL(r), p->regs[21] & ~1u);
+		st = st ? st : gm_reg_write(g, GPU_REG_APT_START(r), p->regs[22] ^ r);
+		st = st ? st : gm_reg_write(g, GPU_REG_APT_END(r), p->regs[23] ^ r);
+		st = st ? st : gm_reg_write(g, GPU_REG_APT_BASE_LO(r), p->regs[5 + r]);
+		st = st ? st : gm_reg_write(g, GPU_REG_APT_BASE_HI(r), p->regs[13 + r]);
+		st = st ? st : gm_reg_write(g, GPU_REG_APT_PITCH(r), p->regs[r]);
+	}
+	for (unsigned q = 0; q < 2 && !st; q++) { /* read-only and unnamed offsets: ignored, refused */
+		h = mix(h, (uint64_t)gm_reg_write(g, GPU_REG_Q_RPTR(q), p->regs[q]));
+		h = mix(h, (uint64_t)gm_reg_write(g, GPU_REG_Q_CTRL(q) + 0x7c, p->regs[q]));
+		h = mix(h, (uint64_t)gm_reg_write(g, GPU_REG_APT_CTRL(q) + 0x18, p->regs[q]));
+	}
+	for (size_t i = 0; i < sizeof(glob) / sizeof(glob[0]) && !st; i++) {
+		int a = gm_reg_read(g, glob[i], &v);
+
+		h = mix(mix(h, (uint64_t)a), v);
+	}
+	for (unsigned i = 0; i < GPU_NUM_VMIDS * 2 && !st; i++) {
+		int a = gm_reg_read(g, GPU_VMREG_BASE + 4 * i, &v);
+
+		h = mix(mix(h, (uint64_t)a), v);
+	}
+	for (unsigned i = 0; i < GPU_APT_RANGES * GPU_APTREG_STRIDE / 4 && !st; i++) {
+		int a = gm_reg_read(g, GPU_APTREG_BASE + 4 * i, &v);
+
+		h = mix(mix(h, (uint64_t)a), v);
+	}
+	for (unsigned i = 0; i < 3 * GPU_QREG_STRIDE / 4 && !st; i++) { /* queue 2: none */
+		int a = gm_reg_read(g, GPU_QREG_BASE + 4 * i, &v);
+
+		h = mix(mix(h, (uint64_t)a), v);
+	}
+	/* the run's own values again */
+	st = st ? st : gm_reg_write(g, GPU_REG_INT_ENABLE, 0xffffffffu);
+	*hash = h;
+	return st;
+}
