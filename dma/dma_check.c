@@ -28,7 +28,7 @@ static bool reserved_set(const struct gpu_pkt_desc *pd, const uint32_t *pl)
 	return false;
 }
 
-static uint32_t check_header(uint32_t hdr, size_t left, bool priv)
+uint32_t dma_pkt_header_cause(uint32_t hdr, size_t left, bool priv)
 {
 	const struct gpu_pkt_desc *pd = gpu_pkt_desc(GPU_HDR_OPCODE_GET(hdr));
 	uint32_t count = GPU_HDR_COUNT_GET(hdr);
@@ -173,7 +173,7 @@ uint32_t dma_pkt_check(const uint32_t *dw, size_t left, bool in_ib, bool priv, u
 
 	if (!dw || left == 0)
 		return GPU_CAUSE_BAD_COUNT;
-	cause = check_header(dw[0], left, priv);
+	cause = dma_pkt_header_cause(dw[0], left, priv);
 	if (cause != GPU_CAUSE_NONE)
 		return cause;
 	return check_fields(gpu_pkt_desc(GPU_HDR_OPCODE_GET(dw[0])), &dw[1], GPU_HDR_COUNT_GET(dw[0]),

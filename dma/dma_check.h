@@ -24,4 +24,9 @@
  */
 uint32_t dma_pkt_check(const uint32_t *dw, size_t left, bool in_ib, bool priv, uint32_t ib_max_dw);
 
+/* The header rules alone (type, opcode, privilege, COUNT against @left
+ * dwords), as dma_pkt_check() applies them before it looks at a payload:
+ * GPU_CAUSE_NONE or the cause. */
+uint32_t dma_pkt_header_cause(uint32_t hdr, size_t left, bool priv);
+
 #endif /* DMA_CHECK_H */

@@ -204,24 +204,6 @@ void ref_queue_quiet_step(struct ref_queue *q)
 		q->poll--;
 }
 
-/* The header rules (type, opcode, privilege, COUNT), as dma_pkt_check()
- * applies them before it looks at a payload. */
-static uint32_t header_cause(uint32_t hdr, uint32_t left, bool priv)
-{
-	const struct gpu_pkt_desc *pd = gpu_pkt_desc(GPU_HDR_OPCODE_GET(hdr));
-	uint32_t cnt = GPU_HDR_COUNT_GET(hdr);
-
-	if (GPU_HDR_TYPE_GET(hdr) != GPU_PKT_TYPE3)
-		return GPU_CAUSE_BAD_TYPE;
-	if (!pd)
-		return GPU_CAUSE_BAD_OPCODE;
-	if (pd->priv && !priv)
-		return GPU_CAUSE_PRIV;
-	if (cnt < pd->count_min || cnt > pd->count_max || cnt >= left)
-		return GPU_CAUSE_BAD_COUNT;
-	return GPU_CAUSE_NONE;
-}
-
 /* The payload rules of the packet collected in q->pl. */
 static uint32_t payload_cause(const struct ref_queue *q, const struct ref_qcfg *c, uint32_t ib_max)
 {
@@ -408,7 +390,7 @@ void ref_queue_step(struct ref_queue *q, const struct ref_qcfg *c, const struct 
 		q->pkt_ring = !q->in_ib;
 		q->cnt = GPU_HDR_COUNT_GET(dw);
 		q->idx_pl = 0;
-		cause = header_cause(dw, q->pkt_ring ? ring_mask(c) : q->ib_rem + 1u,
+		cause = dma_pkt_header_cause(dw, q->pkt_ring ? ring_mask(c) : q->ib_rem + 1u,
 				     q->pkt_ring ? c->priv : q->ib_priv);
 		if (cause == GPU_CAUSE_NONE) {
 			if (GPU_HDR_OPCODE_GET(dw) == GPU_OP_NOP)
