@@ -118,7 +118,7 @@ static void wave_observe(struct gm *g)
 	const struct gm_pins *p = &g->pins;
 	uint32_t client = p->mem_req_id >> 1;
 
-	if (p->mem_req_id == 0xff)
+	if (p->mem_req_id == GPU_WALK_ID)
 		g->wave_used |= GM_VIEW_USED_MMU;
 	else if ((client & ~0x1fu) == GPU_CE_CLIENT)
 		g->wave_used |= GM_VIEW_USED_CE;

@@ -32,6 +32,7 @@
 #define GPU_CE_ROB_SLOTS 0x20ull /* copy-engine read slots: reads in flight plus beats held for reuse */
 #define GPU_CE_CLIENT 0x40ull /* MMU fault client numbers 0x40..0x5f are copy-engine reads/writes (0x40 | tag) */
 #define GPU_APT_CLIENT 0x20ull /* memory-port client numbers 0x20..0x3f are the aperture (0x20 | request slot); its accesses are physical, so it never appears as an MMU fault client */
+#define GPU_WALK_ID 0xffull /* memory-port id of the MMU walker's page-table reads (no client uses the top id); their responses stay in the MMU */
 
 /* packet opcodes (header bits OPCODE) */
 enum gpu_opcode {

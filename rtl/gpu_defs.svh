@@ -30,6 +30,7 @@
   localparam int unsigned CeRobSlots = 32;  // copy-engine read slots: reads in flight plus beats held for reuse
   localparam int unsigned CeClient = 64;  // MMU fault client numbers 0x40..0x5f are copy-engine reads/writes (0x40 | tag)
   localparam int unsigned AptClient = 32;  // memory-port client numbers 0x20..0x3f are the aperture (0x20 | request slot); its accesses are physical, so it never appears as an MMU fault client
+  localparam int unsigned WalkId = 255;  // memory-port id of the MMU walker's page-table reads (no client uses the top id); their responses stay in the MMU
 
   // packet opcodes (header bits OPCODE)
   typedef logic [7:0] opcode_e;

@@ -30,7 +30,7 @@
 #define REF_NUM_QUEUES 2u
 #define REF_BEAT GM_BEAT_BYTES                /* bytes per memory beat */
 #define REF_BEAT_MASK ((uint64_t)REF_BEAT - 1u)
-#define REF_WALK_ID 0xffu                     /* the page walker's port id */
+#define REF_WALK_ID GPU_WALK_ID                /* the page walker's port id (regspec) */
 #define REF_ADDR_MASK ((1ull << GPU_PA_BITS) - 1u)
 
 /* One request of a client to the arbiter, and from there to the MMU. */

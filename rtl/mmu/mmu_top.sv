@@ -89,7 +89,7 @@ module mmu_top #(
 
   localparam int unsigned BB = BeatBytes * 8;
   localparam int unsigned BeatLog2 = $clog2(BeatBytes);
-  localparam logic [MemIdW-1:0] WalkId = '1;  // no client uses the top id
+  localparam logic [MemIdW-1:0] WalkIdW = MemIdW'(WalkId);  // regspec WALK_ID
   // A request in flight: id, vmid, address, write, data, strobes.
   localparam int unsigned ReqW = MemIdW + 4 + 48 + 1 + BB + BeatBytes;
 
@@ -205,7 +205,7 @@ module mmu_top #(
   end
   assign wk_entry_qw = {wk_table_q[47:12], wk_idx};
   assign wk_entry = mem_rsp_rdata_i[64*wk_entry_qw[BeatLog2-4:0] +: 64];
-  assign wk_rsp = mem_rsp_valid_i && mem_rsp_id_i == WalkId;
+  assign wk_rsp = mem_rsp_valid_i && mem_rsp_id_i == WalkIdW;
 
   // The outcome of a looked-up or walked translation for an access.
   function automatic logic [3:0] perm_fault(logic we, logic r, logic w, logic is_null);
@@ -218,7 +218,7 @@ module mmu_top #(
   logic [3:0] flt;
 
   assign out_free = !ob_valid_q[1];
-  assign client_rsp = mem_rsp_valid_i && mem_rsp_id_i != WalkId;
+  assign client_rsp = mem_rsp_valid_i && mem_rsp_id_i != WalkIdW;
   assign syn_free = !syn_valid_q || !client_rsp;
 
   always_comb begin
@@ -285,7 +285,7 @@ module mmu_top #(
       WkRead: if (out_free) begin
         out_valid_d = 1'b1;
         {out_id_d, out_addr_d, out_we_d, out_wdata_d, out_wstrb_d} =
-          {WalkId, wk_entry_qw[44:BeatLog2-3], {BeatLog2{1'b0}}, 1'b0, {BB{1'b0}}, {BeatBytes{1'b0}}};
+          {WalkIdW, wk_entry_qw[44:BeatLog2-3], {BeatLog2{1'b0}}, 1'b0, {BB{1'b0}}, {BeatBytes{1'b0}}};
         wk_d = WkWait;
       end
       WkWait: if (wk_rsp) begin
