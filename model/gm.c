@@ -336,10 +336,10 @@ static int apt_post(struct gm *g, uint32_t off, const uint64_t w[GM_APT_CHUNK_WO
 	return GM_OK;
 }
 
-/* The reference backend does not model the aperture yet (model/ref/ref_apt.c). */
+/* A backend that does not model the aperture port (gm_backend_ops). */
 static bool apt_missing(const struct gm *g)
 {
-	return g->ops == &gm_backend_ref;
+	return g->ops->no_aperture;
 }
 
 int gm_apt_flush(struct gm *g)

@@ -92,6 +92,9 @@ struct gm_backend_ops {
 	 * in @buf the first time it is asked after the failure.
 	 */
 	bool (*failed)(void *be, char *buf, size_t n);
+	/* The aperture port is not modelled: gm.c answers every gm_apt_* call
+	 * with GM_ERR_UNSUPPORTED before touching the pins (model/ref/). */
+	bool no_aperture;
 };
 
 /* The assertion failures of the Verilated models in this thread, caught

@@ -263,4 +263,5 @@ const struct gm_backend_ops gm_backend_ref = {
 	.cycle = ref_cycle,
 	.trace_open = ref_trace_open,
 	.trace_close = ref_trace_close,
+	.no_aperture = true, /* ref_apt.c: not modelled yet */
 };
