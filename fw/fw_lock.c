@@ -400,8 +400,7 @@ static struct fw_lock_range *raw_in_vram(struct fw_kmd *k, const struct fw_alloc
 	return NULL;
 }
 
-/* A free range, or GPU_APT_RANGES: none. */
-static unsigned range_free(const struct fw_kmd *k, unsigned after)
+unsigned fw_lock_range_free(const struct fw_kmd *k, unsigned after)
 {
 	unsigned r;
 
@@ -453,7 +452,7 @@ int fw_lock_render(struct fw_kmd *k, const struct fw_dmabuf *buf)
 		if (!raw_in_vram(k, a))
 			continue;
 		if (a->d.vram_only || a->d.pinned || a->d.size / FW_LOCK_VIEW_PITCH > 0xffffu ||
-		    (r = range_free(k, r)) == GPU_APT_RANGES)
+		    (r = fw_lock_range_free(k, r)) == GPU_APT_RANGES)
 			return GM_ERR_CANT_RENDER_LOCKED;
 		r++;
 	}
@@ -465,7 +464,7 @@ int fw_lock_render(struct fw_kmd *k, const struct fw_dmabuf *buf)
 		/* locked with DonotWait|IgnoreSync: work before the lock may use it */
 		st = wait_idle(k, buf->dev, l->a, false);
 		if (!st)
-			st = follow_to_system(k, l, range_free(k, 0));
+			st = follow_to_system(k, l, fw_lock_range_free(k, 0));
 		if (st)
 			return st;
 	}

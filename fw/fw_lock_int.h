@@ -49,6 +49,9 @@ static inline int lock_bring_in(struct fw_kmd *k, struct fw_alloc *a)
  * NULL: not locked (a view entry is not a lock). */
 struct fw_lock_range *fw_lock_of(struct fw_kmd *k, const struct fw_alloc *a);
 
+/* The first free range from @after on, or GPU_APT_RANGES: none. */
+unsigned fw_lock_range_free(const struct fw_kmd *k, unsigned after);
+
 /* A free raw entry; NULL: none. */
 struct fw_lock_range *fw_lock_raw_free(struct fw_kmd *k);
 

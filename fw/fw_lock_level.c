@@ -98,8 +98,7 @@ int fw_lock_level_add(struct fw_kmd *k, struct fw_lock_range *l, struct fw_devic
 	if (l->copy) {
 		l->levels |= bit;
 	} else {
-		for (r = 0; r < GPU_APT_RANGES && k->apt[r].a; r++)
-			;
+		r = fw_lock_range_free(k, 0);
 		if (r < GPU_APT_RANGES) {
 			st = fw_apt_map(k->d, r, (uint32_t)(win + v.off),
 					(uint32_t)(win + v.off + v.bytes), a->loc.addr + v.off,
