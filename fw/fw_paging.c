@@ -288,10 +288,15 @@ static int evict_one(struct fw_kmd *k, struct fw_alloc *a)
 	return GM_OK;
 }
 
+bool fw_paging_from_system(const struct fw_alloc *a)
+{
+	return a->d.dynamic || (a->resident && a->loc.seg_id == FW_KMD_SEG_SYS && a->pinned);
+}
+
 bool fw_paging_in_place(const struct fw_alloc *a)
 {
 	return a->resident && (a->loc.seg_id == FW_KMD_SEG_VRAM ||
-			       (a->loc.seg_id == FW_KMD_SEG_SYS && (a->d.dynamic || a->pinned)));
+			       (a->loc.seg_id == FW_KMD_SEG_SYS && fw_paging_from_system(a)));
 }
 
 /* A dynamic allocation that lives nowhere: placed in the system segment,
@@ -398,7 +403,7 @@ static bool never_fits(struct fw_kmd *k, const struct fw_alloc *a, struct fw_all
 	struct fw_seg_stats ss;
 	size_t nv;
 
-	if (fw_paging_in_place(a) || a->d.dynamic ||
+	if (fw_paging_in_place(a) || fw_paging_from_system(a) ||
 	    fw_seg_get_stats(fw_adapter_seg(&k->ad, FW_KMD_SEG_VRAM), &ss) || ss.free >= a->d.size)
 		return false;
 	return fw_res_pick_victims(&k->ad, FW_KMD_SEG_VRAM, a->d.size - ss.free, busy, nbusy,

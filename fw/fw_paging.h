@@ -54,6 +54,10 @@ int fw_paging_make_resident(struct fw_kmd *k, const struct fw_dmabuf *buf) GM_MU
  * raw; see fw_lock_render). */
 bool fw_paging_in_place(const struct fw_alloc *a);
 
+/* Whether the GPU uses @a from the system segment, not VRAM: dynamic (its
+ * home, placed there when it lives nowhere yet), or pinned there by a lock. */
+bool fw_paging_from_system(const struct fw_alloc *a);
+
 /* Move @a, resident in VRAM, to the system segment now although it is
  * pinned (a raw lock's, fw_lock_render) and wait for the move: a TRANSFER
  * of its bytes, translations following.  GM_OK; GM_ERR_FULL (no room

@@ -172,7 +172,7 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	for (uint32_t i = 0; i < buf->nalloc; i++) {
 		const struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
 
-		if (!a->d.dynamic && !(a->pinned && a->loc.seg_id != FW_KMD_SEG_VRAM))
+		if (!fw_paging_from_system(a))
 			need += (a->d.size + a->align - 1) / a->align * a->align;
 	}
 	if (need > k->cfg.vram_bytes)
