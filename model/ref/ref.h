@@ -197,18 +197,9 @@ struct ref_ce {
 
 /* ------------------------------------------------------------ aperture */
 
+/* Not modelled yet (ref_apt.c): idle, taking no request. */
 struct ref_apt {
-	uint32_t state;            /* enum gpu_apt_state */
-	bool we;
-	uint64_t wdata;
-	uint8_t wstrb;
-	unsigned r;
-	uint64_t addr;
-	uint32_t div_left, xb, y;
-	/* the row cache */
-	bool rc_v;
-	unsigned rc_r;
-	uint32_t rc_l0, rc_y0;
+	uint32_t state;            /* enum gpu_apt_state (APT_STATUS.STATE): IDLE */
 	uint32_t accesses;
 	/* the host response of this edge */
 	bool rsp_valid, rsp_err;
@@ -318,6 +309,8 @@ void ref_ce_step(struct ref_ce *ce, const struct ref_ce_cmd *cmd, bool granted,
 /* ref_apt.c */
 void ref_apt_reset(struct ref_apt *a);
 bool ref_apt_ready(const struct ref_apt *a);
+/* Work in progress (the quiet-edge test of ref_top.c). */
+bool ref_apt_busy(const struct ref_apt *a);
 void ref_apt_offer(const struct ref_apt *a, struct ref_req *req);
 void ref_apt_step(struct ref_apt *a, const struct ref_regs *regs, bool req_valid, bool we,
 		  uint32_t addr, uint64_t wdata, uint8_t wstrb, bool granted, const struct ref_rsp *rsp);

@@ -25,6 +25,12 @@ bool ref_apt_ready(const struct ref_apt *a)
 	return false;
 }
 
+bool ref_apt_busy(const struct ref_apt *a)
+{
+	(void)a;
+	return false;
+}
+
 void ref_apt_offer(const struct ref_apt *a, struct ref_req *req)
 {
 	(void)a;

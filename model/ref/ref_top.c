@@ -100,7 +100,7 @@ static bool quiet(const struct ref_top *t)
 	const struct ref_mmu *m = &t->mmu;
 
 	if (t->r_valid || t->a_valid || t->m_rsp.valid || m->ob_n || m->mq_n || m->syn_valid ||
-	    m->wk != GPU_WK_IDLE || !ref_ce_ready(&t->ce) || !ref_apt_ready(&t->apt) || t->apt.rsp_valid)
+	    m->wk != GPU_WK_IDLE || !ref_ce_ready(&t->ce) || ref_apt_busy(&t->apt) || t->apt.rsp_valid)
 		return false;
 	for (unsigned i = 0; i < REF_NUM_QUEUES; i++)
 		if (!ref_queue_quiet(&t->q[i], &t->regs.q[i]))
