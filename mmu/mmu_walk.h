@@ -30,7 +30,9 @@
  *      frag64k = FRAG64K: the TLB may cache one 64 KiB entry, tag VA[47:16],
  *      PA base pa & ~0xffff.  The builder guarantees the 16 PTEs of such a
  *      block agree; if hand-written tables break that, which of them the
- *      TLB caches decides the translation (undefined for software).
+ *      TLB caches decides the translation (undefined for software; the
+ *      hardware's fill replaces the entries it overlaps, so the page's last
+ *      walk decides, and a lookup never matches two entries).
  * A PDE's reserved bits are not checked before its V bit; a PTE's are.
  */
 #ifndef MMU_WALK_H

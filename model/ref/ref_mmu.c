@@ -106,6 +106,15 @@ static void tlb_update(struct ref_mmu *m, const struct ref_inv *inv, int touch,
 	if (fill) {
 		bool used = m->tlb[victim].used;
 
+		/* a fill replaces what it overlaps in its VMID (mmu_walk.h) */
+		for (unsigned i = 0; i < REF_TLB_ENTRIES; i++) {
+			struct ref_tlb_entry *e = &m->tlb[i];
+
+			if (e->vmid == fill->vmid && e->vpn >> 4 == fill->vpn >> 4 &&
+			    (fill->big || e->big || e->vpn == fill->vpn))
+				e->valid = false;
+		}
+
 		m->tlb[victim] = *fill;
 		m->tlb[victim].used = used;
 		touch = victim;

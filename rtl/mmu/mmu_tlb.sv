@@ -8,6 +8,8 @@
 // fill port, and an invalidation port that drops every entry of a VMID (or
 // of all VMIDs) overlapping a VA range given in 64 KiB units, in one cycle.
 //
+// A fill drops the entries of its VMID it overlaps (see fill_ovl).
+//
 // Replacement: each entry has a used bit, set on a hit or fill; the victim
 // is the first invalid entry, else the first unused one; when every entry is
 // used, all used bits but the one just touched are cleared.
@@ -106,13 +108,28 @@ module mmu_tlb #(
     end
   end
 
+  // ---------------------------------------------------------------- fill overlap
+  // A fill replaces every entry of its VMID that it overlaps: a 64 KiB
+  // fragment over 4 KiB pages of its block, or a 4 KiB page under a cached
+  // fragment.  Tables that break the FRAG64K rule (the 16 PTEs of a block
+  // disagree) then translate as the last walk found, never as a lookup that
+  // matches two entries.
+  logic [TlbEntries-1:0] fill_ovl;
+  always_comb begin
+    for (int unsigned i = 0; i < TlbEntries; i++) begin
+      fill_ovl[i] = fill_i && vmid_q[4*i +: 4] == fill_vmid_i &&
+                    vpn_q[36*i + 4 +: 32] == fill_vpn_i[35:4] &&
+                    (fill_big_i || big_q[i] || vpn_q[36*i +: 4] == fill_vpn_i[3:0]);
+    end
+  end
+
   // ---------------------------------------------------------------- update
   logic [TlbEntries-1:0] touch;
   always_comb begin
     touch = '0;
     if (fill_i) touch[victim] = 1'b1;
     else if (lk_use_i && lk_hit_o) touch[hit_idx] = 1'b1;
-    valid_d = valid_q & ~inv_hit;
+    valid_d = valid_q & ~inv_hit & ~fill_ovl;
     if (fill_i) valid_d[victim] = 1'b1;
     used_d = used_q | touch;
     if (&(used_d | ~valid_d)) used_d = touch;

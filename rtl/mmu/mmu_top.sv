@@ -166,7 +166,7 @@ module mmu_top #(
     .fill_vmid_i(h_vmid),
     .fill_vpn_i(h_va[47:12]),
     .fill_pfn_i(pte_pa),
-    .fill_big_i(wk_pte_q[PteFrag64kLsb]),
+    .fill_big_i(wk_pte_q[PteFrag64kLsb] && !pte_null),  // FRAG64K is ignored on a null PTE
     .fill_r_i(wk_pte_q[PteRLsb]),
     .fill_w_i(wk_pte_q[PteWLsb]),
     .fill_null_i(pte_null),

@@ -90,7 +90,7 @@ static uint64_t *leaf(struct gen *g, unsigned v, unsigned i)
 /* Fill chunk @c of VMID @v with one of the mixes; true if all RW. */
 static bool map_chunk(struct gen *g, unsigned v, unsigned c, uint64_t pa, unsigned kind)
 {
-	bool good = true;
+	bool good = true, broken = false;
 
 	for (unsigned i = 0; i < 16; i++) {
 		uint64_t *e = leaf(g, v, c * 16 + i), a = pa + i * 4096ull;
@@ -121,6 +121,7 @@ static bool map_chunk(struct gen *g, unsigned v, unsigned c, uint64_t pa, unsign
 			if ((g->opts & RP_OPT_NULL_FRAG) && chance(g, 10)) {
 				*e = PTE_PRT | PTE_FRAG; /* a null tile among the fragment's pages */
 				good = false;
+				broken = true;
 			}
 			break;
 		case 2: *e = PTE_PRT; good = false; break;
@@ -128,6 +129,18 @@ static bool map_chunk(struct gen *g, unsigned v, unsigned c, uint64_t pa, unsign
 		case 5: *e = pte(a, PTE_V | PTE_R | PTE_W); break;
 		default: *e = pte(a, PTE_V | PTE_R | PTE_FRAG); good = false; break;
 		}
+	}
+	/* A null tile among a fragment's pages breaks the FRAG64K rule (the 16
+	 * PTEs of a block agree): whether an access to that page reads zero or
+	 * the fragment's memory depends on which PTE the TLB last cached, i.e.
+	 * on the order of the walks (undefined for software, mmu/mmu_walk.h),
+	 * so the whole 64 KiB the fragment names is left out of the compare. */
+	if (broken && g->p->nunc < RP_MAX_UNCERTAIN) {
+		g->p->unc[g->p->nunc].pa = pa;
+		g->p->unc[g->p->nunc].len = 16 * 4096;
+		g->p->nunc++;
+	} else if (broken) {
+		g->p->unc_all = true;
 	}
 	return good;
 }
