@@ -230,6 +230,10 @@ int gm_create(const struct gm_config *cfg, struct gm **out)
 	st = g->ops->create(&g->pins, &g->be);
 	if (st)
 		goto err_free_mem;
+	/* The runtime records assertion failures per thread: one an earlier
+	 * model left untaken (it stops at its first) is not this model's. */
+	if (g->ops->failed)
+		(void)g->ops->failed(g->be, NULL, 0);
 	g->pins.rst_n = 0;
 	for (uint32_t i = 0; i < cfg->reset_cycles; i++)
 		tick(g);
