@@ -19,8 +19,13 @@
  * (off by default: the ref backend does not model the write-combined
  * aperture yet, model/ref/ref_apt.c); before that,
  * every queue left halted or hung is reset (Q_CTRL.RESET) and runs a
- * write and a fence with interrupt, and the outcome is compared too.  A mismatch prints the
- * seed and the command that reruns it alone; the exit status is 1.
+ * write and a fence with interrupt, and the outcome is compared too.  An
+ * RTL assertion (a model error) on either backend is a mismatch as well.
+ * A mismatch prints the seed and the command that reruns it alone, and
+ * runs the seed on Verilator once more with waves: test_rand-SEED.fst and
+ * its view test_rand-SEED.gtkw in the current directory (with
+ * $GPUSIM_WAVE_DIR set, every seed's Verilator run records there instead);
+ * the exit status is 1.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -55,6 +60,7 @@ struct end_state {
 	uint32_t counters[16];         /* timing counters: read (covered), not compared */
 	uint8_t rec_fence[0x100];
 	uint32_t apt_accesses;
+	char model_err[200];           /* an RTL assertion's report, or empty */
 	double secs;
 };
 
@@ -214,6 +220,9 @@ static int apt_phase(struct gm *g, const struct rand_prog *p, struct end_state *
 	return st;
 }
 
+/* The FST the next Verilator run records (its view next to it), or NULL. */
+static const char *wave_path;
+
 /* Run @p on @kind; fill @e.  GM_OK or why it could not run. */
 static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct end_state *e)
 {
@@ -231,7 +240,12 @@ static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct e
 	st = gm_create(&cfg, &g);
 	if (st)
 		return st;
-	st = rand_prog_load(p, g);
+	if (kind == GM_BACKEND_VERILATOR && wave_path) {
+		st = gm_wave_open(g, wave_path, 0, GM_WAVE_END);
+		if (st)
+			fprintf(stderr, "%s: %s\n", wave_path, gm_status_name(st));
+	}
+	st = st ? st : rand_prog_load(p, g);
 	st = st ? st : rand_prog_sweep(p, g, &e->sweep_hash);
 	st = st ? st : rand_prog_start(p, g);
 	while (!st) {
@@ -285,6 +299,15 @@ static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct e
 	 * (model/ref/ref_apt.c): the phase runs only when asked (--apt). */
 	if (opt_apt)
 		st = st ? st : apt_phase(g, p, e);
+	{
+		const char *what;
+		uint64_t at;
+
+		if (gm_model_error(g, &what, &at))
+			snprintf(e->model_err, sizeof(e->model_err), "%s at cycle %" PRIu64, what, at);
+	}
+	if (gm_wave_is_open(g) && gm_wave_close(g))
+		fprintf(stderr, "%s: the waveform or its view was not written\n", wave_path);
 	gm_destroy(g);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	e->secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
@@ -325,6 +348,9 @@ static unsigned scoreboard(const struct rand_prog *p, const struct end_state *a,
 			       GPU_Q_STATUS_HALTED_MASK << GPU_Q_STATUS_HALTED_SHIFT |
 			       GPU_Q_STATUS_ERROR_MASK << GPU_Q_STATUS_ERROR_SHIFT;
 
+	if (a->model_err[0] || b->model_err[0])
+		MISMATCH("model error: %s (verilator), %s (ref)", a->model_err[0] ? a->model_err : "none",
+			 b->model_err[0] ? b->model_err : "none");
 	for (unsigned q = 0; q < 2; q++) {
 		/* a posted write's fault is noticed some packets later: which
 		 * packet the queue had counted is timing */
@@ -390,6 +416,27 @@ static unsigned scoreboard(const struct rand_prog *p, const struct end_state *a,
 	return bad;
 }
 
+/*
+ * A mismatch: run the seed on Verilator once more, recording the whole
+ * program (a few thousand to 120,000 cycles) up to the end state the
+ * scoreboard compared, and print how to open it.
+ */
+static void wave_failure(const struct rand_prog *p, const struct end_state *a)
+{
+	char path[64];
+	struct end_state w;
+
+	snprintf(path, sizeof(path), "test_rand-%" PRIu64 ".fst", p->seed);
+	wave_path = path;
+	if (run_on(GM_BACKEND_VERILATOR, p, &w) == GM_OK && w.cycles == a->cycles)
+		printf("seed %" PRIu64 ": waves of the Verilator run: gtkwave %.*s.gtkw\n", p->seed,
+		       (int)(strlen(path) - 4), path);
+	else
+		printf("seed %" PRIu64 ": the re-run for waves did not repeat the run\n", p->seed);
+	wave_path = NULL;
+	free_state(&w);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned count = 1, mism = 0, hangs = 0, failed_seeds = 0;
@@ -398,6 +445,8 @@ int main(int argc, char **argv)
 	uint64_t seed0, cyc[2] = { 0, 0 }, pkts = 0, malformed = 0, risky = 0;
 	double secs[2] = { 0, 0 };
 	struct rand_prog *p = malloc(sizeof(*p));
+	const char *wave_dir;
+	char path[4096];
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--count") && i + 1 < argc)
@@ -416,6 +465,9 @@ int main(int argc, char **argv)
 	}
 	if (!p || !count)
 		return 2;
+	wave_dir = getenv("GPUSIM_WAVE_DIR");
+	if (wave_dir && !*wave_dir)
+		wave_dir = NULL;
 	seed0 = tb_seed(CMD);
 	for (unsigned n = 0; n < count; n++) {
 		uint64_t seed = seed0 + n;
@@ -424,6 +476,9 @@ int main(int argc, char **argv)
 		unsigned bad;
 
 		rand_prog_build(p, seed, opts);
+		if (wave_dir)
+			snprintf(path, sizeof(path), "%s/test_rand-%" PRIu64 ".fst", wave_dir, seed);
+		wave_path = wave_dir ? path : NULL;
 		sa = run_on(GM_BACKEND_VERILATOR, p, &a);
 		sb = run_on(GM_BACKEND_REF, p, &b);
 		if (sa || sb) {
@@ -442,6 +497,8 @@ int main(int argc, char **argv)
 			printf("seed %" PRIu64 ": reproduce with GPUSIM_SEED=%" PRIu64 " %s --count 1%s\n", seed,
 			       seed, CMD, opts & RP_OPT_NULL_FRAG ? " --null-frag" : "");
 			failed_seeds++;
+			if (!wave_dir)
+				wave_failure(p, &a);
 		}
 		mism += bad;
 		hangs += a.budget;
