@@ -164,3 +164,7 @@ endforeach()
 # (GPUSIM_SEED=N reruns them).  Nightly size: make rand-nightly (10,000).
 add_test(rand_scoreboard tests/test_rand --count 300 --quiet)
 set_tests_properties(rand_scoreboard PROPERTIES LABELS "rtl;ref" TIMEOUT 300)
+# ... and with null tiles carrying FRAG64K, also among a fragment's pages
+# (the TLB's null and overlapping-fill rules, mmu/mmu_walk.h).
+add_test(rand_null_frag tests/test_rand --count 100 --null-frag --quiet)
+set_tests_properties(rand_null_frag PROPERTIES LABELS "rtl;ref" TIMEOUT 300)
