@@ -3,7 +3,7 @@
  * test_rand.c - random programs on the RTL and on the reference backend,
  * end states compared (the scoreboard).
  *
- *   build/tests/test_rand [--count N] [--quiet] [--null-frag] [--apt]
+ *   build/tests/test_rand [--count N] [--quiet] [--null-frag] [--no-apt]
  *
  * Seeds are S, S+1, ... S+N-1 with S from tb_seed() ($GPUSIM_SEED, else the
  * clock).  Each seed's program (tb/rand/rand_prog.c) runs on the Verilator
@@ -14,13 +14,13 @@
  * queue's status, error cause, address and header, packet count and read
  * pointer, INT_STATUS (every fence interrupt, error and fault raised), the
  * MMU fault latch and the copy engine's byte count, except where the
- * hardware leaves them to timing (see scoreboard()); then, with --apt, the
- * same random aperture accesses on both (apt_phase()) and every answer
- * (off by default: the ref backend does not model the write-combined
- * aperture yet, model/ref/ref_apt.c); before that,
- * every queue left halted or hung is reset (Q_CTRL.RESET) and runs a
- * write and a fence with interrupt, and the outcome is compared too.  A mismatch prints the
- * seed and the command that reruns it alone; the exit status is 1.
+ * hardware leaves them to timing (see scoreboard()).  Then every queue
+ * left halted or hung is reset (Q_CTRL.RESET) and runs a write and a fence
+ * with interrupt, and the outcome is compared too; last (unless --no-apt)
+ * the same random aperture accesses run on both (apt_phase()) and every
+ * answer, APT_ACCESSES, APT_ERR_COUNT and INT_STATUS are compared.  A
+ * mismatch prints the seed and the command that reruns it alone; the exit
+ * status is 1.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -159,9 +159,10 @@ static uint64_t mix(uint64_t h, uint64_t v)
  * After the queues: a range of random layout (any of the 8, overlapping
  * ranges, sometimes an illegal pitch) over VMID 1's destination area, and
  * random 64-bit reads and writes with byte enables in and around it (the
- * plain VRAM view outside); every status and value goes into e->apt_hash.
+ * plain VRAM view outside); every status and value, and at the end
+ * APT_ERR_COUNT and INT_STATUS, go into e->apt_hash.
  */
-static bool opt_apt; /* --apt: compare the aperture phase too */
+static bool opt_no_apt; /* --no-apt: skip the aperture phase */
 
 static int apt_phase(struct gm *g, const struct rand_prog *p, struct end_state *e)
 {
@@ -210,6 +211,12 @@ static int apt_phase(struct gm *g, const struct rand_prog *p, struct end_state *
 			st = a;
 	}
 	st = st ? st : gm_reg_read(g, GPU_REG_APT_ACCESSES, &e->apt_accesses);
+	for (unsigned i = 0; i < 2 && !st; i++) {
+		uint32_t v;
+
+		st = gm_reg_read(g, i ? GPU_REG_INT_STATUS : GPU_REG_APT_ERR_COUNT, &v);
+		h = mix(h, v);
+	}
 	e->apt_hash = h;
 	return st;
 }
@@ -281,9 +288,7 @@ static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct e
 	}
 	(void)gm_step(g, DRAIN_CYCLES);
 	st = st ? st : collect_recovery(g, e);
-	/* The ref backend does not model the write-combined aperture yet
-	 * (model/ref/ref_apt.c): the phase runs only when asked (--apt). */
-	if (opt_apt)
+	if (!opt_no_apt)
 		st = st ? st : apt_phase(g, p, e);
 	gm_destroy(g);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -406,10 +411,10 @@ int main(int argc, char **argv)
 			quiet = true;
 		else if (!strcmp(argv[i], "--null-frag"))
 			opts |= RP_OPT_NULL_FRAG;
-		else if (!strcmp(argv[i], "--apt"))
-			opt_apt = true;
+		else if (!strcmp(argv[i], "--no-apt"))
+			opt_no_apt = true;
 		else {
-			fprintf(stderr, "usage: %s [--count N] [--quiet] [--null-frag] [--apt]\n",
+			fprintf(stderr, "usage: %s [--count N] [--quiet] [--null-frag] [--no-apt]\n",
 				argv[0]);
 			return 2;
 		}
