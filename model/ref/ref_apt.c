@@ -45,11 +45,18 @@ bool ref_apt_front_empty(const struct ref_apt *a)
 	return !a->hq_n && !a->s1.v && !a->s2.v && a->state == GPU_APT_ST_IDLE;
 }
 
+/* APT_STATUS.BUSY: an access or a posted write not done, a fetch not
+ * issued, or a flush not complete. */
+static bool status_busy(const struct ref_apt *a)
+{
+	return !ref_apt_front_empty(a) || !ref_apt_drained(a) || a->ru_n || a->rb_iss != a->rb_alloc ||
+	       a->flush;
+}
+
 bool ref_apt_busy(const struct ref_apt *a)
 {
-	/* a beat buffer beyond the prefetched one is still to be released */
-	return !ref_apt_front_empty(a) || !ref_apt_drained(a) || a->ru_n || a->flush ||
-	       a->rb_iss != a->rb_alloc || a->rb_alloc - a->rb_free > 1u;
+	/* ... or a beat buffer beyond the prefetched one still to release */
+	return status_busy(a) || a->rb_alloc - a->rb_free > 1u;
 }
 
 uint32_t ref_apt_status(const struct ref_apt *a)
@@ -57,14 +64,12 @@ uint32_t ref_apt_status(const struct ref_apt *a)
 	unsigned rb_new = (a->rb_alloc - 1u) % REF_APT_RB, rd;
 	bool pf = a->rb_alloc != a->rb_free && (a->rb_v >> rb_new & 1u) && !(a->rb_stale >> rb_new & 1u) &&
 		  !(a->rb_err >> rb_new & 1u);
-	bool busy = !ref_apt_front_empty(a) || !ref_apt_drained(a) || a->ru_n || a->rb_iss != a->rb_alloc ||
-		    a->flush;
 	bool drain = a->s2.v && !a->s2.u.we && a->ru_n < REF_APT_RU && a->s2.err == GPU_APT_ERR_NONE &&
 		     !ref_apt_drained(a);
 
 	rd = drain ? GPU_APT_RD_DRAIN : a->rb_iss != a->rb_alloc ? GPU_APT_RD_REQ
 	     : a->ru_n ? GPU_APT_RD_WAIT : GPU_APT_RD_IDLE;
-	return GPU_APT_STATUS_STATE(a->state) | GPU_APT_STATUS_RD(rd) | GPU_APT_STATUS_BUSY(busy) |
+	return GPU_APT_STATUS_STATE(a->state) | GPU_APT_STATUS_RD(rd) | GPU_APT_STATUS_BUSY(status_busy(a)) |
 	       GPU_APT_STATUS_WC(a->wc_v) | GPU_APT_STATUS_PF(pf) |
 	       GPU_APT_STATUS_PEND(a->wq_n + (unsigned)__builtin_popcount(a->sl_v));
 }
