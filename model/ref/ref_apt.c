@@ -175,8 +175,16 @@ static bool translate_head(struct ref_apt *a, const struct ref_regs *regs, struc
 	return true;
 }
 
-/* One cycle of the row division; at its end the row cache holds its row
- * (or the head will answer ROW), unless a range register was written. */
+/*
+ * One cycle of the row division; at its end the row cache holds its row
+ * (or the head will answer ROW), unless a range register is written in
+ * that last cycle.  The quotient is taken with the pitch of the division's
+ * first cycle: the hardware divides bit-serially with the pitch of each
+ * cycle, and keeps the result even when a range register was written in
+ * an earlier cycle of the division (rtl/apt/apt_top.sv: rc_v_d is set from
+ * cfg_wr_i of the last cycle only) - both differ only if a range is
+ * reprogrammed while a division runs, which gm.c's users never do.
+ */
 static void divide(struct ref_apt *a, bool cfg_wr)
 {
 	if (--a->div_left)
