@@ -106,9 +106,9 @@ int gm_backdoor_read64(struct gm *g, uint64_t addr, uint64_t *v) GM_MUST_CHECK;
  * GPU_APT_WINDOW_BYTES and 8-aligned, @strb the byte enables (bit i = byte
  * i, nonzero); otherwise GM_ERR_BAD_ARG and no cycle passes.
  *
- * On the reference backend (GM_BACKEND_REF) the aperture is not modelled
- * yet: every gm_apt_* call returns GM_ERR_UNSUPPORTED (after its argument
- * checks) and no cycle passes.
+ * A backend that does not model the aperture (gm_backend_ops.no_aperture;
+ * none does today) answers every gm_apt_* call with GM_ERR_UNSUPPORTED
+ * (after its argument checks) and no cycle passes.
  *
  * gm_apt_write64 posts the word and flushes (gm_apt_flush): it returns once
  * the word is in memory, GM_ERR_ADDR if it failed (the range's format is

@@ -93,7 +93,8 @@ struct gm_backend_ops {
 	 */
 	bool (*failed)(void *be, char *buf, size_t n);
 	/* The aperture port is not modelled: gm.c answers every gm_apt_* call
-	 * with GM_ERR_UNSUPPORTED before touching the pins (model/ref/). */
+	 * with GM_ERR_UNSUPPORTED before touching the pins.  Every backend
+	 * today models it (false); the flag is for one that does not. */
 	bool no_aperture;
 };
 

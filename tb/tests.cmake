@@ -141,20 +141,17 @@ set_tests_properties(rtl_umd PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 # The C reference backend (model/ref/, --backend ref): the demo, every
 # scenario and the system tests run on it unchanged and check the same
 # results; it has no waveforms (--wave with ref is a usage error, exit 2).
-# It does not model the write-combined aperture yet (model/ref/ref_apt.c):
-# the scenarios that lock through it (copies, lock) and test_apt are left out
-# on ref, and gm_apt_* answers GM_ERR_UNSUPPORTED there.
 add_test(demo_ref bin/gpusim demo --quiet --backend ref)
 set_tests_properties(demo_ref PROPERTIES LABELS "fw;ref" TIMEOUT 60)
 add_test(demo_ref_no_wave sh -c "bin/gpusim demo --quiet --backend ref --wave ref.fst; test $? -eq 2 && test ! -e ref.fst")
 set_tests_properties(demo_ref_no_wave PROPERTIES LABELS "fw;ref" TIMEOUT 60)
-foreach(scen evict shared hang vaupdate tiled deferred)
+foreach(scen copies evict shared hang vaupdate tiled deferred lock)
   add_test(run_ref_${scen} bin/gpusim run ${scen} --quiet --backend ref)
   set_tests_properties(run_ref_${scen} PROPERTIES LABELS "fw;ref" TIMEOUT 120)
 endforeach()
 add_test(memcheck_demo_ref valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim demo --quiet --backend ref)
 set_tests_properties(memcheck_demo_ref PROPERTIES LABELS "fw;ref;memcheck" TIMEOUT 300)
-foreach(t cp ce mmu_rtl gpuva umd_rtl)
+foreach(t cp apt apt_wc ce mmu_rtl gpuva umd_rtl kmd_lock kmd_lock_paths kmd_lock_render)
   add_test(ref_${t} tests/test_${t})
   set_tests_properties(ref_${t} PROPERTIES LABELS "rtl;ref" TIMEOUT 120 ENVIRONMENT "GPUSIM_BACKEND=ref")
 endforeach()

@@ -584,22 +584,26 @@ static int bench_ce(const char *what, const struct dma_surf *dst, const struct d
 	return 0;
 }
 
-/* CPU aperture bandwidth: a sequential write of @len bytes (posted 64-bit
- * words, write-combined into beats), then a sequential read of them
+/* CPU aperture bandwidth on @be: a sequential write of @len bytes (posted
+ * 64-bit words, write-combined into beats), then a sequential read of them
  * (pipelined, served from the prefetched beat where it can), through a
- * range onto a surface of layout @mode, 4 bytes per element, pitch 4 KiB. */
-static int bench_apt(uint32_t len, unsigned mode, const char *name)
+ * range onto a surface of layout @mode, 4 bytes per element, pitch 4 KiB.
+ * The cycles of each in @wr and @rd; the wall time of both in @secs. */
+static int bench_apt_on(enum gm_backend_kind be, uint32_t len, unsigned mode, uint64_t *wr,
+			uint64_t *rd, double *secs)
 {
 	struct gm_config cfg;
 	struct gm *g;
+	struct timespec t0, t1;
 	uint8_t *buf = calloc(1, len);
 	uint64_t c0, c1, c2;
 	int st;
 
 	gm_config_default(&cfg);
+	cfg.backend = be;
 	if (!buf || gm_create(&cfg, &g)) {
 		free(buf);
-		return 1;
+		return GM_ERR_NO_MEM;
 	}
 	st = gm_reg_write(g, GPU_REG_APT_START(0), 0);
 	if (!st)
@@ -611,6 +615,7 @@ static int bench_apt(uint32_t len, unsigned mode, const char *name)
 	if (!st)
 		st = gm_reg_write(g, GPU_REG_APT_CTRL(0), GPU_APT_CTRL_VALID(1) |
 			GPU_APT_CTRL_MODE(mode) | GPU_APT_CTRL_BPE(2));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	c0 = gm_cycles(g);
 	if (!st)
 		st = gm_apt_write(g, 0, buf, len);
@@ -618,16 +623,33 @@ static int bench_apt(uint32_t len, unsigned mode, const char *name)
 	if (!st)
 		st = gm_apt_read(g, 0, buf, len);
 	c2 = gm_cycles(g);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	gm_destroy(g);
 	free(buf);
+	*wr = c1 - c0;
+	*rd = c2 - c1;
+	*secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	return st;
+}
+
+/* The aperture bandwidth on the RTL, then the reference backend's cycles. */
+static int bench_apt(uint32_t len, unsigned mode, const char *name)
+{
+	uint64_t wv = 0, rv = 0, wr = 0, rr = 0;
+	double sv = 0, sr = 0;
+	int st = bench_apt_on(GM_BACKEND_VERILATOR, len, mode, &wv, &rv, &sv);
+
+	st = st ? st : bench_apt_on(GM_BACKEND_REF, len, mode, &wr, &rr, &sr);
 	if (st) {
 		printf("  aperture %s: failed (%s)\n", name, gm_status_name(st));
 		return 1;
 	}
 	printf("  aperture %-6s 4 B/element, %u bytes sequential through a range: write %.3f "
 	       "bytes/cycle (%" PRIu64 " cycles, posted), read %.3f bytes/cycle (%" PRIu64
-	       " cycles)\n", name, len, (double)len / (double)(c1 - c0), c1 - c0,
-	       (double)len / (double)(c2 - c1), c2 - c1);
+	       " cycles)\n", name, len, (double)len / (double)wv, wv, (double)len / (double)rv, rv);
+	printf("     ref: write %" PRIu64 " cycles (%+.2f%% of the RTL's), read %" PRIu64 " cycles (%+.2f%%), "
+	       "%.1fx the RTL backend's speed\n", wr, 100.0 * ((double)wr - (double)wv) / (double)wv, rr,
+	       100.0 * ((double)rr - (double)rv) / (double)rv, sr > 0 ? sv / sr : 0.0);
 	return 0;
 }
 

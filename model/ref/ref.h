@@ -88,7 +88,10 @@ struct ref_regs {
 	/* pulses of this edge, for the other blocks */
 	bool q_reset[REF_NUM_QUEUES];
 	struct ref_inv inv;
-	bool apt_wr;
+	bool apt_wr;               /* any APT register written: flush */
+	bool apt_cfg_wr;           /* a range register written */
+	bool apt_err_clr;          /* APT_ERR_STATUS.VALID written 1 */
+	bool apt_pf_drop;          /* APT_FLUSH.PF written 1 */
 };
 
 /* ------------------------------------------------------------ queue */
@@ -197,13 +200,102 @@ struct ref_ce {
 
 /* ------------------------------------------------------------ aperture */
 
-/* Not modelled yet (ref_apt.c): idle, taking no request. */
+#define REF_APT_HOST 4u          /* host FIFO entries */
+#define REF_APT_WQ 4u            /* closed write beats waiting for a slot */
+#define REF_APT_SLOTS GPU_APT_SLOTS
+#define REF_APT_RB 32u           /* read beat buffers (a ring) */
+#define REF_APT_RU 32u           /* read units waiting for their beat */
+#define REF_APT_DIV_CYCLES 28u   /* the row division, one quotient bit a cycle */
+
+/* One host access: a 16-byte chunk with byte enables. */
+struct ref_apt_chunk {
+	bool we;
+	uint32_t off;              /* window offset, 16-aligned */
+	uint8_t data[16];
+	uint16_t strb;
+};
+
+/* A unit of translation: the whole chunk, or one half (in bytes 7:0). */
+struct ref_apt_unit {
+	bool we, wide, half, last; /* last: a read answers with this unit */
+	uint32_t off;              /* window offset of its first word */
+	uint8_t data[16];
+	uint16_t strb;
+};
+
+/* A translation stage: s1 holds the row and byte column (or a linear
+ * address), s2 the physical address; err is enum gpu_apt_err. */
+struct ref_apt_stage {
+	bool v, lin;
+	uint32_t err;
+	unsigned r;
+	uint32_t xb, y;
+	uint64_t addr;
+	struct ref_apt_unit u;
+};
+
+/* A write beat: the combining buffer or a queued one. */
+struct ref_apt_beat {
+	uint64_t beat;             /* address >> log2(REF_BEAT) */
+	uint8_t data[REF_BEAT];
+	uint32_t strb;
+	uint32_t off;              /* window offset of the first word written */
+};
+
+/* A read unit waiting for its beat buffer. */
+struct ref_apt_ru {
+	bool wide, half, last, err;
+	unsigned lane, rb;
+};
+
+/* The write-combined aperture (ref_apt.c: front end, ref_apt_mem.c: the
+ * posted writes, the streamed reads and the error latch). */
 struct ref_apt {
-	uint32_t state;            /* enum gpu_apt_state (APT_STATUS.STATE): IDLE */
-	uint32_t accesses;
-	/* the host response of this edge */
-	bool rsp_valid, rsp_err;
-	uint64_t rsp_rdata;
+	struct ref_apt_chunk hq[REF_APT_HOST];
+	unsigned hq_rd, hq_n;
+	bool part;                 /* the head's low half is translated */
+	uint32_t state;            /* enum gpu_apt_state (APT_STATUS.STATE) */
+	/* the division of a row-cache miss */
+	unsigned div_r, div_left;
+	uint32_t div_q, div_rem, div_l;
+	/* the row cache: range, offset of the row's start, row */
+	bool rc_v, row_err;
+	unsigned rc_r;
+	uint32_t rc_l0, rc_y0;
+	struct ref_apt_stage s1, s2;
+	/* posted writes */
+	struct ref_apt_beat wc, wq[REF_APT_WQ];
+	bool wc_v, flush;
+	unsigned wc_idle, wq_rd, wq_n;
+	uint32_t sl_v;             /* write slots in flight (bit = tag) */
+	uint32_t sl_off[REF_APT_SLOTS];
+	/* streamed reads: beat buffers in allocation order, units in order */
+	uint64_t rb_beat[REF_APT_RB];
+	uint8_t rb_data[REF_APT_RB][REF_BEAT];
+	uint32_t rb_v, rb_err, rb_stale;
+	uint32_t rb_alloc, rb_iss, rb_free;   /* sequence counters */
+	struct ref_apt_ru ru[REF_APT_RU];
+	unsigned ru_rd, ru_n;
+	uint8_t racc[16];
+	bool rerr;
+	/* errors and counters */
+	bool err_v;
+	uint32_t err_cause, err_off, err_count, accesses;
+	/* outputs of this edge */
+	bool rsp_valid, rsp_err, err_irq;
+	uint64_t rsp_rdata[2];
+};
+
+/* The host request of an edge and what the register file tells the aperture. */
+struct ref_apt_in {
+	bool req_valid, we;
+	uint32_t addr;
+	uint64_t wdata[2];
+	uint16_t wstrb;
+	bool granted;              /* its memory request was taken */
+	const struct ref_rsp *rsp; /* NULL: none for the aperture */
+	bool snoop_valid;          /* a write the memory port took last edge */
+	uint64_t snoop_addr;
 };
 
 /* ------------------------------------------------------------ MMU */
@@ -258,8 +350,10 @@ struct ref_top {
 	struct ref_rsp m_rsp;
 	bool a_valid, a_we;
 	uint32_t a_addr;
-	uint64_t a_wdata;
-	uint8_t a_wstrb;
+	uint64_t a_wdata[2];
+	uint16_t a_wstrb;
+	bool snoop_valid;          /* a write the memory port took (registered) */
+	uint64_t snoop_addr;
 	/* blocks */
 	struct ref_regs regs;
 	struct ref_queue q[REF_NUM_QUEUES];
@@ -308,12 +402,20 @@ void ref_ce_step(struct ref_ce *ce, const struct ref_ce_cmd *cmd, bool granted,
 
 /* ref_apt.c */
 void ref_apt_reset(struct ref_apt *a);
-bool ref_apt_ready(const struct ref_apt *a);
+/* Whether the host may present a request, @pending the one registered. */
+bool ref_apt_ready(const struct ref_apt *a, bool pending);
 /* Work in progress (the quiet-edge test of ref_top.c). */
 bool ref_apt_busy(const struct ref_apt *a);
+/* APT_STATUS as the register file reads it. */
+uint32_t ref_apt_status(const struct ref_apt *a);
 void ref_apt_offer(const struct ref_apt *a, struct ref_req *req);
-void ref_apt_step(struct ref_apt *a, const struct ref_regs *regs, bool req_valid, bool we,
-		  uint32_t addr, uint64_t wdata, uint8_t wstrb, bool granted, const struct ref_rsp *rsp);
+void ref_apt_step(struct ref_apt *a, const struct ref_regs *regs, const struct ref_apt_in *in);
+
+/* ref_apt_mem.c (the aperture's back end, for ref_apt.c) */
+bool ref_apt_drained(const struct ref_apt *a);
+bool ref_apt_front_empty(const struct ref_apt *a);
+/* One edge of the back end on the stage s2: whether s2 was taken. */
+bool ref_apt_mem_step(struct ref_apt *a, const struct ref_regs *regs, const struct ref_apt_in *in);
 
 /* ref_arb.c */
 void ref_arb_reset(struct ref_arb *a);

@@ -5,9 +5,10 @@
  * Clients 0..REF_NUM_QUEUES-1 are the queues, then the aperture, then the
  * copy engine; one request per cycle goes to the MMU, round-robin from the
  * client after the last one served, so none starves.  A request leaves with
- * id = client number << 1 | write (the copy engine puts its read tag in
- * the low bits of its client number), which is how responses find their
- * client again (gpu_top's port description in rtl/top/gpu_top.sv).
+ * id = client number << 1 | write (the copy engine and the aperture put
+ * their tag in the low bits of their client number), which is how
+ * responses find their client again (gpu_top's port description in
+ * rtl/top/gpu_top.sv).
  */
 #include "ref.h"
 
@@ -41,7 +42,7 @@ int ref_arb_client(uint32_t id)
 		return -1;
 	if (c < REF_NUM_QUEUES)
 		return (int)c;
-	if (c == GPU_APT_CLIENT)
+	if ((c & ~(GPU_APT_SLOTS - 1u)) == GPU_APT_CLIENT)
 		return REF_NUM_QUEUES;
 	if ((c & ~(REF_CE_SLOTS - 1u)) == GPU_CE_CLIENT)
 		return REF_NUM_QUEUES + 1;

@@ -130,9 +130,11 @@ static bool apt_write(struct ref_regs *r, unsigned n, uint32_t off, uint32_t v, 
 	struct ref_range *g = &r->rng[n];
 	uint32_t dummy;
 
+	/* any write into the block flushes and drops the row cache, even one
+	 * refused or naming no register */
+	r->apt_wr = r->apt_cfg_wr = true;
 	if (!apt_read(r, n, off, &dummy))
 		return false;
-	r->apt_wr = true;
 	if (off != AO(GPU_REG_APT_CTRL) && g->valid) {
 		*refused = true;
 		return true;
@@ -188,7 +190,13 @@ static bool glob_read(const struct ref_top *t, uint32_t off, uint32_t *v)
 	case GPU_REG_CE_BUSY_CYCLES: *v = t->ce.busy_cycles; return true;
 	case GPU_REG_CE_BYTES: *v = t->ce.bytes; return true;
 	case GPU_REG_APT_ACCESSES: *v = t->apt.accesses; return true;
-	case GPU_REG_APT_STATUS: *v = t->apt.state << GPU_APT_STATUS_STATE_SHIFT; return true;
+	case GPU_REG_APT_STATUS: *v = ref_apt_status(&t->apt); return true;
+	case GPU_REG_APT_ERR_STATUS:
+		*v = GPU_APT_ERR_STATUS_VALID(t->apt.err_v) | GPU_APT_ERR_STATUS_CAUSE(t->apt.err_cause);
+		return true;
+	case GPU_REG_APT_ERR_OFF: *v = t->apt.err_off; return true;
+	case GPU_REG_APT_ERR_COUNT: *v = t->apt.err_count; return true;
+	case GPU_REG_APT_FLUSH: *v = 0; return true;
 	default: return false;
 	}
 }
@@ -217,12 +225,20 @@ static bool glob_write(struct ref_regs *r, uint32_t off, uint32_t v)
 			r->inv.end = r->inv_end;
 		}
 		return true;
+	case GPU_REG_APT_ERR_STATUS:
+		r->apt_wr = true;
+		r->apt_err_clr = GPU_APT_ERR_STATUS_VALID_GET(v);
+		return true;
+	case GPU_REG_APT_FLUSH:
+		r->apt_wr = true;
+		r->apt_pf_drop = GPU_APT_FLUSH_PF_GET(v);
+		return true;
 	case GPU_REG_ID: case GPU_REG_CAPS: case GPU_REG_CYCLE_LO: case GPU_REG_CYCLE_HI:
 	case GPU_REG_MMU_FAULT_VA_LO: case GPU_REG_MMU_FAULT_VA_HI: case GPU_REG_MMU_FAULT_COUNT:
 	case GPU_REG_MMU_HITS: case GPU_REG_MMU_MISSES: case GPU_REG_MMU_WALKS:
 	case GPU_REG_MMU_WALK_CYCLES: case GPU_REG_MMU_WALK_MAX: case GPU_REG_CE_STATUS:
 	case GPU_REG_CE_BUSY_CYCLES: case GPU_REG_CE_BYTES: case GPU_REG_APT_ACCESSES:
-	case GPU_REG_APT_STATUS:
+	case GPU_REG_APT_STATUS: case GPU_REG_APT_ERR_OFF: case GPU_REG_APT_ERR_COUNT:
 		return true; /* read-only */
 	default: return false;
 	}
@@ -287,7 +303,7 @@ void ref_regs_step(struct ref_top *t, bool valid, bool we, uint16_t addr, uint32
 
 	memset(r->q_reset, 0, sizeof(r->q_reset));
 	memset(&r->inv, 0, sizeof(r->inv));
-	r->apt_wr = false;
+	r->apt_wr = r->apt_cfg_wr = r->apt_err_clr = r->apt_pf_drop = false;
 	for (unsigned i = 0; i < REF_NUM_QUEUES; i++) {
 		if (t->q[i].fence_irq)
 			set |= 1u << (GPU_INT_STATUS_FENCE_SHIFT + i);

@@ -52,11 +52,10 @@ static void pins_out(struct ref_top *t)
 		memcpy(p->mem_req_wdata, h->wdata, REF_BEAT);
 	p->mem_req_wstrb = t->mmu.ob_n ? h->wstrb : 0;
 	p->irq = ref_regs_irq(&t->regs);
-	p->apt_req_ready = ref_apt_ready(&t->apt) && !t->a_valid;
+	p->apt_req_ready = ref_apt_ready(&t->apt, t->a_valid);
 	p->apt_rsp_valid = t->apt.rsp_valid;
 	p->apt_rsp_err = t->apt.rsp_err;
-	p->apt_rsp_rdata[0] = t->apt.rsp_rdata;
-	p->apt_rsp_rdata[1] = 0;
+	memcpy(p->apt_rsp_rdata, t->apt.rsp_rdata, sizeof(p->apt_rsp_rdata));
 }
 
 static void pins_in(struct ref_top *t)
@@ -76,8 +75,8 @@ static void pins_in(struct ref_top *t)
 	t->a_valid = p->apt_req_valid;
 	t->a_we = p->apt_req_we;
 	t->a_addr = p->apt_req_addr & (GPU_APT_WINDOW_BYTES - 1u);
-	t->a_wdata = p->apt_req_wdata[0];
-	t->a_wstrb = (uint8_t)p->apt_req_wstrb;
+	memcpy(t->a_wdata, p->apt_req_wdata, sizeof(t->a_wdata));
+	t->a_wstrb = p->apt_req_wstrb;
 }
 
 /* The invalidation of this edge: the register's, else the first queue's. */
@@ -99,7 +98,7 @@ static bool quiet(const struct ref_top *t)
 {
 	const struct ref_mmu *m = &t->mmu;
 
-	if (t->r_valid || t->a_valid || t->m_rsp.valid || m->ob_n || m->mq_n || m->syn_valid ||
+	if (t->r_valid || t->a_valid || t->m_rsp.valid || t->snoop_valid || m->ob_n || m->mq_n || m->syn_valid ||
 	    m->wk != GPU_WK_IDLE || !ref_ce_ready(&t->ce) || ref_apt_busy(&t->apt) || t->apt.rsp_valid)
 		return false;
 	for (unsigned i = 0; i < REF_NUM_QUEUES; i++)
@@ -116,7 +115,7 @@ static void quiet_edge(struct ref_top *t)
 	r->cycle++;
 	r->rsp_valid = r->rsp_err = false;
 	r->rsp_rdata = 0;
-	r->apt_wr = false;
+	r->apt_wr = r->apt_cfg_wr = r->apt_err_clr = r->apt_pf_drop = false;
 	r->inv.valid = false;
 	for (unsigned i = 0; i < REF_NUM_QUEUES; i++) {
 		r->q_reset[i] = false;
@@ -131,6 +130,7 @@ static void edge(struct ref_top *t)
 	struct ref_inv inv;
 	struct ref_ce_cmd cmd;
 	struct ref_queue_in qin[REF_NUM_QUEUES];
+	struct ref_apt_in ain;
 	const struct ref_rsp *to[REF_NUM_CLIENTS] = { 0 };
 	bool ce_done, ce_err, ce_fault, taken, ce_taken = false, reset_owner;
 	int pick, inv_q, cmd_q = -1, rc;
@@ -162,6 +162,11 @@ static void edge(struct ref_top *t)
 				cmd_q = (int)i;
 	}
 
+	/* the aperture snoops every write the memory port takes, a cycle late */
+	ain.snoop_valid = t->snoop_valid;
+	ain.snoop_addr = t->snoop_addr;
+	t->snoop_valid = t->mmu.ob_n && t->mmu.ob[0].we && t->pins->mem_req_ready;
+	t->snoop_addr = t->mmu.ob[0].addr;
 	taken = ref_mmu_step(&t->mmu, &t->regs, pick >= 0 ? &offers[pick] : NULL, &t->m_rsp,
 			     t->pins->mem_req_ready, &inv);
 	ref_regs_fault(&t->regs, &t->mmu.fault);
@@ -200,8 +205,16 @@ static void edge(struct ref_top *t)
 	(void)ce_taken;
 	for (unsigned i = 0; i < REF_NUM_QUEUES; i++)
 		ref_queue_step(&t->q[i], &t->regs.q[i], &qin[i]);
-	ref_apt_step(&t->apt, &t->regs, t->a_valid, t->a_we, t->a_addr, t->a_wdata, t->a_wstrb,
-		     taken && pick == (int)REF_NUM_QUEUES, to[REF_NUM_QUEUES]);
+	ain.req_valid = t->a_valid;
+	ain.we = t->a_we;
+	ain.addr = t->a_addr;
+	memcpy(ain.wdata, t->a_wdata, sizeof(ain.wdata));
+	ain.wstrb = t->a_wstrb;
+	ain.granted = taken && pick == (int)REF_NUM_QUEUES;
+	ain.rsp = to[REF_NUM_QUEUES];
+	ref_apt_step(&t->apt, &t->regs, &ain);
+	if (t->apt.err_irq)
+		t->regs.int_status |= GPU_INT_STATUS_APT_ERR(1);
 }
 
 /* ------------------------------------------------------------ backend ops */
@@ -263,5 +276,4 @@ const struct gm_backend_ops gm_backend_ref = {
 	.cycle = ref_cycle,
 	.trace_open = ref_trace_open,
 	.trace_close = ref_trace_close,
-	.no_aperture = true, /* ref_apt.c: not modelled yet */
 };

@@ -3,7 +3,7 @@
  * test_rand.c - random programs on the RTL and on the reference backend,
  * end states compared (the scoreboard).
  *
- *   build/tests/test_rand [--count N] [--quiet] [--null-frag] [--apt]
+ *   build/tests/test_rand [--count N] [--quiet] [--null-frag] [--no-apt]
  *
  * Seeds are S, S+1, ... S+N-1 with S from tb_seed() ($GPUSIM_SEED, else the
  * clock).  Each seed's program (tb/rand/rand_prog.c) runs on the Verilator
@@ -14,18 +14,17 @@
  * queue's status, error cause, address and header, packet count and read
  * pointer, INT_STATUS (every fence interrupt, error and fault raised), the
  * MMU fault latch and the copy engine's byte count, except where the
- * hardware leaves them to timing (see scoreboard()); then, with --apt, the
- * same random aperture accesses on both (apt_phase()) and every answer
- * (off by default: the ref backend does not model the write-combined
- * aperture yet, model/ref/ref_apt.c); before that,
- * every queue left halted or hung is reset (Q_CTRL.RESET) and runs a
- * write and a fence with interrupt, and the outcome is compared too.  An
- * RTL assertion (a model error) on either backend is a mismatch as well.
- * A mismatch prints the seed and the command that reruns it alone, and
- * runs the seed on Verilator once more with waves: test_rand-SEED.fst and
- * its view test_rand-SEED.gtkw in the current directory (with
- * $GPUSIM_WAVE_DIR set, every seed's Verilator run records there instead);
- * the exit status is 1.
+ * hardware leaves them to timing (see scoreboard()).  Then every queue
+ * left halted or hung is reset (Q_CTRL.RESET) and runs a write and a fence
+ * with interrupt, and the outcome is compared too; last (unless --no-apt)
+ * the same random aperture accesses run on both (apt_phase()) and every
+ * answer, APT_ACCESSES, APT_ERR_COUNT, INT_STATUS and the bytes they wrote
+ * are compared.  An RTL assertion (a model error) on either backend is a
+ * mismatch as well.  A mismatch prints the seed and the command that
+ * reruns it alone, and runs the seed on Verilator once more with waves:
+ * test_rand-SEED.fst and its view test_rand-SEED.gtkw in the current
+ * directory (with $GPUSIM_WAVE_DIR set, every seed's Verilator run records
+ * there instead); the exit status is 1.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -161,20 +160,86 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return (h ^ v) * 1099511628211ull;
 }
 
+#define APT_AREA_PA 0xf0000u   /* every byte the aperture phase can write ... */
+#define APT_AREA_BYTES 0x440000u /* ... lies in [APT_AREA_PA, + this) */
+#define APT_STREAM_WORDS 96u
+
+/* A random 8-aligned window offset in and around the ranges' windows. */
+static uint32_t apt_rand_off(uint64_t *r)
+{
+	return (0x100000u * (1 + (uint32_t)(tb_rand(r) % 4)) - 0x100u + (uint32_t)(tb_rand(r) % 0x20200u)) &
+	       ~7u;
+}
+
+/*
+ * The aperture streamed: posted words in runs of sequential offsets (so
+ * they combine, and split where a range edge or an odd range cuts a chunk)
+ * with random byte enables, a flush, then a pipelined read of a random
+ * stretch (served from the prefetched beat where it can); statuses and
+ * data into *@h.
+ */
+static int apt_stream(struct gm *g, uint64_t *r, uint64_t *h)
+{
+	uint8_t buf[512];
+	uint32_t off = apt_rand_off(r), len;
+	int st = GM_OK, a;
+
+	for (unsigned i = 0; i < APT_STREAM_WORDS && !st; i++) {
+		if (tb_rand(r) % 16 == 0)
+			off = apt_rand_off(r);
+		a = gm_apt_post64(g, off, tb_rand(r), tb_rand(r) % 4 ? 0xff : (uint8_t)(1 + tb_rand(r) % 255));
+		if (a)
+			st = a;
+		off += 8;
+	}
+	a = st ? st : gm_apt_flush(g);
+	*h = mix(*h, (uint64_t)a);
+	if (a == GM_ERR_HW)
+		return a;
+	off = apt_rand_off(r);
+	len = 8 * (1 + (uint32_t)(tb_rand(r) % (sizeof(buf) / 8)));
+	memset(buf, 0, sizeof(buf));
+	a = gm_apt_read(g, off, buf, len);
+	*h = mix(*h, (uint64_t)a);
+	for (uint32_t k = 0; k < len; k += 8) {
+		uint64_t v;
+
+		memcpy(&v, buf + k, 8);
+		*h = mix(*h, v);
+	}
+	return a == GM_ERR_HW ? a : GM_OK;
+}
+
+/* What the aperture phase wrote: every byte of the area it changed (but
+ * those the program's own checks leave to timing) with its new value. */
+static uint64_t apt_written(const struct rand_prog *p, const uint8_t *before, const uint8_t *after)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (uint32_t k = 0; k < APT_AREA_BYTES; k++)
+		if (before[k] != after[k] && !rand_prog_uncertain(p, APT_AREA_PA + k))
+			h = mix(mix(h, k), after[k]);
+	return h;
+}
+
 /*
  * After the queues: a range of random layout (any of the 8, overlapping
  * ranges, sometimes an illegal pitch) over VMID 1's destination area, and
  * random 64-bit reads and writes with byte enables in and around it (the
- * plain VRAM view outside); every status and value goes into e->apt_hash.
+ * plain VRAM view outside), then a stream (apt_stream()); every status and
+ * value, APT_ERR_COUNT, INT_STATUS and the bytes the phase wrote go into
+ * e->apt_hash.
  */
-static bool opt_apt; /* --apt: compare the aperture phase too */
+static bool opt_no_apt; /* --no-apt: skip the aperture phase */
 
 static int apt_phase(struct gm *g, const struct rand_prog *p, struct end_state *e)
 {
 	uint64_t r = p->seed ^ 0xa5a5a5a5deadbeefull, h = 1469598103934665603ull;
 	unsigned ranges = 1 + (unsigned)(tb_rand(&r) % 3);
-	int st = GM_OK;
+	uint8_t *before = malloc(APT_AREA_BYTES), *after = malloc(APT_AREA_BYTES);
+	int st = before && after ? GM_OK : GM_ERR_NO_MEM;
 
+	st = st ? st : gm_backdoor_read(g, APT_AREA_PA, before, APT_AREA_BYTES);
 	for (unsigned k = 0; k < ranges && !st; k++) {
 		unsigned n = (unsigned)(tb_rand(&r) % GPU_APT_RANGES), mode = (unsigned)(tb_rand(&r) % 4);
 		unsigned bpe = (unsigned)(tb_rand(&r) % 5);
@@ -199,8 +264,7 @@ static int apt_phase(struct gm *g, const struct rand_prog *p, struct end_state *
 		h = mix(h, (uint64_t)ref);
 	}
 	for (unsigned i = 0; i < 48 && !st; i++) {
-		uint32_t off = (0x100000u * (1 + (uint32_t)(tb_rand(&r) % 4)) - 0x100u +
-				(uint32_t)(tb_rand(&r) % 0x20200u)) & ~7u;
+		uint32_t off = apt_rand_off(&r);
 		uint64_t v = tb_rand(&r);
 		int a;
 
@@ -215,8 +279,20 @@ static int apt_phase(struct gm *g, const struct rand_prog *p, struct end_state *
 		if (a == GM_ERR_HW || a == GM_ERR_BAD_ARG)
 			st = a;
 	}
+	st = st ? st : apt_stream(g, &r, &h);
 	st = st ? st : gm_reg_read(g, GPU_REG_APT_ACCESSES, &e->apt_accesses);
+	for (unsigned i = 0; i < 2 && !st; i++) {
+		uint32_t v;
+
+		st = gm_reg_read(g, i ? GPU_REG_INT_STATUS : GPU_REG_APT_ERR_COUNT, &v);
+		h = mix(h, v);
+	}
+	st = st ? st : gm_backdoor_read(g, APT_AREA_PA, after, APT_AREA_BYTES);
+	if (!st)
+		h = mix(h, apt_written(p, before, after));
 	e->apt_hash = h;
+	free(before);
+	free(after);
 	return st;
 }
 
@@ -295,9 +371,7 @@ static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct e
 	}
 	(void)gm_step(g, DRAIN_CYCLES);
 	st = st ? st : collect_recovery(g, e);
-	/* The ref backend does not model the write-combined aperture yet
-	 * (model/ref/ref_apt.c): the phase runs only when asked (--apt). */
-	if (opt_apt)
+	if (!opt_no_apt)
 		st = st ? st : apt_phase(g, p, e);
 	{
 		const char *what;
@@ -455,10 +529,10 @@ int main(int argc, char **argv)
 			quiet = true;
 		else if (!strcmp(argv[i], "--null-frag"))
 			opts |= RP_OPT_NULL_FRAG;
-		else if (!strcmp(argv[i], "--apt"))
-			opt_apt = true;
+		else if (!strcmp(argv[i], "--no-apt"))
+			opt_no_apt = true;
 		else {
-			fprintf(stderr, "usage: %s [--count N] [--quiet] [--null-frag] [--apt]\n",
+			fprintf(stderr, "usage: %s [--count N] [--quiet] [--null-frag] [--no-apt]\n",
 				argv[0]);
 			return 2;
 		}
@@ -494,8 +568,9 @@ int main(int argc, char **argv)
 			       p->malformed, p->risky, a.cycles, b.cycles, a.budget ? ", stopped by budget" : "",
 			       a.cause[0], a.cause[1], bad ? "MISMATCH" : "ok");
 		if (bad) {
-			printf("seed %" PRIu64 ": reproduce with GPUSIM_SEED=%" PRIu64 " %s --count 1%s\n", seed,
-			       seed, CMD, opts & RP_OPT_NULL_FRAG ? " --null-frag" : "");
+			printf("seed %" PRIu64 ": reproduce with GPUSIM_SEED=%" PRIu64 " %s --count 1%s%s\n", seed,
+			       seed, CMD, opts & RP_OPT_NULL_FRAG ? " --null-frag" : "",
+			       opt_no_apt ? " --no-apt" : "");
 			failed_seeds++;
 			if (!wave_dir)
 				wave_failure(p, &a);
