@@ -185,6 +185,8 @@ static int parse_demo(int argc, char **argv, struct scen_demo_opts *o)
 				return bad_usage("unknown backend", val);
 		} else if (!strcmp(a, "--wave")) {
 			o->wave = val;
+		} else if (!strcmp(a, "--capture")) {
+			o->capture = val;
 		} else if (!strcmp(a, "--wave-from")) {
 			if (!parse_u64(val, &o->wave_from))
 				return bad_usage("bad --wave-from", val);
@@ -257,6 +259,7 @@ static int run_one(const char *name, const struct scen_pipe_opts *o)
 
 		fail_wave_path(path, sizeof(path), name);
 		again.wave = path;
+		again.capture = NULL;
 		again.wave_from = r.cycles > FAIL_WAVE_CYCLES ? r.cycles - FAIL_WAVE_CYCLES : 0;
 		again.quiet = true;
 		again.out = fopen("/dev/null", "w");
@@ -294,6 +297,10 @@ static int cmd_run(int argc, char **argv)
 
 			if (!val || !parse_u64(val, a[7] == 'f' ? &o.wave_from : &o.wave_to))
 				return bad_usage(a[7] == 'f' ? "bad --wave-from" : "bad --wave-to", val);
+		} else if (!strcmp(a, "--capture")) {
+			if (++i == argc)
+				return bad_usage("missing value for", a);
+			o.capture = argv[i];
 		} else if (!strcmp(a, "--backend") || !strcmp(a, "--wave") || !strcmp(a, "--seed") ||
 			   !strcmp(a, "--inject-bad-rsp")) {
 			const char *val = i + 1 < argc ? argv[++i] : NULL;
@@ -331,16 +338,22 @@ static int cmd_run(int argc, char **argv)
 		return 2;
 	if (strcmp(name, "all"))
 		return run_one(name, &o);
-	/* all: --wave names a folder, DIR/NAME.fst a scenario */
+	/* all: --wave and --capture name folders, DIR/NAME.fst, DIR/NAME.gcap a scenario */
 	if (o.wave && mkdir(o.wave, 0777) && errno != EEXIST)
 		return bad_usage("--wave DIR: cannot make the folder", o.wave);
+	if (o.capture && mkdir(o.capture, 0777) && errno != EEXIST)
+		return bad_usage("--capture DIR: cannot make the folder", o.capture);
 	for (const char *const *n = scen_pipe_names; *n; n++) {
 		struct scen_pipe_opts one = o;
-		char path[4096];
+		char path[4096], cpath[4096];
 
 		if (o.wave && snprintf(path, sizeof(path), "%s/%s.fst", o.wave, *n) >= (int)sizeof(path))
 			return bad_usage("--wave DIR: too long", o.wave);
+		if (o.capture && snprintf(cpath, sizeof(cpath), "%s/%s.gcap", o.capture, *n) >=
+		    (int)sizeof(cpath))
+			return bad_usage("--capture DIR: too long", o.capture);
 		one.wave = o.wave ? path : NULL;
+		one.capture = o.capture ? cpath : NULL;
 		rc |= run_one(*n, &one);
 	}
 	return rc;
@@ -372,6 +385,7 @@ static int cmd_demo(int argc, char **argv)
 
 		fail_wave_path(path, sizeof(path), "demo");
 		o.wave = path;
+		o.capture = NULL;
 		o.wave_from = r.cycles > FAIL_WAVE_CYCLES ? r.cycles - FAIL_WAVE_CYCLES : 0;
 		o.verbose = false;
 		o.out = fopen("/dev/null", "w");
