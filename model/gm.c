@@ -766,6 +766,11 @@ bool gm_capture_is_open(const struct gm *g)
 	return g->cap != NULL;
 }
 
+uint64_t gm_memory_hash(const struct gm *g)
+{
+	return gm_mem_hash(g->mem);
+}
+
 /* ------------------------------------------------------------------ waves */
 
 static bool has_suffix(const char *s, const char *suffix)

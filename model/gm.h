@@ -269,4 +269,8 @@ int gm_capture_open(struct gm *g, const char *path) GM_MUST_CHECK;
 int gm_capture_close(struct gm *g) GM_MUST_CHECK;
 bool gm_capture_is_open(const struct gm *g);
 
+/* A hash of the whole memory (gm_mem_hash), as a capture's final record
+ * holds it: equal contents give equal hashes however they were written. */
+uint64_t gm_memory_hash(const struct gm *g);
+
 #endif /* GM_H */

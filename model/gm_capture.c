@@ -17,6 +17,7 @@
 
 #define CAP_DEPTH 8u        /* nesting of gm.h calls inside each other */
 #define ZERO_RUN_BYTES 16u  /* zeros that split an upload into two runs */
+#define SEQ_MIN_WORDS 4u    /* words of an arithmetic sequence stored as one */
 
 struct gm_cap {
 	FILE *f;
@@ -87,32 +88,82 @@ static void rec_end(struct gm_cap *c)
 		c->io_err = true;
 }
 
-/* The runs of @p[0..len) that are not ZERO_RUN_BYTES or more zeros, as
- * (offset, length, bytes): what the parser's chunks_ok accepts. */
+static uint64_t word_at(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Bytes from @i of @p[0..len) that hold an arithmetic sequence of at
+ * least SEQ_MIN_WORDS little-endian u64 words, not all zero (page tables,
+ * fills); 0 if none starts there. */
+static size_t seq_bytes(const uint8_t *p, size_t i, size_t len)
+{
+	uint64_t first, step;
+	size_t n;
+
+	if (len - i < 8 * SEQ_MIN_WORDS)
+		return 0;
+	first = word_at(p + i);
+	step = word_at(p + i + 8) - first;
+	if (first == 0 && step == 0)
+		return 0;
+	for (n = 2; i + 8 * (n + 1) <= len && n < GM_CAP_SEQ_MAX_BYTES / 8; n++)
+		if (word_at(p + i + 8 * n) != first + n * step)
+			break;
+	return n >= SEQ_MIN_WORDS ? 8 * n : 0;
+}
+
+/* One run: @n literal bytes at @off, or a sequence (@seq) of @n bytes. */
+static void put_run(struct gm_cap *c, const uint8_t *p, size_t off, size_t n, bool seq,
+		    uint32_t *count)
+{
+	put32(c, (uint32_t)off);
+	put32(c, (uint32_t)n | (seq ? GM_CAP_RUN_SEQ : 0u));
+	if (seq) {
+		put64(c, word_at(p + off));
+		put64(c, word_at(p + off + 8) - word_at(p + off));
+	} else {
+		put(c, p + off, n);
+	}
+	(*count)++;
+}
+
+/* @p[0..len) as runs (traces/FORMAT.md): ZERO_RUN_BYTES or more zeros are
+ * left out, arithmetic sequences of words stored as (first, step), the
+ * rest literally.  What the parser's chunks_ok accepts. */
 static void put_runs(struct gm_cap *c, const uint8_t *p, size_t len)
 {
-	size_t count_at = c->len, i = 0;
+	size_t count_at = c->len, i = 0, lit = 0, lit_end = 0;
+	bool in_lit = false;
 	uint32_t count = 0;
 
 	put32(c, 0);
 	while (i < len) {
-		size_t start, end, zeros = 0;
+		size_t seq = seq_bytes(p, i, len), z = 0;
 
-		while (i < len && p[i] == 0)
-			i++;
-		if (i == len)
-			break;
-		start = end = i;
-		for (; i < len && zeros < ZERO_RUN_BYTES; i++) {
-			zeros = p[i] ? 0 : zeros + 1;
-			if (p[i])
-				end = i + 1;
+		while (!seq && i + z < len && p[i + z] == 0)
+			z++;
+		if (seq || z >= ZERO_RUN_BYTES || (z && i + z == len)) {
+			if (in_lit)
+				put_run(c, p, lit, lit_end - lit, false, &count);
+			in_lit = false;
+			if (seq)
+				put_run(c, p, i, seq, true, &count);
+			i += seq ? seq : z;
+			continue;
 		}
-		put32(c, (uint32_t)start);
-		put32(c, (uint32_t)(end - start));
-		put(c, p + start, end - start);
-		count++;
+		if (!in_lit)
+			lit = i;
+		in_lit = true;
+		i += z ? z : 1;
+		lit_end = i;
 	}
+	if (in_lit)
+		put_run(c, p, lit, lit_end - lit, false, &count);
 	if (!c->io_err)
 		for (int b = 0; b < 4; b++)
 			c->buf[count_at + b] = (uint8_t)(count >> 8 * b);

@@ -25,6 +25,8 @@
 #define GM_CAP_HEADER_BYTES 72u
 #define GM_CAP_MAX_PAYLOAD (64u << 20) /* bytes of one record's payload */
 #define GM_CAP_MAX_UPLOAD (1ull << 30) /* bytes one memory upload may cover */
+#define GM_CAP_RUN_SEQ 0x80000000u  /* a run's length flag: an arithmetic sequence */
+#define GM_CAP_SEQ_MAX_BYTES (1u << 30) /* the longest sequence run */
 
 /* Record types (the u32 after a record's length). */
 enum gm_cap_type {
@@ -85,9 +87,9 @@ struct gm_cap_rec {
 	uint64_t cycle;           /* STEP, FINAL: cycle reached; INJECT: at_cycle */
 	uint64_t hash;            /* MEM_EXPECT, APT READ: FNV-1a 64; FINAL: memory hash */
 	uint32_t irq;             /* FINAL: the interrupt line */
-	/* MEM_WRITE: @nchunks (offset, length, bytes) runs of the upload; the
-	 * bytes between them are zero.  APT WRITE: one chunk.  MEM_EXPECT of at
-	 * most 8 bytes: the bytes read, one chunk. */
+	/* MEM_WRITE, APT WRITE: @nchunks runs of the bytes written (literal
+	 * bytes or arithmetic sequences of words); the bytes between them are
+	 * zero.  gm_cap_expand() gives the bytes. */
 	const uint8_t *chunks;
 	uint32_t nchunks;
 };
@@ -115,11 +117,6 @@ enum gm_cap_err gm_cap_reader_init(struct gm_cap_reader *r, const uint8_t *buf, 
  * reader gives the same error again.
  */
 enum gm_cap_err gm_cap_next(struct gm_cap_reader *r, struct gm_cap_rec *rec);
-
-/* Copy chunk @i of @rec: *off its offset in the range, *n its length,
- * *bytes its data.  @i < rec->nchunks (checked by the parser). */
-void gm_cap_chunk(const struct gm_cap_rec *rec, uint32_t i, uint64_t *off, uint32_t *n,
-		  const uint8_t **bytes);
 
 /* Expand a MEM_WRITE or APT WRITE record into @dst (rec->len bytes). */
 void gm_cap_expand(const struct gm_cap_rec *rec, uint8_t *dst);

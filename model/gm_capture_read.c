@@ -131,42 +131,36 @@ enum gm_cap_err gm_cap_reader_init(struct gm_cap_reader *r, const uint8_t *buf, 
 	return GM_CAP_OK;
 }
 
-/* Check the (offset u32, length u32, bytes) runs of @p[0..n): ascending,
- * inside @len, exactly filling @n.  True when they are well formed. */
+/* Bytes a run's data takes in the file: literal bytes, or first and step. */
+static uint32_t run_data_bytes(uint32_t n)
+{
+	return n & GM_CAP_RUN_SEQ ? 16u : n;
+}
+
+/* Check the runs (offset u32, length u32 with GM_CAP_RUN_SEQ, data) of
+ * @p[0..n): ascending, inside @len, a sequence a whole number of words,
+ * exactly filling @n.  True when they are well formed. */
 static bool chunks_ok(const uint8_t *p, size_t n, uint32_t count, uint64_t len)
 {
 	uint64_t next = 0;
 
 	for (uint32_t i = 0; i < count; i++) {
-		uint64_t off, m;
+		uint64_t off, m, d;
 
 		if (n < 8)
 			return false;
 		off = le32(p);
-		m = le32(p + 4);
-		if (off < next || m == 0 || m > len || off > len - m || n - 8 < m)
+		m = le32(p + 4) & ~GM_CAP_RUN_SEQ;
+		d = run_data_bytes(le32(p + 4));
+		if ((le32(p + 4) & GM_CAP_RUN_SEQ) && m % 8)
+			return false;
+		if (off < next || m == 0 || m > len || off > len - m || n - 8 < d)
 			return false;
 		next = off + m;
-		p += 8 + m;
-		n -= 8 + m;
+		p += 8 + d;
+		n -= 8 + d;
 	}
 	return n == 0;
-}
-
-void gm_cap_chunk(const struct gm_cap_rec *rec, uint32_t i, uint64_t *off, uint32_t *n,
-		  const uint8_t **bytes)
-{
-	const uint8_t *p = rec->chunks;
-
-	for (;; i--) {
-		if (i == 0) {
-			*off = le32(p);
-			*n = le32(p + 4);
-			*bytes = p + 8;
-			return;
-		}
-		p += 8 + le32(p + 4);
-	}
 }
 
 void gm_cap_expand(const struct gm_cap_rec *rec, uint8_t *dst)
@@ -177,8 +171,16 @@ void gm_cap_expand(const struct gm_cap_rec *rec, uint8_t *dst)
 	for (uint32_t i = 0; i < rec->nchunks; i++) {
 		uint32_t off = le32(p), n = le32(p + 4);
 
-		memcpy(dst + off, p + 8, n);
-		p += 8 + n;
+		if (n & GM_CAP_RUN_SEQ) {
+			uint64_t v = le64(p + 8), step = le64(p + 16);
+
+			for (uint32_t k = 0; k < (n & ~GM_CAP_RUN_SEQ) / 8; k++, v += step)
+				for (int b = 0; b < 8; b++)
+					dst[off + 8 * k + b] = (uint8_t)(v >> 8 * b);
+		} else {
+			memcpy(dst + off, p + 8, n);
+		}
+		p += 8 + run_data_bytes(n);
 	}
 }
 

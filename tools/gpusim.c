@@ -25,6 +25,7 @@
 #include "gm.h"
 #include "gm_backend.h"
 #include "gpu_hw.h"
+#include "replay.h"
 
 static const char usage[] =
 	"usage: gpusim COMMAND [options]\n"
@@ -828,5 +829,7 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "disasm"))
 		return cmd_disasm(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "replay"))
+		return cmd_replay(argc - 1, argv + 1);
 	return bad_usage("unknown command", argv[1]);
 }
