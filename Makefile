@@ -10,6 +10,7 @@
 #   make check-gen  fail if a generated file is stale
 #   make waves      run the demo with a full FST and print the GTKWave command
 #   make bench      simulation speed and modelled efficiency figures
+#   make captures   regenerate the capture corpus in traces/capture/
 #   make clean
 #
 # Build outputs go to build/ (ignored by git).
@@ -97,7 +98,8 @@ TESTS := test_rand test_gm_mem test_dma test_mmu test_mmu_update test_tile test_
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
-.PHONY: all deps deps-test deps-fuzz run test lint synth gen check-gen waves bench fuzz clean rand-nightly coverage
+.PHONY: all deps deps-test deps-fuzz run test lint synth gen check-gen waves bench fuzz clean rand-nightly coverage \
+	captures
 all: $(BIN)
 
 deps:
@@ -357,6 +359,13 @@ test: deps-test
 bench: deps-test
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)
 	$(BIN) bench
+
+# The capture corpus (traces/FORMAT.md): the demo and every scenario,
+# captured again into traces/capture/ (commit it when the firmware's
+# behaviour changes on purpose; make test fails until then).
+captures: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)
+	sh tools/captures.sh $(BIN) traces/capture
 
 # libFuzzer + ASan/UBSan on the validator, the patcher and the disassembler
 # (tb/fuzz/fuzz_dma.c); the corpus grows in build/fuzz/corpus.

@@ -272,6 +272,7 @@ int replay_load(const char *path, uint8_t **buf, size_t *len, struct gm_cap_read
 	FILE *f = fopen(path, "rb");
 	uint8_t *b = NULL, *nb;
 	size_t n = 0, cap = 0, got;
+	struct gm_cap_rec rec;
 	enum gm_cap_err e;
 
 	if (!f)
@@ -297,11 +298,15 @@ int replay_load(const char *path, uint8_t **buf, size_t *len, struct gm_cap_read
 		return refuse(path, "cannot read");
 	}
 	fclose(f);
+	/* every record is read before any runs: a bad one refuses the file */
 	e = gm_cap_reader_init(r, b, n, h);
+	while (!e && !(e = gm_cap_next(r, &rec)) && rec.type != GM_CAP_END)
+		;
 	if (e) {
 		free(b);
 		return refuse(path, "%s (%s)", r->why, gm_cap_err_name(e));
 	}
+	(void)gm_cap_reader_init(r, b, n, h);
 	*buf = b;
 	*len = n;
 	return 0;

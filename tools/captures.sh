@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# captures.sh - the capture corpus (traces/capture/, traces/FORMAT.md): the
+# demo and every `gpusim run` scenario captured on the Verilator backend
+# (DIR/NAME.gcap, replayed on verilator and systemc by make test), and those
+# the reference model runs captured on it (DIR/ref/NAME.gcap, replayed on
+# ref: its cycle counts differ from the RTL's, so an RTL capture diverges
+# there at the first timing-dependent read).
+#
+#   sh tools/captures.sh GPUSIM DIR          write the corpus into DIR (make captures)
+#   sh tools/captures.sh --check GPUSIM DIR  capture again into a temporary
+#       folder and compare byte for byte: exit 1, naming each capture that
+#       differs, when the firmware no longer sends what the corpus holds
+set -u
+
+RTL_CAPS="demo copies evict shared hang vaupdate tiled deferred lock"
+# copies and lock need the aperture, which the reference backend lacks
+REF_CAPS="demo evict shared hang vaupdate tiled deferred"
+
+check=0
+if [ "${1:-}" = "--check" ]; then
+	check=1
+	shift
+fi
+if [ $# -ne 2 ]; then
+	echo "usage: $0 [--check] GPUSIM DIR" >&2
+	exit 2
+fi
+gpusim=$1
+dir=$2
+
+# capture NAME BACKEND FILE: the demo or scenario NAME on BACKEND into FILE
+capture() {
+	if [ "$1" = demo ]; then
+		"$gpusim" demo --quiet --backend "$2" --capture "$3" > /dev/null
+	else
+		"$gpusim" run "$1" --quiet --backend "$2" --capture "$3" > /dev/null
+	fi
+}
+
+out=$dir
+if [ $check = 1 ]; then
+	out=$(mktemp -d) || exit 2
+	trap 'rm -rf "$out"' EXIT
+fi
+mkdir -p "$out/ref" || exit 2
+rc=0
+for name in $RTL_CAPS; do
+	capture "$name" verilator "$out/$name.gcap" || { echo "captures: $name failed to run" >&2; rc=1; }
+done
+for name in $REF_CAPS; do
+	capture "$name" ref "$out/ref/$name.gcap" || { echo "captures: ref/$name failed to run" >&2; rc=1; }
+done
+if [ $check = 0 ]; then
+	ls -l "$dir"/*.gcap "$dir"/ref/*.gcap
+	exit $rc
+fi
+for f in $(cd "$out" && ls *.gcap ref/*.gcap); do
+	if ! cmp -s "$out/$f" "$dir/$f"; then
+		echo "captures: $dir/$f: the current firmware sends something else" \
+			"($(wc -c < "$out/$f") bytes now, $(wc -c < "$dir/$f" 2>/dev/null || echo no) bytes in the corpus)" >&2
+		rc=1
+	fi
+done
+if [ $rc != 0 ]; then
+	echo "captures: if the change is intended, update the corpus with 'make captures' and" \
+		"commit traces/capture (see what changed: gpusim replay --disasm FILE, old and new)" >&2
+else
+	echo "captures: all $(cd "$out" && ls *.gcap ref/*.gcap | wc -l) captures are what the firmware sends"
+fi
+exit $rc
