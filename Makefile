@@ -382,10 +382,24 @@ $(B)/fuzz/fuzz_dma: $(FUZZ_C) $(wildcard dma/*.h model/*.h)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		$(INCS) $(FUZZ_C) -o $@
 
+# The capture parser and `replay --disasm` (tb/fuzz/fuzz_capture.c), seeded
+# with the corpus of traces/capture; its findings grow build/fuzz/corpus-capture.
+FUZZ_CAP_C := tb/fuzz/fuzz_capture.c model/gm_capture_read.c tools/replay_disasm.c model/gm_mem.c \
+	dma/dma_disasm.c dma/dma_names.c dma/dma_check.c dma/dma_buf.c dma/dma_tile.c mmu/mmu_walk.c \
+	mmu/mmu_pt.c model/gm_status.c
+$(B)/fuzz/fuzz_capture: $(FUZZ_CAP_C) $(wildcard dma/*.h model/*.h mmu/*.h) tools/replay.h
+	@mkdir -p $(@D)/corpus-capture
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		$(INCS) -Itools $(FUZZ_CAP_C) -o $@
+
 fuzz: deps-fuzz
-	@$(MAKE) --no-print-directory $(B)/fuzz/fuzz_dma
+	@$(MAKE) --no-print-directory $(B)/fuzz/fuzz_dma $(B)/fuzz/fuzz_capture
 	cd $(B)/fuzz && ./fuzz_dma -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
 		-print_final_stats=1 corpus
+	@for f in traces/capture/*.gcap; do [ $$(wc -c < $$f) -le 100000 ] && \
+		{ printf '\001'; cat $$f; } > $(B)/fuzz/corpus-capture/seed-$$(basename $$f); done; true
+	cd $(B)/fuzz && ./fuzz_capture -max_total_time=$(FUZZ_SECONDS) -timeout=5 -max_len=131072 \
+		-print_final_stats=1 corpus-capture
 
 clean:
 	rm -rf build build-san build-cov

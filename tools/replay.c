@@ -16,7 +16,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "dma_names.h"
 #include "gm.h"
 #include "replay.h"
 
@@ -28,33 +27,6 @@ struct replay {
 	const struct gm_cap_rec *rec;
 	uint64_t checks;         /* results compared */
 };
-
-const char *replay_reg_name(uint32_t off, char *buf, size_t n)
-{
-	size_t count;
-	const struct gpu_reg_desc *t = gpu_reg_table(&count);
-
-	for (size_t i = 0; i < count; i++) {
-		uint32_t rel;
-
-		if (!t[i].block_stride) {
-			if (off == t[i].offset) {
-				snprintf(buf, n, "%s", t[i].name);
-				return buf;
-			}
-			continue;
-		}
-		if (off < t[i].block_base)
-			continue;
-		rel = off - t[i].block_base;
-		if (rel % t[i].block_stride == t[i].offset && rel / t[i].block_stride < 64) {
-			snprintf(buf, n, "%s[%u]", t[i].name, rel / t[i].block_stride);
-			return buf;
-		}
-	}
-	snprintf(buf, n, "0x%04x", off);
-	return buf;
-}
 
 static int mismatch(struct replay *rp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dma_disasm.h"
+#include "dma_names.h"
 #include "gpu_hw.h"
 #include "mmu_walk.h"
 #include "replay.h"
@@ -30,6 +31,33 @@ struct shadow {
 	uint64_t root[VMIDS];        /* VM_ROOT of each VMID */
 	uint32_t vmid;               /* the context a read callback translates in */
 };
+
+const char *replay_reg_name(uint32_t off, char *buf, size_t n)
+{
+	size_t count;
+	const struct gpu_reg_desc *t = gpu_reg_table(&count);
+
+	for (size_t i = 0; i < count; i++) {
+		uint32_t rel;
+
+		if (!t[i].block_stride) {
+			if (off == t[i].offset) {
+				snprintf(buf, n, "%s", t[i].name);
+				return buf;
+			}
+			continue;
+		}
+		if (off < t[i].block_base)
+			continue;
+		rel = off - t[i].block_base;
+		if (rel % t[i].block_stride == t[i].offset && rel / t[i].block_stride < 64) {
+			snprintf(buf, n, "%s[%u]", t[i].name, rel / t[i].block_stride);
+			return buf;
+		}
+	}
+	snprintf(buf, n, "0x%04x", off);
+	return buf;
+}
 
 static int pt_read(void *ctx, uint64_t pa, void *buf, size_t len)
 {
@@ -86,7 +114,7 @@ static void track_reg(struct shadow *s, uint32_t off, uint32_t v)
 		else if (rel == GPU_REG_Q_BASE_HI(0) - GPU_REG_Q_CTRL(0))
 			s->q[q].base = (s->q[q].base & 0xffffffffull) | (uint64_t)(v & 0xffffu) << 32;
 		else if (rel == GPU_REG_Q_SIZE(0) - GPU_REG_Q_CTRL(0))
-			s->q[q].size_log2 = v < 32 ? v : 0;
+			s->q[q].size_log2 = v >= GPU_RING_LOG2_MIN && v <= GPU_RING_LOG2_MAX ? v : 0;
 		else if (rel == GPU_REG_Q_VMID(0) - GPU_REG_Q_CTRL(0))
 			s->q[q].vmid = v;
 		return;
