@@ -125,6 +125,9 @@ foreach(cap demo evict shared hang vaupdate tiled deferred)
 endforeach()
 add_test(capture_corpus_current sh ../tools/captures.sh --check bin/gpusim ../traces/capture)
 set_tests_properties(capture_corpus_current PROPERTIES LABELS "fw;capture" TIMEOUT 600)
+# its negative twin: a corpus file that differs is named, exit 1
+add_test(capture_corpus_stale sh -c "rm -rf stale-corpus && cp -r ../traces/capture stale-corpus && printf x | dd of=stale-corpus/hang.gcap bs=1 seek=100 conv=notrunc 2>/dev/null && { sh ../tools/captures.sh --check bin/gpusim stale-corpus 2>&1 | grep -q 'stale-corpus/hang.gcap: the current firmware sends something else'; }")
+set_tests_properties(capture_corpus_stale PROPERTIES LABELS "fw;capture" TIMEOUT 600)
 
 add_test(unit_capture tests/test_capture)
 set_tests_properties(unit_capture PROPERTIES LABELS "unit;capture" TIMEOUT 60)
