@@ -573,7 +573,7 @@ int gm_apt_read64(struct gm *g, uint32_t off, uint64_t *val)
 	gm_cap_enter(g->cap, g->cycle, false);
 	st = apt_read64(g, off, val);
 	gm_cap_apt(g->cap, g->cycle, GM_CAP_APT_READ64, off, NULL, 0,
-		   st != GM_ERR_BAD_ARG ? *val : 0, 0, st);
+		   st == GM_OK || st == GM_ERR_ADDR ? *val : 0, 0, st);
 	return st;
 }
 

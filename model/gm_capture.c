@@ -319,8 +319,9 @@ void gm_cap_apt(struct gm_cap *c, uint64_t cycle, enum gm_cap_apt_op op, uint32_
 
 	if (!leave(c, cycle, true))
 		return;
+	/* what was read is defined when the call succeeded or a word failed */
 	if (op == GM_CAP_APT_READ)
-		val = buf && st != GM_ERR_BAD_ARG ? gm_cap_fnv64(buf, len) : 0;
+		val = buf && (st == GM_OK || st == GM_ERR_ADDR) ? gm_cap_fnv64(buf, len) : 0;
 	rec_begin(c, GM_CAP_APT);
 	put32(c, op);
 	put32(c, (uint32_t)st);

@@ -114,7 +114,7 @@ static int do_step(struct replay *rp)
 static int do_mem_expect(struct replay *rp)
 {
 	const struct gm_cap_rec *rec = rp->rec;
-	uint8_t *b = malloc(rec->len ? rec->len : 1);
+	uint8_t *b = calloc(1, rec->len ? rec->len : 1);
 	uint64_t h, v = 0;
 	int rc;
 
@@ -145,7 +145,7 @@ static int do_apt(struct replay *rp)
 	int st, rc;
 
 	if ((rec->op == GM_CAP_APT_WRITE || rec->op == GM_CAP_APT_READ) &&
-	    !(b = malloc(rec->len ? rec->len : 1)))
+	    !(b = calloc(1, rec->len ? rec->len : 1)))
 		return mismatch(rp, "out of memory for %" PRIu64 " aperture bytes", rec->len);
 	switch (rec->op) {
 	case GM_CAP_APT_POST64:
@@ -171,7 +171,8 @@ static int do_apt(struct replay *rp)
 	}
 	free(b);
 	rc = check_status(rp, st);
-	if (rc || (rec->op != GM_CAP_APT_READ64 && rec->op != GM_CAP_APT_READ))
+	if (rc || (rec->op != GM_CAP_APT_READ64 && rec->op != GM_CAP_APT_READ) ||
+	    (st != GM_OK && st != GM_ERR_ADDR))
 		return rc;
 	rp->checks++;
 	if (v != rec->val)
