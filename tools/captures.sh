@@ -11,7 +11,9 @@
 #   sh tools/captures.sh GPUSIM DIR          write the corpus into DIR (make captures)
 #   sh tools/captures.sh --check GPUSIM DIR  capture again into a temporary
 #       folder and compare byte for byte: exit 1, naming each capture that
-#       differs, when the firmware no longer sends what the corpus holds
+#       differs, when the firmware no longer sends what the corpus holds;
+#       and each run again without capturing: its summary (cycles, checks)
+#       must be the same, capturing costs no cycle
 set -u
 
 RTL_CAPS="demo copies evict shared hang vaupdate tiled deferred lock"
@@ -31,12 +33,16 @@ gpusim=$1
 dir=$2
 
 # capture NAME BACKEND FILE: the demo or scenario NAME on BACKEND into FILE
+# (FILE empty: not captured); its summary line on stdout
 capture() {
 	if [ "$1" = demo ]; then
-		"$gpusim" demo --quiet --backend "$2" --capture "$3" > /dev/null
+		set -- demo "$2" "$3" demo
 	else
-		"$gpusim" run "$1" --quiet --backend "$2" --capture "$3" > /dev/null
+		set -- "$1" "$2" "$3" run "$1"
 	fi
+	c_be=$2 c_file=$3
+	shift 3
+	"$gpusim" "$@" --quiet --backend "$c_be" ${c_file:+--capture "$c_file"} | grep "cycles"
 }
 
 out=$dir
@@ -46,11 +52,21 @@ if [ $check = 1 ]; then
 fi
 mkdir -p "$out/ref" || exit 2
 rc=0
+# one NAME BACKEND FILE: capture it; when checking, run it uncaptured too
+one() {
+	with=$(capture "$1" "$2" "$3") || { echo "captures: $1 on $2 failed to run" >&2; rc=1; }
+	[ $check = 1 ] || return 0
+	without=$(capture "$1" "$2" "")
+	if [ "$with" != "$without" ]; then
+		echo "captures: $1 on $2: capturing changed the run: '$with' against '$without'" >&2
+		rc=1
+	fi
+}
 for name in $RTL_CAPS; do
-	capture "$name" verilator "$out/$name.gcap" || { echo "captures: $name failed to run" >&2; rc=1; }
+	one "$name" verilator "$out/$name.gcap"
 done
 for name in $REF_CAPS; do
-	capture "$name" ref "$out/ref/$name.gcap" || { echo "captures: ref/$name failed to run" >&2; rc=1; }
+	one "$name" ref "$out/ref/$name.gcap"
 done
 if [ $check = 0 ]; then
 	ls -l "$dir"/*.gcap "$dir"/ref/*.gcap
@@ -67,6 +83,7 @@ if [ $rc != 0 ]; then
 	echo "captures: if the change is intended, update the corpus with 'make captures' and" \
 		"commit traces/capture (see what changed: gpusim replay --disasm FILE, old and new)" >&2
 else
-	echo "captures: all $(cd "$out" && ls *.gcap ref/*.gcap | wc -l) captures are what the firmware sends"
+	echo "captures: all $(cd "$out" && ls *.gcap ref/*.gcap | wc -l) captures are what the firmware sends," \
+		"and each run takes the cycles it takes uncaptured"
 fi
 exit $rc
