@@ -42,7 +42,10 @@ capture() {
 	fi
 	c_be=$2 c_file=$3
 	shift 3
-	"$gpusim" "$@" --quiet --backend "$c_be" ${c_file:+--capture "$c_file"} | grep "cycles"
+	c_out=$("$gpusim" "$@" --quiet --backend "$c_be" ${c_file:+--capture "$c_file"})
+	c_st=$?
+	printf '%s\n' "$c_out" | grep "cycles"
+	return $c_st
 }
 
 out=$dir
