@@ -256,6 +256,8 @@ int gm_wave_watch(struct gm *g, uint64_t addr, const char *name) GM_MUST_CHECK;
  * accesses and the values read, aperture calls, the cycles each run took,
  * backdoor reads as expected hashes - so `gpusim replay` can run it again
  * on a fresh model and check each result.  Capturing costs no cycle.
+ * Open it right after gm_create: a replay starts from a fresh model and
+ * refuses a capture begun at a later cycle (what came before is not in it).
  * gm_capture_open: GM_OK; GM_ERR_BAD_ARG (NULL); GM_ERR_BUSY (one already
  * open); GM_ERR_IO (cannot create @path); GM_ERR_NO_MEM.
  * gm_capture_close (also done by gm_destroy) writes the final state (cycle,
