@@ -129,6 +129,11 @@ set_tests_properties(capture_corpus_current PROPERTIES LABELS "fw;capture" TIMEO
 add_test(capture_corpus_stale sh -c "rm -rf stale-corpus && cp -r ../traces/capture stale-corpus && printf x | dd of=stale-corpus/hang.gcap bs=1 seek=100 conv=notrunc 2>/dev/null && { sh ../tools/captures.sh --check bin/gpusim stale-corpus 2>&1 | grep -q 'stale-corpus/hang.gcap: the current firmware sends something else'; }")
 set_tests_properties(capture_corpus_stale PROPERTIES LABELS "fw;capture" TIMEOUT 600)
 
+add_test(memcheck_replay valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim replay ../traces/capture/ref/hang.gcap --quiet)
+set_tests_properties(memcheck_replay PROPERTIES LABELS "fw;capture;memcheck" TIMEOUT 300)
+add_test(memcheck_replay_disasm valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim replay --disasm ../traces/capture/demo.gcap)
+set_tests_properties(memcheck_replay_disasm PROPERTIES LABELS "fw;capture;memcheck" TIMEOUT 300)
+
 add_test(unit_capture tests/test_capture)
 set_tests_properties(unit_capture PROPERTIES LABELS "unit;capture" TIMEOUT 60)
 
