@@ -10,6 +10,7 @@
 #   make check-gen  fail if a generated file is stale
 #   make waves      run the demo with a full FST and print the GTKWave command
 #   make bench      simulation speed and modelled efficiency figures
+#   make captures   regenerate the capture corpus in traces/capture/
 #   make clean
 #
 # Build outputs go to build/ (ignored by git).
@@ -73,7 +74,7 @@ VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast 
 GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
 	regspec/REGISTERS.md $(wildcard traces/filters/*.txt)
 
-LIB_C := model/gm.c model/gm_view.c model/gm_mem.c model/gm_status.c $(wildcard model/ref/*.c) dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
+LIB_C := model/gm.c model/gm_capture.c model/gm_capture_read.c model/gm_view.c model/gm_mem.c model/gm_status.c $(wildcard model/ref/*.c) dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
 	dma/dma_patch.c dma/dma_validate.c \
 	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c mmu/mmu_shadow.c mmu/mmu_update.c fw/fw_dev.c fw/fw_vm.c \
 	fw/fw_mem.c fw/fw_adapter.c fw/fw_res.c fw/fw_residency.c fw/fw_kmd.c fw/fw_render.c fw/fw_paging.c fw/fw_mfence.c \
@@ -93,11 +94,12 @@ endif
 LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
-TESTS := test_rand test_gm_mem test_dma test_mmu test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_apt_wc test_ce test_mmu_rtl test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_lock_render test_kmd_recovery test_kmd_evict test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
+TESTS := test_rand test_gm_mem test_capture test_dma test_mmu test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_apt_wc test_ce test_mmu_rtl test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_lock_render test_kmd_recovery test_kmd_evict test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
-.PHONY: all deps deps-test deps-fuzz run test lint synth gen check-gen waves bench fuzz clean rand-nightly coverage
+.PHONY: all deps deps-test deps-fuzz run test lint synth gen check-gen waves bench fuzz clean rand-nightly coverage \
+	captures
 all: $(BIN)
 
 deps:
@@ -196,11 +198,12 @@ LINK = $(CXX) -o $@ $^ $(VL_ARCH) $(VL_RT) $(LDLIBS)
 # The command line and its clients of the library: the demo and the
 # `gpusim run` scenarios (tb/scen/), the benchmarks (tools/).
 TOOL_OBJ := $(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_pipe.o $(B)/obj/tools/bench_umd.o \
+	$(B)/obj/tools/replay.o $(B)/obj/tools/replay_disasm.o \
 	$(B)/obj/tb/scen/scen_demo.o $(B)/obj/tb/scen/scen_pipe.o $(B)/obj/tb/scen/scen_common.o \
 	$(B)/obj/tb/scen/scen_gpuva.o $(B)/obj/tb/scen/scen_deferred.o $(B)/obj/tb/scen/scen_lock.o \
 	$(B)/obj/tb/umd_work.o \
 	$(B)/obj/tb/umd_work_gpu.o
-$(TOOL_OBJ): tools/bench.h $(wildcard tb/scen/*.h)
+$(TOOL_OBJ): tools/bench.h tools/replay.h $(wildcard tb/scen/*.h)
 $(B)/obj/tools/gpusim.o: CFLAGS += -Itb/scen
 $(BIN): $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
@@ -211,6 +214,11 @@ $(B)/obj/tb/%.o: CFLAGS += -Itb
 SEED_OBJ := $(B)/obj/tb/tb_seed.o
 
 $(B)/tests/test_gm_mem: $(B)/obj/tb/unit/test_gm_mem.o $(B)/obj/model/gm_mem.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+
+$(B)/tests/test_capture: $(B)/obj/tb/unit/test_capture.o $(B)/obj/model/gm_capture.o \
+		$(B)/obj/model/gm_capture_read.o $(B)/obj/model/gm_status.o $(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
@@ -357,6 +365,13 @@ bench: deps-test
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)
 	$(BIN) bench
 
+# The capture corpus (traces/FORMAT.md): the demo and every scenario,
+# captured again into traces/capture/ (commit it when the firmware's
+# behaviour changes on purpose; make test fails until then).
+captures: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)
+	sh tools/captures.sh $(BIN) traces/capture
+
 # libFuzzer + ASan/UBSan on the validator, the patcher and the disassembler
 # (tb/fuzz/fuzz_dma.c); the corpus grows in build/fuzz/corpus.
 FUZZ_SECONDS ?= 120
@@ -367,10 +382,24 @@ $(B)/fuzz/fuzz_dma: $(FUZZ_C) $(wildcard dma/*.h model/*.h)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		$(INCS) $(FUZZ_C) -o $@
 
+# The capture parser and `replay --disasm` (tb/fuzz/fuzz_capture.c), seeded
+# with the corpus of traces/capture; its findings grow build/fuzz/corpus-capture.
+FUZZ_CAP_C := tb/fuzz/fuzz_capture.c model/gm_capture_read.c tools/replay_disasm.c model/gm_mem.c \
+	dma/dma_disasm.c dma/dma_names.c dma/dma_check.c dma/dma_buf.c dma/dma_tile.c mmu/mmu_walk.c \
+	mmu/mmu_pt.c model/gm_status.c
+$(B)/fuzz/fuzz_capture: $(FUZZ_CAP_C) $(wildcard dma/*.h model/*.h mmu/*.h) tools/replay.h
+	@mkdir -p $(@D)/corpus-capture
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		$(INCS) -Itools $(FUZZ_CAP_C) -o $@
+
 fuzz: deps-fuzz
-	@$(MAKE) --no-print-directory $(B)/fuzz/fuzz_dma
+	@$(MAKE) --no-print-directory $(B)/fuzz/fuzz_dma $(B)/fuzz/fuzz_capture
 	cd $(B)/fuzz && ./fuzz_dma -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
 		-print_final_stats=1 corpus
+	@for f in traces/capture/*.gcap; do [ $$(wc -c < $$f) -le 100000 ] && \
+		{ printf '\001'; cat $$f; } > $(B)/fuzz/corpus-capture/seed-$$(basename $$f); done; true
+	cd $(B)/fuzz && ./fuzz_capture -max_total_time=$(FUZZ_SECONDS) -timeout=5 -max_len=131072 \
+		-print_final_stats=1 corpus-capture
 
 clean:
 	rm -rf build build-san build-cov

@@ -19,6 +19,7 @@
 
 #include "gm.h"
 #include "gm_backend.h"
+#include "gm_capture.h"
 #include "gm_view.h"
 #include "gpu_hw.h"
 
@@ -26,6 +27,8 @@ extern char **environ;
 
 struct gm {
 	const struct gm_backend_ops *ops;
+	struct gm_config cfg;   /* as created: a capture's header */
+	struct gm_cap *cap;     /* the capture being written, or NULL */
 	void *be;
 	struct gm_mem *mem;
 	struct gm_pins pins;
@@ -223,6 +226,7 @@ int gm_create(const struct gm_config *cfg, struct gm **out)
 	if (!g)
 		return GM_ERR_NO_MEM;
 	g->ops = backend_ops(cfg->backend);
+	g->cfg = *cfg;
 	mem_cfg_from(cfg, &mc);
 	st = gm_mem_create(&mc, &g->mem);
 	if (st)
@@ -253,6 +257,7 @@ void gm_destroy(struct gm *g)
 	if (!g)
 		return;
 	(void)gm_wave_close(g);
+	(void)gm_capture_close(g);
 	g->ops->destroy(g->be);
 	gm_mem_destroy(g->mem);
 	free(g);
@@ -287,22 +292,26 @@ static int reg_access(struct gm *g, uint32_t off, bool we, uint32_t wdata, uint3
 
 int gm_reg_write(struct gm *g, uint32_t off, uint32_t val)
 {
-	int st = reg_access(g, off, true, val, NULL);
+	int st;
 
+	gm_cap_enter(g->cap, g->cycle, false);
+	st = reg_access(g, off, true, val, NULL);
 	if (st != GM_ERR_BAD_ARG)
 		g->reg_writes++;
+	gm_cap_reg(g->cap, g->cycle, true, off, val, st);
 	return st;
 }
 
 int gm_reg_read(struct gm *g, uint32_t off, uint32_t *val)
 {
-	int st;
+	int st = GM_ERR_BAD_ARG;
 
-	if (!val)
-		return GM_ERR_BAD_ARG;
-	st = reg_access(g, off, false, 0, val);
+	gm_cap_enter(g->cap, g->cycle, false);
+	if (val)
+		st = reg_access(g, off, false, 0, val);
 	if (st != GM_ERR_BAD_ARG)
 		g->reg_reads++;
+	gm_cap_reg(g->cap, g->cycle, false, off, st != GM_ERR_BAD_ARG ? *val : 0, st);
 	return st;
 }
 
@@ -346,7 +355,7 @@ static bool apt_missing(const struct gm *g)
 	return g->ops->no_aperture;
 }
 
-int gm_apt_flush(struct gm *g)
+static int apt_flush(struct gm *g)
 {
 	uint32_t v;
 
@@ -421,7 +430,7 @@ static int apt_read_chunks(struct gm *g, uint32_t off, uint64_t *w, size_t n, ui
 	return st;
 }
 
-int gm_apt_post64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb)
+static int apt_post64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb)
 {
 	uint64_t w[GM_APT_CHUNK_WORDS] = { 0 };
 	unsigned h = off >> 3 & 1u;
@@ -434,14 +443,14 @@ int gm_apt_post64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb)
 	return apt_post(g, off & ~(APT_CHUNK - 1u), w, (uint16_t)(strb << 8 * h));
 }
 
-int gm_apt_write64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb)
+static int apt_write64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb)
 {
-	int st = gm_apt_post64(g, off, val, strb);
+	int st = apt_post64(g, off, val, strb);
 
-	return st != GM_OK ? st : gm_apt_flush(g);
+	return st != GM_OK ? st : apt_flush(g);
 }
 
-int gm_apt_read64(struct gm *g, uint32_t off, uint64_t *val)
+static int apt_read64(struct gm *g, uint32_t off, uint64_t *val)
 {
 	uint64_t w[GM_APT_CHUNK_WORDS];
 	unsigned h = off >> 3 & 1u;
@@ -462,7 +471,7 @@ static bool apt_range_ok(uint32_t off, const void *buf, size_t len)
 	return buf && len <= GPU_APT_WINDOW_BYTES && off <= GPU_APT_WINDOW_BYTES - len;
 }
 
-int gm_apt_write(struct gm *g, uint32_t off, const void *buf, size_t len)
+static int apt_write(struct gm *g, uint32_t off, const void *buf, size_t len)
 {
 	const uint8_t *b = buf;
 	size_t done = 0;
@@ -484,7 +493,7 @@ int gm_apt_write(struct gm *g, uint32_t off, const void *buf, size_t len)
 			return st;
 		done += n;
 	}
-	return gm_apt_flush(g);
+	return apt_flush(g);
 }
 
 /* The byte enables of a read of the words covering bytes [@from, @to) of a
@@ -494,7 +503,7 @@ static uint16_t apt_halves(uint32_t from, uint32_t to)
 	return (uint16_t)((from < 8u ? 0x00ffu : 0u) | (to > 8u ? 0xff00u : 0u));
 }
 
-int gm_apt_read(struct gm *g, uint32_t off, void *buf, size_t len)
+static int apt_read(struct gm *g, uint32_t off, void *buf, size_t len)
 {
 	uint64_t w[GM_APT_CHUNK_WORDS * APT_READ_BURST];
 	uint8_t *b = buf;
@@ -530,37 +539,110 @@ int gm_apt_read(struct gm *g, uint32_t off, void *buf, size_t len)
 	return first;
 }
 
+/* The aperture calls as gm.h has them: each one record of a capture. */
+int gm_apt_flush(struct gm *g)
+{
+	int st;
+
+	gm_cap_enter(g->cap, g->cycle, false);
+	st = apt_flush(g);
+	gm_cap_apt(g->cap, g->cycle, GM_CAP_APT_FLUSH, 0, NULL, 0, 0, 0, st);
+	return st;
+}
+
+int gm_apt_post64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb)
+{
+	int st;
+
+	gm_cap_enter(g->cap, g->cycle, false);
+	st = apt_post64(g, off, val, strb);
+	gm_cap_apt(g->cap, g->cycle, GM_CAP_APT_POST64, off, NULL, 0, val, strb, st);
+	return st;
+}
+
+int gm_apt_write64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb)
+{
+	int st;
+
+	gm_cap_enter(g->cap, g->cycle, false);
+	st = apt_write64(g, off, val, strb);
+	gm_cap_apt(g->cap, g->cycle, GM_CAP_APT_WRITE64, off, NULL, 0, val, strb, st);
+	return st;
+}
+
+int gm_apt_read64(struct gm *g, uint32_t off, uint64_t *val)
+{
+	int st;
+
+	gm_cap_enter(g->cap, g->cycle, false);
+	st = apt_read64(g, off, val);
+	gm_cap_apt(g->cap, g->cycle, GM_CAP_APT_READ64, off, NULL, 0,
+		   st == GM_OK || st == GM_ERR_ADDR ? *val : 0, 0, st);
+	return st;
+}
+
+int gm_apt_write(struct gm *g, uint32_t off, const void *buf, size_t len)
+{
+	int st;
+
+	gm_cap_enter(g->cap, g->cycle, false);
+	st = apt_write(g, off, buf, len);
+	gm_cap_apt(g->cap, g->cycle, GM_CAP_APT_WRITE, off, buf, len, 0, 0, st);
+	return st;
+}
+
+int gm_apt_read(struct gm *g, uint32_t off, void *buf, size_t len)
+{
+	int st;
+
+	gm_cap_enter(g->cap, g->cycle, false);
+	st = apt_read(g, off, buf, len);
+	gm_cap_apt(g->cap, g->cycle, GM_CAP_APT_READ, off, buf, len, 0, 0, st);
+	return st;
+}
+
 int gm_backdoor_write(struct gm *g, uint64_t addr, const void *buf, size_t len)
 {
+	int st;
+
+	gm_cap_enter(g->cap, g->cycle, false);
 	g->apt_pf_stale = true;
-	return gm_mem_write(g->mem, addr, buf, len);
+	st = gm_mem_write(g->mem, addr, buf, len);
+	gm_cap_mem_write(g->cap, g->cycle, addr, buf, len, st);
+	return st;
 }
 
 int gm_backdoor_read(struct gm *g, uint64_t addr, void *buf, size_t len)
 {
-	return gm_mem_read(g->mem, addr, buf, len);
+	int st;
+
+	gm_cap_enter(g->cap, g->cycle, false);
+	st = gm_mem_read(g->mem, addr, buf, len);
+	gm_cap_mem_read(g->cap, g->cycle, addr, buf, len, st);
+	return st;
 }
 
 int gm_backdoor_write32(struct gm *g, uint64_t addr, uint32_t v)
 {
-	g->apt_pf_stale = true;
-	return gm_mem_write(g->mem, addr, &v, sizeof(v));
+	return gm_backdoor_write(g, addr, &v, sizeof(v));
 }
 
 int gm_backdoor_read32(struct gm *g, uint64_t addr, uint32_t *v)
 {
-	return gm_mem_read(g->mem, addr, v, sizeof(*v));
+	return gm_backdoor_read(g, addr, v, sizeof(*v));
 }
 
 int gm_backdoor_read64(struct gm *g, uint64_t addr, uint64_t *v)
 {
-	return gm_mem_read(g->mem, addr, v, sizeof(*v));
+	return gm_backdoor_read(g, addr, v, sizeof(*v));
 }
 
 int gm_step(struct gm *g, uint64_t cycles)
 {
+	gm_cap_enter(g->cap, g->cycle, true);
 	while (cycles-- && !g->failed)
 		tick(g);
+	gm_cap_run(g->cap, g->cycle, GM_CAP_RUN_STEP, g->failed ? GM_ERR_HW : GM_OK);
 	return g->failed ? GM_ERR_HW : GM_OK;
 }
 
@@ -577,15 +659,21 @@ bool gm_model_error(const struct gm *g, const char **what, uint64_t *cycle)
 
 int gm_inject_mem_rsp(struct gm *g, uint32_t id, uint64_t at_cycle)
 {
-	if (!g || id > 0xffu || g->inject_rsp)
+	if (!g)
 		return GM_ERR_BAD_ARG;
+	gm_cap_enter(g->cap, g->cycle, false);
+	if (id > 0xffu || g->inject_rsp) {
+		gm_cap_inject(g->cap, g->cycle, id, at_cycle, GM_ERR_BAD_ARG);
+		return GM_ERR_BAD_ARG;
+	}
 	g->inject_rsp = true;
 	g->inject_id = id;
 	g->inject_at = at_cycle;
+	gm_cap_inject(g->cap, g->cycle, id, at_cycle, GM_OK);
 	return GM_OK;
 }
 
-int gm_run_until(struct gm *g, gm_cond_fn cond, void *ctx, uint64_t budget, uint64_t *used)
+static int run_until(struct gm *g, gm_cond_fn cond, void *ctx, uint64_t budget, uint64_t *used)
 {
 	uint64_t n = 0;
 	int st = GM_ERR_TIMEOUT;
@@ -611,6 +699,16 @@ int gm_run_until(struct gm *g, gm_cond_fn cond, void *ctx, uint64_t budget, uint
 	return st;
 }
 
+int gm_run_until(struct gm *g, gm_cond_fn cond, void *ctx, uint64_t budget, uint64_t *used)
+{
+	int st;
+
+	gm_cap_enter(g->cap, g->cycle, true);
+	st = run_until(g, cond, ctx, budget, used);
+	gm_cap_run(g->cap, g->cycle, GM_CAP_RUN_UNTIL, st);
+	return st;
+}
+
 static bool irq_high(struct gm *g, void *ctx)
 {
 	(void)ctx;
@@ -619,7 +717,12 @@ static bool irq_high(struct gm *g, void *ctx)
 
 int gm_run_until_irq(struct gm *g, uint64_t budget, uint64_t *used)
 {
-	return gm_run_until(g, irq_high, NULL, budget, used);
+	int st;
+
+	gm_cap_enter(g->cap, g->cycle, true);
+	st = run_until(g, irq_high, NULL, budget, used);
+	gm_cap_run(g->cap, g->cycle, GM_CAP_RUN_UNTIL_IRQ, st);
+	return st;
 }
 
 bool gm_irq(const struct gm *g)
@@ -638,6 +741,38 @@ void gm_get_stats(const struct gm *g, struct gm_stats *st)
 	st->reg_reads = g->reg_reads;
 	st->reg_writes = g->reg_writes;
 	gm_mem_get_stats(g->mem, &st->mem);
+}
+
+/* --------------------------------------------------------------- capture */
+
+int gm_capture_open(struct gm *g, const char *path)
+{
+	if (!g || !path)
+		return GM_ERR_BAD_ARG;
+	if (g->cap)
+		return GM_ERR_BUSY;
+	return gm_cap_create(path, &g->cfg, g->cycle, &g->cap);
+}
+
+int gm_capture_close(struct gm *g)
+{
+	int st;
+
+	if (!g->cap)
+		return GM_OK;
+	st = gm_cap_finish(g->cap, g->cycle, g->pins.irq, gm_mem_hash(g->mem));
+	g->cap = NULL;
+	return st;
+}
+
+bool gm_capture_is_open(const struct gm *g)
+{
+	return g->cap != NULL;
+}
+
+uint64_t gm_memory_hash(const struct gm *g)
+{
+	return gm_mem_hash(g->mem);
 }
 
 /* ------------------------------------------------------------------ waves */

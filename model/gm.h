@@ -250,4 +250,29 @@ enum gm_mark_kind { GM_MARK_ERROR, GM_MARK_FAULT, GM_MARK_NOTE, GM_MARK_FENCE };
 void gm_wave_mark(struct gm *g, enum gm_mark_kind kind, const char *name);
 int gm_wave_watch(struct gm *g, uint64_t addr, const char *name) GM_MUST_CHECK;
 
+/*
+ * Capture (traces/FORMAT.md): from gm_capture_open on, every call of this
+ * API is recorded to @path as it returns - backdoor uploads, register
+ * accesses and the values read, aperture calls, the cycles each run took,
+ * backdoor reads as expected hashes - so `gpusim replay` can run it again
+ * on a fresh model and check each result.  Capturing costs no cycle.
+ * Open it right after gm_create: a replay starts from a fresh model and
+ * refuses a capture begun at a later cycle (what came before is not in it).
+ * gm_capture_open: GM_OK; GM_ERR_BAD_ARG (NULL); GM_ERR_BUSY (one already
+ * open); GM_ERR_IO (cannot create @path); GM_ERR_NO_MEM.
+ * gm_capture_close (also done by gm_destroy) writes the final state (cycle,
+ * interrupt line, a hash of all memory) and closes: GM_OK; GM_ERR_IO (a
+ * write failed, the file is incomplete); GM_ERR_UNSUPPORTED (a
+ * gm_run_until condition accessed the register port, the aperture or wrote
+ * memory, which a capture cannot replay; the file is complete but a replay
+ * will diverge).  Closing nothing is GM_OK.
+ */
+int gm_capture_open(struct gm *g, const char *path) GM_MUST_CHECK;
+int gm_capture_close(struct gm *g) GM_MUST_CHECK;
+bool gm_capture_is_open(const struct gm *g);
+
+/* A hash of the whole memory (gm_mem_hash), as a capture's final record
+ * holds it: equal contents give equal hashes however they were written. */
+uint64_t gm_memory_hash(const struct gm *g);
+
 #endif /* GM_H */

@@ -510,3 +510,35 @@ uint32_t gm_mem_outstanding(const struct gm_mem *m)
 {
 	return m->nflight;
 }
+
+/* FNV-1a 64 of a page's number and bytes. */
+static uint64_t page_hash(uint64_t pfn, const uint8_t *data)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (int i = 0; i < 8; i++)
+		h = (h ^ (uint8_t)(pfn >> 8 * i)) * 0x100000001b3ull;
+	for (uint32_t i = 0; i < GM_PAGE_SIZE; i++)
+		h = (h ^ data[i]) * 0x100000001b3ull;
+	return h;
+}
+
+uint64_t gm_mem_hash(const struct gm_mem *m)
+{
+	uint64_t sum = 0;
+
+	for (unsigned r = 0; r < GM_REGION_COUNT; r++) {
+		const struct gm_page_table *pt = &m->region[r].pt;
+
+		for (size_t i = 0; i < pt->cap; i++) {
+			const uint8_t *d = pt->slot[i].data;
+			uint32_t k = 0;
+
+			while (d && k < GM_PAGE_SIZE && d[k] == 0)
+				k++;
+			if (d && k < GM_PAGE_SIZE) /* all-zero pages read as untouched ones */
+				sum += page_hash(pt->slot[i].pfn, d);
+		}
+	}
+	return sum;
+}

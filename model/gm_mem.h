@@ -117,6 +117,12 @@ void gm_mem_tick(struct gm_mem *m, bool refused);
 /* Copy the statistics; never fails. */
 void gm_mem_get_stats(const struct gm_mem *m, struct gm_mem_stats *st);
 
+/* A hash of the whole contents of both regions, however they were written:
+ * the sum over pages holding a nonzero byte of FNV-1a 64 of (page number,
+ * bytes), so the order pages were allocated in does not matter and a page
+ * of zeros counts as one never written. */
+uint64_t gm_mem_hash(const struct gm_mem *m);
+
 /* Number of requests in flight. */
 uint32_t gm_mem_outstanding(const struct gm_mem *m);
 

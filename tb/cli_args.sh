@@ -91,5 +91,40 @@ row 2 'larger than 64 MiB' "$G" disasm "$tmp/big"
 row 2 'larger than 64 MiB' sh -c "head -c 67108865 /dev/zero | \"$G\" disasm /dev/stdin"
 row 2 'larger than 64 MiB' timeout 30 "$G" disasm /dev/zero
 
+# replay FILE: a capture (traces/FORMAT.md) refused with the record number
+# and the reason, never a crash; --capture on demo and run.
+C=../traces/capture
+cap=$C/hang.gcap
+head -c 5 "$cap" >"$tmp/cut-magic.gcap"
+head -c 40 "$cap" >"$tmp/cut-header.gcap"
+head -c 100 "$cap" >"$tmp/cut-record.gcap"
+{ head -c 8 "$cap"; printf '\002'; tail -c +10 "$cap"; } >"$tmp/future.gcap"
+{ printf 'GPUSIMCX'; tail -c +9 "$cap"; } >"$tmp/magic.gcap"
+{ head -c 90 "$cap"; printf '\377'; tail -c +92 "$cap"; } >"$tmp/flip.gcap"
+row 2 'replay needs a capture FILE' "$G" replay
+row 2 'replay takes one FILE' "$G" replay "$cap" "$cap"
+row 2 'unknown backend: nope' "$G" replay "$cap" --backend nope
+row 2 'unknown option: --frob' "$G" replay "$cap" --frob
+row 2 'cannot open' "$G" replay "$tmp/nosuch.gcap"
+row 2 'cannot read' "$G" replay "$tmp"
+row 2 'record 0 at byte 0: the header is cut off after 0 bytes' "$G" replay "$tmp/empty"
+row 2 'GM_CAP_ERR_MAGIC' "$G" replay "$tmp/magic.gcap"
+row 2 'GM_CAP_ERR_TRUNCATED' "$G" replay "$tmp/cut-magic.gcap"
+row 2 'record 0 at byte 0: the header is cut off after 40 bytes' "$G" replay "$tmp/cut-header.gcap"
+row 2 'record 2 at byte 96: the file ends 4 bytes into the record' "$G" replay "$tmp/cut-record.gcap"
+row 2 'format version 2, this gpusim reads 1..1 (GM_CAP_ERR_VERSION)' "$G" replay "$tmp/future.gcap"
+row 2 'record 1 at byte 72: checksum' "$G" replay "$tmp/flip.gcap"
+row 2 'GM_CAP_ERR_CRC' "$G" replay --disasm "$tmp/flip.gcap"
+row 2 'GM_CAP_ERR_TRUNCATED' "$G" replay --disasm "$tmp/cut-record.gcap"
+row 0 '(doorbell)' "$G" replay --disasm "$cap"
+row 0 'INDIRECT_BUFFER' "$G" replay --disasm "$C/demo.gcap"
+row 0 '' "$G" replay --quiet "$cap"
+# an RTL capture needs the aperture the reference model lacks: the skip code
+row 77 'the ref backend does not support this call' "$G" replay "$C/copies.gcap" --backend ref
+# a capture from the reference model diverges on the RTL: the first mismatch
+row 1 'the capture has' "$G" replay "$C/ref/demo.gcap" --backend verilator
+row 1 'GM_ERR_IO' "$G" demo --quiet --capture "$tmp/nodir/x.gcap"
+row 2 'missing value for: --capture' "$G" run hang --capture
+
 echo "cli_args: $rows rows, $fails failed"
 [ "$fails" -eq 0 ]

@@ -109,6 +109,34 @@ endforeach()
 add_test(cli_bad_args sh ../tb/cli_args.sh bin/gpusim)
 set_tests_properties(cli_bad_args PROPERTIES LABELS fw TIMEOUT 60)
 
+# The capture corpus (traces/capture/, traces/FORMAT.md): each RTL capture
+# replayed on both RTL backends and each reference-model capture on ref,
+# every recorded result checked; and the current firmware still sends
+# exactly what the corpus holds (else: make captures, and commit).
+foreach(cap demo copies evict shared hang vaupdate tiled deferred lock)
+  foreach(be verilator systemc)
+    add_test(replay_${cap}_${be} bin/gpusim replay ../traces/capture/${cap}.gcap --quiet --backend ${be})
+    set_tests_properties(replay_${cap}_${be} PROPERTIES LABELS "fw;capture" TIMEOUT 300)
+  endforeach()
+endforeach()
+foreach(cap demo evict shared hang vaupdate tiled deferred)
+  add_test(replay_${cap}_ref bin/gpusim replay ../traces/capture/ref/${cap}.gcap --quiet --backend ref)
+  set_tests_properties(replay_${cap}_ref PROPERTIES LABELS "fw;capture;ref" TIMEOUT 120)
+endforeach()
+add_test(capture_corpus_current sh ../tools/captures.sh --check bin/gpusim ../traces/capture)
+set_tests_properties(capture_corpus_current PROPERTIES LABELS "fw;capture" TIMEOUT 600)
+# its negative twin: a corpus file that differs is named, exit 1
+add_test(capture_corpus_stale sh -c "rm -rf stale-corpus && cp -r ../traces/capture stale-corpus && printf x | dd of=stale-corpus/hang.gcap bs=1 seek=100 conv=notrunc 2>/dev/null && { sh ../tools/captures.sh --check bin/gpusim stale-corpus 2>&1 | grep -q 'stale-corpus/hang.gcap: the current firmware sends something else'; }")
+set_tests_properties(capture_corpus_stale PROPERTIES LABELS "fw;capture" TIMEOUT 600)
+
+add_test(memcheck_replay valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim replay ../traces/capture/ref/hang.gcap --quiet)
+set_tests_properties(memcheck_replay PROPERTIES LABELS "fw;capture;memcheck" TIMEOUT 300)
+add_test(memcheck_replay_disasm valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim replay --disasm ../traces/capture/demo.gcap)
+set_tests_properties(memcheck_replay_disasm PROPERTIES LABELS "fw;capture;memcheck" TIMEOUT 300)
+
+add_test(unit_capture tests/test_capture)
+set_tests_properties(unit_capture PROPERTIES LABELS "unit;capture" TIMEOUT 60)
+
 add_test(memcheck_demo valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim demo --quiet)
 set_tests_properties(memcheck_demo PROPERTIES LABELS "fw;memcheck" TIMEOUT 600)
 

@@ -25,6 +25,7 @@
 #include "gm.h"
 #include "gm_backend.h"
 #include "gpu_hw.h"
+#include "replay.h"
 
 static const char usage[] =
 	"usage: gpusim COMMAND [options]\n"
@@ -44,6 +45,13 @@ static const char usage[] =
 	"                  (Render, residency and paging, Patch, SubmitCommand, fences,\n"
 	"                  TDR) with its log and checks (exit 1 on a failed check);\n"
 	"                  `run all` runs each, `run --list` names them\n"
+	"  replay FILE     run a capture (--capture; traces/FORMAT.md) on a fresh model\n"
+	"                  and check every result it recorded; the first mismatch is\n"
+	"                  printed with its record number (exit 1; 77: the backend\n"
+	"                  lacks a call it needs); a damaged capture is refused\n"
+	"                  with the record and the reason (exit 2)\n"
+	"  replay --disasm FILE  list a capture record by record, ring uploads\n"
+	"                  decoded as packets (following IBs)\n"
 	"  disasm FILE     decode a raw little-endian dword file as packets: at most\n"
 	"                  64 MiB and a whole number of dwords, else refused with the\n"
 	"                  count of trailing bytes (exit 1 if a packet does not decode)\n"
@@ -56,6 +64,8 @@ static const char usage[] =
 	"  --wave-to M       record cycles before M only (default: to the end)\n"
 	"  --rounds N        render/copy exchanges (1..1000000, default 1)\n"
 	"  --no-mmu          run the render queue physical (VMID 0) instead of VMID 1\n"
+	"  --capture FILE    record everything sent to the model into FILE (replay it\n"
+	"                    with gpusim replay FILE); costs no cycle\n"
 	"  --quiet           print only the summary line\n"
 	"  -h, --help        this text\n"
 	"\n"
@@ -65,10 +75,17 @@ static const char usage[] =
 	"                    FILE/NAME.fst each)\n"
 	"  --wave-from N, --wave-to M   its window of cycles, as for demo\n"
 	"  --seed N          image contents (default 1)\n"
+	"  --capture FILE    as for demo (all: a folder, FILE/NAME.gcap each)\n"
 	"  --quiet           checks and summary only, no pipeline log\n"
 	"  --inject-bad-rsp N  error injection: at cycle N (>= 1) the memory answers a\n"
 	"                    request nobody made; the RTL's assertion a_arb_rsp_routed\n"
 	"                    fails, a model error (also for demo)\n"
+	"\n"
+	"replay options:\n"
+	"  --backend verilator|systemc|ref   the model to run it on (default: the\n"
+	"                    backend it was captured on)\n"
+	"  --wave FILE, --wave-from N, --wave-to M   its waves, as for demo\n"
+	"  --quiet           print nothing when every check passes\n"
 	"\n"
 	"A failed run or demo without --wave runs again to write the waves of its\n"
 	"last 20000 cycles, gpusim-fail-NAME.fst and its view, and names them.\n"
@@ -78,9 +95,10 @@ static const char usage[] =
 	"the run used, fitted to it, named markers at fences, errors and faults):\n"
 	"open it with gtkwave FILE.gtkw.  Time: 1 ns a cycle.\n"
 	"\n"
-	"exit status: 0 success; 1 a check failed, a run could not complete or a\n"
-	"packet did not decode; 2 a usage error: an unknown command or option, a\n"
-	"bad value, a FILE disasm refuses, or a .vcd without fst2vcd\n";
+	"exit status: 0 success; 1 a check failed, a run could not complete, a\n"
+	"packet did not decode or a replay differs; 2 a usage error: an unknown\n"
+	"command or option, a bad value, a FILE disasm or replay refuses, or a .vcd\n"
+	"without fst2vcd; 77 a replay needs what the backend lacks\n";
 
 static int bad_usage(const char *why, const char *arg)
 {
@@ -185,6 +203,8 @@ static int parse_demo(int argc, char **argv, struct scen_demo_opts *o)
 				return bad_usage("unknown backend", val);
 		} else if (!strcmp(a, "--wave")) {
 			o->wave = val;
+		} else if (!strcmp(a, "--capture")) {
+			o->capture = val;
 		} else if (!strcmp(a, "--wave-from")) {
 			if (!parse_u64(val, &o->wave_from))
 				return bad_usage("bad --wave-from", val);
@@ -257,6 +277,7 @@ static int run_one(const char *name, const struct scen_pipe_opts *o)
 
 		fail_wave_path(path, sizeof(path), name);
 		again.wave = path;
+		again.capture = NULL;
 		again.wave_from = r.cycles > FAIL_WAVE_CYCLES ? r.cycles - FAIL_WAVE_CYCLES : 0;
 		again.quiet = true;
 		again.out = fopen("/dev/null", "w");
@@ -294,6 +315,10 @@ static int cmd_run(int argc, char **argv)
 
 			if (!val || !parse_u64(val, a[7] == 'f' ? &o.wave_from : &o.wave_to))
 				return bad_usage(a[7] == 'f' ? "bad --wave-from" : "bad --wave-to", val);
+		} else if (!strcmp(a, "--capture")) {
+			if (++i == argc)
+				return bad_usage("missing value for", a);
+			o.capture = argv[i];
 		} else if (!strcmp(a, "--backend") || !strcmp(a, "--wave") || !strcmp(a, "--seed") ||
 			   !strcmp(a, "--inject-bad-rsp")) {
 			const char *val = i + 1 < argc ? argv[++i] : NULL;
@@ -331,16 +356,22 @@ static int cmd_run(int argc, char **argv)
 		return 2;
 	if (strcmp(name, "all"))
 		return run_one(name, &o);
-	/* all: --wave names a folder, DIR/NAME.fst a scenario */
+	/* all: --wave and --capture name folders, DIR/NAME.fst, DIR/NAME.gcap a scenario */
 	if (o.wave && mkdir(o.wave, 0777) && errno != EEXIST)
 		return bad_usage("--wave DIR: cannot make the folder", o.wave);
+	if (o.capture && mkdir(o.capture, 0777) && errno != EEXIST)
+		return bad_usage("--capture DIR: cannot make the folder", o.capture);
 	for (const char *const *n = scen_pipe_names; *n; n++) {
 		struct scen_pipe_opts one = o;
-		char path[4096];
+		char path[4096], cpath[4096];
 
 		if (o.wave && snprintf(path, sizeof(path), "%s/%s.fst", o.wave, *n) >= (int)sizeof(path))
 			return bad_usage("--wave DIR: too long", o.wave);
+		if (o.capture && snprintf(cpath, sizeof(cpath), "%s/%s.gcap", o.capture, *n) >=
+		    (int)sizeof(cpath))
+			return bad_usage("--capture DIR: too long", o.capture);
 		one.wave = o.wave ? path : NULL;
+		one.capture = o.capture ? cpath : NULL;
 		rc |= run_one(*n, &one);
 	}
 	return rc;
@@ -372,6 +403,7 @@ static int cmd_demo(int argc, char **argv)
 
 		fail_wave_path(path, sizeof(path), "demo");
 		o.wave = path;
+		o.capture = NULL;
 		o.wave_from = r.cycles > FAIL_WAVE_CYCLES ? r.cycles - FAIL_WAVE_CYCLES : 0;
 		o.verbose = false;
 		o.out = fopen("/dev/null", "w");
@@ -836,5 +868,7 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "disasm"))
 		return cmd_disasm(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "replay"))
+		return cmd_replay(argc - 1, argv + 1);
 	return bad_usage("unknown command", argv[1]);
 }

@@ -69,6 +69,8 @@ int scen_open(struct scen *s, const struct scen_pipe_opts *o, uint64_t vram_seg,
 	st = gm_create(&gc, &s->g);
 	if (st)
 		return st;
+	if (o->capture && (st = gm_capture_open(s->g, o->capture)))
+		return st;
 	if (o->inject_at && (st = gm_inject_mem_rsp(s->g, GM_INJECT_ID_NOBODY, o->inject_at)))
 		return st;
 	if (o->wave && (st = gm_wave_open(s->g, o->wave, o->wave_from, o->wave_to)))
@@ -117,6 +119,11 @@ int scen_close(struct scen *s, struct scen_pipe_result *r)
 		r->cycles = gm_cycles(s->g);
 		if (gm_wave_is_open(s->g))
 			st = gm_wave_close(s->g);
+		if (gm_capture_is_open(s->g)) {
+			int cst = gm_capture_close(s->g);
+
+			st = st ? st : cst;
+		}
 		if (scen_model_error(s->g, s->out)) {
 			s->failures++;
 			st = st ? st : GM_ERR_HW;

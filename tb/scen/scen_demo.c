@@ -359,6 +359,11 @@ int scen_demo_run(const struct scen_demo_opts *o, struct scen_demo_result *r)
 	st = gm_create(&cfg, &dm.g);
 	if (st)
 		return st;
+	if (o->capture) {
+		st = gm_capture_open(dm.g, o->capture);
+		if (st)
+			goto out_destroy;
+	}
 	if (o->inject_at) {
 		st = gm_inject_mem_rsp(dm.g, GM_INJECT_ID_NOBODY, o->inject_at);
 		if (st)
@@ -372,6 +377,9 @@ int scen_demo_run(const struct scen_demo_opts *o, struct scen_demo_result *r)
 	st = demo_body(&dm);
 	r->cycles = gm_cycles(dm.g);
 	wst = gm_wave_close(dm.g);
+	if (!st)
+		st = wst;
+	wst = gm_capture_close(dm.g);
 	if (!st)
 		st = wst;
 	if (scen_model_error(dm.g, stdout)) {

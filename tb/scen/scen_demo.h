@@ -25,6 +25,7 @@
 struct scen_demo_opts {
 	enum gm_backend_kind backend;
 	const char *wave;          /* FST/VCD path or NULL */
+	const char *capture;       /* capture file (gm_capture_open) or NULL */
 	uint64_t wave_from, wave_to; /* cycle window; wave_to = GM_WAVE_END for all */
 	unsigned rounds;           /* render/copy exchanges (1 for the demo) */
 	bool error_act;            /* run the broken-IB recovery act */

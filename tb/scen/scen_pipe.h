@@ -35,6 +35,7 @@
 struct scen_pipe_opts {
 	enum gm_backend_kind backend;
 	const char *wave;    /* FST/VCD of the run, or NULL */
+	const char *capture; /* capture file of the run (gm_capture_open), or NULL */
 	uint64_t wave_from, wave_to; /* its cycle window (GM_WAVE_END: to the end) */
 	uint64_t inject_at;  /* error injection (gm_inject_mem_rsp) at this cycle; 0: none */
 	uint32_t seed;       /* image contents */

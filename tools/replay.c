@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay.c - `gpusim replay FILE`: build a fresh model from the capture's
+ * header, send it every recorded call again and check every result the
+ * capture holds (status codes, register values read, memory hashes, the
+ * cycle each run reached, the final state).  The first mismatch is printed
+ * with its record number and stops the replay.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gm.h"
+#include "replay.h"
+
+#define REPLAY_MAX_FILE (1ull << 30) /* bytes: the largest capture read */
+
+struct replay {
+	struct gm *g;
+	const char *path;
+	const struct gm_cap_rec *rec;
+	uint64_t checks;         /* results compared */
+};
+
+static int mismatch(struct replay *rp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Say where the replay left the capture: exit status 1. */
+static int mismatch(struct replay *rp, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "gpusim: replay %s: record %" PRIu64 " (%s, byte %" PRIu64 ", cycle %" PRIu64
+		"): ", rp->path, rp->rec->index, gm_cap_type_name(rp->rec->type), rp->rec->offset,
+		gm_cycles(rp->g));
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+/* Compare the status @st a call returned now with the one recorded. */
+static int check_status(struct replay *rp, int st)
+{
+	rp->checks++;
+	if (st == (int)rp->rec->status)
+		return 0;
+	if (st == GM_ERR_UNSUPPORTED) {
+		fprintf(stderr, "gpusim: replay %s: record %" PRIu64 " (%s): the %s backend does not "
+			"support this call (GM_ERR_UNSUPPORTED); the capture needs another backend\n",
+			rp->path, rp->rec->index, gm_cap_type_name(rp->rec->type), gm_backend_name(rp->g));
+		return REPLAY_EXIT_UNSUPPORTED;
+	}
+	return mismatch(rp, "returned %s, the capture has %s", gm_status_name(st),
+			gm_status_name((int)rp->rec->status));
+}
+
+static int do_mem_write(struct replay *rp)
+{
+	const struct gm_cap_rec *rec = rp->rec;
+	uint8_t *b = malloc(rec->len ? rec->len : 1);
+	int st;
+
+	if (!b)
+		return mismatch(rp, "out of memory for an upload of %" PRIu64 " bytes", rec->len);
+	gm_cap_expand(rec, b);
+	st = gm_backdoor_write(rp->g, rec->addr, b, rec->len);
+	free(b);
+	return check_status(rp, st);
+}
+
+static int do_reg(struct replay *rp)
+{
+	const struct gm_cap_rec *rec = rp->rec;
+	char name[32];
+	uint32_t v = 0;
+	int rc;
+
+	if (rec->type == GM_CAP_REG_WRITE)
+		return check_status(rp, gm_reg_write(rp->g, rec->off, (uint32_t)rec->val));
+	rc = check_status(rp, gm_reg_read(rp->g, rec->off, &v));
+	if (rc)
+		return rc;
+	rp->checks++;
+	if (v != (uint32_t)rec->val)
+		return mismatch(rp, "%s read 0x%08x, the capture has 0x%08x",
+				replay_reg_name(rec->off, name, sizeof(name)), v, (uint32_t)rec->val);
+	return 0;
+}
+
+static int do_step(struct replay *rp)
+{
+	const struct gm_cap_rec *rec = rp->rec;
+	uint64_t from = gm_cycles(rp->g);
+	int st, want = rec->status == GM_ERR_HW ? GM_ERR_HW : GM_OK;
+
+	rp->checks++;
+	if (from + rec->val != rec->cycle)
+		return mismatch(rp, "the run of %" PRIu64 " cycles would end at cycle %" PRIu64
+				", the capture's ended at %" PRIu64, rec->val, from + rec->val, rec->cycle);
+	st = gm_step(rp->g, rec->val);
+	if (st != want)
+		return mismatch(rp, "the run returned %s, the capture's %s", gm_status_name(st),
+				gm_status_name((int)rec->status));
+	return 0;
+}
+
+static int do_mem_expect(struct replay *rp)
+{
+	const struct gm_cap_rec *rec = rp->rec;
+	uint8_t *b = calloc(1, rec->len ? rec->len : 1);
+	uint64_t h, v = 0;
+	int rc;
+
+	if (!b)
+		return mismatch(rp, "out of memory for a read of %" PRIu64 " bytes", rec->len);
+	rc = check_status(rp, gm_backdoor_read(rp->g, rec->addr, b, rec->len));
+	h = gm_cap_fnv64(b, rec->len);
+	if (rec->len <= 8)
+		memcpy(&v, b, rec->len);
+	free(b);
+	if (rc || rec->status != GM_OK)
+		return rc;
+	rp->checks++;
+	if (h == rec->hash)
+		return 0;
+	if (rec->len <= 8)
+		return mismatch(rp, "%" PRIu64 " bytes at 0x%" PRIx64 " read 0x%" PRIx64
+				", the capture has 0x%" PRIx64, rec->len, rec->addr, v, rec->val);
+	return mismatch(rp, "%" PRIu64 " bytes at 0x%" PRIx64 " hash to %016" PRIx64
+			", the capture's to %016" PRIx64, rec->len, rec->addr, h, rec->hash);
+}
+
+static int do_apt(struct replay *rp)
+{
+	const struct gm_cap_rec *rec = rp->rec;
+	uint8_t *b = NULL;
+	uint64_t v = 0;
+	int st, rc;
+
+	if ((rec->op == GM_CAP_APT_WRITE || rec->op == GM_CAP_APT_READ) &&
+	    !(b = calloc(1, rec->len ? rec->len : 1)))
+		return mismatch(rp, "out of memory for %" PRIu64 " aperture bytes", rec->len);
+	switch (rec->op) {
+	case GM_CAP_APT_POST64:
+		st = gm_apt_post64(rp->g, rec->off, rec->val, (uint8_t)rec->strb);
+		break;
+	case GM_CAP_APT_WRITE64:
+		st = gm_apt_write64(rp->g, rec->off, rec->val, (uint8_t)rec->strb);
+		break;
+	case GM_CAP_APT_READ64:
+		st = gm_apt_read64(rp->g, rec->off, &v);
+		break;
+	case GM_CAP_APT_WRITE:
+		gm_cap_expand(rec, b);
+		st = gm_apt_write(rp->g, rec->off, b, rec->len);
+		break;
+	case GM_CAP_APT_READ:
+		st = gm_apt_read(rp->g, rec->off, b, rec->len);
+		v = gm_cap_fnv64(b, rec->len);
+		break;
+	default:
+		st = gm_apt_flush(rp->g);
+		break;
+	}
+	free(b);
+	rc = check_status(rp, st);
+	if (rc || (rec->op != GM_CAP_APT_READ64 && rec->op != GM_CAP_APT_READ) ||
+	    (st != GM_OK && st != GM_ERR_ADDR))
+		return rc;
+	rp->checks++;
+	if (v != rec->val)
+		return mismatch(rp, "aperture read at 0x%x gave %016" PRIx64 ", the capture %016"
+				PRIx64 "%s", rec->off, v, rec->val,
+				rec->op == GM_CAP_APT_READ ? " (hashes)" : "");
+	return 0;
+}
+
+static int do_final(struct replay *rp)
+{
+	const struct gm_cap_rec *rec = rp->rec;
+	uint64_t h = gm_memory_hash(rp->g);
+
+	rp->checks += 3;
+	if (gm_cycles(rp->g) != rec->cycle)
+		return mismatch(rp, "ended at cycle %" PRIu64 ", the capture at %" PRIu64,
+				gm_cycles(rp->g), rec->cycle);
+	if (gm_irq(rp->g) != (rec->irq != 0))
+		return mismatch(rp, "interrupt line %d at the end, the capture's %u", gm_irq(rp->g),
+				rec->irq);
+	if (h != rec->hash)
+		return mismatch(rp, "memory hashes to %016" PRIx64 " at the end, the capture's to %016"
+				PRIx64, h, rec->hash);
+	return 0;
+}
+
+static int replay_one(struct replay *rp)
+{
+	switch (rp->rec->type) {
+	case GM_CAP_MEM_WRITE:
+		return do_mem_write(rp);
+	case GM_CAP_REG_WRITE:
+	case GM_CAP_REG_READ:
+		return do_reg(rp);
+	case GM_CAP_STEP:
+		return do_step(rp);
+	case GM_CAP_MEM_EXPECT:
+		return do_mem_expect(rp);
+	case GM_CAP_APT:
+		return do_apt(rp);
+	case GM_CAP_INJECT:
+		return check_status(rp, gm_inject_mem_rsp(rp->g, (uint32_t)rp->rec->val,
+							   rp->rec->cycle));
+	case GM_CAP_FINAL:
+		return do_final(rp);
+	default:
+		return 0;
+	}
+}
+
+static int refuse(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Say why capture @path is refused: the usage exit status. */
+static int refuse(const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "gpusim: replay %s: ", path);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+int replay_load(const char *path, uint8_t **buf, size_t *len, struct gm_cap_reader *r,
+		struct gm_cap_header *h)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *b = NULL, *nb;
+	size_t n = 0, cap = 0, got;
+	struct gm_cap_rec rec;
+	enum gm_cap_err e;
+
+	if (!f)
+		return refuse(path, "cannot open: %s", strerror(errno));
+	do {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 65536;
+			nb = cap <= REPLAY_MAX_FILE ? realloc(b, cap) : NULL;
+			if (!nb) {
+				free(b);
+				fclose(f);
+				return refuse(path, cap > REPLAY_MAX_FILE ? "larger than 1 GiB" :
+					      "out of memory");
+			}
+			b = nb;
+		}
+		got = fread(b + n, 1, cap - n, f);
+		n += got;
+	} while (got);
+	if (ferror(f)) {
+		free(b);
+		fclose(f);
+		return refuse(path, "cannot read");
+	}
+	fclose(f);
+	/* every record is read before any runs: a bad one refuses the file */
+	e = gm_cap_reader_init(r, b, n, h);
+	while (!e && !(e = gm_cap_next(r, &rec)) && rec.type != GM_CAP_END)
+		;
+	if (e) {
+		free(b);
+		return refuse(path, "%s (%s)", r->why, gm_cap_err_name(e));
+	}
+	(void)gm_cap_reader_init(r, b, n, h);
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+struct replay_opts {
+	const char *path, *wave;
+	uint64_t wave_from, wave_to;
+	enum gm_backend_kind backend;
+	bool backend_set, disasm, quiet;
+};
+
+/* Run every record of @r on a fresh model: the exit status. */
+static int replay_run(const struct replay_opts *o, struct gm_cap_reader *r,
+		      const struct gm_cap_header *h)
+{
+	struct replay rp = { .path = o->path };
+	struct gm_config cfg = h->cfg;
+	struct gm_cap_rec rec;
+	double t0 = now_seconds(), secs;
+	enum gm_cap_err e;
+	int rc = 0, st;
+
+	cfg.backend = o->backend_set ? o->backend : h->cfg.backend;
+	st = gm_create(&cfg, &rp.g);
+	if (st)
+		return refuse(o->path, "cannot build the model of its header: %s", gm_status_name(st));
+	if (gm_cycles(rp.g) != h->start_cycle) {
+		rc = refuse(o->path, "the capture starts at cycle %" PRIu64 ", a new model at %" PRIu64,
+			    h->start_cycle, gm_cycles(rp.g));
+		goto out_destroy;
+	}
+	if (o->wave && (st = gm_wave_open(rp.g, o->wave, o->wave_from, o->wave_to))) {
+		rc = refuse(o->path, "cannot open the waveform %s: %s", o->wave, gm_status_name(st));
+		goto out_destroy;
+	}
+	rp.rec = &rec;
+	while (!(e = gm_cap_next(r, &rec)) && rec.type != GM_CAP_END) {
+		rc = replay_one(&rp);
+		if (rc)
+			break;
+	}
+	if (e)
+		rc = refuse(o->path, "%s (%s)", r->why, gm_cap_err_name(e));
+	secs = now_seconds() - t0;
+	if (!rc && !o->quiet)
+		printf("replay %s: %" PRIu64 " records, %" PRIu64 " checks passed, %" PRIu64
+		       " cycles on %s in %.3f s (%.0f cycles/s)\n", o->path, rec.index - 1, rp.checks,
+		       gm_cycles(rp.g), gm_backend_name(rp.g), secs,
+		       secs > 0 ? (double)gm_cycles(rp.g) / secs : 0.0);
+	if (o->wave && (st = gm_wave_close(rp.g)) && !rc)
+		rc = refuse(o->path, "the waveform %s: %s", o->wave, gm_status_name(st));
+out_destroy:
+	gm_destroy(rp.g);
+	return rc;
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno == 0 && *end == '\0';
+}
+
+static int replay_usage(const char *why, const char *arg)
+{
+	fprintf(stderr, "gpusim: replay: %s%s%s\n(gpusim --help for usage)\n", why, arg ? ": " : "",
+		arg ? arg : "");
+	return 2;
+}
+
+/* Options of `gpusim replay` into *o: 0, or the exit status. */
+static int parse_replay(int argc, char **argv, struct replay_opts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		uint64_t *w = NULL;
+
+		if (!strcmp(a, "--disasm") || !strcmp(a, "--quiet")) {
+			*(a[2] == 'd' ? &o->disasm : &o->quiet) = true;
+			continue;
+		}
+		if (a[0] != '-') {
+			if (o->path)
+				return replay_usage("replay takes one FILE", a);
+			o->path = a;
+			continue;
+		}
+		if (!val)
+			return replay_usage(strncmp(a, "--", 2) || !(!strcmp(a, "--backend") ||
+					    !strncmp(a, "--wave", 6)) ? "unknown option" :
+					    "missing value for", a);
+		i++;
+		if (!strcmp(a, "--backend")) {
+			o->backend_set = true;
+			if (!strcmp(val, "verilator"))
+				o->backend = GM_BACKEND_VERILATOR;
+			else if (!strcmp(val, "systemc"))
+				o->backend = GM_BACKEND_SYSTEMC;
+			else if (!strcmp(val, "ref"))
+				o->backend = GM_BACKEND_REF;
+			else
+				return replay_usage("unknown backend", val);
+		} else if (!strcmp(a, "--wave")) {
+			o->wave = val;
+		} else if (!strcmp(a, "--wave-from") || !strcmp(a, "--wave-to")) {
+			w = a[7] == 'f' ? &o->wave_from : &o->wave_to;
+			if (!parse_u64(val, w))
+				return replay_usage("bad value for", a);
+		} else {
+			return replay_usage("unknown option", a);
+		}
+	}
+	if (!o->path)
+		return replay_usage("replay needs a capture FILE", NULL);
+	if ((o->wave_from || o->wave_to != GM_WAVE_END) && !o->wave)
+		return replay_usage("--wave-from/--wave-to need --wave", NULL);
+	if (o->wave_from >= o->wave_to)
+		return replay_usage("empty wave window", NULL);
+	if (o->wave && o->backend_set && o->backend == GM_BACKEND_REF)
+		return replay_usage("--wave needs an RTL backend (ref has no signals to dump)", o->wave);
+	return 0;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	struct replay_opts o = { .wave_to = GM_WAVE_END };
+	struct gm_cap_reader r;
+	struct gm_cap_header h;
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	rc = parse_replay(argc, argv, &o);
+	if (rc)
+		return rc;
+	rc = replay_load(o.path, &buf, &len, &r, &h);
+	if (rc)
+		return rc;
+	rc = o.disasm ? replay_disasm(stdout, o.path, &r, &h) : replay_run(&o, &r, &h);
+	free(buf);
+	return rc;
+}
