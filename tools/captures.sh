@@ -17,8 +17,7 @@
 set -u
 
 RTL_CAPS="demo copies evict shared hang vaupdate tiled deferred lock"
-# copies and lock need the aperture, which the reference backend lacks
-REF_CAPS="demo evict shared hang vaupdate tiled deferred"
+REF_CAPS="$RTL_CAPS"
 
 check=0
 if [ "${1:-}" = "--check" ]; then
