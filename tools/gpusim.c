@@ -18,6 +18,7 @@
 #include "dma_buf.h"
 #include "dma_disasm.h"
 #include "bench.h"
+#include "cli_file.h"
 #include "scen_demo.h"
 #include "scen_pipe.h"
 #include "fw_dev.h"
@@ -768,20 +769,7 @@ static int cmd_bench(int argc, char **argv)
 
 #define DISASM_MAX_BYTES (64u << 20) /* the largest file disasm reads */
 
-static int disasm_refuse(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Say why @path is refused; the usage exit code. */
-static int disasm_refuse(const char *path, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "gpusim: disasm %s: ", path);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 2;
-}
+#define disasm_refuse(path, ...) cli_refuse("disasm", path, __VA_ARGS__)
 
 /*
  * Read the whole of @path: at most DISASM_MAX_BYTES (a stream such as
@@ -791,51 +779,20 @@ static int disasm_refuse(const char *path, const char *fmt, ...)
  */
 static int read_dwords(const char *path, uint32_t **dw, size_t *n)
 {
-	size_t bytes = 0, cap = 0, got;
-	char *buf = NULL, *nb;
-	FILE *f;
-	int rc, err;
+	uint8_t *buf;
+	size_t bytes;
+	int rc = cli_read_file("disasm", path, DISASM_MAX_BYTES, &buf, &bytes);
 
-	f = fopen(path, "rb");
-	if (!f)
-		return disasm_refuse(path, "cannot open: %s", strerror(errno));
-	do {
-		if (bytes == cap) {
-			cap = cap ? 2 * cap : 4096;
-			if (cap > DISASM_MAX_BYTES + 4)
-				cap = DISASM_MAX_BYTES + 4;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				rc = disasm_refuse(path, "out of memory");
-				goto err_free_buf;
-			}
-			buf = nb;
-		}
-		got = fread(buf + bytes, 1, cap - bytes, f);
-		bytes += got;
-	} while (got && bytes <= DISASM_MAX_BYTES);
-	err = ferror(f) ? errno : 0;
-	if (err)
-		rc = disasm_refuse(path, "cannot read: %s", strerror(err));
-	else if (bytes > DISASM_MAX_BYTES)
-		rc = disasm_refuse(path, "larger than %u MiB (the limit of disasm input)",
-				   DISASM_MAX_BYTES >> 20);
-	else if (bytes % 4)
-		rc = disasm_refuse(path, "%zu bytes, not a whole number of dwords (%zu trailing byte%s)",
-				   bytes, bytes % 4, bytes % 4 == 1 ? "" : "s");
-	else
-		rc = 0;
 	if (rc)
-		goto err_free_buf;
-	fclose(f);
+		return rc;
+	if (bytes % 4) {
+		free(buf);
+		return disasm_refuse(path, "%zu bytes, not a whole number of dwords (%zu trailing byte%s)",
+				     bytes, bytes % 4, bytes % 4 == 1 ? "" : "s");
+	}
 	*dw = (uint32_t *)(void *)buf;
 	*n = bytes / 4;
 	return 0;
-
-err_free_buf:
-	free(buf);
-	fclose(f);
-	return rc;
 }
 
 static int cmd_disasm(int argc, char **argv)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli_file.h"
 #include "gm.h"
 #include "replay.h"
 
@@ -224,53 +225,20 @@ static int replay_one(struct replay *rp)
 	}
 }
 
-static int refuse(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 /* Say why capture @path is refused: the usage exit status. */
-static int refuse(const char *path, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "gpusim: replay %s: ", path);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 2;
-}
+#define refuse(path, ...) cli_refuse("replay", path, __VA_ARGS__)
 
 int replay_load(const char *path, uint8_t **buf, size_t *len, struct gm_cap_reader *r,
 		struct gm_cap_header *h)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *b = NULL, *nb;
-	size_t n = 0, cap = 0, got;
+	uint8_t *b;
+	size_t n;
 	struct gm_cap_rec rec;
 	enum gm_cap_err e;
+	int rc = cli_read_file("replay", path, REPLAY_MAX_FILE, &b, &n);
 
-	if (!f)
-		return refuse(path, "cannot open: %s", strerror(errno));
-	do {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 65536;
-			nb = cap <= REPLAY_MAX_FILE ? realloc(b, cap) : NULL;
-			if (!nb) {
-				free(b);
-				fclose(f);
-				return refuse(path, cap > REPLAY_MAX_FILE ? "larger than 1 GiB" :
-					      "out of memory");
-			}
-			b = nb;
-		}
-		got = fread(b + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	if (ferror(f)) {
-		free(b);
-		fclose(f);
-		return refuse(path, "cannot read");
-	}
-	fclose(f);
+	if (rc)
+		return rc;
 	/* every record is read before any runs: a bad one refuses the file */
 	e = gm_cap_reader_init(r, b, n, h);
 	while (!e && !(e = gm_cap_next(r, &rec)) && rec.type != GM_CAP_END)
