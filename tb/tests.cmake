@@ -164,3 +164,8 @@ endforeach()
 # (GPUSIM_SEED=N reruns them).  Nightly size: make rand-nightly (10,000).
 add_test(rand_scoreboard tests/test_rand --count 300 --quiet)
 set_tests_properties(rand_scoreboard PROPERTIES LABELS "rtl;ref" TIMEOUT 300)
+
+# The testplan (tb/testplan.txt): every SPEC feature names tests that exist,
+# or is marked GAP with a reason; --self-test proves broken plans fail.
+add_test(check_testplan python3 tb/check_testplan.py --self-test)
+set_tests_properties(check_testplan PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
