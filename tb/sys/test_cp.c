@@ -362,6 +362,68 @@ static void test_wait_mem_poll_interval(void **state)
 	tb_close(&t);
 }
 
+/*
+ * Q_BUSY_CYCLES and Q_STALL_MEM: an idle queue counts neither; a ring whose
+ * every fetch waits out a slow system memory counts busy cycles (no more
+ * than passed) and, within them, stalls on memory of at least one fetch's
+ * latency, and far more than the same work on a fast memory; a queue
+ * blocked in WAIT_MEM is busy every cycle.
+ */
+static void counters_run(uint32_t sys_latency, uint32_t *busy, uint32_t *smem)
+{
+	struct gm_config cfg;
+	struct tb t;
+	struct dma_buf b = fresh();
+	uint32_t v = 0x5a, b0, m0;
+	uint64_t c0, c1;
+
+	gm_config_default(&cfg);
+	cfg.backend = tb_backend();
+	cfg.sys_latency_cycles = sys_latency;
+	tb_open_cfg(&t, &cfg);
+	b0 = tb_rd(&t, GPU_REG_Q_BUSY_CYCLES(Q0));
+	m0 = tb_rd(&t, GPU_REG_Q_STALL_MEM(Q0));
+	gm_step(t.g, 1000);
+	assert_int_equal(tb_rd(&t, GPU_REG_Q_BUSY_CYCLES(Q0)), b0);
+	assert_int_equal(tb_rd(&t, GPU_REG_Q_STALL_MEM(Q0)), m0);
+	dma_emit_write_data(&b, t.scratch + 0x300, &v, 1);
+	c0 = gm_cycles(t.g);
+	tb_wait(&t, Q0, tb_submit_ring(&t, Q0, &b));
+	c1 = gm_cycles(t.g);
+	assert_int_equal(tb_mem32(&t, t.scratch + 0x300), 0x5a);
+	*busy = tb_rd(&t, GPU_REG_Q_BUSY_CYCLES(Q0)) - b0;
+	*smem = tb_rd(&t, GPU_REG_Q_STALL_MEM(Q0)) - m0;
+	if (*busy == 0 || *busy > c1 - c0 || *smem > *busy)
+		fail_msg("latency %u: busy %u, stall_mem %u over %llu cycles", sys_latency, *busy,
+			 *smem, (unsigned long long)(c1 - c0));
+	/* Blocked in WAIT_MEM: busy on every cycle. */
+	b = fresh();
+	dma_emit_wait_mem(&b, t.scratch + 0x308, 1, ~0ull, GPU_FUNC_EQ, false, 100);
+	tb_submit_ring(&t, Q0, &b);
+	gm_step(t.g, 2000);
+	b0 = tb_rd(&t, GPU_REG_Q_BUSY_CYCLES(Q0));
+	c0 = gm_cycles(t.g);
+	gm_step(t.g, 5000);
+	v = tb_rd(&t, GPU_REG_Q_BUSY_CYCLES(Q0)) - b0;
+	c1 = gm_cycles(t.g);
+	/* Both reads sample at the same point of their transaction. */
+	assert_true(c1 - c0 >= 5000);
+	assert_int_equal(v, c1 - c0);
+	tb_close(&t);
+}
+
+static void test_counters_busy_stall_mem(void **state)
+{
+	uint32_t busy_fast, smem_fast, busy_slow, smem_slow;
+
+	(void)state;
+	counters_run(10, &busy_fast, &smem_fast);
+	counters_run(400, &busy_slow, &smem_slow);
+	if (smem_slow < 400 || smem_slow < smem_fast + 350 || busy_slow < busy_fast + 350)
+		fail_msg("stall_mem %u (busy %u) at latency 400, %u (busy %u) at 10", smem_slow,
+			 busy_slow, smem_fast, busy_fast);
+}
+
 static void test_pkt_timestamp(void **state)
 {
 	struct tb t;
@@ -1004,6 +1066,7 @@ int main(void)
 		cmocka_unit_test(test_fence_after_prior_writes),
 		cmocka_unit_test(test_pkt_wait_mem),
 		cmocka_unit_test(test_wait_mem_poll_interval),
+		cmocka_unit_test(test_counters_busy_stall_mem),
 		cmocka_unit_test(test_pkt_timestamp),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_addr_top_refused),
