@@ -308,7 +308,7 @@ def main(argv):
         errs = self_test(plan_text, root, spec_text)
     for e in errs:
         print(e, file=sys.stderr)
-    print("check_testplan: %d features, %d tests referenced (%d CTests), %d weak, %d gaps%s; "
+    print("check_testplan: %d features, %d tests referenced (%d CTests), %d weak, %d GAP%s; "
           "SPEC.md %s%s" % (s["features"], s["tests"], s["ctests"], s["weak"], len(s["gaps"]),
                             (" (" + ", ".join(s["gaps"]) + ")") if s["gaps"] else "",
                             "checked" if spec_text is not None else "not found (sections as listed)",
