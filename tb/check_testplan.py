@@ -26,8 +26,9 @@ make -> Makefile.
 
 Prints a summary: features, tests referenced, weak, gaps.  --self-test also
 checks that broken copies of the plan (an unknown CTest, an unknown
-sub-test, a record with no test, a GAP without reason, a section without a
-record) each fail.  Exit 0 when the plan holds, 1 when it does not, 2 on a
+sub-test, a record with no test, a GAP without reason, a repeated ID, a
+section without a record, a SPEC section left out) each fail with their own
+error, and that a GAP with a reason passes.  Exit 0 when the plan holds, 1 when it does not, 2 on a
 usage error or an unreadable file.
 """
 import glob
@@ -247,35 +248,41 @@ def rel(root, files):
 
 
 def self_test(plan_text, root, spec_text):
-    """Broken copies of the plan must each fail; returns the failures of this."""
+    """Broken copies of the plan must each fail with their own error, and a GAP
+    with a reason must pass; returns the failures of this."""
     lines = plan_text.splitlines()
     first = next(i for i, l in enumerate(lines)
-                 if l.strip() and not l.startswith(("#", "@")) and "GAP" not in l)
-    gap = next((i for i, l in enumerate(lines) if "| GAP |" in l), None)
+                 if l.strip() and not l.startswith(("#", "@")) and ":" in l.split("|")[2])
     rid, feat, tf = [x.strip() for x in lines[first].split("|")][:3]
-    sub = next((t for t in tf.split(",") if ":" in t), None)
+    ctest = next(t for t in tf.split(",") if ":" in t).split(":")[0].strip()
+    sec = next(i for i, l in enumerate(lines) if l.startswith("@sections"))
+
+    def with_tests(field):
+        return lines[:first] + ["%s | %s | %s" % (rid, feat, field)] + lines[first + 1:]
+
     cases = {
-        "an unknown CTest": lines[:first] + ["%s | %s | no_such_ctest" % (rid, feat)]
-        + lines[first + 1:],
-        "a record with no test": lines[:first] + ["%s | %s | " % (rid, feat)] + lines[first + 1:],
-        "a repeated ID": lines + [lines[first]],
-        "a section without a record": lines + ["@sections 3 99"],
+        "an unknown CTest": (with_tests("no_such_ctest"), "does not define"),
+        "an unknown sub-test": (with_tests(ctest + ":no_such_subtest_x"), "is not a"),
+        "an unknown quoted sub-test": (with_tests(ctest + ':"no such text in any source"'),
+                                       "is not in the sources"),
+        "a record with no test": (with_tests(""), "names no test"),
+        "a GAP without a reason": (with_tests("GAP"), "GAP without a reason"),
+        "a GAP with a reason": (with_tests("GAP | a reason"), None),
+        "a repeated ID": (lines + [lines[first]], "repeated"),
+        "a section without a record": (lines[:sec] + [lines[sec] + " 99"] + lines[sec + 1:],
+                                       "section 99 has no record"),
     }
-    if sub:
-        bad = sub.split(":")[0].strip() + ":no_such_subtest_x"
-        cases["an unknown sub-test"] = lines[:first] + ["%s | %s | %s" % (rid, feat, bad)] \
-            + lines[first + 1:]
-        bad = sub.split(":")[0].strip() + ':"no such text in any source"'
-        cases["an unknown quoted sub-test"] = lines[:first] + ["%s | %s | %s" % (rid, feat, bad)] \
-            + lines[first + 1:]
-    if gap is not None:
-        g = lines[gap].split("|")
-        cases["a GAP without a reason"] = lines[:gap] + ["|".join(g[:3])] + lines[gap + 1:]
+    if spec_text is not None:
+        cases["a section of SPEC.md left out"] = (
+            lines[:sec] + [lines[sec].replace(" 3.5 ", " ")] + lines[sec + 1:], "SPEC.md's")
     bad = []
-    for what, ls in cases.items():
+    for what, (ls, want) in cases.items():
         errs, _ = check("\n".join(ls), root, spec_text, "(self-test: %s)" % what)
-        if not errs:
-            bad.append("self-test: the plan with %s passes" % what)
+        if want is None and errs:
+            bad.append("self-test: the plan with %s fails: %s" % (what, errs[0]))
+        elif want is not None and not any(want in e for e in errs):
+            bad.append("self-test: the plan with %s does not fail with %r (%s)"
+                       % (what, want, errs[0] if errs else "it passes"))
     return bad
 
 
