@@ -869,6 +869,34 @@ static void test_queue_halt(void **state)
 	tb_close(&t);
 }
 
+/* ENABLE clear: the doorbell moves, the queue fetches nothing (read
+ * pointer, memory and packet count unchanged, not busy); set again, it runs
+ * what is waiting. */
+static void test_queue_disabled(void **state)
+{
+	struct tb t;
+	struct dma_buf b = fresh();
+	uint32_t ctrl, v = 0x77;
+	uint64_t f;
+
+	(void)state;
+	tb_open(&t);
+	ctrl = tb_rd(&t, GPU_REG_Q_CTRL(Q0));
+	assert_int_equal(GPU_Q_CTRL_ENABLE_GET(ctrl), 1);
+	tb_wr(&t, GPU_REG_Q_CTRL(Q0), ctrl & ~GPU_Q_CTRL_ENABLE(1));
+	dma_emit_write_data(&b, t.scratch + 0x40, &v, 1);
+	f = tb_submit_ring(&t, Q0, &b);
+	gm_step(t.g, 1000);
+	assert_int_equal(tb_mem32(&t, t.scratch + 0x40), 0);
+	assert_int_equal(tb_rd(&t, GPU_REG_Q_RPTR(Q0)), 0);
+	assert_int_equal(tb_rd(&t, GPU_REG_Q_PKTS(Q0)), 0);
+	assert_int_equal(GPU_Q_STATUS_BUSY_GET(tb_rd(&t, GPU_REG_Q_STATUS(Q0))), 0);
+	tb_wr(&t, GPU_REG_Q_CTRL(Q0), ctrl);
+	tb_wait(&t, Q0, f);
+	assert_int_equal(tb_mem32(&t, t.scratch + 0x40), 0x77);
+	tb_close(&t);
+}
+
 /* The ring wraps many times; the doorbell may move mid-packet. */
 static void test_ring_wrap_and_split_doorbell(void **state)
 {
@@ -1074,6 +1102,7 @@ int main(void)
 		cmocka_unit_test(test_two_queues_independent),
 		cmocka_unit_test(test_queue_reset_other_runs),
 		cmocka_unit_test(test_queue_halt),
+		cmocka_unit_test(test_queue_disabled),
 		cmocka_unit_test(test_ring_wrap_and_split_doorbell),
 		cmocka_unit_test(test_two_models),
 		cmocka_unit_test(test_ring_space_bad_queue),
