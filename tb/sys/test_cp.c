@@ -128,6 +128,46 @@ static void test_api_bad_args(void **state)
 	tb_close(&t);
 }
 
+/*
+ * Bring-up's refusals (fw_dev.h): NULLs and a ring size out of range are
+ * GM_ERR_BAD_ARG before any register access (no cycle passes); more system
+ * memory than the model has is GM_ERR_ADDR; then the same model comes up.
+ */
+static void test_dev_init_bad(void **state)
+{
+	struct gm_config cfg;
+	struct fw_dev_cfg dc;
+	struct fw_dev d;
+	struct gm *g;
+	uint64_t c;
+	uint32_t v;
+
+	(void)state;
+	gm_config_default(&cfg);
+	cfg.backend = tb_backend();
+	assert_int_equal(gm_create(&cfg, &g), GM_OK);
+	fw_dev_cfg_default(&dc);
+	dc.sys_bytes = cfg.sys_bytes;
+	dc.vram_bytes = cfg.vram_bytes;
+	c = gm_cycles(g);
+	assert_int_equal(fw_dev_init(NULL, g, &dc), GM_ERR_BAD_ARG);
+	assert_int_equal(fw_dev_init(&d, NULL, &dc), GM_ERR_BAD_ARG);
+	assert_int_equal(fw_dev_init(&d, g, NULL), GM_ERR_BAD_ARG);
+	dc.ring_log2 = GPU_RING_LOG2_MIN - 1;
+	assert_int_equal(fw_dev_init(&d, g, &dc), GM_ERR_BAD_ARG);
+	dc.ring_log2 = GPU_RING_LOG2_MAX + 1;
+	assert_int_equal(fw_dev_init(&d, g, &dc), GM_ERR_BAD_ARG);
+	assert_int_equal(gm_cycles(g), c);
+	dc.ring_log2 = GPU_RING_LOG2_MIN;
+	dc.sys_bytes = cfg.sys_bytes * 2;
+	assert_int_equal(fw_dev_init(&d, g, &dc), GM_ERR_ADDR);
+	dc.sys_bytes = cfg.sys_bytes;
+	assert_int_equal(fw_dev_init(&d, g, &dc), GM_OK);
+	assert_int_equal(gm_reg_read(g, GPU_REG_Q_CTRL(Q0), &v), GM_OK);
+	assert_int_equal(GPU_Q_CTRL_ENABLE_GET(v), 1);
+	gm_destroy(g);
+}
+
 /* ------------------------------------------------------------------ packets */
 
 static void test_pkt_nop(void **state)
@@ -1087,6 +1127,7 @@ int main(void)
 		cmocka_unit_test(test_regs_identity),
 		cmocka_unit_test(test_regs_unmapped),
 		cmocka_unit_test(test_api_bad_args),
+		cmocka_unit_test(test_dev_init_bad),
 		cmocka_unit_test(test_pkt_nop),
 		cmocka_unit_test(test_pkt_write_data),
 		cmocka_unit_test(test_pkt_indirect_buffer),
