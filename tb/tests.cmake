@@ -201,3 +201,13 @@ set_tests_properties(rand_scoreboard PROPERTIES LABELS "rtl;ref" TIMEOUT 300)
 # (the TLB's null and overlapping-fill rules, mmu/mmu_walk.h).
 add_test(rand_null_frag tests/test_rand --count 100 --null-frag --quiet)
 set_tests_properties(rand_null_frag PROPERTIES LABELS "rtl;ref" TIMEOUT 300)
+
+# The testplan (tb/testplan.txt): every SPEC feature names tests that exist,
+# or is marked GAP with a reason; --self-test proves broken plans fail.
+add_test(check_testplan python3 tb/check_testplan.py --self-test)
+set_tests_properties(check_testplan PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
+
+# One clock and a synchronous active-low reset in every RTL file (SPEC 3),
+# which lint and synthesis accept either way; --self-test: broken copies fail.
+add_test(check_rtl_clocking python3 tb/check_rtl_clocking.py --self-test)
+set_tests_properties(check_rtl_clocking PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)

@@ -128,6 +128,46 @@ static void test_api_bad_args(void **state)
 	tb_close(&t);
 }
 
+/*
+ * Bring-up's refusals (fw_dev.h): NULLs and a ring size out of range are
+ * GM_ERR_BAD_ARG before any register access (no cycle passes); more system
+ * memory than the model has is GM_ERR_ADDR; then the same model comes up.
+ */
+static void test_dev_init_bad(void **state)
+{
+	struct gm_config cfg;
+	struct fw_dev_cfg dc;
+	struct fw_dev d;
+	struct gm *g;
+	uint64_t c;
+	uint32_t v;
+
+	(void)state;
+	gm_config_default(&cfg);
+	cfg.backend = tb_backend();
+	assert_int_equal(gm_create(&cfg, &g), GM_OK);
+	fw_dev_cfg_default(&dc);
+	dc.sys_bytes = cfg.sys_bytes;
+	dc.vram_bytes = cfg.vram_bytes;
+	c = gm_cycles(g);
+	assert_int_equal(fw_dev_init(NULL, g, &dc), GM_ERR_BAD_ARG);
+	assert_int_equal(fw_dev_init(&d, NULL, &dc), GM_ERR_BAD_ARG);
+	assert_int_equal(fw_dev_init(&d, g, NULL), GM_ERR_BAD_ARG);
+	dc.ring_log2 = GPU_RING_LOG2_MIN - 1;
+	assert_int_equal(fw_dev_init(&d, g, &dc), GM_ERR_BAD_ARG);
+	dc.ring_log2 = GPU_RING_LOG2_MAX + 1;
+	assert_int_equal(fw_dev_init(&d, g, &dc), GM_ERR_BAD_ARG);
+	assert_int_equal(gm_cycles(g), c);
+	dc.ring_log2 = GPU_RING_LOG2_MIN;
+	dc.sys_bytes = cfg.sys_bytes * 2;
+	assert_int_equal(fw_dev_init(&d, g, &dc), GM_ERR_ADDR);
+	dc.sys_bytes = cfg.sys_bytes;
+	assert_int_equal(fw_dev_init(&d, g, &dc), GM_OK);
+	assert_int_equal(gm_reg_read(g, GPU_REG_Q_CTRL(Q0), &v), GM_OK);
+	assert_int_equal(GPU_Q_CTRL_ENABLE_GET(v), 1);
+	gm_destroy(g);
+}
+
 /* ------------------------------------------------------------------ packets */
 
 static void test_pkt_nop(void **state)
@@ -360,6 +400,68 @@ static void test_wait_mem_poll_interval(void **state)
 		fail_msg("%llu polls in 10000 cycles with interval 100", (unsigned long long)reads);
 	assert_true(tb_rd(&t, GPU_REG_Q_STALL_WAIT(Q0)) >= 10000);
 	tb_close(&t);
+}
+
+/*
+ * Q_BUSY_CYCLES and Q_STALL_MEM: an idle queue counts neither; a ring whose
+ * every fetch waits out a slow system memory counts busy cycles (no more
+ * than passed) and, within them, stalls on memory of at least one fetch's
+ * latency, and far more than the same work on a fast memory; a queue
+ * blocked in WAIT_MEM is busy every cycle.
+ */
+static void counters_run(uint32_t sys_latency, uint32_t *busy, uint32_t *smem)
+{
+	struct gm_config cfg;
+	struct tb t;
+	struct dma_buf b = fresh();
+	uint32_t v = 0x5a, b0, m0;
+	uint64_t c0, c1;
+
+	gm_config_default(&cfg);
+	cfg.backend = tb_backend();
+	cfg.sys_latency_cycles = sys_latency;
+	tb_open_cfg(&t, &cfg);
+	b0 = tb_rd(&t, GPU_REG_Q_BUSY_CYCLES(Q0));
+	m0 = tb_rd(&t, GPU_REG_Q_STALL_MEM(Q0));
+	gm_step(t.g, 1000);
+	assert_int_equal(tb_rd(&t, GPU_REG_Q_BUSY_CYCLES(Q0)), b0);
+	assert_int_equal(tb_rd(&t, GPU_REG_Q_STALL_MEM(Q0)), m0);
+	dma_emit_write_data(&b, t.scratch + 0x300, &v, 1);
+	c0 = gm_cycles(t.g);
+	tb_wait(&t, Q0, tb_submit_ring(&t, Q0, &b));
+	c1 = gm_cycles(t.g);
+	assert_int_equal(tb_mem32(&t, t.scratch + 0x300), 0x5a);
+	*busy = tb_rd(&t, GPU_REG_Q_BUSY_CYCLES(Q0)) - b0;
+	*smem = tb_rd(&t, GPU_REG_Q_STALL_MEM(Q0)) - m0;
+	if (*busy == 0 || *busy > c1 - c0 || *smem > *busy)
+		fail_msg("latency %u: busy %u, stall_mem %u over %llu cycles", sys_latency, *busy,
+			 *smem, (unsigned long long)(c1 - c0));
+	/* Blocked in WAIT_MEM: busy on every cycle. */
+	b = fresh();
+	dma_emit_wait_mem(&b, t.scratch + 0x308, 1, ~0ull, GPU_FUNC_EQ, false, 100);
+	tb_submit_ring(&t, Q0, &b);
+	gm_step(t.g, 2000);
+	b0 = tb_rd(&t, GPU_REG_Q_BUSY_CYCLES(Q0));
+	c0 = gm_cycles(t.g);
+	gm_step(t.g, 5000);
+	v = tb_rd(&t, GPU_REG_Q_BUSY_CYCLES(Q0)) - b0;
+	c1 = gm_cycles(t.g);
+	/* Both reads sample at the same point of their transaction. */
+	assert_true(c1 - c0 >= 5000);
+	assert_int_equal(v, c1 - c0);
+	tb_close(&t);
+}
+
+static void test_counters_busy_stall_mem(void **state)
+{
+	uint32_t busy_fast, smem_fast, busy_slow, smem_slow;
+
+	(void)state;
+	counters_run(10, &busy_fast, &smem_fast);
+	counters_run(400, &busy_slow, &smem_slow);
+	if (smem_slow < 400 || smem_slow < smem_fast + 350 || busy_slow < busy_fast + 350)
+		fail_msg("stall_mem %u (busy %u) at latency 400, %u (busy %u) at 10", smem_slow,
+			 busy_slow, smem_fast, busy_fast);
 }
 
 static void test_pkt_timestamp(void **state)
@@ -807,6 +909,34 @@ static void test_queue_halt(void **state)
 	tb_close(&t);
 }
 
+/* ENABLE clear: the doorbell moves, the queue fetches nothing (read
+ * pointer, memory and packet count unchanged, not busy); set again, it runs
+ * what is waiting. */
+static void test_queue_disabled(void **state)
+{
+	struct tb t;
+	struct dma_buf b = fresh();
+	uint32_t ctrl, v = 0x77;
+	uint64_t f;
+
+	(void)state;
+	tb_open(&t);
+	ctrl = tb_rd(&t, GPU_REG_Q_CTRL(Q0));
+	assert_int_equal(GPU_Q_CTRL_ENABLE_GET(ctrl), 1);
+	tb_wr(&t, GPU_REG_Q_CTRL(Q0), ctrl & ~GPU_Q_CTRL_ENABLE(1));
+	dma_emit_write_data(&b, t.scratch + 0x40, &v, 1);
+	f = tb_submit_ring(&t, Q0, &b);
+	gm_step(t.g, 1000);
+	assert_int_equal(tb_mem32(&t, t.scratch + 0x40), 0);
+	assert_int_equal(tb_rd(&t, GPU_REG_Q_RPTR(Q0)), 0);
+	assert_int_equal(tb_rd(&t, GPU_REG_Q_PKTS(Q0)), 0);
+	assert_int_equal(GPU_Q_STATUS_BUSY_GET(tb_rd(&t, GPU_REG_Q_STATUS(Q0))), 0);
+	tb_wr(&t, GPU_REG_Q_CTRL(Q0), ctrl);
+	tb_wait(&t, Q0, f);
+	assert_int_equal(tb_mem32(&t, t.scratch + 0x40), 0x77);
+	tb_close(&t);
+}
+
 /* The ring wraps many times; the doorbell may move mid-packet. */
 static void test_ring_wrap_and_split_doorbell(void **state)
 {
@@ -997,6 +1127,7 @@ int main(void)
 		cmocka_unit_test(test_regs_identity),
 		cmocka_unit_test(test_regs_unmapped),
 		cmocka_unit_test(test_api_bad_args),
+		cmocka_unit_test(test_dev_init_bad),
 		cmocka_unit_test(test_pkt_nop),
 		cmocka_unit_test(test_pkt_write_data),
 		cmocka_unit_test(test_pkt_indirect_buffer),
@@ -1004,6 +1135,7 @@ int main(void)
 		cmocka_unit_test(test_fence_after_prior_writes),
 		cmocka_unit_test(test_pkt_wait_mem),
 		cmocka_unit_test(test_wait_mem_poll_interval),
+		cmocka_unit_test(test_counters_busy_stall_mem),
 		cmocka_unit_test(test_pkt_timestamp),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_addr_top_refused),
@@ -1011,6 +1143,7 @@ int main(void)
 		cmocka_unit_test(test_two_queues_independent),
 		cmocka_unit_test(test_queue_reset_other_runs),
 		cmocka_unit_test(test_queue_halt),
+		cmocka_unit_test(test_queue_disabled),
 		cmocka_unit_test(test_ring_wrap_and_split_doorbell),
 		cmocka_unit_test(test_two_models),
 		cmocka_unit_test(test_ring_space_bad_queue),

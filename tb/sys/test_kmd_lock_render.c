@@ -20,7 +20,9 @@
  *                             changed, for a vram_only surface, one made
  *                             pinned, and when no range is free; a dynamic
  *                             buffer is placed, written and locked in the
- *                             system segment and never enters VRAM.
+ *                             system segment and never enters VRAM; locked
+ *                             while the GPU fills it, DonotWait gives
+ *                             WASSTILLDRAWING and a plain lock waits.
  *   test_kmd_lock_levels      PrivateDriverData = 1 + a level: the argument
  *                             rows (past the levels, without AcquireAperture,
  *                             a page list, the level again, a whole lock over
@@ -175,6 +177,16 @@ static void test_kmd_render_locked(void **state)
 	/* Dynamic: placed in the system segment, written and locked there. */
 	moves = x.k->st.evictions + x.k->st.page_ins;
 	assert_int_equal(fill_rows(&x, A, DY.h, 0, 16, v2), GM_OK);
+	/* Even in system memory a Lock goes through the callback, for the GPU may
+	 * still be writing it (seed 000): while the FILL is pending DonotWait is
+	 * WASSTILLDRAWING (kt_lock_cb: nothing written), and a plain lock waits. */
+	assert_int_equal(DY.a->loc.seg_id, FW_KMD_SEG_SYS);
+	assert_int_equal(kt_lock_cb(&x, A, DY.h, LK_NW, 0, NULL, NULL), GM_ERR_STILL_DRAWING);
+	assert_int_equal(kt_lock_cb(&x, A, DY.h, LK_RO, 0, NULL, &pd2), GM_OK);
+	assert_int_equal(pd2, DY.a->loc.addr);
+	assert_int_equal(kt_cpu_rw(&x, pd2 + 15 * PITCH, &w2, 8, false), GM_OK);
+	assert_true(w2 == v2);
+	assert_int_equal(kt_unlock_cb(&x, A, &DY.h, 1), GM_OK);
 	kt_idle(&x);
 	assert_int_equal(DY.a->loc.seg_id, FW_KMD_SEG_SYS);
 	kt_expect_filled(&x, DY.a, v2, "a dynamic buffer the GPU filled in the system segment");

@@ -544,6 +544,147 @@ static void test_mmu_tlb_hit_evict(void **state)
 	tb_close(&v.t);
 }
 
+/* Submit @b on queue @q; step one cycle at a time until each of the @n
+ * dwords at @pa holds its @want; @at[i] is the cycle it landed, counted
+ * from the submission.  Then wait for the fence. */
+static void land_times(struct vm *v, unsigned q, struct dma_buf *b, const uint64_t *pa,
+		       const uint32_t *want, uint64_t *at, unsigned n)
+{
+	uint64_t f = tb_submit_ib(&v->t, q, b), c0 = gm_cycles(v->t.g);
+	unsigned left = n;
+
+	memset(at, 0, n * sizeof(*at));
+	while (left && gm_cycles(v->t.g) - c0 < 50000) {
+		assert_int_equal(gm_step(v->t.g, 1), GM_OK);
+		for (unsigned i = 0; i < n; i++)
+			if (!at[i] && tb_mem32(&v->t, pa[i]) == want[i]) {
+				at[i] = gm_cycles(v->t.g) - c0;
+				left--;
+			}
+	}
+	if (left)
+		fail_msg("%u of %u writes never landed", left, n);
+	tb_wait(&v->t, q, f);
+}
+
+/*
+ * Misses wait aside while hits go on, and misses of one page share a walk
+ * (mmu_top: MissDepth 2, miss merging).  With page tables in slow VRAM, one
+ * IB writes two cold pages A and B and then a page C in the TLB: C's write
+ * lands while both misses still wait for their walks (a single miss slot
+ * would hold B, and C behind it, until A's walk ends).  Then two writes to
+ * one cold page: two misses, one walk.
+ */
+static void test_mmu_miss_under_miss(void **state)
+{
+	static uint32_t ibuf[64];
+	const uint64_t va[4] = { TEST_VA + 0x400000, TEST_VA + 0x800000, TEST_VA + 0xc00000,
+				 TEST_VA + 0x1000000 };
+	const uint64_t pa[4] = { DATA_PA + 0x400000, DATA_PA + 0x800000, DATA_PA + 0xc00000,
+				 DATA_PA + 0x1000000 };
+	const uint32_t val[3] = { 0xa1, 0xb2, 0xc3 };
+	struct gm_config cfg;
+	struct dma_buf b;
+	struct vm v;
+	uint64_t at[3];
+	uint32_t w0, m0, one = 1, two = 2;
+
+	(void)state;
+	gm_config_default(&cfg);
+	cfg.backend = tb_backend();
+	cfg.vram_latency_cycles = 300;
+	vm_open_cfg(&v, &cfg);
+	for (unsigned i = 0; i < 4; i++)
+		assert_int_equal(mmu_pt_map(&v.pt[1], va[i], 0x1000, pa[i], MMU_MAP_R | MMU_MAP_W),
+				 GM_OK);
+	/* Warm the ring's, IB's and fence's pages and C's. */
+	dma_buf_init(&b, ibuf, 64);
+	assert_int_equal(dma_emit_write_data(&b, va[2], &one, 1), GM_OK);
+	run_ib(&v, Q0, &b);
+	run_ib(&v, Q0, &b);
+	w0 = tb_rd(&v.t, GPU_REG_MMU_WALKS);
+	dma_buf_init(&b, ibuf, 64);
+	for (unsigned i = 0; i < 3; i++)
+		assert_int_equal(dma_emit_write_data(&b, va[i], &val[i], 1), GM_OK);
+	land_times(&v, Q0, &b, pa, val, at, 3);
+	if (at[2] >= at[0] || at[2] >= at[1])
+		fail_msg("the hit on C landed at cycle %" PRIu64 ", not before the misses on A (%"
+			 PRIu64 ") and B (%" PRIu64 ")", at[2], at[0], at[1]);
+	assert_int_equal(tb_rd(&v.t, GPU_REG_MMU_WALKS) - w0, 2);
+	/* Two writes to cold page D: both miss, one walk serves them. */
+	w0 = tb_rd(&v.t, GPU_REG_MMU_WALKS);
+	m0 = tb_rd(&v.t, GPU_REG_MMU_MISSES);
+	dma_buf_init(&b, ibuf, 64);
+	assert_int_equal(dma_emit_write_data(&b, va[3], &one, 1), GM_OK);
+	assert_int_equal(dma_emit_write_data(&b, va[3] + 4, &two, 1), GM_OK);
+	run_ib(&v, Q0, &b);
+	assert_int_equal(tb_mem32(&v.t, pa[3]), 1);
+	assert_int_equal(tb_mem32(&v.t, pa[3] + 4), 2);
+	assert_int_equal(tb_rd(&v.t, GPU_REG_MMU_MISSES) - m0, 2);
+	assert_int_equal(tb_rd(&v.t, GPU_REG_MMU_WALKS) - w0, 1);
+	tb_close(&v.t);
+}
+
+/* Cycles from submitting @k WAIT_MEMs that pass at once on @pa, then a
+ * write of @mark to @pa + 0x100, on queue 0 in VMID @vmid, to the write
+ * landing; the second of two runs, so every page is in the TLB. */
+static uint64_t wait_chain_cycles(struct vm *v, unsigned vmid, uint64_t pa, unsigned k,
+				  uint32_t mark)
+{
+	static uint32_t ibuf[IB_DW];
+	uint64_t at = 0, mpa = pa + 0x100;
+	struct dma_buf b;
+
+	tb_wr(&v->t, GPU_REG_Q_VMID(Q0), vmid);
+	for (uint32_t run = 0; run < 2; run++) {
+		uint32_t m = mark + run;
+
+		dma_buf_init(&b, ibuf, IB_DW);
+		for (unsigned i = 0; i < k; i++)
+			assert_int_equal(dma_emit_wait_mem(&b, pa, 0x5eed, ~0ull, GPU_FUNC_EQ, false, 1),
+					 GM_OK);
+		assert_int_equal(dma_emit_write_data(&b, mpa, &m, 1), GM_OK);
+		land_times(v, Q0, &b, &mpa, &m, &at, 1);
+	}
+	return at;
+}
+
+/*
+ * A TLB hit costs at most one cycle (mmu_top's output buffer): a chain of
+ * WAIT_MEMs, each waiting for its read before the next, takes no more than
+ * a cycle per read longer translated in VMID 1 (every page a hit; data at
+ * VA = PA) than untranslated in VMID 0, over the difference of two chain
+ * lengths so that the fixed costs cancel.
+ */
+static void test_mmu_hit_latency(void **state)
+{
+	const uint64_t pa = DATA_PA + 0x1400000;
+	uint64_t t1[2], t0[2];
+	const unsigned k[2] = { 16, 80 };
+	int64_t extra;
+	struct vm v;
+	uint32_t h;
+
+	(void)state;
+	vm_open(&v);
+	assert_int_equal(mmu_pt_map(&v.pt[1], pa, 0x1000, pa, MMU_MAP_R | MMU_MAP_W), GM_OK);
+	assert_int_equal(gm_backdoor_write32(v.t.g, pa, 0x5eed), GM_OK);
+	for (unsigned i = 0; i < 2; i++) {
+		/* Translated: every read a hit (two runs of k); untranslated: none. */
+		h = tb_rd(&v.t, GPU_REG_MMU_HITS);
+		t1[i] = wait_chain_cycles(&v, VMID_A, pa, k[i], 0x100 + 4 * i);
+		assert_true(tb_rd(&v.t, GPU_REG_MMU_HITS) - h >= 2 * k[i]);
+		h = tb_rd(&v.t, GPU_REG_MMU_HITS);
+		t0[i] = wait_chain_cycles(&v, 0, pa, k[i], 0x200 + 4 * i);
+		assert_int_equal(tb_rd(&v.t, GPU_REG_MMU_HITS) - h, 0);
+	}
+	extra = (int64_t)(t1[1] - t1[0]) - (int64_t)(t0[1] - t0[0]);
+	if (extra > (int64_t)(k[1] - k[0]))
+		fail_msg("%u more translated reads took %" PRId64 " cycles more than untranslated:"
+			 " a hit costs more than one cycle", k[1] - k[0], extra);
+	tb_close(&v.t);
+}
+
 /* ------------------------------------------------------------ random */
 
 struct page {
@@ -759,6 +900,8 @@ int main(void)
 		cmocka_unit_test(test_mmu_tlb_invalidate),
 		cmocka_unit_test(test_mmu_tlb_hit_evict),
 		cmocka_unit_test(test_mmu_invalidate_during_walk),
+		cmocka_unit_test(test_mmu_miss_under_miss),
+		cmocka_unit_test(test_mmu_hit_latency),
 		cmocka_unit_test(test_mmu_pte_write),
 		cmocka_unit_test(test_ib_context),
 		cmocka_unit_test(test_mmu_random_vs_walker),
