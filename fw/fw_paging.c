@@ -338,17 +338,16 @@ static int page_in(struct fw_kmd *k, struct fw_alloc *a, struct fw_alloc *const 
 		st = fw_res_place(&k->ad, a, FW_KMD_SEG_VRAM, &prev);
 		if (st != GM_ERR_FULL)
 			break;
-		/* Victims for the size plus an alignment's slack; when they
-		 * are too many to list or not all evictable together, evict the
-		 * oldest one and try again. */
-		st = fw_res_pick_victims(&k->ad, FW_KMD_SEG_VRAM, a->d.size + a->align, busy, nbusy,
-					 victim, 16, &nv);
-		if (st)
-			st = fw_res_pick_victims(&k->ad, FW_KMD_SEG_VRAM, 1, busy, nbusy, victim, 1,
-						 &nv);
+		/* Only what stands where @a goes: an eviction more may find no
+		 * room in the system segment, and one that opens no hole for
+		 * @a (the rest referenced by pending work) only moves bytes;
+		 * then GM_ERR_BUSY with nothing evicted, and the caller waits
+		 * for a retirement. */
+		st = fw_res_pick_hole(&k->ad, FW_KMD_SEG_VRAM, a->d.size, a->align, busy, nbusy,
+				      victim, 16, &nv);
 		if (st)
 			return st;
-		if (nv == 0)
+		if (nv == 0) /* fits now, yet fw_res_place said FULL: never loop on it */
 			return GM_ERR_BUSY;
 		for (size_t i = 0; i < nv; i++) {
 			st = evict_one(k, victim[i]);

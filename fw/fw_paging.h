@@ -20,8 +20,10 @@
  * done as progress (paging is the driver's work, never a device's hang),
  * and a paging wait gives up only after tdr_cycles without a piece done.
  *
- * Eviction takes the least recently used allocation that no pending
- * submission references and no Lock pins.  Paging never resets a queue: a
+ * Eviction takes the least recently used allocations that no pending
+ * submission references and no Lock pins, and of those only the ones that
+ * stand where the placement goes (fw_res_pick_hole): never one more, since
+ * each needs room in the system segment.  Paging never resets a queue: a
  * paging buffer lost to an error is reported to the caller as the fence
  * wait's code, and the scheduler decides.
  */

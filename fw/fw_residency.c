@@ -154,3 +154,95 @@ int fw_res_pick_victims(const struct fw_adapter *ad, unsigned seg_id, uint64_t n
 	*nout = n;
 	return GM_OK;
 }
+
+/* -------------------------------------------------------------- hole scan */
+
+/* Index of the live range of @s that starts at offset @off (it exists: a
+ * resident allocation's range). */
+static size_t live_index(const struct fw_seg *s, uint64_t off)
+{
+	size_t lo = 0, hi = s->nlive;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->live[mid].off <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The lowest offset where @bytes at @align fit when the live ranges marked
+ * in @freed were free (fw_seg_alloc's first fit over that view). */
+static bool hole_with(const struct fw_seg *s, const bool *freed, uint64_t bytes, uint64_t align,
+		      uint64_t *off)
+{
+	uint64_t end = 0;
+
+	for (size_t i = 0; i <= s->nlive; i++) {
+		uint64_t a = (end + align - 1) & ~(align - 1);
+		uint64_t lim = i < s->nlive ? s->live[i].off : s->d.size;
+
+		if (i < s->nlive && freed[i])
+			continue;
+		if (a <= lim && lim - a >= bytes) {
+			*off = a;
+			return true;
+		}
+		if (i < s->nlive)
+			end = s->live[i].off + s->live[i].size;
+	}
+	return false;
+}
+
+/* Whether @a's range overlaps [@off, @off + @bytes) of segment @s. */
+static bool overlaps(const struct fw_seg *s, const struct fw_alloc *a, uint64_t off, uint64_t bytes)
+{
+	uint64_t o = a->loc.addr - s->d.base;
+
+	return o < off + bytes && off < o + a->d.size;
+}
+
+int fw_res_pick_hole(const struct fw_adapter *ad, unsigned seg_id, uint64_t bytes, uint64_t align,
+		     struct fw_alloc *const *exclude, size_t nexclude, struct fw_alloc **out,
+		     size_t cap, size_t *nout)
+{
+	struct victim_query q = { seg_id, exclude, nexclude };
+	const struct fw_alloc *last = NULL, *a = NULL;
+	const struct fw_seg *seg;
+	uint64_t off;
+	bool *freed, found;
+	size_t i, n = 0;
+
+	if (!ad || !nout || !out || !cap || (!exclude && nexclude) || !align ||
+	    (align & (align - 1)))
+		return GM_ERR_BAD_ARG;
+	for (i = 0; i < nexclude; i++)
+		if (!exclude[i])
+			return GM_ERR_BAD_ARG;
+	seg = fw_adapter_seg(ad, seg_id);
+	if (!seg || bytes == 0 || bytes > seg->d.size)
+		return GM_ERR_BAD_ARG;
+	freed = fw_host_realloc_array(&ad->host, NULL, seg->nlive + 1, sizeof(*freed));
+	if (!freed)
+		return GM_ERR_NO_MEM;
+	for (i = 0; i < seg->nlive; i++)
+		freed[i] = false;
+	/* Free the least recently used, one by one, until a hole opens. */
+	found = hole_with(seg, freed, bytes, align, &off);
+	while (!found && (last = lru_next(ad, &q, last))) {
+		freed[live_index(seg, last->loc.addr - seg->d.base)] = true;
+		found = hole_with(seg, freed, bytes, align, &off);
+	}
+	fw_host_free(&ad->host, freed);
+	if (!found)
+		return GM_ERR_BUSY;
+	/* Of those, only the ones in the hole go, oldest first. */
+	while (last && n < cap && (a = lru_next(ad, &q, a)) && !lru_before(last, a))
+		if (overlaps(seg, a, off, bytes))
+			out[n++] = (struct fw_alloc *)a;
+	*nout = n;
+	return GM_OK;
+}

@@ -54,4 +54,25 @@ int fw_res_pick_victims(const struct fw_adapter *ad, unsigned seg_id, uint64_t n
 			struct fw_alloc *const *exclude, size_t nexclude,
 			struct fw_alloc **out, size_t cap, size_t *nout) GM_MUST_CHECK;
 
+/*
+ * Choose what to evict from segment @seg_id so that @bytes at @align (a
+ * power of two) fit in one gap, as drm_mm's eviction scan does: take the
+ * evictable allocations (as fw_res_pick_victims) least recently used first
+ * until the lowest gap fw_seg_alloc would find, were they gone, holds the
+ * request; the victims are only those of them inside that gap.  Never
+ * more than the placement needs: a free byte count says nothing about
+ * where the bytes are, and an eviction it did not need can fail for want
+ * of room where it goes (the system segment).  Moves nothing.
+ * GM_OK, out[0..*nout) oldest first: evicting them makes the placement
+ * fit (*nout 0: it fits now); when they are more than @cap, the oldest
+ * @cap of them, and the caller asks again after evicting those.
+ * GM_ERR_BAD_ARG (NULL, @cap 0, unknown segment, @bytes 0 or larger than
+ * the segment, a bad @align); GM_ERR_BUSY (even all evictable allocations
+ * gone leave no such gap: the rest is pinned or referenced);
+ * GM_ERR_NO_MEM (the host heap).  On error *nout and @out are not written.
+ */
+int fw_res_pick_hole(const struct fw_adapter *ad, unsigned seg_id, uint64_t bytes, uint64_t align,
+		     struct fw_alloc *const *exclude, size_t nexclude, struct fw_alloc **out,
+		     size_t cap, size_t *nout) GM_MUST_CHECK;
+
 #endif /* FW_RESIDENCY_H */

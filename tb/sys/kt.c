@@ -12,11 +12,17 @@
 
 void kt_open(struct kt *x, uint64_t vram_bytes, uint64_t tdr_cycles)
 {
+	kt_open_cfg(x, NULL, vram_bytes, tdr_cycles);
+}
+
+void kt_open_cfg(struct kt *x, const struct gm_config *cfg, uint64_t vram_bytes,
+		 uint64_t tdr_cycles)
+{
 	struct fw_kmd_cfg kc;
 	int st;
 
 	memset(x, 0, sizeof(*x));
-	tb_open(&x->t);
+	tb_open_cfg(&x->t, cfg);
 	x->k = calloc(1, sizeof(*x->k));
 	x->u = calloc(1, sizeof(*x->u));
 	x->buf = calloc(1, sizeof(*x->buf));

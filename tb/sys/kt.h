@@ -46,6 +46,11 @@ struct kbuf {
 /* A model, the device layer and a pipeline with a @vram_bytes VRAM segment. */
 void kt_open(struct kt *x, uint64_t vram_bytes, uint64_t tdr_cycles);
 
+/* kt_open on a model made from @cfg (NULL: the defaults on $GPUSIM_BACKEND's
+ * backend), e.g. other memory latencies: the same work, other timing. */
+void kt_open_cfg(struct kt *x, const struct gm_config *cfg, uint64_t vram_bytes,
+		 uint64_t tdr_cycles);
+
 /* Tear down what kt_open made (the pipeline first, then the model). */
 void kt_close(struct kt *x);
 

@@ -32,6 +32,8 @@
  *   placement / eviction ............ test_place_evict
  *   victim selection ................ test_pick_victims (LRU, pinned, excluded, BUSY,
  *                                     FULL, moves nothing)
+ *   eviction for one placement ...... test_pick_hole (only what stands in the lowest
+ *                                     hole, not a byte count; BUSY, cap, bad args)
  *   random resource traffic ......... test_res_random (seeded; refcounts, handles,
  *                                     segment bytes all agree)
  *   GM_ERR_DEVICE_REMOVED value ..... test_status_values
@@ -1593,6 +1595,129 @@ static void test_pick_victims(void **state)
 	assert_ptr_equal(out[0], a[3]);
 }
 
+#define PH_N 4
+
+/* A linear buffer of @bytes in rows of 64 KiB (or one row when smaller). */
+static struct fw_alloc_desc rows_desc(uint64_t bytes)
+{
+	struct fw_alloc_desc d = buf_desc(bytes < 64 * KIB ? (uint32_t)bytes : 64 * KIB);
+
+	d.height = (uint32_t)(bytes / d.width);
+	d.size = bytes;
+	return d;
+}
+
+/*
+ * fw_res_pick_hole over a full VRAM segment: A0 1 MiB | S 4 KiB | A1 1 MiB |
+ * F 13 MiB | 1 MiB - 4 KiB free, LRU order S, A0, A1, F.  A 1 MiB request
+ * takes victims in LRU order until a hole opens and evicts only those in
+ * it: S, the oldest, never goes when its 4 KiB are not where the request
+ * lands (issue 12: that eviction found no room in the system segment).
+ */
+static void test_pick_hole(void **state)
+{
+	struct fx *f = *state;
+	static const uint64_t size[PH_N] = { 1 * MIB, 4 * KIB, 1 * MIB, 13 * MIB };
+	static const uint64_t stamp[PH_N] = { 2, 1, 3, 4 };
+	enum { A0, S, A1, F };
+	struct fw_alloc_desc d[PH_N];
+	struct fw_resource *r = NULL;
+	struct fw_alloc *a[PH_N], *out[PH_N + 1];
+	struct snap before, after;
+	size_t i, n;
+	static const struct {
+		const char *name;
+		uint64_t bytes, align;
+		unsigned pinned, excluded; /* bit masks over a[] */
+		size_t cap;
+		int st;
+		size_t n;
+		int order[PH_N];
+	} T[] = {
+		{ "fits now", 64 * KIB, 4 * KIB, 0, 0, PH_N, GM_OK, 0, { 0 } },
+		{ "the end gap exactly", 1 * MIB - 4 * KIB, 4 * KIB, 0, 0, PH_N, GM_OK, 0, { 0 } },
+		{ "A0 alone, S stays", 1 * MIB, 4 * KIB, 0, 0, PH_N, GM_OK, 1, { A0 } },
+		{ "A0 busy: S and A1", 1 * MIB, 4 * KIB, 0, 1u << A0, PH_N, GM_OK, 2, { S, A1 } },
+		{ "cap 1: the older", 1 * MIB, 4 * KIB, 0, 1u << A0, 1, GM_OK, 1, { S } },
+		{ "A0, A1 busy: F, S stays", 1 * MIB, 4 * KIB, 0, 1u << A0 | 1u << A1, PH_N, GM_OK, 1,
+		  { F } },
+		{ "A0 pinned, F busy: S and A1", 1 * MIB, 64 * KIB, 1u << A0, 1u << F, PH_N, GM_OK, 2,
+		  { S, A1 } },
+		{ "only S free to go", 1 * MIB, 4 * KIB, 1u << F, 1u << A0 | 1u << A1, PH_N,
+		  GM_ERR_BUSY, 0, { 0 } },
+		{ "nothing evictable", 1 * MIB, 4 * KIB, 0xf, 0, PH_N, GM_ERR_BUSY, 0, { 0 } },
+		{ "the whole segment", VRAM_BYTES, 4 * KIB, 0, 0, PH_N, GM_OK, 4, { S, A0, A1, F } },
+	};
+
+	for (i = 0; i < PH_N; i++)
+		d[i] = rows_desc(size[i]);
+	assert_st(fw_res_create(f->d0, d, PH_N, false, &r), GM_OK);
+	for (i = 0; i < PH_N; i++) {
+		a[i] = r->kres->alloc[i];
+		a[i]->last_use = stamp[i];
+		assert_st(fw_res_place(&f->ad, a[i], VRAM_ID, NULL), GM_OK);
+	}
+	assert_int_equal(a[A1]->loc.addr - a[A0]->loc.addr, 1 * MIB + 4 * KIB);
+
+	for (i = 0; i < ARRAY_SIZE(T); i++) {
+		struct fw_alloc *ex[PH_N];
+		size_t nex = 0, j;
+		int st;
+
+		for (j = 0; j < PH_N; j++) {
+			a[j]->pinned = T[i].pinned >> j & 1;
+			if (T[i].excluded >> j & 1)
+				ex[nex++] = a[j];
+		}
+		memset(out, 0, sizeof(out));
+		n = 99;
+		before = snap_take(f);
+		st = fw_res_pick_hole(&f->ad, VRAM_ID, T[i].bytes, T[i].align, ex, nex, out, T[i].cap,
+				      &n);
+		after = snap_take(f);
+		snap_same(&before, &after, "picking a hole"); /* moves nothing */
+		if (st != T[i].st)
+			fail_msg("%s: got %s, want %s", T[i].name, st_str(st), st_str(T[i].st));
+		if (st != GM_OK) {
+			assert_int_equal(n, 99);
+			assert_null(out[0]);
+			continue;
+		}
+		if (n != T[i].n)
+			fail_msg("%s: %zu victims, want %zu", T[i].name, n, T[i].n);
+		for (j = 0; j < n; j++)
+			if (out[j] != a[T[i].order[j]])
+				fail_msg("%s: victim %zu is not a[%d]", T[i].name, j, T[i].order[j]);
+		assert_null(out[n]);
+	}
+	for (i = 0; i < PH_N; i++)
+		a[i]->pinned = false;
+
+	/* Evicting what it names makes the placement fit. */
+	assert_st(fw_res_pick_hole(&f->ad, VRAM_ID, 1 * MIB, 4 * KIB, &a[A0], 1, out, PH_N, &n), GM_OK);
+	assert_int_equal(n, 2);
+	for (i = 0; i < n; i++)
+		assert_st(fw_res_evict(&f->ad, out[i], NULL), GM_OK);
+	d[0] = rows_desc(1 * MIB);
+	assert_st(fw_res_create(f->d0, d, 1, false, &r), GM_OK);
+	assert_st(fw_res_place(&f->ad, r->kres->alloc[0], VRAM_ID, NULL), GM_OK);
+
+	/* Bad arguments: the exact code, nothing written. */
+	n = 99;
+	assert_st(fw_res_pick_hole(NULL, VRAM_ID, 1, 4096, NULL, 0, out, 1, &n), GM_ERR_BAD_ARG);
+	assert_st(fw_res_pick_hole(&f->ad, VRAM_ID, 1, 4096, NULL, 0, NULL, 1, &n), GM_ERR_BAD_ARG);
+	assert_st(fw_res_pick_hole(&f->ad, VRAM_ID, 1, 4096, NULL, 0, out, 0, &n), GM_ERR_BAD_ARG);
+	assert_st(fw_res_pick_hole(&f->ad, VRAM_ID, 1, 4096, NULL, 0, out, 1, NULL), GM_ERR_BAD_ARG);
+	assert_st(fw_res_pick_hole(&f->ad, VRAM_ID, 1, 4096, NULL, 1, out, 1, &n), GM_ERR_BAD_ARG);
+	assert_st(fw_res_pick_hole(&f->ad, VRAM_ID, 1, 3, NULL, 0, out, 1, &n), GM_ERR_BAD_ARG);
+	assert_st(fw_res_pick_hole(&f->ad, VRAM_ID, 1, 0, NULL, 0, out, 1, &n), GM_ERR_BAD_ARG);
+	assert_st(fw_res_pick_hole(&f->ad, VRAM_ID, 0, 4096, NULL, 0, out, 1, &n), GM_ERR_BAD_ARG);
+	assert_st(fw_res_pick_hole(&f->ad, VRAM_ID, VRAM_BYTES + 1, 4096, NULL, 0, out, 1, &n),
+		  GM_ERR_BAD_ARG);
+	assert_st(fw_res_pick_hole(&f->ad, 9, 1, 4096, NULL, 0, out, 1, &n), GM_ERR_BAD_ARG);
+	assert_int_equal(n, 99);
+}
+
 /* ------------------------------------------------------------ random resources */
 
 #define RR_OPS 20000
@@ -1775,6 +1900,7 @@ int main(void)
 		FX(test_device_removed),
 		FX(test_place_evict),
 		FX(test_pick_victims),
+		FX(test_pick_hole),
 		FX(test_res_random),
 		cmocka_unit_test(test_status_values),
 	};
