@@ -3,7 +3,7 @@
  * test_rand.c - random programs on the RTL and on the reference backend,
  * end states compared (the scoreboard).
  *
- *   build/tests/test_rand [--count N] [--quiet] [--null-frag] [--apt]
+ *   build/tests/test_rand [--count N] [--quiet] [--null-frag] [--apt] [--inject-bad-rsp N]
  *
  * Seeds are S, S+1, ... S+N-1 with S from tb_seed() ($GPUSIM_SEED, else the
  * clock).  Each seed's program (tb/rand/rand_prog.c) runs on the Verilator
@@ -20,7 +20,13 @@
  * aperture yet, model/ref/ref_apt.c); before that,
  * every queue left halted or hung is reset (Q_CTRL.RESET) and runs a
  * write and a fence with interrupt, and the outcome is compared too.  A mismatch prints the
- * seed and the command that reruns it alone; the exit status is 1.
+ * seed and the command that reruns it alone; the exit status is 1.  With
+ * $GPUSIM_WAVE_DIR set, a mismatching seed runs again on the Verilator
+ * backend (it is deterministic) with a waveform of its last FAIL_WAVE_CYCLES
+ * cycles, DIR/test_rand-SEED.fst and its view (tb/regress/regress.py sets it
+ * when it re-runs a failure).  --inject-bad-rsp N: at cycle N of each
+ * Verilator run the memory answers a request nobody made (gm_inject_mem_rsp),
+ * an RTL assertion fails and the seed with it: the failure path, checked.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -41,6 +47,7 @@
 #define DRAIN_CYCLES 2000u
 #define HARD_CYCLES 5000000u
 #define STABLE_POLLS 40u /* 20,000 cycles */
+#define FAIL_WAVE_CYCLES 20000u /* a mismatch's waves: the cycles before the end */
 
 struct end_state {
 	uint64_t cycles;
@@ -55,6 +62,7 @@ struct end_state {
 	uint32_t counters[16];         /* timing counters: read (covered), not compared */
 	uint8_t rec_fence[0x100];
 	uint32_t apt_accesses;
+	uint64_t end_cycles;           /* the whole run, recovery and drains included */
 	double secs;
 };
 
@@ -162,6 +170,7 @@ static uint64_t mix(uint64_t h, uint64_t v)
  * plain VRAM view outside); every status and value goes into e->apt_hash.
  */
 static bool opt_apt; /* --apt: compare the aperture phase too */
+static uint64_t opt_inject_at; /* --inject-bad-rsp N: the cycle, 0 none */
 
 static int apt_phase(struct gm *g, const struct rand_prog *p, struct end_state *e)
 {
@@ -214,8 +223,10 @@ static int apt_phase(struct gm *g, const struct rand_prog *p, struct end_state *
 	return st;
 }
 
-/* Run @p on @kind; fill @e.  GM_OK or why it could not run. */
-static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct end_state *e)
+/* Run @p on @kind; fill @e.  With @wave (not NULL) record cycles from
+ * @wave_from to the end in that waveform.  GM_OK or why it could not run. */
+static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct end_state *e,
+		  const char *wave, uint64_t wave_from)
 {
 	struct gm_config cfg;
 	struct gm *g;
@@ -231,7 +242,10 @@ static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct e
 	st = gm_create(&cfg, &g);
 	if (st)
 		return st;
-	st = rand_prog_load(p, g);
+	st = wave ? gm_wave_open(g, wave, wave_from, GM_WAVE_END) : GM_OK;
+	if (!st && opt_inject_at && kind == GM_BACKEND_VERILATOR)
+		st = gm_inject_mem_rsp(g, GM_INJECT_ID_NOBODY, opt_inject_at);
+	st = st ? st : rand_prog_load(p, g);
 	st = st ? st : rand_prog_sweep(p, g, &e->sweep_hash);
 	st = st ? st : rand_prog_start(p, g);
 	while (!st) {
@@ -285,6 +299,9 @@ static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct e
 	 * (model/ref/ref_apt.c): the phase runs only when asked (--apt). */
 	if (opt_apt)
 		st = st ? st : apt_phase(g, p, e);
+	e->end_cycles = gm_cycles(g);
+	if (wave && gm_wave_close(g))
+		st = st ? st : GM_ERR_IO;
 	gm_destroy(g);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	e->secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
@@ -390,6 +407,29 @@ static unsigned scoreboard(const struct rand_prog *p, const struct end_state *a,
 	return bad;
 }
 
+/* The seed of @p again on the Verilator backend, with a waveform of the
+ * FAIL_WAVE_CYCLES cycles before @end (its first run's last cycle) in
+ * $GPUSIM_WAVE_DIR; says where. */
+static void fail_waves(const struct rand_prog *p, uint64_t seed, uint64_t end)
+{
+	const char *dir = getenv("GPUSIM_WAVE_DIR");
+	uint64_t from = end > FAIL_WAVE_CYCLES ? end - FAIL_WAVE_CYCLES : 0;
+	struct end_state w;
+	char path[4096];
+	int st;
+
+	if (!dir || !*dir)
+		return;
+	snprintf(path, sizeof(path), "%s/test_rand-%" PRIu64 ".fst", dir, seed);
+	st = run_on(GM_BACKEND_VERILATOR, p, &w, path, from);
+	free_state(&w);
+	if (st == GM_ERR_BAD_ARG || st == GM_ERR_IO || st == GM_ERR_BUSY)
+		printf("seed %" PRIu64 ": no waves: %s: %s\n", seed, path, gm_status_name(st));
+	else
+		printf("waves of the failure: %s, cycles %" PRIu64 " to %" PRIu64
+		       " (view: gtkwave %.*s.gtkw)\n", path, from, end, (int)strlen(path) - 4, path);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned count = 1, mism = 0, hangs = 0, failed_seeds = 0;
@@ -408,9 +448,12 @@ int main(int argc, char **argv)
 			opts |= RP_OPT_NULL_FRAG;
 		else if (!strcmp(argv[i], "--apt"))
 			opt_apt = true;
+		else if (!strcmp(argv[i], "--inject-bad-rsp") && i + 1 < argc &&
+			 (opt_inject_at = strtoull(argv[++i], NULL, 0)) > 0)
+			;
 		else {
-			fprintf(stderr, "usage: %s [--count N] [--quiet] [--null-frag] [--apt]\n",
-				argv[0]);
+			fprintf(stderr, "usage: %s [--count N] [--quiet] [--null-frag] [--apt] "
+				"[--inject-bad-rsp N]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -424,8 +467,8 @@ int main(int argc, char **argv)
 		unsigned bad;
 
 		rand_prog_build(p, seed, opts);
-		sa = run_on(GM_BACKEND_VERILATOR, p, &a);
-		sb = run_on(GM_BACKEND_REF, p, &b);
+		sa = run_on(GM_BACKEND_VERILATOR, p, &a, NULL, 0);
+		sb = run_on(GM_BACKEND_REF, p, &b, NULL, 0);
 		if (sa || sb) {
 			printf("seed %" PRIu64 ": could not run: verilator %s, ref %s\n", seed,
 			       gm_status_name(sa), gm_status_name(sb));
@@ -439,8 +482,14 @@ int main(int argc, char **argv)
 			       p->malformed, p->risky, a.cycles, b.cycles, a.budget ? ", stopped by budget" : "",
 			       a.cause[0], a.cause[1], bad ? "MISMATCH" : "ok");
 		if (bad) {
-			printf("seed %" PRIu64 ": reproduce with GPUSIM_SEED=%" PRIu64 " %s --count 1%s\n", seed,
-			       seed, CMD, opts & RP_OPT_NULL_FRAG ? " --null-frag" : "");
+			char inject[40] = "";
+
+			if (opt_inject_at)
+				snprintf(inject, sizeof(inject), " --inject-bad-rsp %" PRIu64, opt_inject_at);
+			printf("seed %" PRIu64 ": reproduce with GPUSIM_SEED=%" PRIu64 " %s --count 1%s%s%s\n",
+			       seed, seed, CMD, opts & RP_OPT_NULL_FRAG ? " --null-frag" : "",
+			       opt_apt ? " --apt" : "", inject);
+			fail_waves(p, seed, a.end_cycles);
 			failed_seeds++;
 		}
 		mism += bad;
