@@ -164,3 +164,13 @@ endforeach()
 # (GPUSIM_SEED=N reruns them).  Nightly size: make rand-nightly (10,000).
 add_test(rand_scoreboard tests/test_rand --count 300 --quiet)
 set_tests_properties(rand_scoreboard PROPERTIES LABELS "rtl;ref" TIMEOUT 300)
+
+# The regression runner (tb/regress/regress.py, which runs this list): shard
+# specs refused, a failure's seed, command and waves, the JUnit file, merges.
+add_test(regress_selftest sh tb/regress/selftest.sh)
+set_tests_properties(regress_selftest PROPERTIES WORKING_DIRECTORY .. LABELS regress TIMEOUT 120)
+
+# The runner's Slurm path on a one-node cluster it starts on localhost
+# (about 15 s; skipped, exit 77, without the packages of tools/deps.sh slurm).
+add_test(regress_slurm sh tb/regress/slurm/test_slurm.sh)
+set_tests_properties(regress_slurm PROPERTIES WORKING_DIRECTORY .. LABELS "regress;slurm" SKIP_RETURN_CODE 77 TIMEOUT 300)
