@@ -38,6 +38,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -456,6 +457,37 @@ def cmd_merge(a):
 
 
 # ------------------------------------------------------------------ Slurm
+class Stopped(Exception):
+    pass
+
+
+def on_signal(signum, frame):
+    raise Stopped("signal %d" % signum)
+
+
+def submit_wait(sb):
+    """Run sbatch --parsable --wait @sb: (exit status, job id, its stderr).
+    Interrupted (SIGINT, SIGTERM), it cancels the job array it submitted
+    and stops sbatch before it passes the interruption on."""
+    p = subprocess.Popen(sb, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    job = None
+    old = [signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)]
+    try:
+        job = p.stdout.readline().strip().split(";")[0] or None  # printed at submission
+        p.wait()
+        return p.returncode, job, p.stderr.read().strip()
+    except (Stopped, KeyboardInterrupt):
+        if job:
+            subprocess.run(["scancel", job])
+            print("regress: interrupted: job %s cancelled" % job, file=sys.stderr)
+        p.terminate()
+        p.wait()
+        raise
+    finally:
+        for s, h in zip((signal.SIGINT, signal.SIGTERM), old):
+            signal.signal(s, h)
+
+
 def cmd_slurm(a):
     """The shards as one Slurm job array (sbatch --array=1-N --wait), then their
     JUnit files merged into one report."""
@@ -485,9 +517,8 @@ def cmd_slurm(a):
         print(line)
     start = time.time()
     sys.stdout.flush()
-    r = subprocess.run(sb, capture_output=True, text=True)
-    print("regress: sbatch: job %s, exit %d%s" % (r.stdout.strip() or "?", r.returncode,
-                                                  (": " + r.stderr.strip()) if r.stderr.strip() else ""))
+    rc, job, err = submit_wait(sb)
+    print("regress: sbatch: job %s, exit %d%s" % (job or "?", rc, (": " + err) if err else ""))
     junit = os.path.abspath(a.junit or os.path.join(d, "junit.xml"))
     passed, failed, skipped, report = merge(
         [os.path.join(d, "junit-%d.xml" % s) for s in range(1, a.shards + 1)], junit)
@@ -500,7 +531,7 @@ def cmd_slurm(a):
     print("regress: %d shards through Slurm in %.1f s; logs %s/shard-N.log; JUnit %s"
           % (a.shards, time.time() - start, show(d), show(junit)))
     print(closing_line(passed, failed, skipped))
-    return 1 if failed or r.returncode else 0
+    return 1 if failed or rc else 0
 
 
 # ------------------------------------------------------------------ main
@@ -544,6 +575,9 @@ def main(argv):
     except UsageError as e:
         print("regress: %s" % e, file=sys.stderr)
         return 2
+    except Stopped as e:
+        print("regress: stopped by %s" % e, file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

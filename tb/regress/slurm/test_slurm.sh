@@ -27,9 +27,17 @@ PATH=$PATH:/usr/sbin
 ROOT=$(pwd)
 T=$(mktemp -d /tmp/gpusim-slurm.XXXXXX)
 PIDS=""
+RUN=""
 bad=0
 
 stop() {
+	# the jobs first, while the daemons that end them are up
+	[ -n "${RUN:-}" ] && kill "$RUN" 2> /dev/null
+	if [ -n "${SLURM_CONF:-}" ] && squeue -h 2> /dev/null | grep -q .; then
+		scancel -u "$(id -un)" 2> /dev/null
+		i=0
+		while squeue -h 2> /dev/null | grep -q . && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+	fi
 	for pid in $PIDS; do kill "$pid" 2> /dev/null; done
 	for pid in $PIDS; do
 		i=0
@@ -120,8 +128,13 @@ LIST="--list $LIST_FILE --rotate-seed 4242 --work $T/work"
 $R --dry-run $LIST | sed -n 's/^  \([^:]*\): .*/\1/p' | sort > "$T/want"
 [ -s "$T/want" ] || die "no instances in the list"
 start=$(date +%s)
-$R slurm $LIST --shards "$SHARDS" -j 1 --no-waves > "$T/slurm.log" 2>&1
+# in the background: a signal to this script is taken at once (wait), not
+# after sbatch --wait returns
+$R slurm $LIST --shards "$SHARDS" -j 1 --no-waves > "$T/slurm.log" 2>&1 &
+RUN=$!
+wait $RUN
 rc=$?
+RUN=""
 cat "$T/slurm.log"
 echo "test_slurm: the regression through Slurm took $(($(date +%s) - start)) s"
 [ $rc -eq 0 ] || fail "regress.py slurm: exit $rc"
