@@ -263,8 +263,11 @@ def write_ctest_file(insts, path, build):
 def fail_waves(inst, build, out, wavedir):
     """The failure's waves: the file the test named (gpusim run/demo write the
     window of their last cycles themselves), else a re-run with
-    GPUSIM_WAVE_DIR (test_rand: the window before the mismatch; the system
-    tests: each model's whole run).  The files, or a reason there are none."""
+    GPUSIM_WAVE_DIR: test_rand writes the window before each mismatch; a
+    system test (tb/sys/tb_util.c) the window before the cycle its newest
+    model left behind by a failure stopped at ("tb: model N left at cycle
+    C ... GPUSIM_WAVE_MODEL=N GPUSIM_WAVE_FROM=F"), else each model's whole
+    run.  The files, or a reason there are none."""
     named = re.findall(r"waves of the failure: ([^\s,]+)", out)
     if named:
         return [os.path.normpath(os.path.join(workdir_of(inst, build), w)) for w in named]
@@ -277,6 +280,10 @@ def fail_waves(inst, build, out, wavedir):
     env = dict(os.environ)
     env.update(e.split("=", 1) for e in env_of(inst))
     env["GPUSIM_WAVE_DIR"] = d
+    # several left behind (a test of two models): the newest, the failing test's own
+    left = re.findall(r"^tb: model .*GPUSIM_WAVE_MODEL=([0-9]+) GPUSIM_WAVE_FROM=([0-9]+)", out, re.M)
+    if left:
+        env["GPUSIM_WAVE_MODEL"], env["GPUSIM_WAVE_FROM"] = max(left, key=lambda m: int(m[0]))
     try:
         subprocess.run(inst["cmd"], cwd=workdir_of(inst, build), env=env,
                        timeout=WAVE_SLOWDOWN * (inst["timeout"] or 1500),
