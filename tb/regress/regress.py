@@ -32,6 +32,7 @@ Exit status: 0 every instance passed; 1 one failed (or a shard's report is
 missing); 2 a usage error (a bad list, a shard such as 3/2 or 0/0).
 """
 import argparse
+import collections
 import fnmatch
 import json
 import os
@@ -164,7 +165,9 @@ def with_count(cmd, n, name):
 
 
 def instances(tests, rules, rotate_seed, build):
-    """Every instance the list asks for, in a fixed order (the list's, then CTest's)."""
+    """Every instance the list asks for, in a fixed order: CTest's (tb/tests.cmake),
+    a test's seeds as the list gives them.  A test of one instance keeps its
+    name; of several, NAME@SEED or NAME@FIRST-LAST."""
     out = []
     for t in tests:
         rule = next((r for g, r in rules if fnmatch.fnmatchcase(t["name"], g)), None)
@@ -191,8 +194,7 @@ def instances(tests, rules, rotate_seed, build):
                             count=count if rule["per"] else None,
                             cmd=with_count(cmd, count, t["name"]) if rule["per"] else cmd,
                             timeout=timeout, props=t["props"]))
-    names = [i["name"] for i in out]
-    dup = sorted({n for n in names if names.count(n) > 1})
+    dup = sorted(n for n, c in collections.Counter(i["name"] for i in out).items() if c > 1)
     if dup:
         raise UsageError("instances named twice (overlapping seeds?): %s" % ", ".join(dup))
     return out
@@ -581,6 +583,9 @@ def main(argv):
         return {"run": cmd_run, "slurm": cmd_slurm, "merge": cmd_merge}[a.cmd](a)
     except UsageError as e:
         print("regress: %s" % e, file=sys.stderr)
+        return 2
+    except FileNotFoundError as e:  # a list or a tests file
+        print("regress: %s: %s" % (e.filename, e.strerror), file=sys.stderr)
         return 2
     except Stopped as e:
         print("regress: stopped by %s" % e, file=sys.stderr)

@@ -9,7 +9,8 @@
 # injected model error, a timeout, a skip): the exit status and the closing
 # line; the failure's command with its seed and its waves; the timeout
 # named; every case's seed in the JUnit file; a shard spec such as 3/2 or 0/0
-# refused; the shards of a list disjoint and together the whole list; and
+# refused, and a bad list (a bad seed, a seed twice, per= alone, no file);
+# the shards of a list disjoint and together the whole list; and
 # the shards' JUnit files merged, each case once.
 set -u
 R="python3 tb/regress/regress.py"
@@ -24,6 +25,18 @@ for s in 3/2 0/0 1/0 0/1 x 1/ /2 1/2/3 "" 2.0/3; do
 	rc=$?
 	[ $rc -eq 2 ] || fail "shard '$s': exit $rc, want 2"
 	grep -q "bad shard" "$T/out" || fail "shard '$s': no 'bad shard' message"
+done
+
+# a bad list: exit 2 and the line that is wrong
+printf 'pass seeds=1..2,x\n' > "$T/bad.list"
+printf 'pass seeds=1..4,3\n' > "$T/dup.list"
+printf 'skip per=2\n' > "$T/per.list"
+for l in "$T/bad.list:1: bad seed 'x'" "$T/dup.list" "$T/per.list:1: per= without seeds=" \
+	"$T/no-such.list: No such file"; do
+	$R --dry-run --tests tb/regress/selftest.cmake --list "${l%%:*}" --work "$T" > "$T/out" 2>&1
+	rc=$?
+	[ $rc -eq 2 ] || fail "list ${l%%:*}: exit $rc, want 2"
+	case "$l" in *:*) grep -qF "$l" "$T/out" || fail "list: no message '$l'";; esac
 done
 
 $R $ST -j 2 > "$T/run.log" 2>&1
