@@ -171,6 +171,6 @@ add_test(regress_selftest sh tb/regress/selftest.sh)
 set_tests_properties(regress_selftest PROPERTIES WORKING_DIRECTORY .. LABELS regress TIMEOUT 120)
 
 # The runner's Slurm path on a one-node cluster it starts on localhost
-# (about 15 s; skipped, exit 77, without the packages of tools/deps.sh slurm).
+# (about 25 s; skipped, exit 77, without the packages of tools/deps.sh slurm).
 add_test(regress_slurm sh tb/regress/slurm/test_slurm.sh)
 set_tests_properties(regress_slurm PROPERTIES WORKING_DIRECTORY .. LABELS "regress;slurm" SKIP_RETURN_CODE 77 TIMEOUT 300)

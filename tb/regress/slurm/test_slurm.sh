@@ -15,7 +15,9 @@
 # localhost only (free ports, every file in a temporary folder; nothing in
 # /etc), runs `regress.py slurm --shards 2` over tb/regress/smoke.list, and
 # checks the merged JUnit file: every instance of the list exactly once, the
-# counts, each shard's log.  The daemons it started are stopped at the end,
+# counts, each shard's log; then the runner's selftest cases (a failure, a
+# timeout, a skip) through it: each failure's command and waves in the
+# merged report.  The daemons it started are stopped at the end,
 # on failure and on a signal too (trap).  Exit 0 pass, 1 fail, 77 skipped
 # (the packages are not installed).
 set -u
@@ -163,6 +165,25 @@ for k in $(seq 1 "$SHARDS"); do
 	grep -q "^regress: $LIST_FILE, shard $k/$SHARDS:" "$D/shard-$k.log" ||
 		fail "shard $k's log does not show it ran shard $k/$SHARDS"
 done
+
+# failures through Slurm (the runner's selftest cases: a failure with its
+# waves, a timeout, a skip): exit 1, each failure's command in the merged
+# report, the closing line
+if [ "$LIST_FILE" = tb/regress/smoke.list ]; then
+	$R slurm --tests tb/regress/selftest.cmake --list tb/regress/selftest.list \
+		--work "$T/fail" --shards 2 -j 1 > "$T/fail.log" 2>&1 &
+	RUN=$!
+	wait $RUN
+	rc=$?
+	RUN=""
+	[ $rc -eq 1 ] || fail "failing list through Slurm: exit $rc, want 1"
+	[ "$(tail -n 1 "$T/fail.log")" = "2 passed, 2 failed, 1 skipped" ] ||
+		fail "failing list: closing line '$(tail -n 1 "$T/fail.log")'"
+	grep -qF "FAILED fail: reproduce with: (cd build && GPUSIM_SEED=10 sh -c 'exec tests/test_rand --count 2 --quiet --inject-bad-rsp 3000')" "$T/fail.log" ||
+		fail "failing list: no reproducing command in the merged report"
+	grep -q "^    waves: .*test_rand-10.fst" "$T/fail.log" || fail "failing list: the failure's waves not named"
+	echo "test_slurm: a failing list through Slurm: $(tail -n 1 "$T/fail.log")"
+fi
 
 [ $bad -eq 0 ] && echo "test_slurm: ok"
 exit $bad
