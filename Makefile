@@ -4,6 +4,9 @@
 #
 #   make run        build and run the bring-up demo (installs what it needs)
 #   make test       build and run the whole regression (installs what it needs)
+#   make regress    the larger regression of tb/regress/nightly.list (SHARD=K/N)
+#   make regress-slurm  the same as a Slurm job array of SHARDS shards, merged
+#   make test-slurm the Slurm path end to end on a one-node cluster it starts
 #   make lint       Verilator -Wall lint and Yosys elaboration (no latches)
 #   make synth      full Yosys synthesis to gates (no latches; cell count)
 #   make gen        regenerate the files derived from regspec/gpusim.json
@@ -41,8 +44,9 @@ export UBSAN_OPTIONS := halt_on_error=1:abort_on_error=1:print_stacktrace=1
 VL_SAN_WAIVE := -fno-sanitize=alignment
 B := build-san
 # valgrind cannot run ASan binaries; lint and the generator check do not
-# change with SAN; the sanitizer run does not run itself.
-CTEST_ARGS := -E "memcheck|lint|synth|check_gen|sanitizers"
+# change with SAN; the sanitizer run does not run itself; the runner's tests
+# use build/.
+REGRESS_ARGS := --exclude "memcheck|lint|synth|check_gen|sanitizers|regress|slurm"
 endif
 
 # Coverage builds: make coverage (COV=1, into build-cov/): the Verilator
@@ -98,7 +102,8 @@ TESTS := test_rand test_gm_mem test_capture test_dma test_mmu test_mmu_update te
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
-.PHONY: all deps deps-test deps-fuzz run test lint synth gen check-gen waves bench fuzz clean rand-nightly coverage \
+.PHONY: all deps deps-test deps-fuzz deps-slurm run test regress regress-slurm test-slurm lint synth gen \
+	check-gen waves bench fuzz clean rand-nightly coverage \
 	captures
 all: $(BIN)
 
@@ -108,6 +113,8 @@ deps-test:
 	@sh tools/deps.sh test
 deps-fuzz:
 	@sh tools/deps.sh fuzz
+deps-slurm:
+	@sh tools/deps.sh slurm
 
 # ---------------------------------------------------------------- generated
 gen:
@@ -354,12 +361,41 @@ synth: deps-test
 		tee -o $(B)/synth.stat stat"
 	@grep "Number of cells" $(B)/synth.stat | tail -1 | sed 's/^ */yosys: gpu_top /'
 
-test: deps-test
+# The regression runner (tb/regress/regress.py) runs tb/tests.cmake through
+# ctest: make test with the fixed seeds of tb/regress/ci.list and one
+# rotating seed it prints, into $(B)/junit.xml; each failure's command with
+# its seed, its waves, and the line "N passed, N failed".
+test: deps-test deps-slurm
 	@mkdir -p $(B)
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(TEST_BIN)
-	@cp tb/tests.cmake $(B)/CTestTestfile.cmake
-	@cd $(B) && ctest -j$(JOBS) --output-on-failure --output-junit junit.xml $(CTEST_ARGS); \
-		rc=$$?; python3 ../tb/junit_summary.py junit.xml $(B); exit $$rc
+	@python3 tb/regress/regress.py --build $(B) -j $(JOBS) --junit $(B)/junit.xml $(REGRESS_ARGS)
+
+# make regress [REGRESS_LIST=FILE] [SHARD=K/N]: one shard of a larger list.
+REGRESS_LIST ?= tb/regress/nightly.list
+SHARD ?= 1/1
+regress: deps-test
+	@mkdir -p $(B)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(TEST_BIN)
+	python3 tb/regress/regress.py --build $(B) --list $(REGRESS_LIST) --shard $(SHARD) -j $(JOBS) \
+		$(REGRESS_ARGS)
+
+# make regress-slurm [SHARDS=N] [SHARD_JOBS=J]: the list's N shards as one
+# Slurm job array (sbatch --array, a shard a task of J CPUs), their JUnit
+# files merged into one report.  Needs a cluster (sbatch on PATH).
+SHARDS ?= 2
+SHARD_JOBS ?= 1
+regress-slurm: deps-test
+	@mkdir -p $(B)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(TEST_BIN)
+	python3 tb/regress/regress.py slurm --build $(B) --list $(REGRESS_LIST) --shards $(SHARDS) \
+		-j $(SHARD_JOBS) $(REGRESS_ARGS)
+
+# The Slurm path for real: a one-node cluster (munge, slurmctld, slurmd)
+# started on localhost in a temporary folder, tb/regress/smoke.list through
+# it in two shards, the merged report checked, the cluster stopped.
+test-slurm: deps-test deps-slurm
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(TEST_BIN)
+	sh tb/regress/slurm/test_slurm.sh
 
 bench: deps-test
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)

@@ -46,30 +46,41 @@ def read(path):
 
 
 def ctests(cmake_text):
-    """{ctest name: command text} of tests.cmake, foreach loops expanded."""
+    """{ctest name: command text} of tests.cmake, foreach loops (nested, or
+    with their value list over several lines) expanded."""
     out = {}
-    lines = cmake_text.splitlines()
+    lines = [l for l in cmake_text.splitlines() if not l.lstrip().startswith("#")]
+    expand(out, lines, {})
+    return out
+
+
+def expand(out, lines, env):
     i = 0
     while i < len(lines):
         line = lines[i]
-        if line.lstrip().startswith("#"):
+        if re.match(r"\s*foreach\(", line):
+            while ")" not in line and i + 1 < len(lines):
+                i += 1
+                line += " " + lines[i]
+            m = re.match(r"\s*foreach\((\w+)\s+([^)]*)\)", line)
+            depth, body = 1, []
             i += 1
-            continue
-        m = re.match(r"\s*foreach\((\w+)\s+([^)]*)\)", line)
-        if m:
-            var, values = m.group(1), m.group(2).split()
-            body = []
-            i += 1
-            while i < len(lines) and not re.match(r"\s*endforeach", lines[i]):
+            while i < len(lines):
+                if re.match(r"\s*foreach\(", lines[i]):
+                    depth += 1
+                elif re.match(r"\s*endforeach", lines[i]):
+                    depth -= 1
+                    if not depth:
+                        break
                 body.append(lines[i])
                 i += 1
-            for v in values:
-                for b in body:
-                    add_test(out, b.replace("${" + var + "}", v))
+            for v in m.group(2).split():
+                expand(out, body, dict(env, **{m.group(1): v}))
         else:
-            add_test(out, lines[i])
+            for var, v in env.items():
+                line = line.replace("${" + var + "}", v)
+            add_test(out, line)
         i += 1
-    return out
 
 
 def add_test(out, line):

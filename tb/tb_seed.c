@@ -27,7 +27,7 @@ uint64_t tb_seed(const char *command)
 		seed = (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 20 ^ (uint64_t)getpid();
 	}
 	printf("seed %" PRIu64 ": reproduce with GPUSIM_SEED=%" PRIu64 " %s"
-	       " (and the waves of every model: add GPUSIM_WAVE_DIR=DIR)\n", seed, seed, command);
+	       " (waves into a folder: add GPUSIM_WAVE_DIR=DIR)\n", seed, seed, command);
 	fflush(stdout);
 	return seed;
 }

@@ -212,3 +212,13 @@ set_tests_properties(check_testplan PROPERTIES WORKING_DIRECTORY .. LABELS lint 
 # which lint and synthesis accept either way; --self-test: broken copies fail.
 add_test(check_rtl_clocking python3 tb/check_rtl_clocking.py --self-test)
 set_tests_properties(check_rtl_clocking PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
+
+# The regression runner (tb/regress/regress.py, which runs this list): shard
+# specs refused, a failure's seed, command and waves, the JUnit file, merges.
+add_test(regress_selftest sh tb/regress/selftest.sh)
+set_tests_properties(regress_selftest PROPERTIES WORKING_DIRECTORY .. LABELS regress TIMEOUT 120)
+
+# The runner's Slurm path on a one-node cluster it starts on localhost
+# (about 25 s; skipped, exit 77, without the packages of tools/deps.sh slurm).
+add_test(regress_slurm sh tb/regress/slurm/test_slurm.sh)
+set_tests_properties(regress_slurm PROPERTIES WORKING_DIRECTORY .. LABELS "regress;slurm" SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -3,7 +3,7 @@
 #
 # deps.sh - install the Debian packages gpusim needs, only those missing.
 #
-# Usage: tools/deps.sh [build|test|bench|fuzz]   (the Makefile calls it)
+# Usage: tools/deps.sh [build|test|bench|fuzz|slurm]   (the Makefile calls it)
 # Says what it installs.  Uses apt-get directly as root, else sudo.
 set -eu
 
@@ -36,6 +36,16 @@ libclang-rt-14-dev
 "
 # clang: libFuzzer and the sanitizers of make fuzz; libclang-rt-14-dev holds
 # libFuzzer's runtime (only recommended by clang, so named here).
+PKGS_SLURM="
+cmake
+slurmctld
+slurmd
+slurm-client
+munge
+"
+# The Slurm test (tb/regress/slurm/test_slurm.sh): a one-node cluster on
+# localhost, controller, node daemon and sbatch/squeue, with munge for
+# their authentication; cmake: ctest runs each shard.
 
 want="$PKGS_BUILD"
 case "${1:-build}" in
@@ -43,7 +53,8 @@ build) ;;
 test) want="$want $PKGS_TEST" ;;
 bench) want="$want $PKGS_TEST $PKGS_BENCH" ;;
 fuzz) want="$want $PKGS_FUZZ" ;;
-*) echo "usage: $0 [build|test|bench|fuzz]" >&2; exit 2 ;;
+slurm) want="$want $PKGS_SLURM" ;;
+*) echo "usage: $0 [build|test|bench|fuzz|slurm]" >&2; exit 2 ;;
 esac
 
 missing=""

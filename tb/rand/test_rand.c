@@ -3,7 +3,7 @@
  * test_rand.c - random programs on the RTL and on the reference backend,
  * end states compared (the scoreboard).
  *
- *   build/tests/test_rand [--count N] [--quiet] [--null-frag] [--no-apt]
+ *   build/tests/test_rand [--count N] [--quiet] [--null-frag] [--no-apt] [--inject-bad-rsp N]
  *
  * Seeds are S, S+1, ... S+N-1 with S from tb_seed() ($GPUSIM_SEED, else the
  * clock).  Each seed's program (tb/rand/rand_prog.c) runs on the Verilator
@@ -21,10 +21,13 @@
  * answer, APT_ACCESSES, APT_ERR_COUNT, INT_STATUS and the bytes they wrote
  * are compared.  An RTL assertion (a model error) on either backend is a
  * mismatch as well.  A mismatch prints the seed and the command that
- * reruns it alone, and runs the seed on Verilator once more with waves:
- * test_rand-SEED.fst and its view test_rand-SEED.gtkw in the current
- * directory (with $GPUSIM_WAVE_DIR set, every seed's Verilator run records
- * there instead); the exit status is 1.
+ * reruns it alone, and runs the seed on Verilator once more (it is
+ * deterministic) with a waveform of its last FAIL_WAVE_CYCLES cycles:
+ * test_rand-SEED.fst and its view, in $GPUSIM_WAVE_DIR (tb/regress/regress.py
+ * sets it when it re-runs a failure) or else the current directory; the
+ * exit status is 1.  --inject-bad-rsp N: at cycle N of each Verilator run
+ * the memory answers a request nobody made (gm_inject_mem_rsp), an RTL
+ * assertion fails and the seed with it: the failure path, checked.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -45,6 +48,7 @@
 #define DRAIN_CYCLES 2000u
 #define HARD_CYCLES 5000000u
 #define STABLE_POLLS 40u /* 20,000 cycles */
+#define FAIL_WAVE_CYCLES 20000u /* a mismatch's waves: the cycles before the end */
 
 struct end_state {
 	uint64_t cycles;
@@ -60,6 +64,7 @@ struct end_state {
 	uint8_t rec_fence[0x100];
 	uint32_t apt_accesses;
 	char model_err[200];           /* an RTL assertion's report, or empty */
+	uint64_t end_cycles;           /* the whole run, recovery and drains included */
 	double secs;
 };
 
@@ -231,6 +236,7 @@ static uint64_t apt_written(const struct rand_prog *p, const uint8_t *before, co
  * e->apt_hash.
  */
 static bool opt_no_apt; /* --no-apt: skip the aperture phase */
+static uint64_t opt_inject_at; /* --inject-bad-rsp N: the cycle, 0 none */
 
 static int apt_phase(struct gm *g, const struct rand_prog *p, struct end_state *e)
 {
@@ -296,11 +302,10 @@ static int apt_phase(struct gm *g, const struct rand_prog *p, struct end_state *
 	return st;
 }
 
-/* The FST the next Verilator run records (its view next to it), or NULL. */
-static const char *wave_path;
-
-/* Run @p on @kind; fill @e.  GM_OK or why it could not run. */
-static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct end_state *e)
+/* Run @p on @kind; fill @e.  With @wave (not NULL) record cycles from
+ * @wave_from to the end in that waveform.  GM_OK or why it could not run. */
+static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct end_state *e,
+		  const char *wave, uint64_t wave_from)
 {
 	struct gm_config cfg;
 	struct gm *g;
@@ -316,11 +321,9 @@ static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct e
 	st = gm_create(&cfg, &g);
 	if (st)
 		return st;
-	if (kind == GM_BACKEND_VERILATOR && wave_path) {
-		st = gm_wave_open(g, wave_path, 0, GM_WAVE_END);
-		if (st)
-			fprintf(stderr, "%s: %s\n", wave_path, gm_status_name(st));
-	}
+	st = wave ? gm_wave_open(g, wave, wave_from, GM_WAVE_END) : GM_OK;
+	if (!st && opt_inject_at && kind == GM_BACKEND_VERILATOR)
+		st = gm_inject_mem_rsp(g, GM_INJECT_ID_NOBODY, opt_inject_at);
 	st = st ? st : rand_prog_load(p, g);
 	st = st ? st : rand_prog_sweep(p, g, &e->sweep_hash);
 	st = st ? st : rand_prog_start(p, g);
@@ -380,8 +383,9 @@ static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct e
 		if (gm_model_error(g, &what, &at))
 			snprintf(e->model_err, sizeof(e->model_err), "%s at cycle %" PRIu64, what, at);
 	}
-	if (gm_wave_is_open(g) && gm_wave_close(g))
-		fprintf(stderr, "%s: the waveform or its view was not written\n", wave_path);
+	e->end_cycles = gm_cycles(g);
+	if (wave && gm_wave_close(g))
+		st = st ? st : GM_ERR_IO;
 	gm_destroy(g);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	e->secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
@@ -490,25 +494,27 @@ static unsigned scoreboard(const struct rand_prog *p, const struct end_state *a,
 	return bad;
 }
 
-/*
- * A mismatch: run the seed on Verilator once more, recording the whole
- * program (a few thousand to 120,000 cycles) up to the end state the
- * scoreboard compared, and print how to open it.
- */
-static void wave_failure(const struct rand_prog *p, const struct end_state *a)
+/* The seed of @p again on the Verilator backend, with a waveform of the
+ * FAIL_WAVE_CYCLES cycles before @end (its first run's last cycle) in
+ * $GPUSIM_WAVE_DIR, else the current directory; says where. */
+static void fail_waves(const struct rand_prog *p, uint64_t seed, uint64_t end)
 {
-	char path[64];
+	const char *dir = getenv("GPUSIM_WAVE_DIR");
+	uint64_t from = end > FAIL_WAVE_CYCLES ? end - FAIL_WAVE_CYCLES : 0;
 	struct end_state w;
+	char path[4096];
+	int st;
 
-	snprintf(path, sizeof(path), "test_rand-%" PRIu64 ".fst", p->seed);
-	wave_path = path;
-	if (run_on(GM_BACKEND_VERILATOR, p, &w) == GM_OK && w.cycles == a->cycles)
-		printf("seed %" PRIu64 ": waves of the Verilator run: gtkwave %.*s.gtkw\n", p->seed,
-		       (int)(strlen(path) - 4), path);
-	else
-		printf("seed %" PRIu64 ": the re-run for waves did not repeat the run\n", p->seed);
-	wave_path = NULL;
+	if (!dir || !*dir)
+		dir = ".";
+	snprintf(path, sizeof(path), "%s/test_rand-%" PRIu64 ".fst", dir, seed);
+	st = run_on(GM_BACKEND_VERILATOR, p, &w, path, from);
 	free_state(&w);
+	if (st == GM_ERR_BAD_ARG || st == GM_ERR_IO || st == GM_ERR_BUSY)
+		printf("seed %" PRIu64 ": no waves: %s: %s\n", seed, path, gm_status_name(st));
+	else
+		printf("waves of the failure: %s, cycles %" PRIu64 " to %" PRIu64
+		       " (view: gtkwave %.*s.gtkw)\n", path, from, end, (int)strlen(path) - 4, path);
 }
 
 int main(int argc, char **argv)
@@ -519,8 +525,6 @@ int main(int argc, char **argv)
 	uint64_t seed0, cyc[2] = { 0, 0 }, pkts = 0, malformed = 0, risky = 0;
 	double secs[2] = { 0, 0 };
 	struct rand_prog *p = malloc(sizeof(*p));
-	const char *wave_dir;
-	char path[4096];
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--count") && i + 1 < argc)
@@ -531,17 +535,17 @@ int main(int argc, char **argv)
 			opts |= RP_OPT_NULL_FRAG;
 		else if (!strcmp(argv[i], "--no-apt"))
 			opt_no_apt = true;
+		else if (!strcmp(argv[i], "--inject-bad-rsp") && i + 1 < argc &&
+			 (opt_inject_at = strtoull(argv[++i], NULL, 0)) > 0)
+			;
 		else {
-			fprintf(stderr, "usage: %s [--count N] [--quiet] [--null-frag] [--no-apt]\n",
-				argv[0]);
+			fprintf(stderr, "usage: %s [--count N] [--quiet] [--null-frag] [--no-apt] "
+				"[--inject-bad-rsp N]\n", argv[0]);
 			return 2;
 		}
 	}
 	if (!p || !count)
 		return 2;
-	wave_dir = getenv("GPUSIM_WAVE_DIR");
-	if (wave_dir && !*wave_dir)
-		wave_dir = NULL;
 	seed0 = tb_seed(CMD);
 	for (unsigned n = 0; n < count; n++) {
 		uint64_t seed = seed0 + n;
@@ -550,11 +554,8 @@ int main(int argc, char **argv)
 		unsigned bad;
 
 		rand_prog_build(p, seed, opts);
-		if (wave_dir)
-			snprintf(path, sizeof(path), "%s/test_rand-%" PRIu64 ".fst", wave_dir, seed);
-		wave_path = wave_dir ? path : NULL;
-		sa = run_on(GM_BACKEND_VERILATOR, p, &a);
-		sb = run_on(GM_BACKEND_REF, p, &b);
+		sa = run_on(GM_BACKEND_VERILATOR, p, &a, NULL, 0);
+		sb = run_on(GM_BACKEND_REF, p, &b, NULL, 0);
 		if (sa || sb) {
 			printf("seed %" PRIu64 ": could not run: verilator %s, ref %s\n", seed,
 			       gm_status_name(sa), gm_status_name(sb));
@@ -568,12 +569,15 @@ int main(int argc, char **argv)
 			       p->malformed, p->risky, a.cycles, b.cycles, a.budget ? ", stopped by budget" : "",
 			       a.cause[0], a.cause[1], bad ? "MISMATCH" : "ok");
 		if (bad) {
-			printf("seed %" PRIu64 ": reproduce with GPUSIM_SEED=%" PRIu64 " %s --count 1%s%s\n", seed,
-			       seed, CMD, opts & RP_OPT_NULL_FRAG ? " --null-frag" : "",
-			       opt_no_apt ? " --no-apt" : "");
+			char inject[40] = "";
+
+			if (opt_inject_at)
+				snprintf(inject, sizeof(inject), " --inject-bad-rsp %" PRIu64, opt_inject_at);
+			printf("seed %" PRIu64 ": reproduce with GPUSIM_SEED=%" PRIu64 " %s --count 1%s%s%s\n",
+			       seed, seed, CMD, opts & RP_OPT_NULL_FRAG ? " --null-frag" : "",
+			       opt_no_apt ? " --no-apt" : "", inject);
+			fail_waves(p, seed, a.end_cycles);
 			failed_seeds++;
-			if (!wave_dir)
-				wave_failure(p, &a);
 		}
 		mism += bad;
 		hangs += a.budget;

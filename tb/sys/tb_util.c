@@ -26,6 +26,44 @@ enum gm_backend_kind tb_backend(void)
  * (cmocka jumps out), so the next model or the exit closes its file. */
 static struct gm *wave_model;
 
+#define FAIL_WAVE_CYCLES 20000u /* a failure's waves: the cycles before it */
+
+/* The models this process made (N of PROGRAM-N.fst counts them) and those
+ * open: one still open at exit was left behind by a failed test (cmocka
+ * jumps out of it before tb_close), stopped at the cycle of the failure. */
+#define LIVE_MAX 64u
+static unsigned models;
+static struct {
+	struct gm *g;
+	unsigned n;
+} live[LIVE_MAX];
+
+static void say_left(void)
+{
+	for (unsigned i = 0; i < LIVE_MAX; i++) {
+		uint64_t c;
+
+		if (!live[i].g)
+			continue;
+		c = gm_cycles(live[i].g);
+		printf("tb: model %u left at cycle %" PRIu64 " by a failed test (the waves of its last "
+		       "cycles: GPUSIM_WAVE_DIR=DIR GPUSIM_WAVE_MODEL=%u GPUSIM_WAVE_FROM=%" PRIu64 ")\n",
+		       live[i].n, c, live[i].n, c > FAIL_WAVE_CYCLES ? c - FAIL_WAVE_CYCLES : 0);
+		live[i].g = NULL;
+	}
+	fflush(stdout);
+}
+
+static void live_set(struct gm *from, struct gm *to, unsigned n)
+{
+	for (unsigned i = 0; i < LIVE_MAX; i++)
+		if (live[i].g == from) {
+			live[i].g = to;
+			live[i].n = n;
+			return;
+		}
+}
+
 static void wave_close_left(void)
 {
 	if (wave_model && gm_wave_close(wave_model))
@@ -36,21 +74,22 @@ static void wave_close_left(void)
 /* $GPUSIM_WAVE_DIR set: every model a test makes records its whole run to
  * DIR/PROGRAM-N.fst (N counts the models), with its view next to it when the
  * model is destroyed, or the test failed: the waves of a failing test, re-run
- * with its seed. */
-static void wave_from_env(struct gm *g)
+ * with its seed.  $GPUSIM_WAVE_MODEL=N and $GPUSIM_WAVE_FROM=C narrow that
+ * to model N from cycle C: the window a failure's "tb: model N left at
+ * cycle" line names (tb/regress/regress.py re-runs a failure so). */
+static void wave_from_env(struct gm *g, unsigned n)
 {
-	static unsigned n;
 	const char *dir = getenv("GPUSIM_WAVE_DIR");
+	const char *only = getenv("GPUSIM_WAVE_MODEL");
+	const char *from = getenv("GPUSIM_WAVE_FROM");
 	char path[4096];
 	int st;
 
-	if (!dir || !*dir)
+	if (!dir || !*dir || (only && *only && strtoul(only, NULL, 0) != n))
 		return;
-	snprintf(path, sizeof(path), "%s/%s-%u.fst", dir, program_invocation_short_name, n++);
+	snprintf(path, sizeof(path), "%s/%s-%u.fst", dir, program_invocation_short_name, n);
 	wave_close_left();
-	if (n == 1) /* the first model */
-		atexit(wave_close_left);
-	st = gm_wave_open(g, path, 0, GM_WAVE_END);
+	st = gm_wave_open(g, path, from && *from ? strtoull(from, NULL, 0) : 0, GM_WAVE_END);
 	if (st)
 		fail_msg("GPUSIM_WAVE_DIR: %s: %s", path, gm_status_name(st));
 	wave_model = g;
@@ -72,7 +111,12 @@ void tb_open_cfg(struct tb *t, const struct gm_config *cfg)
 	st = gm_create(cfg, &t->g);
 	if (st)
 		fail_msg("gm_create: %s", gm_status_name(st));
-	wave_from_env(t->g);
+	if (models == 0) { /* run last to first: the window is named, then closed */
+		atexit(wave_close_left);
+		atexit(say_left);
+	}
+	live_set(NULL, t->g, models);
+	wave_from_env(t->g, models++);
 	fw_dev_cfg_default(&dc);
 	dc.sys_bytes = cfg->sys_bytes;
 	dc.vram_bytes = cfg->vram_bytes;
@@ -93,6 +137,8 @@ void tb_close(struct tb *t)
 {
 	if (t->g == wave_model)
 		wave_model = NULL;
+	if (t->g)
+		live_set(t->g, NULL, 0);
 	gm_destroy(t->g);
 	t->g = NULL;
 }
