@@ -354,6 +354,11 @@ struct ref_top {
 	uint16_t a_wstrb;
 	bool snoop_valid;          /* a write the memory port took (registered) */
 	uint64_t snoop_addr;
+	/* Every block was found quiet (ref_top.c quiet_state()) and no edge
+	 * since could change that: the test need not be made again. */
+	bool quiet_ok;
+	/* The MMU's and the aperture's last steps were idle (ref_top.c). */
+	bool mmu_fix, apt_fix;
 	/* blocks */
 	struct ref_regs regs;
 	struct ref_queue q[REF_NUM_QUEUES];
@@ -389,7 +394,7 @@ void ref_queue_step(struct ref_queue *q, const struct ref_qcfg *cfg, const struc
 /* An edge that can change nothing but counters (no response, no grant,
  * no reset): whether this is one, and taking it. */
 bool ref_queue_quiet(const struct ref_queue *q, const struct ref_qcfg *cfg);
-void ref_queue_quiet_step(struct ref_queue *q);
+bool ref_queue_quiet_step(struct ref_queue *q);
 
 /* ref_ce.c */
 void ref_ce_reset(struct ref_ce *ce);
