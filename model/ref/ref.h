@@ -410,6 +410,8 @@ void ref_apt_reset(struct ref_apt *a);
 /* Whether the host may present a request, @pending the one registered. */
 bool ref_apt_ready(const struct ref_apt *a, bool pending);
 /* Work in progress (the quiet-edge test of ref_top.c). */
+/* Whether a snooped write to @addr (@valid) makes the newest beat stale. */
+bool ref_apt_snoop_hits(const struct ref_apt *a, bool valid, uint64_t addr);
 bool ref_apt_busy(const struct ref_apt *a);
 /* APT_STATUS as the register file reads it. */
 uint32_t ref_apt_status(const struct ref_apt *a);

@@ -182,7 +182,8 @@ static bool mmu_step(struct ref_top *t, const struct ref_req *in, const struct r
 
 static bool apt_idle(const struct ref_apt *a, const struct ref_regs *r, const struct ref_apt_in *in)
 {
-	return !in->req_valid && !in->granted && !in->rsp && !in->snoop_valid && !r->apt_wr &&
+	return !in->req_valid && !in->granted && !in->rsp &&
+	       !ref_apt_snoop_hits(a, in->snoop_valid, in->snoop_addr) && !r->apt_wr &&
 	       !r->apt_cfg_wr && !r->apt_err_clr && !r->apt_pf_drop && !a->wc_v && !a->rsp_valid &&
 	       !a->err_irq && !ref_apt_busy(a);
 }
