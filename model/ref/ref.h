@@ -139,6 +139,11 @@ struct ref_ce_cmd {
 
 /* ------------------------------------------------------------ copy engine */
 
+struct ref_piece {
+	uint64_t addr;
+	uint32_t len, pos;
+};
+
 /* One side's walk over a rectangle, in the engine's canonical order. */
 struct ref_walk {
 	bool busy, pair, r;
@@ -146,12 +151,10 @@ struct ref_walk {
 	uint32_t mode, bpe, pitch, x0b, y0, w, h;
 	uint32_t yb;
 	uint64_t c, p;
+	bool pc_v;                 /* pc is the piece at this position */
+	struct ref_piece pc;
 };
 
-struct ref_piece {
-	uint64_t addr;
-	uint32_t len, pos;
-};
 
 #define REF_CE_SLOTS GPU_CE_ROB_SLOTS
 #define REF_CE_REUSE 4u
