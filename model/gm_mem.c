@@ -7,9 +7,13 @@
  * page allocated on first write.  Reads of untouched pages return zeros and
  * allocate nothing.
  *
- * Requests take effect when accepted; the response waits in a binary
- * min-heap keyed by (due cycle, acceptance sequence), so the earliest
- * completion comes out first and equal completions keep acceptance order.
+ * Requests take effect when accepted; the response waits in a queue of its
+ * class (VRAM, system memory, decode error) and the earliest by (due cycle,
+ * acceptance sequence) of the three heads comes out first, so equal
+ * completions keep acceptance order.  Within a class the due cycles never
+ * decrease in acceptance order (a region's is the later of now + its fixed
+ * latency and the end of its bus slot, both non-decreasing; an error's is
+ * now + 1), so each queue is a FIFO already in (due, seq) order.
  * A region's data bus is a "next free" time in 1/256 cycle units: each beat
  * occupies it for beat_bytes / bytes_per_cycle cycles, and a response is due
  * at the later of now + latency_cycles and the end of its bus slot.
@@ -52,12 +56,19 @@ struct gm_mem_flight {
 };
 
 enum { GM_REGION_VRAM, GM_REGION_SYS, GM_REGION_COUNT };
+#define GM_FIFO_ERR GM_REGION_COUNT /* the queue of decode errors */
+#define GM_FIFOS (GM_REGION_COUNT + 1)
 
 struct gm_mem {
 	struct gm_mem_region region[GM_REGION_COUNT];
 	uint32_t beat_bytes;
 	uint32_t max_outstanding;
-	struct gm_mem_flight *heap;   /* max_outstanding entries, min-heap */
+	/* in flight per class (GM_REGION_* or GM_FIFO_ERR): rings of
+	 * max_outstanding entries each */
+	struct gm_mem_fifo {
+		struct gm_mem_flight *e;
+		uint32_t rd, n;
+	} fifo[GM_REGION_COUNT + 1];
 	uint32_t nflight;
 	uint64_t next_seq;
 	struct gm_mem_stats st;       /* pages filled in by gm_mem_get_stats */
@@ -253,9 +264,11 @@ int gm_mem_create(const struct gm_mem_cfg *cfg, struct gm_mem **out)
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return GM_ERR_NO_MEM;
-	m->heap = calloc(cfg->max_outstanding, sizeof(*m->heap));
-	if (!m->heap)
-		goto err_free_mem;
+	for (int i = 0; i < GM_FIFOS; i++) {
+		m->fifo[i].e = calloc(cfg->max_outstanding, sizeof(*m->fifo[i].e));
+		if (!m->fifo[i].e)
+			goto err_free_fifos;
+	}
 	m->beat_bytes = cfg->beat_bytes;
 	m->max_outstanding = cfg->max_outstanding;
 	region_init(&m->region[GM_REGION_VRAM], &cfg->vram, cfg->beat_bytes, &m->st.vram);
@@ -263,7 +276,9 @@ int gm_mem_create(const struct gm_mem_cfg *cfg, struct gm_mem **out)
 	*out = m;
 	return GM_OK;
 
-err_free_mem:
+err_free_fifos:
+	for (int i = 0; i < GM_FIFOS; i++)
+		free(m->fifo[i].e);
 	free(m);
 	return GM_ERR_NO_MEM;
 }
@@ -277,7 +292,8 @@ void gm_mem_destroy(struct gm_mem *m)
 		return;
 	for (i = 0; i < GM_REGION_COUNT; i++)
 		pt_free(&m->region[i].pt);
-	free(m->heap);
+	for (i = 0; i < GM_FIFOS; i++)
+		free(m->fifo[i].e);
 	free(m);
 }
 
@@ -335,31 +351,37 @@ static bool flight_before(const struct gm_mem_flight *a, const struct gm_mem_fli
 	return a->due < b->due || (a->due == b->due && a->seq < b->seq);
 }
 
-/* Insert @f, moving the hole up from the end; the caller has checked there is room. */
-static void heap_push(struct gm_mem *m, const struct gm_mem_flight *f)
+static uint32_t fifo_slot(const struct gm_mem *m, const struct gm_mem_fifo *q, uint32_t i)
 {
-	uint32_t i = m->nflight++;
+	uint32_t at = q->rd + i;
 
-	for (; i && flight_before(f, &m->heap[(i - 1) / 2]); i = (i - 1) / 2)
-		m->heap[i] = m->heap[(i - 1) / 2];
-	m->heap[i] = *f;
+	return at < m->max_outstanding ? at : at - m->max_outstanding;
 }
 
-/* Remove the root, sinking the last entry from the top; the heap is not empty. */
-static void heap_pop(struct gm_mem *m)
+/* Queue @f in class @k, in (due, seq) order; the caller has checked there
+ * is room.  It goes at the tail unless requests were made with a `now`
+ * earlier than an earlier request's (the model never does). */
+static void fifo_push(struct gm_mem *m, unsigned k, const struct gm_mem_flight *f)
 {
-	struct gm_mem_flight *h = m->heap;
-	uint32_t n = --m->nflight, i = 0, c;
+	struct gm_mem_fifo *q = &m->fifo[k];
+	uint32_t i = q->n++;
 
-	while ((c = 2 * i + 1) < n) {
-		if (c + 1 < n && flight_before(&h[c + 1], &h[c]))
-			c++;
-		if (!flight_before(&h[c], &h[n]))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = h[n];
+	for (; i && flight_before(f, &q->e[fifo_slot(m, q, i - 1)]); i--)
+		q->e[fifo_slot(m, q, i)] = q->e[fifo_slot(m, q, i - 1)];
+	q->e[fifo_slot(m, q, i)] = *f;
+	m->nflight++;
+}
+
+/* The class whose head comes out first, or -1 when nothing is in flight. */
+static int fifo_first(const struct gm_mem *m)
+{
+	int best = -1;
+
+	for (int k = 0; k < GM_FIFOS; k++)
+		if (m->fifo[k].n && (best < 0 || flight_before(&m->fifo[k].e[m->fifo[k].rd],
+							       &m->fifo[best].e[m->fifo[best].rd])))
+			best = k;
+	return best;
 }
 
 /*
@@ -468,7 +490,7 @@ int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
 		f.due = bus_due(r, now);
 	}
 	f.seq = m->next_seq++;
-	heap_push(m, &f);
+	fifo_push(m, idx < 0 ? GM_FIFO_ERR : (unsigned)idx, &f);
 	return GM_OK;
 }
 
@@ -478,10 +500,17 @@ int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
  */
 bool gm_mem_response(struct gm_mem *m, uint64_t now, struct gm_mem_rsp *rsp)
 {
-	if (!m->nflight || m->heap[0].due > now)
+	int k = m->nflight ? fifo_first(m) : -1;
+	struct gm_mem_fifo *q;
+
+	if (k < 0 || m->fifo[k].e[m->fifo[k].rd].due > now)
 		return false;
-	*rsp = m->heap[0].rsp;
-	heap_pop(m);
+	q = &m->fifo[k];
+	*rsp = q->e[q->rd].rsp;
+	if (++q->rd == m->max_outstanding)
+		q->rd = 0;
+	q->n--;
+	m->nflight--;
 	return true;
 }
 
