@@ -70,6 +70,7 @@ struct gm_mem {
 		uint32_t rd, n;
 	} fifo[GM_REGION_COUNT + 1];
 	uint32_t nflight;
+	uint64_t first_due;           /* the earliest head's due; UINT64_MAX: none */
 	uint64_t next_seq;
 	struct gm_mem_stats st;       /* pages filled in by gm_mem_get_stats */
 };
@@ -271,6 +272,7 @@ int gm_mem_create(const struct gm_mem_cfg *cfg, struct gm_mem **out)
 	}
 	m->beat_bytes = cfg->beat_bytes;
 	m->max_outstanding = cfg->max_outstanding;
+	m->first_due = UINT64_MAX;
 	region_init(&m->region[GM_REGION_VRAM], &cfg->vram, cfg->beat_bytes, &m->st.vram);
 	region_init(&m->region[GM_REGION_SYS], &cfg->sys, cfg->beat_bytes, &m->st.sys);
 	*out = m;
@@ -370,6 +372,8 @@ static void fifo_push(struct gm_mem *m, unsigned k, const struct gm_mem_flight *
 		q->e[fifo_slot(m, q, i)] = q->e[fifo_slot(m, q, i - 1)];
 	q->e[fifo_slot(m, q, i)] = *f;
 	m->nflight++;
+	if (f->due < m->first_due)
+		m->first_due = f->due;
 }
 
 /* The class whose head comes out first, or -1 when nothing is in flight. */
@@ -500,17 +504,20 @@ int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
  */
 bool gm_mem_response(struct gm_mem *m, uint64_t now, struct gm_mem_rsp *rsp)
 {
-	int k = m->nflight ? fifo_first(m) : -1;
 	struct gm_mem_fifo *q;
+	int k;
 
-	if (k < 0 || m->fifo[k].e[m->fifo[k].rd].due > now)
+	if (!m->nflight || m->first_due > now)
 		return false;
+	k = fifo_first(m);
 	q = &m->fifo[k];
 	*rsp = q->e[q->rd].rsp;
 	if (++q->rd == m->max_outstanding)
 		q->rd = 0;
 	q->n--;
 	m->nflight--;
+	k = fifo_first(m);
+	m->first_due = k < 0 ? UINT64_MAX : m->fifo[k].e[m->fifo[k].rd].due;
 	return true;
 }
 
