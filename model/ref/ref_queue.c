@@ -186,6 +186,7 @@ bool ref_queue_quiet(const struct ref_queue *q, const struct ref_qcfg *c)
 		return q->wr_out != 0;
 	case GPU_CP_ST_HALTED: return c->halt;
 	case GPU_CP_ST_ERROR: return true;
+	case GPU_CP_ST_CWAIT: return true; /* until the copy engine's done */
 	default: return false;
 	}
 }
