@@ -229,7 +229,7 @@ TOOL_OBJ := $(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_pipe.o $(B)/obj/tools/b
 	$(B)/obj/tb/umd_work.o \
 	$(B)/obj/tb/umd_work_gpu.o
 $(TOOL_OBJ): tools/bench.h tools/replay.h $(wildcard tb/scen/*.h)
-$(B)/obj/tools/gpusim.o: CFLAGS += -Itb/scen
+$(B)/obj/tools/gpusim.o: CFLAGS += -Itb/scen $(if $(FAST),-DGPUSIM_FAST_BUILD)
 $(BIN): $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)

@@ -156,6 +156,15 @@ static int check_wave(const char *wave, enum gm_backend_kind be)
 
 	if (wave && be == GM_BACKEND_REF)
 		return bad_usage("--wave needs an RTL backend (ref has no signals to dump)", wave);
+#ifdef GPUSIM_FAST_BUILD
+	/* make fast: the model has no trace support and there is no SystemC */
+	if (wave)
+		return bad_usage("this is the speed build (make fast), without waves: run "
+				 "build/bin/gpusim for --wave", wave);
+	if (be == GM_BACKEND_SYSTEMC)
+		return bad_usage("this is the speed build (make fast), without SystemC: run "
+				 "build/bin/gpusim for", "--backend systemc");
+#endif
 	if (n > 4 && !strcmp(wave + n - 4, ".vcd") && !on_path("fst2vcd"))
 		return bad_usage("--wave FILE.vcd needs fst2vcd (package gtkwave) on PATH", wave);
 	return 0;
