@@ -121,7 +121,7 @@ static void tlb_update(struct ref_mmu *m, const struct ref_inv *inv, int touch,
 	}
 	if (touch >= 0)
 		m->tlb[touch].used = true;
-	for (unsigned i = 0; i < REF_TLB_ENTRIES && all_used; i++)
+	for (unsigned i = 0; i < REF_TLB_ENTRIES; i++)
 		if (m->tlb[i].valid && !m->tlb[i].used)
 			all_used = false;
 	if (all_used)
