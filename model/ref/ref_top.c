@@ -224,9 +224,24 @@ static void queue_step(struct ref_top *t, unsigned i, const struct ref_queue_in 
 	ref_queue_step(q, &t->regs.q[i], in);
 }
 
-/* One edge.  True when the outputs may have changed: false only for a
- * quiet edge after another one (nothing the pins show moved). */
-static bool edge(struct ref_top *t)
+/* The edge as a quiet one, if it is: no input but a register read, every
+ * block's state quiet.  *moved: the outputs may have changed (false for a
+ * quiet edge after another one).  False, nothing done, when it is not. */
+static bool quiet_try(struct ref_top *t, bool *moved)
+{
+	bool known = t->quiet_ok;
+
+	if (t->m_rsp.valid || t->a_valid || (t->r_valid && t->r_we))
+		return false;
+	if (!known && !(t->quiet_ok = quiet_state(t)))
+		return false;
+	quiet_edge(t, t->r_valid);
+	*moved = !known || t->r_valid;
+	return true;
+}
+
+/* One full edge (kept out of line: the quiet path does without its frame). */
+static __attribute__((noinline)) void edge(struct ref_top *t)
 {
 	struct ref_req offers[REF_NUM_CLIENTS];
 	struct ref_rsp up;
@@ -239,14 +254,6 @@ static bool edge(struct ref_top *t)
 	int pick, inv_q, cmd_q = -1, rc;
 	uint64_t cycle = t->regs.cycle;
 
-	if (!t->m_rsp.valid && !t->a_valid && (!t->r_valid || !t->r_we)) {
-		bool known = t->quiet_ok;
-
-		if (known || (t->quiet_ok = quiet_state(t))) {
-			quiet_edge(t, t->r_valid);
-			return !known || t->r_valid;
-		}
-	}
 	t->quiet_ok = false;
 	/* register file first: its pulses (queue reset, invalidation) act on this edge */
 	ref_regs_step(t, t->r_valid, t->r_we, t->r_addr, t->r_wdata);
@@ -322,7 +329,6 @@ static bool edge(struct ref_top *t)
 	apt_step(t, &ain);
 	if (t->apt.err_irq)
 		t->regs.int_status |= GPU_INT_STATUS_APT_ERR(1);
-	return true;
 }
 
 /* ------------------------------------------------------------ backend ops */
@@ -354,8 +360,8 @@ static void ref_cycle(void *be, uint64_t cycle, int dump)
 	(void)dump;
 	if (!t->pins->rst_n)
 		reset_all(t);
-	else
-		moved = edge(t);
+	else if (!quiet_try(t, &moved))
+		edge(t);
 	pins_in(t);
 	if (!t->pins->rst_n) {
 		/* the input registers hold reset values too */
