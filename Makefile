@@ -13,6 +13,8 @@
 #   make check-gen  fail if a generated file is stale
 #   make waves      run the demo with a full FST and print the GTKWave command
 #   make bench      simulation speed and modelled efficiency figures
+#   make bench-ipc  host instructions per simulated cycle (callgrind) and cycles/s
+#   make fast       the speed build build-fast/bin/gpusim (PGO, -march=native, no waves)
 #   make captures   regenerate the capture corpus in traces/capture/
 #   make clean
 #
@@ -57,13 +59,34 @@ COV_VFLAGS := --coverage-line --coverage-toggle --coverage-user
 COV_CXXFLAGS := -DVM_COVERAGE=1
 endif
 
+# The speed build: make fast (FAST=gen, then FAST=use, into build-fast/):
+# -march=native and GCC's profile-guided optimisation trained on the
+# benchmark workloads, the Verilator model without trace support and
+# without the SystemC model.  build/ stays portable (valgrind runs it).
+ifneq ($(FAST),)
+B := build-fast
+TRACE := 0
+PGO_DIR := $(abspath build-fast)
+ifeq ($(FAST),gen)
+OPT_FLAGS := -march=native -fprofile-generate -fprofile-update=single
+else
+OPT_FLAGS := -march=native -fprofile-use -fprofile-partial-training -Wno-missing-profile \
+	-Wno-coverage-mismatch
+endif
+endif
+
+# TRACE=0: a Verilator model without --trace-fst (no waveforms: --wave is refused).
+TRACE ?= 1
+VM_TRACE_DEFS := -DVM_TRACE=$(TRACE) -DVM_TRACE_FST=$(TRACE)
+
 INCS := -Imodel -Idma -Ifw -Immu
-CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes $(INCS) $(SANFLAGS)
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes $(INCS) $(SANFLAGS) \
+	$(OPT_FLAGS)
 CXXFLAGS := -std=c++17 -O2 -g -Wall $(INCS) -I$(VL_INC) -I$(VL_INC)/vltstd \
-	-DVM_TRACE=1 -DVM_TRACE_FST=1 $(SANFLAGS)
+	$(VM_TRACE_DEFS) $(SANFLAGS) $(OPT_FLAGS)
 LDLIBS := -L$(SC_LIB) -lsystemc -lz -lpthread -lm $(SANFLAGS)
-ifeq ($(COV),1)
-LDLIBS := -lz -lpthread -lm
+ifneq ($(filter 1,$(COV))$(FAST),)
+LDLIBS := -lz -lpthread -lm $(OPT_FLAGS)
 endif
 
 # ---------------------------------------------------------------- sources
@@ -73,7 +96,7 @@ RTL_SRC := rtl/apt/apt_swz.sv rtl/apt/apt_top.sv rtl/ce/ce_walk.sv rtl/ce/ce_top
 RTL_DEP := $(RTL_SRC) rtl/gpu_defs.svh rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
 VLT := rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
 VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast --assert \
-	--trace-fst --output-split 20000 $(COV_VFLAGS) $(VLT) $(RTL_SRC)
+	$(if $(filter 1,$(TRACE)),--trace-fst) --output-split 20000 $(COV_VFLAGS) $(VLT) $(RTL_SRC)
 
 GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
 	regspec/REGISTERS.md $(wildcard traces/filters/*.txt)
@@ -89,11 +112,12 @@ LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/ob
 	$(B)/obj/model/gm_be_sc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
 VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads.o)
-ifeq ($(COV),1)
+ifneq ($(filter 1,$(COV))$(FAST),)
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/obj/gen/gm_asserts.o \
 	$(B)/obj/model/gm_assert.o $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_nosc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a
-VL_RT := $(addprefix $(B)/vl_cc/,verilated.o verilated_fst_c.o verilated_threads.o verilated_cov.o)
+VL_RT := $(addprefix $(B)/vl_cc/,verilated.o verilated_threads.o \
+	$(if $(filter 1,$(TRACE)),verilated_fst_c.o) $(if $(filter 1,$(COV)),verilated_cov.o))
 endif
 LIB := $(B)/libgpusim.a
 
@@ -104,7 +128,7 @@ TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 .PRECIOUS: $(B)/obj/%.o
 .PHONY: all deps deps-test deps-fuzz deps-slurm run test regress regress-slurm test-slurm lint synth gen \
 	check-gen waves bench fuzz clean rand-nightly coverage \
-	captures
+	captures fast bench-ipc
 all: $(BIN)
 
 deps:
@@ -135,7 +159,7 @@ $(B)/vl_sc/Vgpu_sc.mk: $(RTL_DEP)
 
 VL_MAKE = $(MAKE) --no-print-directory OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2 \
 	SYSTEMC_INCLUDE=$(SC_INC) SYSTEMC_LIBDIR=$(SC_LIB) CXX=$(CXX) \
-	USER_CPPFLAGS="$(SANFLAGS) $(VL_SAN_WAIVE) -DVL_USER_STOP"
+	USER_CPPFLAGS="$(SANFLAGS) $(VL_SAN_WAIVE) $(OPT_FLAGS) -DVL_USER_STOP"
 
 $(B)/vl_cc/Vgpu__ALL.a: $(B)/vl_cc/Vgpu.mk
 	+$(VL_MAKE) -C $(@D) -f Vgpu.mk Vgpu__ALL.a
@@ -145,7 +169,7 @@ $(B)/vl_sc/Vgpu_sc__ALL.a: $(B)/vl_sc/Vgpu_sc.mk
 
 # The Verilator runtime, built once with VM_SC=1 and shared by both models
 # (the coverage build: from the plain model's makefile, with coverage).
-ifneq ($(COV),1)
+ifeq ($(filter 1,$(COV))$(FAST),)
 $(VL_RT): $(B)/vl_sc/Vgpu_sc.mk
 	+$(VL_MAKE) -C $(B)/vl_sc -f Vgpu_sc.mk $(notdir $@)
 else
@@ -205,13 +229,14 @@ LINK = $(CXX) -o $@ $^ $(VL_ARCH) $(VL_RT) $(LDLIBS)
 # The command line and its clients of the library: the demo and the
 # `gpusim run` scenarios (tb/scen/), the benchmarks (tools/).
 TOOL_OBJ := $(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_pipe.o $(B)/obj/tools/bench_umd.o \
+	$(B)/obj/tools/bench_idle.o \
 	$(B)/obj/tools/replay.o $(B)/obj/tools/replay_disasm.o $(B)/obj/tools/cli_file.o \
 	$(B)/obj/tb/scen/scen_demo.o $(B)/obj/tb/scen/scen_pipe.o $(B)/obj/tb/scen/scen_common.o \
 	$(B)/obj/tb/scen/scen_gpuva.o $(B)/obj/tb/scen/scen_deferred.o $(B)/obj/tb/scen/scen_lock.o \
 	$(B)/obj/tb/umd_work.o \
 	$(B)/obj/tb/umd_work_gpu.o
 $(TOOL_OBJ): tools/bench.h tools/replay.h tools/cli_file.h $(wildcard tb/scen/*.h)
-$(B)/obj/tools/gpusim.o: CFLAGS += -Itb/scen
+$(B)/obj/tools/gpusim.o: CFLAGS += -Itb/scen $(if $(FAST),-DGPUSIM_FAST_BUILD)
 $(BIN): $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)
@@ -401,6 +426,27 @@ bench: deps-test
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)
 	$(BIN) bench
 
+# Host instructions per simulated cycle (callgrind, steady under load) and
+# cycles/s of idle, the demo, copy streaming and a scenario on each backend.
+bench-ipc: deps-test
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)
+	tools/bench_ipc.sh $(BIN)
+
+# The speed build, build-fast/bin/gpusim (FAST above): built instrumented,
+# trained on the benchmark workloads on both backends, built again with
+# the profile.  The Verilator model is verilated once; every object is
+# rebuilt in each phase.  Waves need build/bin/gpusim.
+FAST_BIN := build-fast/bin/gpusim
+PGO_TRAIN := "demo --rounds 200" "demo --rounds 200 --backend ref" "run copies" \
+	"run copies --backend ref" "run evict --backend ref" "run lock"
+FAST_CLEAN = find build-fast \( -name '*.o' -o -name '*.a' $(1) \) -delete; rm -f $(FAST_BIN)
+fast: deps
+	@mkdir -p build-fast && $(call FAST_CLEAN,-o -name '*.gcda')
+	@$(MAKE) --no-print-directory -j$(JOBS) FAST=gen $(FAST_BIN)
+	for w in $(PGO_TRAIN); do $(FAST_BIN) $$w --quiet > /dev/null || exit 1; done
+	@$(call FAST_CLEAN,)
+	@$(MAKE) --no-print-directory -j$(JOBS) FAST=use $(FAST_BIN)
+
 # The capture corpus (traces/FORMAT.md): the demo and every scenario,
 # captured again into traces/capture/ (commit it when the firmware's
 # behaviour changes on purpose; make test fails until then).
@@ -438,4 +484,4 @@ fuzz: deps-fuzz
 		-print_final_stats=1 corpus-capture
 
 clean:
-	rm -rf build build-san build-cov
+	rm -rf build build-san build-cov build-fast

@@ -21,7 +21,6 @@
 
 #include "Vgpu_sc.h"
 #include "verilated.h"
-#include "verilated_fst_c.h"
 
 #include "gm_backend.h"
 #include "gm_pins.hpp"
@@ -58,7 +57,7 @@ struct sc_backend {
 	sc_signal<bool> mm_refused{"mm_refused"};
 	std::unique_ptr<VerilatedContext> ctx;
 	std::unique_ptr<Vgpu_sc> top;
-	std::unique_ptr<VerilatedFstC> fst;
+	std::unique_ptr<gm_fst> fst;
 	gm_pins *pins = nullptr;
 
 	void bind();

@@ -9,7 +9,6 @@
 
 #include "Vgpu.h"
 #include "verilated.h"
-#include "verilated_fst_c.h"
 
 #include "gm_backend.h"
 #include "gm_pins.hpp"
@@ -48,7 +47,7 @@ void cov_write(VerilatedContext &ctx)
 struct vl_backend {
 	std::unique_ptr<VerilatedContext> ctx;
 	std::unique_ptr<Vgpu> top;
-	std::unique_ptr<VerilatedFstC> fst;
+	std::unique_ptr<gm_fst> fst;
 	gm_pins *pins;
 };
 

@@ -7,9 +7,13 @@
  * page allocated on first write.  Reads of untouched pages return zeros and
  * allocate nothing.
  *
- * Requests take effect when accepted; the response waits in a binary
- * min-heap keyed by (due cycle, acceptance sequence), so the earliest
- * completion comes out first and equal completions keep acceptance order.
+ * Requests take effect when accepted; the response waits in a queue of its
+ * class (VRAM, system memory, decode error) and the earliest by (due cycle,
+ * acceptance sequence) of the three heads comes out first, so equal
+ * completions keep acceptance order.  Within a class the due cycles never
+ * decrease in acceptance order (a region's is the later of now + its fixed
+ * latency and the end of its bus slot, both non-decreasing; an error's is
+ * now + 1), so each queue is a FIFO already in (due, seq) order.
  * A region's data bus is a "next free" time in 1/256 cycle units: each beat
  * occupies it for beat_bytes / bytes_per_cycle cycles, and a response is due
  * at the later of now + latency_cycles and the end of its bus slot.
@@ -52,13 +56,21 @@ struct gm_mem_flight {
 };
 
 enum { GM_REGION_VRAM, GM_REGION_SYS, GM_REGION_COUNT };
+#define GM_FIFO_ERR GM_REGION_COUNT /* the queue of decode errors */
+#define GM_FIFOS (GM_REGION_COUNT + 1)
 
 struct gm_mem {
 	struct gm_mem_region region[GM_REGION_COUNT];
 	uint32_t beat_bytes;
 	uint32_t max_outstanding;
-	struct gm_mem_flight *heap;   /* max_outstanding entries, min-heap */
+	/* in flight per class (GM_REGION_* or GM_FIFO_ERR): rings of
+	 * max_outstanding entries each */
+	struct gm_mem_fifo {
+		struct gm_mem_flight *e;
+		uint32_t rd, n;
+	} fifo[GM_REGION_COUNT + 1];
 	uint32_t nflight;
+	uint64_t first_due;           /* the earliest head's due; UINT64_MAX: none */
 	uint64_t next_seq;
 	struct gm_mem_stats st;       /* pages filled in by gm_mem_get_stats */
 };
@@ -253,17 +265,22 @@ int gm_mem_create(const struct gm_mem_cfg *cfg, struct gm_mem **out)
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return GM_ERR_NO_MEM;
-	m->heap = calloc(cfg->max_outstanding, sizeof(*m->heap));
-	if (!m->heap)
-		goto err_free_mem;
+	for (int i = 0; i < GM_FIFOS; i++) {
+		m->fifo[i].e = calloc(cfg->max_outstanding, sizeof(*m->fifo[i].e));
+		if (!m->fifo[i].e)
+			goto err_free_fifos;
+	}
 	m->beat_bytes = cfg->beat_bytes;
 	m->max_outstanding = cfg->max_outstanding;
+	m->first_due = UINT64_MAX;
 	region_init(&m->region[GM_REGION_VRAM], &cfg->vram, cfg->beat_bytes, &m->st.vram);
 	region_init(&m->region[GM_REGION_SYS], &cfg->sys, cfg->beat_bytes, &m->st.sys);
 	*out = m;
 	return GM_OK;
 
-err_free_mem:
+err_free_fifos:
+	for (int i = 0; i < GM_FIFOS; i++)
+		free(m->fifo[i].e);
 	free(m);
 	return GM_ERR_NO_MEM;
 }
@@ -277,7 +294,8 @@ void gm_mem_destroy(struct gm_mem *m)
 		return;
 	for (i = 0; i < GM_REGION_COUNT; i++)
 		pt_free(&m->region[i].pt);
-	free(m->heap);
+	for (i = 0; i < GM_FIFOS; i++)
+		free(m->fifo[i].e);
 	free(m);
 }
 
@@ -335,51 +353,50 @@ static bool flight_before(const struct gm_mem_flight *a, const struct gm_mem_fli
 	return a->due < b->due || (a->due == b->due && a->seq < b->seq);
 }
 
-/* Insert @f, moving the hole up from the end; the caller has checked there is room. */
-static void heap_push(struct gm_mem *m, const struct gm_mem_flight *f)
+static uint32_t fifo_slot(const struct gm_mem *m, const struct gm_mem_fifo *q, uint32_t i)
 {
-	uint32_t i = m->nflight++;
+	uint32_t at = q->rd + i;
 
-	for (; i && flight_before(f, &m->heap[(i - 1) / 2]); i = (i - 1) / 2)
-		m->heap[i] = m->heap[(i - 1) / 2];
-	m->heap[i] = *f;
+	return at < m->max_outstanding ? at : at - m->max_outstanding;
 }
 
-/* Remove the root, sinking the last entry from the top; the heap is not empty. */
-static void heap_pop(struct gm_mem *m)
+/* Queue @f in class @k, in (due, seq) order; the caller has checked there
+ * is room.  It goes at the tail unless requests were made with a `now`
+ * earlier than an earlier request's (the model never does). */
+static void fifo_push(struct gm_mem *m, unsigned k, const struct gm_mem_flight *f)
 {
-	struct gm_mem_flight *h = m->heap;
-	uint32_t n = --m->nflight, i = 0, c;
+	struct gm_mem_fifo *q = &m->fifo[k];
+	uint32_t i = q->n++;
 
-	while ((c = 2 * i + 1) < n) {
-		if (c + 1 < n && flight_before(&h[c + 1], &h[c]))
-			c++;
-		if (!flight_before(&h[c], &h[n]))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = h[n];
+	for (; i && flight_before(f, &q->e[fifo_slot(m, q, i - 1)]); i--)
+		q->e[fifo_slot(m, q, i)] = q->e[fifo_slot(m, q, i - 1)];
+	q->e[fifo_slot(m, q, i)] = *f;
+	m->nflight++;
+	if (f->due < m->first_due)
+		m->first_due = f->due;
 }
 
-static uint32_t popcount64(uint64_t x)
+/* The class whose head comes out first, or -1 when nothing is in flight. */
+static int fifo_first(const struct gm_mem *m)
 {
-	uint32_t n = 0;
+	int best = -1;
 
-	for (; x; x &= x - 1)
-		n++;
-	return n;
+	for (int k = 0; k < GM_FIFOS; k++)
+		if (m->fifo[k].n && (best < 0 || flight_before(&m->fifo[k].e[m->fifo[k].rd],
+							       &m->fifo[best].e[m->fifo[best].rd])))
+			best = k;
+	return best;
 }
 
 /*
  * Write the strobed bytes of one beat.  A beat is aligned and no larger
  * than a page, so it never crosses one; no strobe means no page is made.
+ * Whole enabled 8-byte words are copied at once, the rest byte by byte.
  */
 static int port_write(struct gm_mem *m, struct gm_mem_region *r, const struct gm_mem_req *req)
 {
 	uint64_t strb = req->wstrb;
 	uint8_t *pg;
-	uint32_t i;
 
 	if (m->beat_bytes < 64)
 		strb &= (1ull << m->beat_bytes) - 1;
@@ -388,12 +405,20 @@ static int port_write(struct gm_mem *m, struct gm_mem_region *r, const struct gm
 		if (!pg)
 			return GM_ERR_NO_MEM;
 		pg += req->addr & (GM_PAGE_SIZE - 1);
-		for (i = 0; i < m->beat_bytes; i++)
-			if (strb >> i & 1)
-				pg[i] = req->wdata[i];
+		for (uint32_t w = 0; w < m->beat_bytes; w += 8) {
+			uint8_t en = (uint8_t)(strb >> w);
+
+			if (en == 0xffu) {
+				memcpy(pg + w, req->wdata + w, 8);
+				continue;
+			}
+			for (uint32_t i = w; en; i++, en >>= 1)
+				if (en & 1u)
+					pg[i] = req->wdata[i];
+		}
 	}
 	r->st->wr_reqs++;
-	r->st->wr_bytes += popcount64(strb);
+	r->st->wr_bytes += (uint64_t)__builtin_popcountll(strb);
 	return GM_OK;
 }
 
@@ -441,11 +466,16 @@ int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
 		return GM_ERR_BAD_ARG;
 	if (!gm_mem_can_accept(m))
 		return GM_ERR_BUSY;
-	memset(&f, 0, sizeof(f));
 	f.rsp.id = req->id;
 	f.rsp.write = req->write;
+	f.rsp.err = false;
 	f.rsp.accepted = now;
 	idx = region_index(m, req->addr, m->beat_bytes);
+	/* rdata is zero for writes and errors; a read fills its beat below */
+	if (idx < 0 || req->write)
+		memset(f.rsp.rdata, 0, sizeof(f.rsp.rdata));
+	else if (m->beat_bytes < GM_MEM_MAX_BEAT)
+		memset(f.rsp.rdata + m->beat_bytes, 0, GM_MEM_MAX_BEAT - m->beat_bytes);
 	if (idx < 0) {
 		f.rsp.err = true;
 		f.due = now + GM_ERR_LATENCY_CYCLES;
@@ -464,7 +494,7 @@ int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
 		f.due = bus_due(r, now);
 	}
 	f.seq = m->next_seq++;
-	heap_push(m, &f);
+	fifo_push(m, idx < 0 ? GM_FIFO_ERR : (unsigned)idx, &f);
 	return GM_OK;
 }
 
@@ -474,10 +504,20 @@ int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
  */
 bool gm_mem_response(struct gm_mem *m, uint64_t now, struct gm_mem_rsp *rsp)
 {
-	if (!m->nflight || m->heap[0].due > now)
+	struct gm_mem_fifo *q;
+	int k;
+
+	if (!m->nflight || m->first_due > now)
 		return false;
-	*rsp = m->heap[0].rsp;
-	heap_pop(m);
+	k = fifo_first(m);
+	q = &m->fifo[k];
+	*rsp = q->e[q->rd].rsp;
+	if (++q->rd == m->max_outstanding)
+		q->rd = 0;
+	q->n--;
+	m->nflight--;
+	k = fifo_first(m);
+	m->first_due = k < 0 ? UINT64_MAX : m->fifo[k].e[m->fifo[k].rd].due;
 	return true;
 }
 

@@ -5,6 +5,10 @@
 #ifndef BENCH_H
 #define BENCH_H
 
+#include <stdint.h>
+
+#include "gm.h"
+
 /* Patch entries/s, DMA-buffer build MB/s, submit -> retire cycles; prints
  * its lines; 0, or 1 when something failed. */
 int bench_pipeline(void);
@@ -12,5 +16,10 @@ int bench_pipeline(void);
 /* Deferred-context handle creation and recording on 1 vs 2 threads, with
  * and without cache-line padding (bench_umd.c); 0, or 1 when it failed. */
 int bench_umd(void);
+
+/* `gpusim idle`: a model of @be out of reset stepped @cycles cycles
+ * (1..1e9) with nothing to do; prints the cycle count.  0, 1 when the
+ * model failed, 2 for a bad count. */
+int bench_idle(enum gm_backend_kind be, uint64_t cycles);
 
 #endif /* BENCH_H */

@@ -46,6 +46,8 @@ static const char usage[] =
 	"                  (Render, residency and paging, Patch, SubmitCommand, fences,\n"
 	"                  TDR) with its log and checks (exit 1 on a failed check);\n"
 	"                  `run all` runs each, `run --list` names them\n"
+	"  idle [--cycles N] [--backend B]  clock a model out of reset N cycles\n"
+	"                  (default 100000) with nothing to do (tools/bench_ipc.sh)\n"
 	"  replay FILE     run a capture (--capture; traces/FORMAT.md) on a fresh model\n"
 	"                  and check every result it recorded; the first mismatch is\n"
 	"                  printed with its record number (exit 1; 77: the backend\n"
@@ -155,6 +157,15 @@ static int check_wave(const char *wave, enum gm_backend_kind be)
 
 	if (wave && be == GM_BACKEND_REF)
 		return bad_usage("--wave needs an RTL backend (ref has no signals to dump)", wave);
+#ifdef GPUSIM_FAST_BUILD
+	/* make fast: the model has no trace support and there is no SystemC */
+	if (wave)
+		return bad_usage("this is the speed build (make fast), without waves: run "
+				 "build/bin/gpusim for --wave", wave);
+	if (be == GM_BACKEND_SYSTEMC)
+		return bad_usage("this is the speed build (make fast), without SystemC: run "
+				 "build/bin/gpusim for", "--backend systemc");
+#endif
 	if (n > 4 && !strcmp(wave + n - 4, ".vcd") && !on_path("fst2vcd"))
 		return bad_usage("--wave FILE.vcd needs fst2vcd (package gtkwave) on PATH", wave);
 	return 0;
@@ -811,6 +822,31 @@ static int cmd_disasm(int argc, char **argv)
 	return rc;
 }
 
+static int cmd_idle(int argc, char **argv)
+{
+	enum gm_backend_kind be = GM_BACKEND_VERILATOR;
+	unsigned long long n = 100000;
+	char *end;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (i + 1 == argc)
+			return bad_usage("missing value for", a);
+		if (!strcmp(a, "--backend")) {
+			if (!parse_backend(argv[++i], &be))
+				return bad_usage("bad --backend", argv[i]);
+		} else if (!strcmp(a, "--cycles")) {
+			n = strtoull(argv[++i], &end, 10);
+			if (*end || !n || n > 1000000000ull)
+				return bad_usage("bad --cycles", argv[i]);
+		} else {
+			return bad_usage("unknown option", a);
+		}
+	}
+	return bench_idle(be, n);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -827,5 +863,7 @@ int main(int argc, char **argv)
 		return cmd_disasm(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "replay"))
 		return cmd_replay(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "idle"))
+		return cmd_idle(argc - 1, argv + 1);
 	return bad_usage("unknown command", argv[1]);
 }

@@ -139,6 +139,11 @@ struct ref_ce_cmd {
 
 /* ------------------------------------------------------------ copy engine */
 
+struct ref_piece {
+	uint64_t addr;
+	uint32_t len, pos;
+};
+
 /* One side's walk over a rectangle, in the engine's canonical order. */
 struct ref_walk {
 	bool busy, pair, r;
@@ -146,12 +151,10 @@ struct ref_walk {
 	uint32_t mode, bpe, pitch, x0b, y0, w, h;
 	uint32_t yb;
 	uint64_t c, p;
+	bool pc_v;                 /* pc is the piece at this position */
+	struct ref_piece pc;
 };
 
-struct ref_piece {
-	uint64_t addr;
-	uint32_t len, pos;
-};
 
 #define REF_CE_SLOTS GPU_CE_ROB_SLOTS
 #define REF_CE_REUSE 4u
@@ -354,6 +357,11 @@ struct ref_top {
 	uint16_t a_wstrb;
 	bool snoop_valid;          /* a write the memory port took (registered) */
 	uint64_t snoop_addr;
+	/* Every block was found quiet (ref_top.c quiet_state()) and no edge
+	 * since could change that: the test need not be made again. */
+	bool quiet_ok;
+	/* The MMU's and the aperture's last steps were idle (ref_top.c). */
+	bool mmu_fix, apt_fix;
 	/* blocks */
 	struct ref_regs regs;
 	struct ref_queue q[REF_NUM_QUEUES];
@@ -389,7 +397,7 @@ void ref_queue_step(struct ref_queue *q, const struct ref_qcfg *cfg, const struc
 /* An edge that can change nothing but counters (no response, no grant,
  * no reset): whether this is one, and taking it. */
 bool ref_queue_quiet(const struct ref_queue *q, const struct ref_qcfg *cfg);
-void ref_queue_quiet_step(struct ref_queue *q);
+bool ref_queue_quiet_step(struct ref_queue *q);
 
 /* ref_ce.c */
 void ref_ce_reset(struct ref_ce *ce);
@@ -405,6 +413,8 @@ void ref_apt_reset(struct ref_apt *a);
 /* Whether the host may present a request, @pending the one registered. */
 bool ref_apt_ready(const struct ref_apt *a, bool pending);
 /* Work in progress (the quiet-edge test of ref_top.c). */
+/* Whether a snooped write to @addr (@valid) makes the newest beat stale. */
+bool ref_apt_snoop_hits(const struct ref_apt *a, bool valid, uint64_t addr);
 bool ref_apt_busy(const struct ref_apt *a);
 /* APT_STATUS as the register file reads it. */
 uint32_t ref_apt_status(const struct ref_apt *a);

@@ -214,6 +214,15 @@ static void errors(struct ref_apt *a, bool clr, bool c_err, bool m_err, uint32_t
 	a->err_off = m_err ? m_off : a->s2.u.off;
 }
 
+/* Whether a snooped write to @addr (@valid) makes the newest beat stale. */
+bool ref_apt_snoop_hits(const struct ref_apt *a, bool valid, uint64_t addr)
+{
+	unsigned rb_new = (a->rb_alloc - 1u) & RB_MASK;
+
+	return valid && a->rb_alloc != a->rb_free && !(a->rb_stale >> rb_new & 1u) &&
+	       a->rb_beat[rb_new] == (addr & PA_MASK) >> BEAT_LOG2;
+}
+
 bool ref_apt_mem_step(struct ref_apt *a, const struct ref_regs *regs, const struct ref_apt_in *in)
 {
 	const struct ref_apt_stage *s2 = &a->s2;

@@ -76,24 +76,38 @@ static uint64_t walk_seg_end(const struct ref_walk *w)
 	return end < w->w ? end : w->w;
 }
 
-static void walk_piece(const struct ref_walk *w, struct ref_piece *pc)
+/* The walk's next piece, computed once per position (a stalled walk asks
+ * again every cycle). */
+static void walk_piece(struct ref_walk *w, struct ref_piece *pc)
 {
 	uint32_t xb = (uint32_t)(w->x0b + w->p), y = (w->y0 + w->yb + w->r) & 0xffffu;
 	uint32_t emask = (1u << w->bpe) - 1u;
-	uint64_t off = dma_tile_offset(w->mode, w->bpe, w->pitch, xb >> w->bpe, y) + (xb & emask);
-	uint64_t left = walk_seg_end(w) - w->p;
+	uint64_t off, left;
 	uint32_t room;
 
+	if (w->pc_v) {
+		*pc = w->pc;
+		return;
+	}
+	/* LINEAR as dma_tile_offset() defines it, without its geometry lookup */
+	if (w->mode == GPU_TILE_LINEAR)
+		off = (uint64_t)y * w->pitch + xb;
+	else
+		off = dma_tile_offset(w->mode, w->bpe, w->pitch, xb >> w->bpe, y) + (xb & emask);
+	left = walk_seg_end(w) - w->p;
 	pc->addr = (w->base + off) & REF_ADDR_MASK;
 	room = 16u - (uint32_t)(pc->addr & 15u);
 	pc->len = left < room ? (uint32_t)left : room;
 	pc->pos = (uint32_t)(w->p & 7u);
+	w->pc = *pc;
+	w->pc_v = true;
 }
 
 static void walk_next(struct ref_walk *w, uint32_t len)
 {
 	uint64_t seg_end = walk_seg_end(w), cw = w->pair ? 32u : w->w;
 
+	w->pc_v = false;
 	w->p += len;
 	if (w->p != seg_end)
 		return;

@@ -186,22 +186,39 @@ bool ref_queue_quiet(const struct ref_queue *q, const struct ref_qcfg *c)
 		return q->wr_out != 0;
 	case GPU_CP_ST_HALTED: return c->halt;
 	case GPU_CP_ST_ERROR: return true;
+	case GPU_CP_ST_CWAIT: return true; /* until the copy engine's done */
 	default: return false;
 	}
 }
 
-/* The edge of a quiet queue (ref_queue_quiet()): counters and the poll. */
-void ref_queue_quiet_step(struct ref_queue *q)
+/* The edge of a quiet queue (ref_queue_quiet()): counters and the poll,
+ * as ref_queue_step() counts them in each state.  Whether the queue is
+ * still quiet after it (false once a poll ends). */
+bool ref_queue_quiet_step(struct ref_queue *q)
 {
-	uint32_t st = q->state;
-	bool busy = st != GPU_CP_ST_IDLE && st != GPU_CP_ST_HALTED && st != GPU_CP_ST_ERROR;
-
-	q->busy += busy;
-	q->stall_mem += busy && needs_dw(st);
-	q->stall_wait += st == GPU_CP_ST_WRESP || st == GPU_CP_ST_WPOLL;
-	q->stall_fence += st == GPU_CP_ST_FDRAIN || st == GPU_CP_ST_FACK || st == GPU_CP_ST_INV;
-	if (st == GPU_CP_ST_WPOLL)
-		q->poll--;
+	switch (q->state) {
+	case GPU_CP_ST_IDLE: case GPU_CP_ST_HALTED: case GPU_CP_ST_ERROR:
+		return true;
+	case GPU_CP_ST_HEADER: case GPU_CP_ST_PAYLOAD: case GPU_CP_ST_SKIP: case GPU_CP_ST_WDATA:
+		q->busy++;
+		q->stall_mem++;
+		return true;
+	case GPU_CP_ST_WRESP:
+		q->busy++;
+		q->stall_wait++;
+		return true;
+	case GPU_CP_ST_WPOLL:
+		q->busy++;
+		q->stall_wait++;
+		return --q->poll != 0;
+	case GPU_CP_ST_FDRAIN: case GPU_CP_ST_FACK: case GPU_CP_ST_INV:
+		q->busy++;
+		q->stall_fence++;
+		return true;
+	default:
+		q->busy++;
+		return true;
+	}
 }
 
 /* The payload rules of the packet collected in q->pl. */
