@@ -380,6 +380,7 @@ module apt_top #(
   assign s1_xb = s1_q.xb;
   assign s1_y = s1_q.y;
   apt_swz u_swz (
+    .en_i(s1_q.v && !s1_q.lin),  // swz_off is read only then
     .mode_i(rng_mode_i[3*s1_q.r +: 3]),
     .bpe_i(rng_bpe_i[3*s1_q.r +: 3]),
     .pitch_i(rng_pitch_i[20*s1_q.r +: 20]),

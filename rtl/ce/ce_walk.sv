@@ -62,7 +62,9 @@ module ce_walk (
   assign y = y0_i + yb_q + {15'd0, r_q};
   assign g = pair_i ? 16'd2 : 16'd1;
 
+  // The address matters only while a piece is offered (valid_o).
   apt_swz u_swz (
+    .en_i(busy_q),
     .mode_i(mode_i),
     .bpe_i(bpe_i),
     .pitch_i(pitch_i),
