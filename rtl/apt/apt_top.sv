@@ -236,9 +236,11 @@ module apt_top #(
   logic [27:0] a8;
   always_comb begin
     wide_ok = 1'b1;
-    for (int i = 0; i < NumRanges; i++) begin
-      if (rng_valid_i[i] && (rng_start_i[28*i + 3] || rng_end_i[28*i + 3] || rng_pitch_i[20*i + 3]))
-        wide_ok = 1'b0;
+    if (head) begin  // read only for a head (through wide)
+      for (int i = 0; i < NumRanges; i++) begin
+        if (rng_valid_i[i] && (rng_start_i[28*i + 3] || rng_end_i[28*i + 3] || rng_pitch_i[20*i + 3]))
+          wide_ok = 1'b0;
+      end
     end
   end
   assign lo_en = |h.wstrb[7:0];
@@ -246,14 +248,18 @@ module apt_top #(
   assign wide = lo_en && hi_en && wide_ok && !part_q;
   assign cur_half = part_q || !lo_en;
   assign a8 = {h.off, cur_half, 3'b000};
+  // The unit is formed only for a head (AptIdle reads it only then).
   always_comb begin
-    cur.we = h.we;
-    cur.wide = wide;
-    cur.half = cur_half;
-    cur.last = wide || cur_half || !hi_en;
-    cur.off = a8[27:3];
-    cur.data = wide ? h.wdata : {64'd0, cur_half ? h.wdata[127:64] : h.wdata[63:0]};
-    cur.strb = wide ? h.wstrb : {8'd0, cur_half ? h.wstrb[15:8] : h.wstrb[7:0]};
+    cur = '0;
+    if (head) begin
+      cur.we = h.we;
+      cur.wide = wide;
+      cur.half = cur_half;
+      cur.last = wide || cur_half || !hi_en;
+      cur.off = a8[27:3];
+      cur.data = wide ? h.wdata : {64'd0, cur_half ? h.wdata[127:64] : h.wdata[63:0]};
+      cur.strb = wide ? h.wstrb : {8'd0, cur_half ? h.wstrb[15:8] : h.wstrb[7:0]};
+    end
   end
   always_comb begin
     hit = 1'b0;
