@@ -304,6 +304,17 @@ module cp_queue #(
   end
 
   // ---------------------------------------------------------------- main FSM
+  // The two requests that wait for a ready from gpu_top depend on registers
+  // and qreset_i alone, outside the FSM's block: in it, with --assert, its
+  // unique case would make them read their own ready (a false loop that
+  // the simulator settles by evaluating the queues, the MMU and the
+  // arbiter again each cycle).
+  // INVALIDATE_TLB: the PTE writes before it must have landed.
+  assign inv_o = state_q == StInv && wr_out_q == '0;
+  // COPY/BLT/FILL: the queue's earlier writes land before the engine reads;
+  // no command to the copy engine from a queue being reset.
+  assign ce_valid_o = state_q == StCdrain && wr_out_q == '0 && !qreset_i;
+
   logic err_set;
   cause_e err_cause;
   logic rsp_rd, rsp_wr;
@@ -348,8 +359,6 @@ module cp_queue #(
     poll_d = poll_q;
     pte_left_d = pte_left_q;
     pte_base_d = pte_base_q;
-    inv_o = 1'b0;
-    ce_valid_o = 1'b0;
     err_cause_d = err_cause_q;
     err_addr_d = err_addr_q;
     err_hdr_d = err_hdr_q;
@@ -619,17 +628,11 @@ module cp_queue #(
       end
       StInv: begin
         // The PTE writes before it must have landed.
-        if (wr_out_q == '0) begin
-          inv_o = 1'b1;
-          if (inv_ready_i) state_d = StDone;
-        end
+        if (inv_o && inv_ready_i) state_d = StDone;
       end
       StCdrain: begin
         // The queue's earlier writes land before the engine reads.
-        if (wr_out_q == '0) begin
-          ce_valid_o = 1'b1;
-          if (ce_ready_i) state_d = StCwait;
-        end
+        if (ce_valid_o && ce_ready_i) state_d = StCwait;
       end
       StCwait: begin
         if (ce_done_i) begin
@@ -669,7 +672,6 @@ module cp_queue #(
       err_hdr_d = '0;
       pkts_d = '0;
       fence_irq_d = 1'b0;
-      ce_valid_o = 1'b0;  // no command to the copy engine from a queue being reset
     end
   end
 
