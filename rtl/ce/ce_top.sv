@@ -389,8 +389,10 @@ module ce_top #(
     rob_v_d = rob_v_q;
     w_v_d = w_v_q;
     w_cl_d = w_cl_q;
-    w_beat_d = w_beat_q;
-    w_strb_d = w_strb_q;
+    for (int unsigned i = 0; i < WcbWays; i++) begin
+      w_beat_d[i] = w_beat_q[i];
+      w_strb_d[i] = w_strb_q[i];
+    end
     w_evict_d = w_evict_q;
     wr_out_d = wr_out_q;
     done_o = 1'b0;
@@ -510,8 +512,10 @@ module ce_top #(
       bf_rd_q <= '0;
       w_v_q <= '0;
       w_cl_q <= '0;
-      w_beat_q <= '{default: '0};
-      w_strb_q <= '{default: '0};
+      for (int unsigned i = 0; i < WcbWays; i++) begin
+        w_beat_q[i] <= '0;
+        w_strb_q[i] <= '0;
+      end
       w_evict_q <= '0;
       wr_out_q <= '0;
     end else begin
@@ -549,8 +553,10 @@ module ce_top #(
       end
       w_v_q <= stop ? '0 : w_v_d;
       w_cl_q <= w_cl_d;
-      w_beat_q <= w_beat_d;
-      w_strb_q <= w_strb_d;
+      for (int unsigned i = 0; i < WcbWays; i++) begin
+        w_beat_q[i] <= w_beat_d[i];
+        w_strb_q[i] <= w_strb_d[i];
+      end
       w_evict_q <= w_evict_d;
       wr_out_q <= wr_out_d;
     end
@@ -580,7 +586,7 @@ module ce_top #(
   // byte FIFO.  A piece never crosses its beat (ce_walk), so no wrap here.
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      w_data_q <= '{default: '0};
+      for (int unsigned i = 0; i < WcbWays; i++) w_data_q[i] <= '0;
     end else if (d_take) begin
       for (int unsigned j = 0; j < 16; j++) begin
         if (5'(j) < d_len)

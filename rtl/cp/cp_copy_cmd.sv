@@ -49,12 +49,12 @@ module cp_copy_cmd #(
 
   `include "gpu_defs.svh"
 
-  initial begin : check_params
-    if (PayloadBits != $bits(pkt_payload_u)) $error("cp_copy_cmd: PayloadBits must be PktFixedDw dwords");
-  end
-
   opcode_e opcode;
   pkt_payload_u pl;
+
+  initial begin : check_params
+    if (PayloadBits != PktFixedDw * 32) $error("cp_copy_cmd: PayloadBits must be PktFixedDw dwords");
+  end
   assign opcode = opcode_i;
   assign pl = pl_i;
 

@@ -157,9 +157,11 @@ module mmu_tlb #(
       r_q <= '0;
       w_q <= '0;
       null_q <= '0;
-      vmid_q <= '{default: '0};
-      vpn_q <= '{default: '0};
-      pfn_q <= '{default: '0};
+      for (int unsigned i = 0; i < TlbEntries; i++) begin
+        vmid_q[i] <= '0;
+        vpn_q[i] <= '0;
+        pfn_q[i] <= '0;
+      end
     end else begin
       valid_q <= valid_d;
       used_q <= used_d;

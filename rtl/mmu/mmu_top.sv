@@ -156,12 +156,14 @@ module mmu_top #(
   logic h_we;
   logic [BB-1:0] h_wdata;
   logic [BeatBytes-1:0] h_wstrb;
-  assign h_id = mq_q[0].id;
-  assign h_vmid = mq_q[0].vmid;
-  assign h_va = mq_q[0].addr;
-  assign h_we = mq_q[0].we;
-  assign h_wdata = mq_q[0].wdata;
-  assign h_wstrb = mq_q[0].wstrb;
+  mmu_req_t mq_head;
+  assign mq_head = mq_q[0];
+  assign h_id = mq_head.id;
+  assign h_vmid = mq_head.vmid;
+  assign h_va = mq_head.addr;
+  assign h_we = mq_head.we;
+  assign h_wdata = mq_head.wdata;
+  assign h_wstrb = mq_head.wstrb;
 
   // ---------------------------------------------------------------- TLB
   logic lk_head, lk_en, lk_use, lk_hit, lk_r, lk_w, lk_null;
@@ -214,11 +216,14 @@ module mmu_top #(
   // The TLB is looked up only for the head's check or a translated input.
   assign lk_en = lk_head || (in_valid_i && !in_phys);
   // Only an input with a parked request can conflict.
+  mmu_req_t mq_e;
   always_comb begin
     in_conflict = 1'b0;
+    mq_e = '0;
     if (in_valid_i && mq_valid_q != '0) begin
       for (int unsigned i = 0; i < MissDepth; i++) begin
-        if (mq_valid_q[i] && mq_q[i].vmid == in_vmid_i && mq_q[i].addr[47:12] == in_addr_i[47:12])
+        mq_e = mq_q[i];
+        if (mq_valid_q[i] && mq_e.vmid == in_vmid_i && mq_e.addr[47:12] == in_addr_i[47:12])
           in_conflict = 1'b1;
       end
     end
@@ -518,14 +523,14 @@ module mmu_top #(
   // output buffer shifts on a pop (its tail clears) and takes the push.
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      mq_q <= '{default: '0};
-      ob_q <= '{default: '0};
+      for (int unsigned i = 0; i < MissDepth; i++) mq_q[i] <= '0;
+      ob_q[0] <= '0;
+      ob_q[1] <= '0;
     end else begin
       if (head_pop) begin
         for (int unsigned i = 0; i + 1 < MissDepth; i++) mq_q[i] <= mq_q[i+1];
       end else if (in_park) begin
-        mq_q[mq_park_idx] <= '{id: in_id_i, vmid: in_vmid_i, addr: in_addr_i, we: in_we_i,
-                               wdata: in_wdata_i, wstrb: in_wstrb_i};
+        mq_q[mq_park_idx] <= {in_id_i, in_vmid_i, in_addr_i, in_we_i, in_wdata_i, in_wstrb_i};
       end
       if (ob_pop) begin
         ob_q[0] <= ob_q[1];
@@ -537,11 +542,13 @@ module mmu_top #(
 
   assign in_ready_o = in_take;
   assign mem_req_valid_o = ob_valid_q[0];
-  assign mem_req_id_o = ob_q[0].id;
-  assign mem_req_addr_o = ob_q[0].addr;
-  assign mem_req_we_o = ob_q[0].we;
-  assign mem_req_wdata_o = ob_q[0].wdata;
-  assign mem_req_wstrb_o = ob_q[0].wstrb;
+  mmu_out_t ob_head;
+  assign ob_head = ob_q[0];
+  assign mem_req_id_o = ob_head.id;
+  assign mem_req_addr_o = ob_head.addr;
+  assign mem_req_we_o = ob_head.we;
+  assign mem_req_wdata_o = ob_head.wdata;
+  assign mem_req_wstrb_o = ob_head.wstrb;
 
   // Memory responses for clients first; a synthetic one waits for a gap.
   assign up_valid_o = client_rsp || syn_valid_q;
@@ -565,7 +572,7 @@ module mmu_top #(
     if (!rst_ni) begin
       a_stall_q <= 1'b0;
     end else begin
-      a_mmu_req_stable: assert (!a_stall_q || (mem_req_valid_o && ob_q[0] == a_ob_q))
+      a_mmu_req_stable: assert (!a_stall_q || (mem_req_valid_o && ob_head == a_ob_q))
         else $error("mmu_top: the memory request changed while refused");
       // No TLB fill from a walk that an invalidation overtook.
       a_mmu_fill_fresh: assert (!(fill && (wk_stale_q || inv_i)))
@@ -579,7 +586,7 @@ module mmu_top #(
       a_stall_q <= mem_req_valid_o && !mem_req_ready_i;
     end
     // Kept only while refused (the check reads it only then).
-    if (mem_req_valid_o && !mem_req_ready_i) a_ob_q <= ob_q[0];
+    if (mem_req_valid_o && !mem_req_ready_i) a_ob_q <= ob_head;
   end
 `endif
 
