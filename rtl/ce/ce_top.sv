@@ -319,7 +319,9 @@ module ce_top #(
   logic [WcbWays-1:0] w_v_q, w_v_d, w_cl_q, w_cl_d;
   logic [47-BL:0] w_beat_q [WcbWays];
   logic [47-BL:0] w_beat_d [WcbWays];
-  logic [BeatBytes*8-1:0] w_data_q [WcbWays];  // written by byte (storage, below)
+  // The data, byte b of way w in entry w*BeatBytes+b: written by byte
+  // (storage, below), read as a beat only for a write.
+  logic [7:0] w_data_q [WcbWays*BeatBytes];
   logic [BeatBytes-1:0] w_strb_q [WcbWays];
   logic [BeatBytes-1:0] w_strb_d [WcbWays];
   logic [1:0] w_evict_q, w_evict_d;
@@ -364,7 +366,12 @@ module ce_top #(
   assign req_we_o = wr_req;
   assign req_tag_o = wr_req ? '0 : rq_slot;
   assign req_addr_o = wr_req ? {w_beat_q[i_way], {BL{1'b0}}} : {rq_beat, {BL{1'b0}}};
-  assign req_wdata_o = w_data_q[i_way];
+  always_comb begin
+    req_wdata_o = '0;
+    if (wr_req) begin  // its only reader: a read's data is not looked at
+      for (int unsigned j = 0; j < BeatBytes; j++) req_wdata_o[8*j +: 8] = w_data_q[{i_way, BL'(j)}];
+    end
+  end
   assign req_wstrb_o = w_strb_q[i_way];
 
   // ---------------------------------------------------------------- next state
@@ -586,11 +593,13 @@ module ce_top #(
   // byte FIFO.  A piece never crosses its beat (ce_walk), so no wrap here.
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      for (int unsigned i = 0; i < WcbWays; i++) w_data_q[i] <= '0;
+      for (int unsigned i = 0; i < WcbWays; i++) begin
+        for (int unsigned j = 0; j < BeatBytes; j++) w_data_q[{2'(i), BL'(j)}] <= '0;
+      end
     end else if (d_take) begin
       for (int unsigned j = 0; j < 16; j++) begin
         if (5'(j) < d_len)
-          w_data_q[e][8*BL'(d_addr[BL-1:0] + BL'(j)) +: 8] <= bf_q[6'(bf_rd_q[5:0] + 6'(j))];
+          w_data_q[{e, BL'(d_addr[BL-1:0] + BL'(j))}] <= bf_q[6'(bf_rd_q[5:0] + 6'(j))];
       end
     end
   end
