@@ -418,7 +418,11 @@ module apt_top #(
   logic wq_push, wq_pop;
   beat_t wq_in, wq_head;
   assign wq_cnt = wq_wr_q - wq_rd_q;
-  assign wq_head = wq_q[wq_rd_q[QW-1:0]];
+  // Read only with a beat queued (a write request, its slot's offset).
+  always_comb begin
+    wq_head = '0;
+    if (wq_cnt != '0) wq_head = wq_q[wq_rd_q[QW-1:0]];
+  end
 
   logic [Slots-1:0] sl_v_q, sl_v_d;
   logic [27:3] sl_off_q [Slots];
