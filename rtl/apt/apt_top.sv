@@ -282,7 +282,11 @@ module apt_top #(
   assign r_bpe = rng_bpe_i[3*hit_r +: 3];
   assign r_pitch = rng_pitch_i[20*hit_r +: 20];
   assign r_start = rng_start_i[28*hit_r +: 28];
-  assign r_ok = tile_fmt_ok(r_mode, r_bpe, r_pitch) && r_pitch[2:0] == '0;
+  // The format check only for a head in a range (AptIdle reads it only then).
+  always_comb begin
+    r_ok = 1'b0;
+    if (head && hit) r_ok = tile_fmt_ok(r_mode, r_bpe, r_pitch) && r_pitch[2:0] == '0;
+  end
   assign l_new = a8 - r_start;  // both 8-aligned
   assign rc_off = l_new - rc_l0_q;
 

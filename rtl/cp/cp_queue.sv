@@ -180,7 +180,10 @@ module cp_queue #(
   assign hdr_cnt = hdr_q[HdrCountLsb +: HdrCountW];
   assign pl = pl_q;
   assign pl_addr = {pl.timestamp.addr_hi[15:0], pl.timestamp.addr_lo};
-  assign rsv_bad = (state_q == StExec) && (pl_q & pkt_rsv(opcode)) != '0;  // read in StExec only
+  always_comb begin  // read in StExec only: the table and the 320-bit AND only then
+    rsv_bad = 1'b0;
+    if (state_q == StExec) rsv_bad = (pl_q & pkt_rsv(opcode)) != '0;
+  end
   assign ib_size = pl.indirect_buffer.size.size_dw;
 
   // Header checks, on the dword being consumed in StHeader (looked up only
