@@ -15,11 +15,14 @@
 //               | pdep(xb mod 2^tw, XMASK) | pdep(y mod 2^th, YMASK)
 //
 // The caller checks the format (tile_fmt_ok) first; an illegal one gives
-// some offset, never an X.
+// some offset, never an X.  With en_i clear the unit gives 0 without
+// evaluating anything (Verilator recomputes every block each cycle): tie it
+// to the caller's valid.
 
 `default_nettype none
 
 module apt_swz (
+  input  logic        en_i,     // an offset is wanted this cycle
   input  logic [2:0]  mode_i,
   input  logic [2:0]  bpe_i,    // log2 bytes per element
   input  logic [19:0] pitch_i,  // bytes per row
@@ -54,20 +57,35 @@ module apt_swz (
   logic [47:0] tile_idx;
 
   always_comb begin
-    twl = tile_tw_log2(mode_i, bpe_i);
-    thl = tile_th_log2(mode_i, bpe_i);
-    tbl = tile_tb_log2(mode_i);
-    xm = tile_xmask(mode_i, bpe_i);
-    ym = tile_ymask(mode_i, bpe_i);
-    xin = xb_i[15:0] & ((16'd1 << twl) - 16'd1);
-    yin = y_i & ((16'd1 << thl) - 16'd1);
-    tx = xb_i >> twl;
-    ty = y_i >> thl;
-    tpr = pitch_i >> twl;
-    tile_idx = 48'(ty) * 48'(tpr) + 48'(tx);
-    intile = pdep16(xin, xm) | pdep16(yin, ym);
-    if (mode_i == TileLinear) off_o = 48'(y_i) * 48'(pitch_i) + 48'(xb_i);
-    else off_o = (tile_idx << tbl) | 48'(intile);
+    twl = '0;
+    thl = '0;
+    tbl = '0;
+    xm = '0;
+    ym = '0;
+    xin = '0;
+    yin = '0;
+    tx = '0;
+    ty = '0;
+    tpr = '0;
+    tile_idx = '0;
+    intile = '0;
+    off_o = '0;
+    if (en_i) begin
+      twl = tile_tw_log2(mode_i, bpe_i);
+      thl = tile_th_log2(mode_i, bpe_i);
+      tbl = tile_tb_log2(mode_i);
+      xm = tile_xmask(mode_i, bpe_i);
+      ym = tile_ymask(mode_i, bpe_i);
+      xin = xb_i[15:0] & ((16'd1 << twl) - 16'd1);
+      yin = y_i & ((16'd1 << thl) - 16'd1);
+      tx = xb_i >> twl;
+      ty = y_i >> thl;
+      tpr = pitch_i >> twl;
+      tile_idx = 48'(ty) * 48'(tpr) + 48'(tx);
+      intile = pdep16(xin, xm) | pdep16(yin, ym);
+      if (mode_i == TileLinear) off_o = 48'(y_i) * 48'(pitch_i) + 48'(xb_i);
+      else off_o = (tile_idx << tbl) | 48'(intile);
+    end
   end
 
 endmodule

@@ -236,9 +236,11 @@ module apt_top #(
   logic [27:0] a8;
   always_comb begin
     wide_ok = 1'b1;
-    for (int i = 0; i < NumRanges; i++) begin
-      if (rng_valid_i[i] && (rng_start_i[28*i + 3] || rng_end_i[28*i + 3] || rng_pitch_i[20*i + 3]))
-        wide_ok = 1'b0;
+    if (head) begin  // read only for a head (through wide)
+      for (int i = 0; i < NumRanges; i++) begin
+        if (rng_valid_i[i] && (rng_start_i[28*i + 3] || rng_end_i[28*i + 3] || rng_pitch_i[20*i + 3]))
+          wide_ok = 1'b0;
+      end
     end
   end
   assign lo_en = |h.wstrb[7:0];
@@ -246,14 +248,18 @@ module apt_top #(
   assign wide = lo_en && hi_en && wide_ok && !part_q;
   assign cur_half = part_q || !lo_en;
   assign a8 = {h.off, cur_half, 3'b000};
+  // The unit is formed only for a head (AptIdle reads it only then).
   always_comb begin
-    cur.we = h.we;
-    cur.wide = wide;
-    cur.half = cur_half;
-    cur.last = wide || cur_half || !hi_en;
-    cur.off = a8[27:3];
-    cur.data = wide ? h.wdata : {64'd0, cur_half ? h.wdata[127:64] : h.wdata[63:0]};
-    cur.strb = wide ? h.wstrb : {8'd0, cur_half ? h.wstrb[15:8] : h.wstrb[7:0]};
+    cur = '0;
+    if (head) begin
+      cur.we = h.we;
+      cur.wide = wide;
+      cur.half = cur_half;
+      cur.last = wide || cur_half || !hi_en;
+      cur.off = a8[27:3];
+      cur.data = wide ? h.wdata : {64'd0, cur_half ? h.wdata[127:64] : h.wdata[63:0]};
+      cur.strb = wide ? h.wstrb : {8'd0, cur_half ? h.wstrb[15:8] : h.wstrb[7:0]};
+    end
   end
   always_comb begin
     hit = 1'b0;
@@ -276,7 +282,11 @@ module apt_top #(
   assign r_bpe = rng_bpe_i[3*hit_r +: 3];
   assign r_pitch = rng_pitch_i[20*hit_r +: 20];
   assign r_start = rng_start_i[28*hit_r +: 28];
-  assign r_ok = tile_fmt_ok(r_mode, r_bpe, r_pitch) && r_pitch[2:0] == '0;
+  // The format check only for a head in a range (AptIdle reads it only then).
+  always_comb begin
+    r_ok = 1'b0;
+    if (head && hit) r_ok = tile_fmt_ok(r_mode, r_bpe, r_pitch) && r_pitch[2:0] == '0;
+  end
   assign l_new = a8 - r_start;  // both 8-aligned
   assign rc_off = l_new - rc_l0_q;
 
@@ -380,6 +390,7 @@ module apt_top #(
   assign s1_xb = s1_q.xb;
   assign s1_y = s1_q.y;
   apt_swz u_swz (
+    .en_i(s1_q.v && !s1_q.lin),  // swz_off is read only then
     .mode_i(rng_mode_i[3*s1_q.r +: 3]),
     .bpe_i(rng_bpe_i[3*s1_q.r +: 3]),
     .pitch_i(rng_pitch_i[20*s1_q.r +: 20]),
@@ -411,7 +422,11 @@ module apt_top #(
   logic wq_push, wq_pop;
   beat_t wq_in, wq_head;
   assign wq_cnt = wq_wr_q - wq_rd_q;
-  assign wq_head = wq_q[wq_rd_q[QW-1:0]];
+  // Read only with a beat queued (a write request, its slot's offset).
+  always_comb begin
+    wq_head = '0;
+    if (wq_cnt != '0) wq_head = wq_q[wq_rd_q[QW-1:0]];
+  end
 
   logic [Slots-1:0] sl_v_q, sl_v_d;
   logic [27:3] sl_off_q [Slots];

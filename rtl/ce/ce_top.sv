@@ -202,22 +202,29 @@ module ce_top #(
   // ---------------------------------------------------------------- read side
   logic [TagW:0] alloc_q, alloc_d, free_q, free_d;
   logic [TagW:0] rd_out_q, rd_out_d;
+  // The reuse window: the beats (and their slots) of the last ReuseWays reads.
   logic [ReuseWays-1:0] cam_v_q, cam_v_d;
-  logic [ReuseWays*(48-BL)-1:0] cam_beat_q, cam_beat_d;
-  logic [ReuseWays*TagW-1:0] cam_slot_q, cam_slot_d;
+  logic [47-BL:0] cam_beat_q [ReuseWays];
+  logic [TagW-1:0] cam_slot_q [ReuseWays];
   logic [1:0] cam_ptr_q, cam_ptr_d;
   logic [RobSlots-1:0] rob_v_q, rob_v_d;
   logic [BeatBytes*8-1:0] rob_q [RobSlots];
 
+  logic run;
+  assign run = st_q == CeRun;
+
+  // Searched only when a source piece waits (its users all need s_valid).
   logic s_hit, slot_free, rd_req, wr_req, granted;
   logic [TagW-1:0] s_slot;
   always_comb begin
     s_hit = 1'b0;
     s_slot = '0;
-    for (int unsigned i = 0; i < ReuseWays; i++) begin
-      if (cam_v_q[i] && cam_beat_q[(48-BL)*i +: (48-BL)] == s_addr[47:BL]) begin
-        s_hit = 1'b1;
-        s_slot = cam_slot_q[TagW*i +: TagW];
+    if (run && s_valid) begin
+      for (int unsigned i = 0; i < ReuseWays; i++) begin
+        if (cam_v_q[i] && cam_beat_q[i] == s_addr[47:BL]) begin
+          s_hit = 1'b1;
+          s_slot = cam_slot_q[i];
+        end
       end
     end
   end
@@ -246,8 +253,7 @@ module ce_top #(
   assign rq_empty = rq_wr_q == rq_rd_q;
   assign {rq_beat, rq_slot} = rq_q[rq_rd_q[1:0]];
 
-  logic run, s_new;
-  assign run = st_q == CeRun;
+  logic s_new;
   assign s_new = run && s_valid && !fill_q && !s_hit && slot_free && !pf_full && !rq_full;
   // A read request does not look at req_ready_i (valid/ready rules).
   assign rd_req = !rq_empty && !wr_req && st_q != CeAbort;
@@ -262,8 +268,8 @@ module ce_top #(
   assign pf_seq = (s_hit || fill_q) ? alloc_q : alloc_q + (TagW+1)'(1);
   assign pf_in = {s_pos, pf_seq, s_len, 6'(s_addr[BL-1:0]), pf_slot};
 
-  // Byte FIFO
-  logic [BfBytes*8-1:0] bf_q;
+  // Byte FIFO: BfBytes bytes, written and read up to 16 at a time.
+  logic [7:0] bf_q [BfBytes];
   logic [6:0] bf_wr_q, bf_rd_q, bf_cnt;
   assign bf_cnt = bf_wr_q - bf_rd_q;
 
@@ -280,73 +286,71 @@ module ce_top #(
   assign pf_pop = e_take;
   assign e_nf = e_seq - (TagW+1)'(ReuseWays);
 
-  // The datapath moves bytes with rotations (one barrel shifter each), not
-  // per-byte variable indexing.  Byte 0 of a piece is byte e_off of its beat.
-  logic [BeatBytes*8-1:0] e_beat, e_rot;
+  // The piece's bytes, byte 0 first, formed only on a cycle that takes one.
+  // Byte 0 of a piece is byte e_off of its beat, and a piece never crosses
+  // 16 bytes (ce_walk), so a shift of the beat holds it; the fill pattern
+  // is rotated to the row byte position.  Bytes from e_len up are not used.
+  logic [BeatBytes*8-1:0] e_beat;
   logic [63:0] e_pat;
   logic [127:0] e_data;
-  logic [15:0] e_mask;
-  logic [BfBytes*8-1:0] bf_win, bf_bits;
-  logic [BfBytes-1:0] bf_wmask;
   always_comb begin
-    for (int unsigned j = 0; j < BfBytes; j++) bf_bits[8*j +: 8] = {8{bf_wmask[j]}};
+    e_beat = '0;
+    e_pat = '0;
+    e_data = '0;
+    if (e_take) begin
+      if (fill_q) begin
+        e_pat = (value_q >> {e_pos, 3'b000}) | (value_q << (64 - 32'({e_pos, 3'b000})));
+        e_data = {e_pat, e_pat};
+      end else begin
+        e_beat = rob_q[e_slot] >> {e_off[BL-1:0], 3'b000};
+        e_data = e_beat[127:0];
+      end
+    end
   end
-  assign e_beat = rob_q[e_slot];
-  assign e_rot = (e_beat >> {e_off[BL-1:0], 3'b000}) |
-                 (e_beat << ((BeatBytes*8) - 32'({e_off[BL-1:0], 3'b000})));
-  assign e_pat = (value_q >> {e_pos, 3'b000}) | (value_q << (64 - 32'({e_pos, 3'b000})));
-  assign e_data = fill_q ? {e_pat, e_pat} : e_rot[127:0];
-  assign e_mask = 16'((17'd1 << e_len) - 17'd1);
-  // The piece placed at the FIFO's write pointer, wrapping.
-  assign bf_win = ({{(BfBytes*8-128){1'b0}}, e_data} << {bf_wr_q[5:0], 3'b000}) |
-                  ({{(BfBytes*8-128){1'b0}}, e_data} >> ((BfBytes*8) - 32'({bf_wr_q[5:0], 3'b000})));
-  assign bf_wmask = ({{(BfBytes-16){1'b0}}, e_mask} << bf_wr_q[5:0]) |
-                    ({{(BfBytes-16){1'b0}}, e_mask} >> (BfBytes - 32'(bf_wr_q[5:0])));
 
-  // The destination piece: 16 bytes from the FIFO's read pointer, placed at
-  // its offset in the beat.
-  logic [BfBytes*8-1:0] bf_rot;
-  logic [127:0] d_data;
+  // The destination piece: d_len bytes from the FIFO's read pointer, to
+  // byte d_addr[BL-1:0] of its beat (the write combining buffer, below).
   logic [15:0] d_mask;
-  logic [BeatBytes*8-1:0] d_win;
   logic [BeatBytes-1:0] d_bmask;
-  logic [BeatBytes*8-1:0] d_bits;
-  assign bf_rot = (bf_q >> {bf_rd_q[5:0], 3'b000}) |
-                  (bf_q << ((BfBytes*8) - 32'({bf_rd_q[5:0], 3'b000})));
-  assign d_data = bf_rot[127:0];
   assign d_mask = 16'((17'd1 << d_len) - 17'd1);
-  assign d_win = {{(BeatBytes*8-128){1'b0}}, d_data} << {d_addr[BL-1:0], 3'b000};
   assign d_bmask = {{(BeatBytes-16){1'b0}}, d_mask} << d_addr[BL-1:0];
-  always_comb begin
-    for (int unsigned j = 0; j < BeatBytes; j++) d_bits[8*j +: 8] = {8{d_bmask[j]}};
-  end
 
   // ---------------------------------------------------------------- write side
   logic [WcbWays-1:0] w_v_q, w_v_d, w_cl_q, w_cl_d;
-  logic [WcbWays*(48-BL)-1:0] w_beat_q, w_beat_d;
-  logic [WcbWays*BeatBytes*8-1:0] w_data_q, w_data_d;
-  logic [WcbWays*BeatBytes-1:0] w_strb_q, w_strb_d;
+  logic [47-BL:0] w_beat_q [WcbWays];
+  logic [47-BL:0] w_beat_d [WcbWays];
+  // The data, byte b of way w in entry w*BeatBytes+b: written by byte
+  // (storage, below), read as a beat only for a write.
+  logic [7:0] w_data_q [WcbWays*BeatBytes];
+  logic [BeatBytes-1:0] w_strb_q [WcbWays];
+  logic [BeatBytes-1:0] w_strb_d [WcbWays];
   logic [1:0] w_evict_q, w_evict_d;
   logic [15:0] wr_out_q, wr_out_d;
 
   logic d_hit, d_free, d_take, w_any;
   logic [1:0] d_way, f_way, i_way;
+  // The destination search runs only when a destination piece waits (its
+  // users all need d_valid).
   always_comb begin
     d_hit = 1'b0;
     d_way = '0;
     d_free = 1'b0;
     f_way = '0;
+    if (run && d_valid) begin
+      for (int i = WcbWays - 1; i >= 0; i--) begin
+        if (w_v_q[i] && !w_cl_q[i] && w_beat_q[i] == d_addr[47:BL]) begin
+          d_hit = 1'b1;
+          d_way = 2'(i);
+        end
+        if (!w_v_q[i]) begin
+          d_free = 1'b1;
+          f_way = 2'(i);
+        end
+      end
+    end
     wr_req = 1'b0;
     i_way = '0;
     for (int i = WcbWays - 1; i >= 0; i--) begin
-      if (w_v_q[i] && !w_cl_q[i] && w_beat_q[(48-BL)*i +: (48-BL)] == d_addr[47:BL]) begin
-        d_hit = 1'b1;
-        d_way = 2'(i);
-      end
-      if (!w_v_q[i]) begin
-        d_free = 1'b1;
-        f_way = 2'(i);
-      end
       if (w_v_q[i] && w_cl_q[i] && st_q != CeAbort) begin  // an abort writes nothing more
         wr_req = 1'b1;
         i_way = 2'(i);
@@ -361,10 +365,14 @@ module ce_top #(
   assign req_valid_o = wr_req || rd_req;
   assign req_we_o = wr_req;
   assign req_tag_o = wr_req ? '0 : rq_slot;
-  assign req_addr_o = wr_req ? {w_beat_q[(48-BL)*i_way +: (48-BL)], {BL{1'b0}}}
-                             : {rq_beat, {BL{1'b0}}};
-  assign req_wdata_o = w_data_q[BeatBytes*8*i_way +: BeatBytes*8];
-  assign req_wstrb_o = w_strb_q[BeatBytes*i_way +: BeatBytes];
+  assign req_addr_o = wr_req ? {w_beat_q[i_way], {BL{1'b0}}} : {rq_beat, {BL{1'b0}}};
+  always_comb begin
+    req_wdata_o = '0;
+    if (wr_req) begin  // its only reader: a read's data is not looked at
+      for (int unsigned j = 0; j < BeatBytes; j++) req_wdata_o[8*j +: 8] = w_data_q[{i_way, BL'(j)}];
+    end
+  end
+  assign req_wstrb_o = w_strb_q[i_way];
 
   // ---------------------------------------------------------------- next state
   logic rsp_rd, rsp_wr;
@@ -373,10 +381,7 @@ module ce_top #(
   logic [6:0] wr_bytes;
 
   // Bytes a granted write carries.
-  always_comb begin
-    wr_bytes = '0;
-    for (int unsigned j = 0; j < BeatBytes; j++) wr_bytes = wr_bytes + {6'd0, req_wstrb_o[j]};
-  end
+  assign wr_bytes = 7'($countones(req_wstrb_o));
   assign rsp_rd = rsp_valid_i && !rsp_we_i;
   assign rsp_wr = rsp_valid_i && rsp_we_i;
 
@@ -387,15 +392,14 @@ module ce_top #(
     free_d = free_q;
     rd_out_d = rd_out_q;
     cam_v_d = cam_v_q;
-    cam_beat_d = cam_beat_q;
-    cam_slot_d = cam_slot_q;
     cam_ptr_d = cam_ptr_q;
     rob_v_d = rob_v_q;
     w_v_d = w_v_q;
     w_cl_d = w_cl_q;
-    w_beat_d = w_beat_q;
-    w_data_d = w_data_q;
-    w_strb_d = w_strb_q;
+    for (int unsigned i = 0; i < WcbWays; i++) begin
+      w_beat_d[i] = w_beat_q[i];
+      w_strb_d[i] = w_strb_q[i];
+    end
     w_evict_d = w_evict_q;
     wr_out_d = wr_out_q;
     done_o = 1'b0;
@@ -408,8 +412,6 @@ module ce_top #(
     if (s_new) begin
       alloc_d = alloc_q + (TagW+1)'(1);
       cam_v_d[cam_ptr_q] = 1'b1;
-      cam_beat_d[(48-BL)*cam_ptr_q +: (48-BL)] = s_addr[47:BL];
-      cam_slot_d[TagW*cam_ptr_q +: TagW] = alloc_q[TagW-1:0];
       cam_ptr_d = cam_ptr_q + 2'd1;
     end
     if (rsp_rd) begin
@@ -434,14 +436,12 @@ module ce_top #(
       if (!d_hit) begin
         w_v_d[e] = 1'b1;
         w_cl_d[e] = 1'b0;
-        w_beat_d[(48-BL)*e +: (48-BL)] = d_addr[47:BL];
-        w_strb_d[BeatBytes*e +: BeatBytes] = '0;
+        w_beat_d[e] = d_addr[47:BL];
+        w_strb_d[e] = '0;
       end
-      // A piece never crosses its beat (ce_walk), so no wrap here.
-      w_data_d[BeatBytes*8*e +: BeatBytes*8] =
-        (w_data_d[BeatBytes*8*e +: BeatBytes*8] & ~d_bits) | (d_win & d_bits);
-      w_strb_d[BeatBytes*e +: BeatBytes] = w_strb_d[BeatBytes*e +: BeatBytes] | d_bmask;
-      strb = w_strb_d[BeatBytes*e +: BeatBytes];
+      // The bytes go to w_data_q (storage, below).
+      w_strb_d[e] = w_strb_d[e] | d_bmask;
+      strb = w_strb_d[e];
       if (&strb) w_cl_d[e] = 1'b1;
     end else if (run && d_valid && !d_hit && !d_free && !(|(w_v_q & w_cl_q))) begin
       // Every entry open and none matches: send the oldest choice off partial.
@@ -509,8 +509,6 @@ module ce_top #(
       free_q <= '0;
       rd_out_q <= '0;
       cam_v_q <= '0;
-      cam_beat_q <= '0;
-      cam_slot_q <= '0;
       cam_ptr_q <= '0;
       rq_wr_q <= '0;
       rq_rd_q <= '0;
@@ -521,9 +519,10 @@ module ce_top #(
       bf_rd_q <= '0;
       w_v_q <= '0;
       w_cl_q <= '0;
-      w_beat_q <= '0;
-      w_data_q <= '0;
-      w_strb_q <= '0;
+      for (int unsigned i = 0; i < WcbWays; i++) begin
+        w_beat_q[i] <= '0;
+        w_strb_q[i] <= '0;
+      end
       w_evict_q <= '0;
       wr_out_q <= '0;
     end else begin
@@ -539,8 +538,6 @@ module ce_top #(
       free_q <= free_d;
       rd_out_q <= rd_out_d;
       cam_v_q <= cam_v_d;
-      cam_beat_q <= cam_beat_d;
-      cam_slot_q <= cam_slot_d;
       cam_ptr_q <= start ? '0 : cam_ptr_d;
       if (start || stop) begin
         rq_wr_q <= '0;
@@ -563,25 +560,53 @@ module ce_top #(
       end
       w_v_q <= stop ? '0 : w_v_d;
       w_cl_q <= w_cl_d;
-      w_beat_q <= w_beat_d;
-      w_data_q <= w_data_d;
-      w_strb_q <= w_strb_d;
+      for (int unsigned i = 0; i < WcbWays; i++) begin
+        w_beat_q[i] <= w_beat_d[i];
+        w_strb_q[i] <= w_strb_d[i];
+      end
       w_evict_q <= w_evict_d;
       wr_out_q <= wr_out_d;
     end
   end
 
-  // Storage without reset: the ROB, the piece FIFO and the byte FIFO.
+  // Storage without reset: the ROB, the piece FIFO, the read queue, the
+  // reuse window's tags (read only under cam_v_q) and the byte FIFO; each
+  // written only when its stage advances, a byte at a time where a piece
+  // lands.
   always_ff @(posedge clk_i) begin
     if (rsp_rd) rob_q[rsp_tag_i] <= rsp_rdata_i;
     if (pf_push) pf_q[pf_wr_q[PfW2-1:0]] <= pf_in;
     if (rq_push) rq_q[rq_wr_q[1:0]] <= {s_addr[47:BL], alloc_q[TagW-1:0]};
-    if (e_take) bf_q <= (bf_q & ~bf_bits) | (bf_win & bf_bits);
+    if (s_new) begin
+      cam_beat_q[cam_ptr_q] <= s_addr[47:BL];
+      cam_slot_q[cam_ptr_q] <= alloc_q[TagW-1:0];
+    end
+    if (e_take) begin
+      for (int unsigned j = 0; j < 16; j++) begin
+        if (5'(j) < e_len) bf_q[6'(bf_wr_q[5:0] + 6'(j))] <= e_data[8*j +: 8];
+      end
+    end
+  end
+
+  // The write combining buffer's data (reset like its tags, so a strobe-off
+  // byte reads as before): a destination piece's bytes, straight from the
+  // byte FIFO.  A piece never crosses its beat (ce_walk), so no wrap here.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      for (int unsigned i = 0; i < WcbWays; i++) begin
+        for (int unsigned j = 0; j < BeatBytes; j++) w_data_q[{2'(i), BL'(j)}] <= '0;
+      end
+    end else if (d_take) begin
+      for (int unsigned j = 0; j < 16; j++) begin
+        if (5'(j) < d_len)
+          w_data_q[{e, BL'(d_addr[BL-1:0] + BL'(j))}] <= bf_q[6'(bf_rd_q[5:0] + 6'(j))];
+      end
+    end
   end
 
   logic unused;
-  // Rotations produce whole words; a piece uses its first 16 bytes.
-  assign unused = ^{d_pos_unused, e_off, e_rot[BeatBytes*8-1:128], bf_rot[BfBytes*8-1:128]};
+  // A piece uses the first 16 bytes of the shifted beat.
+  assign unused = ^{d_pos_unused, e_off, e_beat[BeatBytes*8-1:128]};
 
 `ifndef SYNTHESIS
   // Assertions (Verilator --assert; a failure is a model error, gm.h).

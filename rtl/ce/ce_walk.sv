@@ -55,14 +55,41 @@ module ce_walk (
   logic [47:0] off;
   logic [4:0] room, len;
 
-  assign w33 = {1'b0, w_i};
-  assign cw = pair_i ? 33'd32 : w33;
-  assign cend = c_q + cw;
-  assign seg_end = (cend < w33) ? cend : w33;
+  // The row feeds the swizzle unit, the rest uses its offset.
   assign y = y0_i + yb_q + {15'd0, r_q};
-  assign g = pair_i ? 16'd2 : 16'd1;
 
+  // The piece's geometry matters only while one is offered (valid_o) and
+  // is evaluated only then.
+  always_comb begin
+    w33 = '0;
+    cw = '0;
+    cend = '0;
+    seg_end = '0;
+    g = '0;
+    addr_o = '0;
+    room = '0;
+    left = '0;
+    len = '0;
+    nxt = '0;
+    nc = '0;
+    if (busy_q) begin
+      w33 = {1'b0, w_i};
+      cw = pair_i ? 33'd32 : w33;
+      cend = c_q + cw;
+      seg_end = (cend < w33) ? cend : w33;
+      g = pair_i ? 16'd2 : 16'd1;
+      addr_o = base_i + off;
+      room = 5'd16 - {1'b0, addr_o[3:0]};
+      left = seg_end - p_q;
+      len = (left < 33'(room)) ? left[4:0] : room;
+      nxt = p_q + 33'(len);
+      nc = c_q + cw;
+    end
+  end
+
+  // The address matters only while a piece is offered (valid_o).
   apt_swz u_swz (
+    .en_i(busy_q),
     .mode_i(mode_i),
     .bpe_i(bpe_i),
     .pitch_i(pitch_i),
@@ -71,16 +98,10 @@ module ce_walk (
     .off_o(off)
   );
 
-  assign addr_o = base_i + off;
-  assign room = 5'd16 - {1'b0, addr_o[3:0]};
-  assign left = seg_end - p_q;
-  assign len = (left < 33'(room)) ? left[4:0] : room;
   assign len_o = len;
   assign pos_o = p_q[2:0];
   assign valid_o = busy_q;
   assign done_o = !busy_q;
-  assign nxt = p_q + 33'(len);
-  assign nc = c_q + cw;
 
   always_comb begin
     busy_d = busy_q;

@@ -57,11 +57,11 @@ module cp_mem_arb #(
   logic [CW-1:0] last_q, last_d, pick;
   logic found;
 
-  // Round-robin: the first valid client after the last winner.
+  // Round-robin: the first valid client after the last winner (searched only when one asks).
   always_comb begin
     pick = last_q;
     found = 1'b0;
-    for (int unsigned i = 1; i <= NumClients; i++) begin
+    if (c_valid_i != '0) for (int unsigned i = 1; i <= NumClients; i++) begin
       if (!found && c_valid_i[(32'(last_q) + i) % NumClients]) begin
         pick = CW'((32'(last_q) + i) % NumClients);
         found = 1'b1;

@@ -122,7 +122,8 @@ module cp_queue #(
   logic ib_priv_q, ib_priv_d;        // the running IB may run privileged packets
   logic [47:0] ib_ptr_q, ib_ptr_d;
   logic [20:0] ib_rem_q, ib_rem_d;
-  logic [BeatBytes*8-1:0] buf_q, buf_d;
+  logic [BeatBytes*8-1:0] buf_q;  // loaded on buf_load (storage, below)
+  logic buf_load;
   logic [47-BeatLog2:0] buf_beat_q, buf_beat_d;
   logic buf_valid_q, buf_valid_d;
   logic rd_pend_q, rd_pend_d, rd_fetch_q, rd_fetch_d, rd_drop_q, rd_drop_d;
@@ -131,7 +132,8 @@ module cp_queue #(
   logic [31:0] hdr_q, hdr_d;
   logic [13:0] cnt_q, cnt_d;
   logic [3:0] idx_q, idx_d;
-  logic [PayloadDw*32-1:0] pl_q, pl_d;
+  logic [PayloadDw*32-1:0] pl_q;  // a dword loaded on pl_load (storage, below)
+  logic pl_load;
   logic [47:0] pkt_addr_q, pkt_addr_d;
   logic pkt_ring_q, pkt_ring_d;
   logic [47:0] wr_addr_q, wr_addr_d;
@@ -178,10 +180,14 @@ module cp_queue #(
   assign hdr_cnt = hdr_q[HdrCountLsb +: HdrCountW];
   assign pl = pl_q;
   assign pl_addr = {pl.timestamp.addr_hi[15:0], pl.timestamp.addr_lo};
-  assign rsv_bad = (pl_q & pkt_rsv(opcode)) != '0;
+  always_comb begin  // read in StExec only: the table and the 320-bit AND only then
+    rsv_bad = 1'b0;
+    if (state_q == StExec) rsv_bad = (pl_q & pkt_rsv(opcode)) != '0;
+  end
   assign ib_size = pl.indirect_buffer.size.size_dw;
 
-  // Header checks, on the dword being consumed in StHeader.
+  // Header checks, on the dword being consumed in StHeader (looked up only
+  // in that state).
   logic [1:0] h_type;
   logic [7:0] h_op;
   logic [13:0] h_cnt;
@@ -190,10 +196,18 @@ module cp_queue #(
   assign h_type = dw[HdrTypeLsb +: HdrTypeW];
   assign h_op = dw[HdrOpcodeLsb +: HdrOpcodeW];
   assign h_cnt = dw[HdrCountLsb +: HdrCountW];
-  assign h_known = pkt_known(h_op);
-  assign h_priv = pkt_priv(h_op);
-  assign h_min = pkt_count_min(h_op);
-  assign h_max = pkt_count_max(h_op);
+  always_comb begin
+    h_known = 1'b0;
+    h_priv = 1'b0;
+    h_min = '0;
+    h_max = '0;
+    if (state_q == StHeader) begin
+      h_known = pkt_known(h_op);
+      h_priv = pkt_priv(h_op);
+      h_min = pkt_count_min(h_op);
+      h_max = pkt_count_max(h_op);
+    end
+  end
 
   // ---------------------------------------------------------------- WAIT_MEM compare
   logic wait_64;
@@ -203,127 +217,61 @@ module cp_queue #(
 
   assign wait_64 = pl.wait_mem.ctl.size64;
   assign wait_func = pl.wait_mem.ctl.func;
-  assign wait_val = wait_64 ? rsp_rdata_i[8*{pl_addr[BeatLog2-1:3], 3'b000} +: 64]
-                            : {32'd0, rsp_rdata_i[8*{pl_addr[BeatLog2-1:2], 2'b00} +: 32]};
-  assign wait_ref = wait_64 ? {pl.wait_mem.ref_hi, pl.wait_mem.ref_lo} : {32'd0, pl.wait_mem.ref_lo};
-  assign wait_mask = wait_64 ? {pl.wait_mem.mask_hi, pl.wait_mem.mask_lo} : {32'd0, pl.wait_mem.mask_lo};
-  assign wait_masked = wait_val & wait_mask;
-
+  // Compared only in StWresp, its one reader.
   always_comb begin
-    unique case (wait_func)
-      FuncAlways: wait_true = 1'b1;
-      FuncLt:     wait_true = wait_masked < wait_ref;
-      FuncLe:     wait_true = wait_masked <= wait_ref;
-      FuncEq:     wait_true = wait_masked == wait_ref;
-      FuncNe:     wait_true = wait_masked != wait_ref;
-      FuncGe:     wait_true = wait_masked >= wait_ref;
-      FuncGt:     wait_true = wait_masked > wait_ref;
-      default:    wait_true = 1'b0;
-    endcase
+    wait_val = '0;
+    wait_ref = '0;
+    wait_mask = '0;
+    wait_masked = '0;
+    wait_true = 1'b0;
+    if (state_q == StWresp) begin
+      wait_val = wait_64 ? rsp_rdata_i[8*{pl_addr[BeatLog2-1:3], 3'b000} +: 64]
+                         : {32'd0, rsp_rdata_i[8*{pl_addr[BeatLog2-1:2], 2'b00} +: 32]};
+      wait_ref = wait_64 ? {pl.wait_mem.ref_hi, pl.wait_mem.ref_lo} : {32'd0, pl.wait_mem.ref_lo};
+      wait_mask = wait_64 ? {pl.wait_mem.mask_hi, pl.wait_mem.mask_lo} : {32'd0, pl.wait_mem.mask_lo};
+      wait_masked = wait_val & wait_mask;
+      unique case (wait_func)
+        FuncAlways: wait_true = 1'b1;
+        FuncLt:     wait_true = wait_masked < wait_ref;
+        FuncLe:     wait_true = wait_masked <= wait_ref;
+        FuncEq:     wait_true = wait_masked == wait_ref;
+        FuncNe:     wait_true = wait_masked != wait_ref;
+        FuncGe:     wait_true = wait_masked >= wait_ref;
+        FuncGt:     wait_true = wait_masked > wait_ref;
+        default:    wait_true = 1'b0;
+      endcase
+    end
   end
 
   // ---------------------------------------------------------------- COPY / BLT / FILL
-  // A surface operand: base, layout (FMT dword), X.  bad_field: an unknown
-  // mode or element size, a pitch the layout cannot have, or a rectangle
-  // outside the pitch (tiled, or more than one row); bad_align: a tiled base
-  // off its tile.  Reserved bits are rsv_bad's.
-  function automatic logic [1:0] surf_bad(logic [47:0] base, tile_mode_e mode, logic [2:0] bpe,
-                                          logic [19:0] pitch, logic [15:0] x, logic [35:0] wb,
-                                          logic [15:0] h);
-    logic [35:0] right;
-    logic [4:0] tbl;
-    logic fld, aln;
-    right = (36'(x) << bpe) + wb;
-    tbl = tile_tb_log2(mode);
-    fld = !tile_fmt_ok(mode, bpe, pitch) ||
-          ((mode != TileLinear || h > 16'd1) && right > 36'(pitch));
-    aln = !fld && ((base & ((48'd1 << tbl) - 48'd1)) != '0);
-    surf_bad = {fld, aln};
-  endfunction
-
-  logic [2:0] c_bpe;
-  logic [35:0] c_wb;
-  logic [47:0] c_src, c_dst;  // COPY's addresses, BLT's and FILL's surface bases
-  logic [1:0] c_src_bad, c_dst_bad;
+  // The payload checks (in StExec) and the copy-engine command (offered in
+  // StCdrain), evaluated only in those states.
   logic c_field, c_align;
-  always_comb begin
-    c_bpe = (opcode == OpBlt) ? pl.blt.src_fmt.src_bpe : pl.fill.dst_fmt.dst_bpe;
-    c_wb = {4'd0, (opcode == OpBlt) ? pl.blt.width : pl.fill.width} << c_bpe;
-    c_src = {pl.copy.src_hi[15:0], pl.copy.src_lo};
-    c_dst = {pl.copy.dst_hi[15:0], pl.copy.dst_lo};
-    c_src_bad = '0;
-    c_dst_bad = '0;
-    c_field = 1'b0;
-    c_align = 1'b0;
-    unique case (opcode)
-      OpCopy: c_field = {1'b0, c_src} + 49'(pl.copy.bytes) > 49'h1_0000_0000_0000 ||
-                        {1'b0, c_dst} + 49'(pl.copy.bytes) > 49'h1_0000_0000_0000;
-      OpBlt: begin
-        c_src = {pl.blt.src_hi[15:0], pl.blt.src_lo};
-        c_dst = {pl.blt.dst_hi[15:0], pl.blt.dst_lo};
-        c_src_bad = surf_bad(c_src, pl.blt.src_fmt.src_mode, pl.blt.src_fmt.src_bpe,
-                             pl.blt.src_fmt.src_pitch, pl.blt.src_xy.src_x, c_wb, pl.blt.height[15:0]);
-        c_dst_bad = surf_bad(c_dst, pl.blt.dst_fmt.dst_mode, pl.blt.dst_fmt.dst_bpe,
-                             pl.blt.dst_fmt.dst_pitch, pl.blt.dst_xy.dst_x, c_wb, pl.blt.height[15:0]);
-        c_field = c_src_bad[1] || c_dst_bad[1] || c_wb[35:32] != '0 ||
-                  pl.blt.src_fmt.src_bpe != pl.blt.dst_fmt.dst_bpe;
-        c_align = c_src_bad[0] || c_dst_bad[0];
-      end
-      OpFill: begin
-        c_src = '0;
-        c_dst = {pl.fill.dst_hi[15:0], pl.fill.dst_lo};
-        c_dst_bad = surf_bad(c_dst, pl.fill.dst_fmt.dst_mode, pl.fill.dst_fmt.dst_bpe,
-                             pl.fill.dst_fmt.dst_pitch, pl.fill.dst_xy.dst_x, c_wb, pl.fill.height[15:0]);
-        c_field = c_dst_bad[1] || c_wb[35:32] != '0;
-        c_align = c_dst_bad[0];
-      end
-      default: ;
-    endcase
-  end
-
-  // The command the copy engine sees.
-  always_comb begin
-    ce_fill_o = opcode == OpFill;
-    ce_src_base_o = c_src;
-    ce_src_mode_o = TileLinear;
-    ce_src_pitch_o = '0;
-    ce_src_x0b_o = '0;
-    ce_src_y0_o = '0;
-    ce_dst_base_o = c_dst;
-    ce_dst_mode_o = TileLinear;
-    ce_dst_pitch_o = '0;
-    ce_dst_x0b_o = '0;
-    ce_dst_y0_o = '0;
-    ce_bpe_o = '0;
-    ce_w_o = pl.copy.bytes;
-    ce_h_o = 16'd1;
-    ce_value_o = {pl.fill.value_hi, pl.fill.value_lo};
-    unique case (opcode)
-      OpBlt: begin
-        ce_src_mode_o = pl.blt.src_fmt.src_mode;
-        ce_src_pitch_o = pl.blt.src_fmt.src_pitch;
-        ce_src_x0b_o = 20'(pl.blt.src_xy.src_x) << c_bpe;
-        ce_src_y0_o = pl.blt.src_xy.src_y;
-        ce_dst_mode_o = pl.blt.dst_fmt.dst_mode;
-        ce_dst_pitch_o = pl.blt.dst_fmt.dst_pitch;
-        ce_dst_x0b_o = 20'(pl.blt.dst_xy.dst_x) << c_bpe;
-        ce_dst_y0_o = pl.blt.dst_xy.dst_y;
-        ce_bpe_o = c_bpe;
-        ce_w_o = c_wb[31:0];
-        ce_h_o = pl.blt.height[15:0];
-      end
-      OpFill: begin
-        ce_dst_mode_o = pl.fill.dst_fmt.dst_mode;
-        ce_dst_pitch_o = pl.fill.dst_fmt.dst_pitch;
-        ce_dst_x0b_o = 20'(pl.fill.dst_xy.dst_x) << c_bpe;
-        ce_dst_y0_o = pl.fill.dst_xy.dst_y;
-        ce_bpe_o = c_bpe;
-        ce_w_o = c_wb[31:0];
-        ce_h_o = pl.fill.height[15:0];
-      end
-      default: ;
-    endcase
-  end
+  cp_copy_cmd #(
+    .PayloadBits(PayloadDw * 32)
+  ) u_copy (
+    .check_en_i(state_q == StExec),
+    .cmd_en_i(state_q == StCdrain),
+    .opcode_i(opcode),
+    .pl_i(pl_q),
+    .field_bad_o(c_field),
+    .align_bad_o(c_align),
+    .ce_fill_o,
+    .ce_src_base_o,
+    .ce_src_mode_o,
+    .ce_src_pitch_o,
+    .ce_src_x0b_o,
+    .ce_src_y0_o,
+    .ce_dst_base_o,
+    .ce_dst_mode_o,
+    .ce_dst_pitch_o,
+    .ce_dst_x0b_o,
+    .ce_dst_y0_o,
+    .ce_bpe_o,
+    .ce_w_o,
+    .ce_h_o,
+    .ce_value_o
+  );
 
   // ---------------------------------------------------------------- memory request
   logic wr_req, rd_req_wait, rd_req_fetch, granted;
@@ -342,9 +290,14 @@ module cp_queue #(
     else req_addr_o = {cur_addr[47:BeatLog2], {BeatLog2{1'b0}}};
   end
 
-  // Replicate the value over the beat; the strobe picks its lane.
+  // Replicate the value over the beat; the strobe picks its lane.  Formed
+  // only for a write (the arbiter reads the data of a valid write only).
   always_comb begin
-    if (wr_64_q) begin
+    req_wdata_o = '0;
+    req_wstrb_o = '0;
+    if (!wr_req) begin
+      // no write
+    end else if (wr_64_q) begin
       req_wdata_o = {(BeatBytes / 8){wr_data_q}};
       req_wstrb_o = {{(BeatBytes - 8){1'b0}}, 8'hff} << {wr_addr_q[BeatLog2-1:3], 3'b000};
     end else begin
@@ -354,6 +307,17 @@ module cp_queue #(
   end
 
   // ---------------------------------------------------------------- main FSM
+  // The two requests that wait for a ready from gpu_top depend on registers
+  // and qreset_i alone, outside the FSM's block: in it, with --assert, its
+  // unique case would make them read their own ready (a false loop that
+  // the simulator settles by evaluating the queues, the MMU and the
+  // arbiter again each cycle).
+  // INVALIDATE_TLB: the PTE writes before it must have landed.
+  assign inv_o = state_q == StInv && wr_out_q == '0;
+  // COPY/BLT/FILL: the queue's earlier writes land before the engine reads;
+  // no command to the copy engine from a queue being reset.
+  assign ce_valid_o = state_q == StCdrain && wr_out_q == '0 && !qreset_i;
+
   logic err_set;
   cause_e err_cause;
   logic rsp_rd, rsp_wr;
@@ -378,7 +342,7 @@ module cp_queue #(
     ib_priv_d = ib_priv_q;
     ib_ptr_d = ib_ptr_q;
     ib_rem_d = ib_rem_q;
-    buf_d = buf_q;
+    buf_load = 1'b0;
     buf_beat_d = buf_beat_q;
     buf_valid_d = buf_valid_q;
     rd_pend_d = rd_pend_q;
@@ -389,7 +353,7 @@ module cp_queue #(
     hdr_d = hdr_q;
     cnt_d = cnt_q;
     idx_d = idx_q;
-    pl_d = pl_q;
+    pl_load = 1'b0;
     pkt_addr_d = pkt_addr_q;
     pkt_ring_d = pkt_ring_q;
     wr_addr_d = wr_addr_q;
@@ -398,8 +362,6 @@ module cp_queue #(
     poll_d = poll_q;
     pte_left_d = pte_left_q;
     pte_base_d = pte_base_q;
-    inv_o = 1'b0;
-    ce_valid_o = 1'b0;
     err_cause_d = err_cause_q;
     err_addr_d = err_addr_q;
     err_hdr_d = err_hdr_q;
@@ -426,7 +388,7 @@ module cp_queue #(
         err_set = 1'b1;
         err_cause = rsp_fault_i ? CausePageFault : CauseMemError;
       end else if (!rd_drop_q && rd_fetch_q) begin
-        buf_d = rsp_rdata_i;
+        buf_load = 1'b1;
         buf_beat_d = rd_beat_q;
         buf_valid_d = 1'b1;
       end
@@ -485,7 +447,7 @@ module cp_queue #(
       end
       StPayload: begin
         if (consume) begin
-          pl_d[32*idx_q +: 32] = dw;
+          pl_load = 1'b1;
           idx_d = idx_q + 4'd1;
           cnt_d = cnt_q - 14'd1;
           if (opcode == OpWriteData && idx_q == 4'd1) begin
@@ -669,17 +631,11 @@ module cp_queue #(
       end
       StInv: begin
         // The PTE writes before it must have landed.
-        if (wr_out_q == '0) begin
-          inv_o = 1'b1;
-          if (inv_ready_i) state_d = StDone;
-        end
+        if (inv_o && inv_ready_i) state_d = StDone;
       end
       StCdrain: begin
         // The queue's earlier writes land before the engine reads.
-        if (wr_out_q == '0) begin
-          ce_valid_o = 1'b1;
-          if (ce_ready_i) state_d = StCwait;
-        end
+        if (ce_valid_o && ce_ready_i) state_d = StCwait;
       end
       StCwait: begin
         if (ce_done_i) begin
@@ -719,7 +675,6 @@ module cp_queue #(
       err_hdr_d = '0;
       pkts_d = '0;
       fence_irq_d = 1'b0;
-      ce_valid_o = 1'b0;  // no command to the copy engine from a queue being reset
     end
   end
 
@@ -755,7 +710,6 @@ module cp_queue #(
       ib_priv_q <= 1'b0;
       ib_ptr_q <= '0;
       ib_rem_q <= '0;
-      buf_q <= '0;
       buf_beat_q <= '0;
       buf_valid_q <= 1'b0;
       rd_pend_q <= 1'b0;
@@ -766,7 +720,6 @@ module cp_queue #(
       hdr_q <= '0;
       cnt_q <= '0;
       idx_q <= '0;
-      pl_q <= '0;
       pkt_addr_q <= '0;
       pkt_ring_q <= 1'b0;
       wr_addr_q <= '0;
@@ -795,7 +748,6 @@ module cp_queue #(
       ib_priv_q <= ib_priv_d;
       ib_ptr_q <= ib_ptr_d;
       ib_rem_q <= ib_rem_d;
-      buf_q <= buf_d;
       buf_beat_q <= buf_beat_d;
       buf_valid_q <= buf_valid_d;
       rd_pend_q <= rd_pend_d;
@@ -806,7 +758,6 @@ module cp_queue #(
       hdr_q <= hdr_d;
       cnt_q <= cnt_d;
       idx_q <= idx_d;
-      pl_q <= pl_d;
       pkt_addr_q <= pkt_addr_d;
       pkt_ring_q <= pkt_ring_d;
       wr_addr_q <= wr_addr_d;
@@ -825,6 +776,18 @@ module cp_queue #(
       stall_fence_q <= stall_fence_d;
       fence_irq_q <= fence_irq_d;
       err_irq_q <= state_d == StError && state_q != StError;
+    end
+  end
+
+  // The fetch beat and the payload, written only when they load (reset like
+  // the rest).
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      buf_q <= '0;
+      pl_q <= '0;
+    end else begin
+      if (buf_load) buf_q <= rsp_rdata_i;
+      if (pl_load) pl_q[32*idx_q +: 32] <= dw;
     end
   end
 

@@ -13,6 +13,9 @@
 // Replacement: each entry has a used bit, set on a hit or fill; the victim
 // is the first invalid entry, else the first unused one; when every entry is
 // used, all used bits but the one just touched are cleared.
+//
+// Each search (lookup, victim, invalidation, fill overlap) runs only on a
+// cycle that uses it: Verilator evaluates every block each cycle.
 
 `default_nettype none
 
@@ -24,6 +27,7 @@ module mmu_tlb #(
   // Lookup
   input  logic [3:0]  lk_vmid_i,
   input  logic [47:0] lk_va_i,
+  input  logic        lk_en_i,      // a lookup is wanted (else no hit)
   input  logic        lk_use_i,     // the lookup's hit is consumed this cycle
   output logic        lk_hit_o,
   output logic [47:0] lk_pa_o,
@@ -50,8 +54,9 @@ module mmu_tlb #(
   localparam int unsigned IdxW = $clog2(TlbEntries);
 
   logic [TlbEntries-1:0] valid_q, valid_d, used_q, used_d, big_q, r_q, w_q, null_q;
-  logic [TlbEntries*4-1:0] vmid_q;
-  logic [TlbEntries*36-1:0] vpn_q, pfn_q;  // VA[47:12], PA[47:12]
+  logic [3:0] vmid_q [TlbEntries];
+  logic [35:0] vpn_q [TlbEntries];  // VA[47:12]
+  logic [35:0] pfn_q [TlbEntries];  // PA[47:12]
 
   // ---------------------------------------------------------------- lookup
   logic [TlbEntries-1:0] match;
@@ -59,19 +64,21 @@ module mmu_tlb #(
   logic [35:0] hit_pfn;
 
   always_comb begin
-    for (int unsigned i = 0; i < TlbEntries; i++) begin
-      match[i] = valid_q[i] && vmid_q[4*i +: 4] == lk_vmid_i &&
-                 vpn_q[36*i + 4 +: 32] == lk_va_i[47:16] &&
-                 (big_q[i] || vpn_q[36*i +: 4] == lk_va_i[15:12]);
-    end
+    match = '0;
     hit_idx = '0;
-    for (int unsigned i = TlbEntries; i > 0; i--) begin
-      if (match[i-1]) hit_idx = IdxW'(i - 1);
+    if (lk_en_i) begin
+      for (int unsigned i = 0; i < TlbEntries; i++) begin
+        match[i] = valid_q[i] && vmid_q[i] == lk_vmid_i && vpn_q[i][35:4] == lk_va_i[47:16] &&
+                   (big_q[i] || vpn_q[i][3:0] == lk_va_i[15:12]);
+      end
+      for (int unsigned i = TlbEntries; i > 0; i--) begin
+        if (match[i-1]) hit_idx = IdxW'(i - 1);
+      end
     end
   end
 
   assign lk_hit_o = |match;
-  assign hit_pfn = pfn_q[36*hit_idx +: 36];
+  assign hit_pfn = pfn_q[hit_idx];
   assign lk_pa_o = big_q[hit_idx] ? {hit_pfn[35:4], lk_va_i[15:0]} : {hit_pfn, lk_va_i[11:0]};
   assign lk_r_o = r_q[hit_idx];
   assign lk_w_o = w_q[hit_idx];
@@ -85,16 +92,18 @@ module mmu_tlb #(
     victim = '0;
     found_invalid = 1'b0;
     found_unused = 1'b0;
-    for (int unsigned i = 0; i < TlbEntries; i++) begin
-      if (!found_invalid && !valid_q[i]) begin
-        victim = IdxW'(i);
-        found_invalid = 1'b1;
+    if (fill_i) begin  // the only user
+      for (int unsigned i = 0; i < TlbEntries; i++) begin
+        if (!found_invalid && !valid_q[i]) begin
+          victim = IdxW'(i);
+          found_invalid = 1'b1;
+        end
       end
-    end
-    for (int unsigned i = 0; i < TlbEntries; i++) begin
-      if (!found_invalid && !found_unused && !used_q[i]) begin
-        victim = IdxW'(i);
-        found_unused = 1'b1;
+      for (int unsigned i = 0; i < TlbEntries; i++) begin
+        if (!found_invalid && !found_unused && !used_q[i]) begin
+          victim = IdxW'(i);
+          found_unused = 1'b1;
+        end
       end
     end
   end
@@ -102,9 +111,12 @@ module mmu_tlb #(
   // ---------------------------------------------------------------- invalidation
   logic [TlbEntries-1:0] inv_hit;
   always_comb begin
-    for (int unsigned i = 0; i < TlbEntries; i++) begin
-      inv_hit[i] = inv_i && (inv_all_i || vmid_q[4*i +: 4] == inv_vmid_i) &&
-                   vpn_q[36*i + 4 +: 32] >= inv_start_i && vpn_q[36*i + 4 +: 32] <= inv_end_i;
+    inv_hit = '0;
+    if (inv_i) begin
+      for (int unsigned i = 0; i < TlbEntries; i++) begin
+        inv_hit[i] = (inv_all_i || vmid_q[i] == inv_vmid_i) &&
+                     vpn_q[i][35:4] >= inv_start_i && vpn_q[i][35:4] <= inv_end_i;
+      end
     end
   end
 
@@ -116,10 +128,12 @@ module mmu_tlb #(
   // matches two entries.
   logic [TlbEntries-1:0] fill_ovl;
   always_comb begin
-    for (int unsigned i = 0; i < TlbEntries; i++) begin
-      fill_ovl[i] = fill_i && vmid_q[4*i +: 4] == fill_vmid_i &&
-                    vpn_q[36*i + 4 +: 32] == fill_vpn_i[35:4] &&
-                    (fill_big_i || big_q[i] || vpn_q[36*i +: 4] == fill_vpn_i[3:0]);
+    fill_ovl = '0;
+    if (fill_i) begin
+      for (int unsigned i = 0; i < TlbEntries; i++) begin
+        fill_ovl[i] = vmid_q[i] == fill_vmid_i && vpn_q[i][35:4] == fill_vpn_i[35:4] &&
+                      (fill_big_i || big_q[i] || vpn_q[i][3:0] == fill_vpn_i[3:0]);
+      end
     end
   end
 
@@ -143,9 +157,11 @@ module mmu_tlb #(
       r_q <= '0;
       w_q <= '0;
       null_q <= '0;
-      vmid_q <= '0;
-      vpn_q <= '0;
-      pfn_q <= '0;
+      for (int unsigned i = 0; i < TlbEntries; i++) begin
+        vmid_q[i] <= '0;
+        vpn_q[i] <= '0;
+        pfn_q[i] <= '0;
+      end
     end else begin
       valid_q <= valid_d;
       used_q <= used_d;
@@ -154,9 +170,9 @@ module mmu_tlb #(
         r_q[victim] <= fill_r_i;
         w_q[victim] <= fill_w_i;
         null_q[victim] <= fill_null_i;
-        vmid_q[4*victim +: 4] <= fill_vmid_i;
-        vpn_q[36*victim +: 36] <= fill_vpn_i;
-        pfn_q[36*victim +: 36] <= fill_pfn_i;
+        vmid_q[victim] <= fill_vmid_i;
+        vpn_q[victim] <= fill_vpn_i;
+        pfn_q[victim] <= fill_pfn_i;
       end
     end
   end

@@ -90,30 +90,54 @@ module mmu_top #(
   localparam int unsigned BB = BeatBytes * 8;
   localparam int unsigned BeatLog2 = $clog2(BeatBytes);
   localparam logic [MemIdW-1:0] WalkIdW = MemIdW'(WalkId);  // regspec WALK_ID
-  // A request in flight: id, vmid, address, write, data, strobes.
-  localparam int unsigned ReqW = MemIdW + 4 + 48 + 1 + BB + BeatBytes;
+  // A parked request: id, vmid, address, write, data, strobes.
+  typedef struct packed {
+    logic [MemIdW-1:0]    id;
+    logic [3:0]           vmid;
+    logic [47:0]          addr;
+    logic                 we;
+    logic [BB-1:0]        wdata;
+    logic [BeatBytes-1:0] wstrb;
+  } mmu_req_t;
+  // A request to the memory port (beat aligned, translated).
+  typedef struct packed {
+    logic [MemIdW-1:0]    id;
+    logic [47:0]          addr;
+    logic                 we;
+    logic [BB-1:0]        wdata;
+    logic [BeatBytes-1:0] wstrb;
+  } mmu_out_t;
+  // Where the request pushed to the output buffer comes from; its data and
+  // strobes are copied from there only when it is pushed.
+  typedef enum logic [1:0] {
+    OutIn,    // the input
+    OutHead,  // the miss FIFO head
+    OutWalk   // the walker's own read
+  } out_sel_e;
 
 
   // ---------------------------------------------------------------- state
-  // The request pushed to the output buffer this cycle (out_valid_d).
+  // The request pushed to the output buffer this cycle (out_valid_d): its
+  // source and its address (the rest comes from the source).
   logic out_valid_d;
-  logic [MemIdW-1:0] out_id_d;
+  out_sel_e out_sel_d;
   logic [47:0] out_addr_d;
-  logic out_we_d;
-  logic [BB-1:0] out_wdata_d;
-  logic [BeatBytes-1:0] out_wstrb_d;
+  mmu_out_t out_ent;
   // Output buffer: two entries, head in slot 0.  Room is judged on the
   // registered count alone, so no logic here waits on mem_req_ready_i in the
-  // same cycle (the memory port's ready only pops the head).
-  localparam int unsigned ObW = MemIdW + 48 + 1 + BB + BeatBytes;
+  // same cycle (the memory port's ready only pops the head).  The entries
+  // move only on a pop or a push (storage, below).
   logic [1:0] ob_valid_q, ob_valid_d;
-  logic [2*ObW-1:0] ob_q, ob_d;
+  mmu_out_t ob_q [2];
+  logic ob_pop, ob_slot;
 
   logic syn_valid_q, syn_valid_d, syn_fault_q, syn_fault_d;
   logic [MemIdW-1:0] syn_id_q, syn_id_d;
 
+  // Miss FIFO: head in entry 0, shifted only on a pop (storage, below).
   logic [MissDepth-1:0] mq_valid_q, mq_valid_d;
-  logic [MissDepth*ReqW-1:0] mq_q, mq_d;
+  mmu_req_t mq_q [MissDepth];
+  logic [$clog2(MissDepth)-1:0] mq_park_idx;  // the first free entry
 
   walk_state_e wk_q, wk_d;
   logic [1:0] wk_level_q, wk_level_d;
@@ -132,10 +156,17 @@ module mmu_top #(
   logic h_we;
   logic [BB-1:0] h_wdata;
   logic [BeatBytes-1:0] h_wstrb;
-  assign {h_id, h_vmid, h_va, h_we, h_wdata, h_wstrb} = mq_q[ReqW-1:0];
+  mmu_req_t mq_head;
+  assign mq_head = mq_q[0];
+  assign h_id = mq_head.id;
+  assign h_vmid = mq_head.vmid;
+  assign h_va = mq_head.addr;
+  assign h_we = mq_head.we;
+  assign h_wdata = mq_head.wdata;
+  assign h_wstrb = mq_head.wstrb;
 
   // ---------------------------------------------------------------- TLB
-  logic lk_head, lk_use, lk_hit, lk_r, lk_w, lk_null;
+  logic lk_head, lk_en, lk_use, lk_hit, lk_r, lk_w, lk_null;
   logic [3:0] lk_vmid;
   logic [47:0] lk_va, lk_pa;
   logic fill;
@@ -156,6 +187,7 @@ module mmu_top #(
     .rst_ni,
     .lk_vmid_i(lk_vmid),
     .lk_va_i(lk_va),
+    .lk_en_i(lk_en),
     .lk_use_i(lk_use),
     .lk_hit_o(lk_hit),
     .lk_pa_o(lk_pa),
@@ -179,15 +211,22 @@ module mmu_top #(
 
   // ---------------------------------------------------------------- classify input
   logic in_phys, in_conflict, mq_full;
+  assign in_phys = !enable_i || in_vmid_i == 4'd0;
+  assign mq_full = &mq_valid_q;
+  // The TLB is looked up only for the head's check or a translated input.
+  assign lk_en = lk_head || (in_valid_i && !in_phys);
+  // Only an input with a parked request can conflict.
+  mmu_req_t mq_e;
   always_comb begin
-    in_phys = !enable_i || in_vmid_i == 4'd0;
     in_conflict = 1'b0;
-    for (int unsigned i = 0; i < MissDepth; i++) begin
-      if (mq_valid_q[i] && mq_q[ReqW*i + BB + BeatBytes + 1 + 48 +: 4] == in_vmid_i &&
-          mq_q[ReqW*i + BB + BeatBytes + 1 + 12 +: 36] == in_addr_i[47:12])
-        in_conflict = 1'b1;
+    mq_e = '0;
+    if (in_valid_i && mq_valid_q != '0) begin
+      for (int unsigned i = 0; i < MissDepth; i++) begin
+        mq_e = mq_q[i];
+        if (mq_valid_q[i] && mq_e.vmid == in_vmid_i && mq_e.addr[47:12] == in_addr_i[47:12])
+          in_conflict = 1'b1;
+      end
     end
-    mq_full = &mq_valid_q;
   end
 
   // ---------------------------------------------------------------- walker entry
@@ -223,16 +262,13 @@ module mmu_top #(
 
   always_comb begin
     out_valid_d = 1'b0;
-    out_id_d = '0;
+    out_sel_d = OutIn;
     out_addr_d = '0;
-    out_we_d = 1'b0;
-    out_wdata_d = '0;
-    out_wstrb_d = '0;
     syn_valid_d = syn_valid_q && client_rsp;  // presented unless a memory response had the slot
     syn_id_d = syn_id_q;
     syn_fault_d = syn_fault_q;
     mq_valid_d = mq_valid_q;
-    mq_d = mq_q;
+    mq_park_idx = '0;
     wk_d = wk_q;
     wk_level_d = wk_level_q;
     wk_table_d = wk_table_q;
@@ -264,8 +300,8 @@ module mmu_top #(
           flt = perm_fault(h_we, lk_r, lk_w, lk_null);
           if (flt == FltNone && !lk_null && out_free) begin
             out_valid_d = 1'b1;
-            {out_id_d, out_addr_d, out_we_d, out_wdata_d, out_wstrb_d} =
-              {h_id, lk_pa, h_we, h_wdata, h_wstrb};
+            out_sel_d = OutHead;
+            out_addr_d = lk_pa;
             head_pop = 1'b1;
           end else if ((flt != FltNone || lk_null) && syn_free) begin
             syn_valid_d = 1'b1;
@@ -284,8 +320,8 @@ module mmu_top #(
       end
       WkRead: if (out_free) begin
         out_valid_d = 1'b1;
-        {out_id_d, out_addr_d, out_we_d, out_wdata_d, out_wstrb_d} =
-          {WalkIdW, wk_entry_qw[44:BeatLog2-3], {BeatLog2{1'b0}}, 1'b0, {BB{1'b0}}, {BeatBytes{1'b0}}};
+        out_sel_d = OutWalk;
+        out_addr_d = {wk_entry_qw[44:BeatLog2-3], {BeatLog2{1'b0}}};
         wk_d = WkWait;
       end
       WkWait: if (wk_rsp) begin
@@ -322,9 +358,8 @@ module mmu_top #(
                 perm_fault(h_we, wk_pte_q[PteRLsb], wk_pte_q[PteWLsb], pte_null);
           if (flt == FltNone && !pte_null && out_free) begin
             out_valid_d = 1'b1;
-            {out_id_d, out_addr_d, out_we_d, out_wdata_d, out_wstrb_d} =
-              {h_id, wk_pte_q[PteFrag64kLsb] ? {pte_pa[47:16], h_va[15:0]} : {pte_pa[47:12], h_va[11:0]},
-               h_we, h_wdata, h_wstrb};
+            out_sel_d = OutHead;
+            out_addr_d = wk_pte_q[PteFrag64kLsb] ? {pte_pa[47:16], h_va[15:0]} : {pte_pa[47:12], h_va[11:0]};
             head_pop = 1'b1;
           end else if ((flt != FltNone || pte_null) && syn_free) begin
             syn_valid_d = 1'b1;
@@ -354,8 +389,8 @@ module mmu_top #(
         if (out_free && !out_valid_d) begin
           in_take = 1'b1;
           out_valid_d = 1'b1;
-          {out_id_d, out_addr_d, out_we_d, out_wdata_d, out_wstrb_d} =
-            {in_id_i, in_addr_i, in_we_i, in_wdata_i, in_wstrb_i};
+          out_sel_d = OutIn;
+          out_addr_d = in_addr_i;
         end
       end else if (lk_hit && !in_conflict) begin
         flt = perm_fault(in_we_i, lk_r, lk_w, lk_null);
@@ -363,8 +398,8 @@ module mmu_top #(
           if (out_free && !out_valid_d) begin
             in_take = 1'b1;
             out_valid_d = 1'b1;
-            {out_id_d, out_addr_d, out_we_d, out_wdata_d, out_wstrb_d} =
-              {in_id_i, lk_pa, in_we_i, in_wdata_i, in_wstrb_i};
+            out_sel_d = OutIn;
+            out_addr_d = lk_pa;
           end
         end else if (syn_free && !syn_valid_d) begin
           in_take = 1'b1;
@@ -384,18 +419,16 @@ module mmu_top #(
       end
     end
 
-    // FIFO: pop the head, then append (never both in one cycle, see above).
+    // FIFO: pop the head, then append (never both in one cycle, see above);
+    // the entries move in the storage below.
     if (head_pop) begin
-      for (int unsigned i = 0; i + 1 < MissDepth; i++) begin
-        mq_d[ReqW*i +: ReqW] = mq_q[ReqW*(i+1) +: ReqW];
-        mq_valid_d[i] = mq_valid_q[i+1];
-      end
+      for (int unsigned i = 0; i + 1 < MissDepth; i++) mq_valid_d[i] = mq_valid_q[i+1];
       mq_valid_d[MissDepth-1] = 1'b0;
     end
     if (in_park) begin
       for (int unsigned i = MissDepth; i > 0; i--) begin
         if (!mq_valid_q[i-1]) begin
-          mq_d[ReqW*(i-1) +: ReqW] = {in_id_i, in_vmid_i, in_addr_i, in_we_i, in_wdata_i, in_wstrb_i};
+          mq_park_idx = ($clog2(MissDepth))'(i - 1);
           mq_valid_d = mq_valid_q;
           mq_valid_d[i-1] = 1'b1;
         end
@@ -412,36 +445,45 @@ module mmu_top #(
     fault_cause_o = fault_o ? flt : FltNone;
   end
 
-  // Output buffer: pop the head the memory port took, then append the push.
+  // Output buffer: pop the head the memory port took, then append the push
+  // (to slot ob_slot).  The entry pushed is formed only when there is one.
   always_comb begin
     ob_valid_d = ob_valid_q;
-    ob_d = ob_q;
-    if (ob_valid_q[0] && mem_req_ready_i) begin
-      ob_valid_d = {1'b0, ob_valid_q[1]};
-      ob_d = {{ObW{1'b0}}, ob_q[ObW +: ObW]};
-    end
+    ob_pop = ob_valid_q[0] && mem_req_ready_i;
+    if (ob_pop) ob_valid_d = {1'b0, ob_valid_q[1]};
+    ob_slot = ob_valid_d[0];
+    if (out_valid_d) ob_valid_d[ob_slot] = 1'b1;
+  end
+
+  always_comb begin
+    out_ent = '0;
     if (out_valid_d) begin
-      if (!ob_valid_d[0]) begin
-        ob_valid_d[0] = 1'b1;
-        ob_d[0 +: ObW] = {out_id_d, out_addr_d & ~(48'(BeatBytes) - 48'd1), out_we_d, out_wdata_d,
-                          out_wstrb_d};
-      end else begin
-        ob_valid_d[1] = 1'b1;
-        ob_d[ObW +: ObW] = {out_id_d, out_addr_d & ~(48'(BeatBytes) - 48'd1), out_we_d,
-                            out_wdata_d, out_wstrb_d};
-      end
+      out_ent.addr = out_addr_d & ~(48'(BeatBytes) - 48'd1);
+      unique case (out_sel_d)
+        OutHead: begin
+          out_ent.id = h_id;
+          out_ent.we = h_we;
+          out_ent.wdata = h_wdata;
+          out_ent.wstrb = h_wstrb;
+        end
+        OutWalk: out_ent.id = WalkIdW;
+        default: begin
+          out_ent.id = in_id_i;
+          out_ent.we = in_we_i;
+          out_ent.wdata = in_wdata_i;
+          out_ent.wstrb = in_wstrb_i;
+        end
+      endcase
     end
   end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       ob_valid_q <= '0;
-      ob_q <= '0;
       syn_valid_q <= 1'b0;
       syn_id_q <= '0;
       syn_fault_q <= 1'b0;
       mq_valid_q <= '0;
-      mq_q <= '0;
       wk_q <= WkIdle;
       wk_level_q <= '0;
       wk_table_q <= '0;
@@ -456,12 +498,10 @@ module mmu_top #(
       wmax_q <= '0;
     end else begin
       ob_valid_q <= ob_valid_d;
-      ob_q <= ob_d;
       syn_valid_q <= syn_valid_d;
       syn_id_q <= syn_id_d;
       syn_fault_q <= syn_fault_d;
       mq_valid_q <= mq_valid_d;
-      mq_q <= mq_d;
       wk_q <= wk_d;
       wk_level_q <= wk_level_d;
       wk_table_q <= wk_table_d;
@@ -477,10 +517,38 @@ module mmu_top #(
     end
   end
 
+  // The miss FIFO and the output buffer (reset to zero, as their idle
+  // contents show on the ports), written only when they move: the FIFO
+  // shifts on a pop and takes a parked input at its first free entry; the
+  // output buffer shifts on a pop (its tail clears) and takes the push.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      for (int unsigned i = 0; i < MissDepth; i++) mq_q[i] <= '0;
+      ob_q[0] <= '0;
+      ob_q[1] <= '0;
+    end else begin
+      if (head_pop) begin
+        for (int unsigned i = 0; i + 1 < MissDepth; i++) mq_q[i] <= mq_q[i+1];
+      end else if (in_park) begin
+        mq_q[mq_park_idx] <= {in_id_i, in_vmid_i, in_addr_i, in_we_i, in_wdata_i, in_wstrb_i};
+      end
+      if (ob_pop) begin
+        ob_q[0] <= ob_q[1];
+        ob_q[1] <= '0;
+      end
+      if (out_valid_d) ob_q[ob_slot] <= out_ent;
+    end
+  end
+
   assign in_ready_o = in_take;
   assign mem_req_valid_o = ob_valid_q[0];
-  assign {mem_req_id_o, mem_req_addr_o, mem_req_we_o, mem_req_wdata_o, mem_req_wstrb_o} =
-    ob_q[0 +: ObW];
+  mmu_out_t ob_head;
+  assign ob_head = ob_q[0];
+  assign mem_req_id_o = ob_head.id;
+  assign mem_req_addr_o = ob_head.addr;
+  assign mem_req_we_o = ob_head.we;
+  assign mem_req_wdata_o = ob_head.wdata;
+  assign mem_req_wstrb_o = ob_head.wstrb;
 
   // Memory responses for clients first; a synthetic one waits for a gap.
   assign up_valid_o = client_rsp || syn_valid_q;
@@ -499,12 +567,12 @@ module mmu_top #(
   // Assertions (Verilator --assert; a failure is a model error, gm.h).
   // Valid/ready at the memory port: a request held while refused stays the same.
   logic a_stall_q;
-  logic [ObW-1:0] a_ob_q;
+  mmu_out_t a_ob_q;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       a_stall_q <= 1'b0;
     end else begin
-      a_mmu_req_stable: assert (!a_stall_q || (mem_req_valid_o && ob_q[0 +: ObW] == a_ob_q))
+      a_mmu_req_stable: assert (!a_stall_q || (mem_req_valid_o && ob_head == a_ob_q))
         else $error("mmu_top: the memory request changed while refused");
       // No TLB fill from a walk that an invalidation overtook.
       a_mmu_fill_fresh: assert (!(fill && (wk_stale_q || inv_i)))
@@ -517,7 +585,8 @@ module mmu_top #(
         else $error("mmu_top: illegal walker state %h", wk_q);
       a_stall_q <= mem_req_valid_o && !mem_req_ready_i;
     end
-    a_ob_q <= ob_q[0 +: ObW];
+    // Kept only while refused (the check reads it only then).
+    if (mem_req_valid_o && !mem_req_ready_i) a_ob_q <= ob_head;
   end
 `endif
 

@@ -149,27 +149,48 @@ module gpu_regs #(
 
   assign wr = reg_req_valid_i && reg_req_we_i;
   assign rd = reg_req_valid_i && !reg_req_we_i;
-  assign qoff = reg_req_addr_i - QRegBase;
-  assign is_q = reg_req_addr_i >= QRegBase &&
-                reg_req_addr_i < QRegBase + 16'(NumQueues) * QRegStride;
-  assign q = QW'(qoff >> StrideLog2);
-  assign voff = reg_req_addr_i - VmRegBase;
-  assign is_vm = reg_req_addr_i >= VmRegBase && reg_req_addr_i < VmRegBase + 16'(NumVmids) * VmRegStride;
-  assign v = voff[6:3];
-  assign aoff = reg_req_addr_i - AptRegBase;
-  assign is_apt = reg_req_addr_i >= AptRegBase &&
-                  reg_req_addr_i < AptRegBase + 16'(NumRanges) * AptRegStride;
-  assign ar = aoff[7:5];
-  assign roff = is_q ? (qoff & (QRegStride - 16'd1)) :
-                is_vm ? (voff & (VmRegStride - 16'd1)) :
-                is_apt ? (aoff & (AptRegStride - 16'd1)) : reg_req_addr_i;
+
+  // The offset is decoded only on a request: every use of the decode below
+  // is qualified by reg_req_valid_i (wr, rd), and requests are rare.
+  always_comb begin
+    qoff = '0;
+    voff = '0;
+    aoff = '0;
+    is_q = 1'b0;
+    is_vm = 1'b0;
+    is_apt = 1'b0;
+    q = '0;
+    v = '0;
+    ar = '0;
+    roff = '0;
+    if (reg_req_valid_i) begin
+      qoff = reg_req_addr_i - QRegBase;
+      is_q = reg_req_addr_i >= QRegBase &&
+             reg_req_addr_i < QRegBase + 16'(NumQueues) * QRegStride;
+      q = QW'(qoff >> StrideLog2);
+      voff = reg_req_addr_i - VmRegBase;
+      is_vm = reg_req_addr_i >= VmRegBase && reg_req_addr_i < VmRegBase + 16'(NumVmids) * VmRegStride;
+      v = voff[6:3];
+      aoff = reg_req_addr_i - AptRegBase;
+      is_apt = reg_req_addr_i >= AptRegBase &&
+               reg_req_addr_i < AptRegBase + 16'(NumRanges) * AptRegStride;
+      ar = aoff[7:5];
+      roff = is_q ? (qoff & (QRegStride - 16'd1)) :
+             is_vm ? (voff & (VmRegStride - 16'd1)) :
+             is_apt ? (aoff & (AptRegStride - 16'd1)) : reg_req_addr_i;
+    end
+  end
   // The range update protocol: fields change only while VALID is clear.
   assign refuse = wr && is_apt && roff != RegAptCtrl && apt_valid_q[ar];
 
+  // The read mux and the hit decode, on a request only (hit is read only
+  // with wr or rd).
   always_comb begin
     hit = 1'b1;
     rdata = '0;
-    if (is_apt) begin
+    if (!reg_req_valid_i) begin
+      // no request
+    end else if (is_apt) begin
       unique case (roff)
         RegAptCtrl:   rdata = (32'(apt_valid_q[ar]) << AptCtrlValidLsb) |
                               (32'(apt_mode_q[3*ar +: 3]) << AptCtrlModeLsb) |

@@ -197,19 +197,25 @@ module gpu_top #(
       snoop_valid_q <= 1'b0;
       snoop_addr_q <= '0;
     end else begin
+      // The payloads load only with their valid: every reader below
+      // qualifies them by it, and the wide ones cost each cycle they copy.
       r_req_valid_q <= reg_req_valid_i;
-      r_req_we_q <= reg_req_we_i;
-      r_req_addr_q <= reg_req_addr_i;
-      r_req_wdata_q <= reg_req_wdata_i;
+      if (reg_req_valid_i) begin
+        r_req_we_q <= reg_req_we_i;
+        r_req_addr_q <= reg_req_addr_i;
+        r_req_wdata_q <= reg_req_wdata_i;
+      end
       m_rsp_valid_q <= mem_rsp_valid_i;
       m_rsp_err_q <= mem_rsp_err_i;
       m_rsp_id_q <= mem_rsp_id_i;
-      m_rsp_rdata_q <= mem_rsp_rdata_i;
+      if (mem_rsp_valid_i) m_rsp_rdata_q <= mem_rsp_rdata_i;
       a_req_valid_q <= apt_req_valid_i;
-      a_req_we_q <= apt_req_we_i;
-      a_req_addr_q <= apt_req_addr_i;
-      a_req_wdata_q <= apt_req_wdata_i;
-      a_req_wstrb_q <= apt_req_wstrb_i;
+      if (apt_req_valid_i) begin
+        a_req_we_q <= apt_req_we_i;
+        a_req_addr_q <= apt_req_addr_i;
+        a_req_wdata_q <= apt_req_wdata_i;
+        a_req_wstrb_q <= apt_req_wstrb_i;
+      end
       snoop_valid_q <= mem_req_valid_o && mem_req_we_o && mem_req_ready_i;
       snoop_addr_q <= mem_req_addr_o;
     end

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+//
+// cp_copy_cmd: a queue's COPY, BLT and FILL payload as a copy-engine
+// command, and the payload checks that decide whether it may run.
+//
+// Purpose: keep the surface-format checks and the command fields of the
+// three copy packets out of cp_queue's main FSM.  Combinational.
+//
+// How to drive it: give the packet's opcode and payload register; raise
+// check_en_i in the cycle the packet executes (cp_queue StExec) to get
+// field_bad_o/align_bad_o, and cmd_en_i while the command is offered to the
+// copy engine (StCdrain) to get the ce_* fields.  With an enable clear its
+// outputs are zero and nothing is evaluated: Verilator recomputes every
+// block each cycle, and these are idle almost all the time.
+//
+// Checks (reserved bits are cp_queue's rsv_bad): COPY: a range past 2^48;
+// BLT and FILL: a surface with an unknown mode or element size, a pitch the
+// layout cannot have, or a rectangle outside the pitch (tiled, or more than
+// one row) is BAD_FIELD, as are a width over 2^32 bytes and (BLT) two
+// element sizes; a tiled base off its tile is BAD_ALIGN.
+
+`default_nettype none
+
+module cp_copy_cmd #(
+  parameter int unsigned PayloadBits = 320  // cp_queue's payload register (PktFixedDw dwords)
+) (
+  input  logic                   check_en_i,
+  input  logic                   cmd_en_i,
+  input  logic [7:0]             opcode_i,
+  input  logic [PayloadBits-1:0] pl_i,
+  output logic                   field_bad_o,
+  output logic                   align_bad_o,
+  output logic                   ce_fill_o,
+  output logic [47:0]            ce_src_base_o,
+  output logic [2:0]             ce_src_mode_o,
+  output logic [19:0]            ce_src_pitch_o,
+  output logic [19:0]            ce_src_x0b_o,
+  output logic [15:0]            ce_src_y0_o,
+  output logic [47:0]            ce_dst_base_o,
+  output logic [2:0]             ce_dst_mode_o,
+  output logic [19:0]            ce_dst_pitch_o,
+  output logic [19:0]            ce_dst_x0b_o,
+  output logic [15:0]            ce_dst_y0_o,
+  output logic [2:0]             ce_bpe_o,
+  output logic [31:0]            ce_w_o,
+  output logic [15:0]            ce_h_o,
+  output logic [63:0]            ce_value_o
+);
+
+  `include "gpu_defs.svh"
+
+  opcode_e opcode;
+  pkt_payload_u pl;
+
+  initial begin : check_params
+    if (PayloadBits != PktFixedDw * 32) $error("cp_copy_cmd: PayloadBits must be PktFixedDw dwords");
+  end
+  assign opcode = opcode_i;
+  assign pl = pl_i;
+
+  // A surface operand: base, layout (FMT dword), X.  bad_field: an unknown
+  // mode or element size, a pitch the layout cannot have, or a rectangle
+  // outside the pitch (tiled, or more than one row); bad_align: a tiled base
+  // off its tile.
+  function automatic logic [1:0] surf_bad(logic [47:0] base, tile_mode_e mode, logic [2:0] bpe,
+                                          logic [19:0] pitch, logic [15:0] x, logic [35:0] wb,
+                                          logic [15:0] h);
+    logic [35:0] right;
+    logic [4:0] tbl;
+    logic fld, aln;
+    right = (36'(x) << bpe) + wb;
+    tbl = tile_tb_log2(mode);
+    fld = !tile_fmt_ok(mode, bpe, pitch) ||
+          ((mode != TileLinear || h > 16'd1) && right > 36'(pitch));
+    aln = !fld && ((base & ((48'd1 << tbl) - 48'd1)) != '0);
+    surf_bad = {fld, aln};
+  endfunction
+
+  logic [2:0] c_bpe;
+  logic [35:0] c_wb;
+  logic [47:0] c_src, c_dst;  // COPY's addresses, BLT's and FILL's surface bases
+  logic [1:0] c_src_bad, c_dst_bad;
+  always_comb begin
+    c_bpe = '0;
+    c_wb = '0;
+    c_src = '0;
+    c_dst = '0;
+    c_src_bad = '0;
+    c_dst_bad = '0;
+    field_bad_o = 1'b0;
+    align_bad_o = 1'b0;
+    if (check_en_i || cmd_en_i) begin
+      c_bpe = (opcode == OpBlt) ? pl.blt.src_fmt.src_bpe : pl.fill.dst_fmt.dst_bpe;
+      c_wb = {4'd0, (opcode == OpBlt) ? pl.blt.width : pl.fill.width} << c_bpe;
+      c_src = {pl.copy.src_hi[15:0], pl.copy.src_lo};
+      c_dst = {pl.copy.dst_hi[15:0], pl.copy.dst_lo};
+      unique case (opcode)
+        OpBlt: begin
+          c_src = {pl.blt.src_hi[15:0], pl.blt.src_lo};
+          c_dst = {pl.blt.dst_hi[15:0], pl.blt.dst_lo};
+        end
+        OpFill: begin
+          c_src = '0;
+          c_dst = {pl.fill.dst_hi[15:0], pl.fill.dst_lo};
+        end
+        default: ;
+      endcase
+    end
+    if (check_en_i) begin
+      unique case (opcode)
+        OpCopy: field_bad_o = {1'b0, c_src} + 49'(pl.copy.bytes) > 49'h1_0000_0000_0000 ||
+                              {1'b0, c_dst} + 49'(pl.copy.bytes) > 49'h1_0000_0000_0000;
+        OpBlt: begin
+          c_src_bad = surf_bad(c_src, pl.blt.src_fmt.src_mode, pl.blt.src_fmt.src_bpe,
+                               pl.blt.src_fmt.src_pitch, pl.blt.src_xy.src_x, c_wb, pl.blt.height[15:0]);
+          c_dst_bad = surf_bad(c_dst, pl.blt.dst_fmt.dst_mode, pl.blt.dst_fmt.dst_bpe,
+                               pl.blt.dst_fmt.dst_pitch, pl.blt.dst_xy.dst_x, c_wb, pl.blt.height[15:0]);
+          field_bad_o = c_src_bad[1] || c_dst_bad[1] || c_wb[35:32] != '0 ||
+                        pl.blt.src_fmt.src_bpe != pl.blt.dst_fmt.dst_bpe;
+          align_bad_o = c_src_bad[0] || c_dst_bad[0];
+        end
+        OpFill: begin
+          c_dst_bad = surf_bad(c_dst, pl.fill.dst_fmt.dst_mode, pl.fill.dst_fmt.dst_bpe,
+                               pl.fill.dst_fmt.dst_pitch, pl.fill.dst_xy.dst_x, c_wb, pl.fill.height[15:0]);
+          field_bad_o = c_dst_bad[1] || c_wb[35:32] != '0;
+          align_bad_o = c_dst_bad[0];
+        end
+        default: ;
+      endcase
+    end
+  end
+
+  // The command the copy engine sees.
+  always_comb begin
+    ce_fill_o = 1'b0;
+    ce_src_base_o = '0;
+    ce_src_mode_o = TileLinear;
+    ce_src_pitch_o = '0;
+    ce_src_x0b_o = '0;
+    ce_src_y0_o = '0;
+    ce_dst_base_o = '0;
+    ce_dst_mode_o = TileLinear;
+    ce_dst_pitch_o = '0;
+    ce_dst_x0b_o = '0;
+    ce_dst_y0_o = '0;
+    ce_bpe_o = '0;
+    ce_w_o = '0;
+    ce_h_o = '0;
+    ce_value_o = '0;
+    if (cmd_en_i) begin
+      ce_fill_o = opcode == OpFill;
+      ce_src_base_o = c_src;
+      ce_dst_base_o = c_dst;
+      ce_w_o = pl.copy.bytes;
+      ce_h_o = 16'd1;
+      ce_value_o = {pl.fill.value_hi, pl.fill.value_lo};
+      unique case (opcode)
+        OpBlt: begin
+          ce_src_mode_o = pl.blt.src_fmt.src_mode;
+          ce_src_pitch_o = pl.blt.src_fmt.src_pitch;
+          ce_src_x0b_o = 20'(pl.blt.src_xy.src_x) << c_bpe;
+          ce_src_y0_o = pl.blt.src_xy.src_y;
+          ce_dst_mode_o = pl.blt.dst_fmt.dst_mode;
+          ce_dst_pitch_o = pl.blt.dst_fmt.dst_pitch;
+          ce_dst_x0b_o = 20'(pl.blt.dst_xy.dst_x) << c_bpe;
+          ce_dst_y0_o = pl.blt.dst_xy.dst_y;
+          ce_bpe_o = c_bpe;
+          ce_w_o = c_wb[31:0];
+          ce_h_o = pl.blt.height[15:0];
+        end
+        OpFill: begin
+          ce_dst_mode_o = pl.fill.dst_fmt.dst_mode;
+          ce_dst_pitch_o = pl.fill.dst_fmt.dst_pitch;
+          ce_dst_x0b_o = 20'(pl.fill.dst_xy.dst_x) << c_bpe;
+          ce_dst_y0_o = pl.fill.dst_xy.dst_y;
+          ce_bpe_o = c_bpe;
+          ce_w_o = c_wb[31:0];
+          ce_h_o = pl.fill.height[15:0];
+        end
+        default: ;
+      endcase
+    end
+  end
+
+endmodule
+
+`default_nettype wire
