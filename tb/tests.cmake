@@ -213,6 +213,11 @@ set_tests_properties(check_testplan PROPERTIES WORKING_DIRECTORY .. LABELS lint 
 add_test(check_rtl_clocking python3 tb/check_rtl_clocking.py --self-test)
 set_tests_properties(check_rtl_clocking PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
 
+# Lint waivers only in rtl/lint/*.vlt, each rule explained in its comments
+# (SPEC 3); --self-test: a waiver in a source or one without a reason fails.
+add_test(check_waivers python3 tb/check_waivers.py --self-test)
+set_tests_properties(check_waivers PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
+
 # The regression runner (tb/regress/regress.py, which runs this list): shard
 # specs refused, a failure's seed, command and waves, the JUnit file, merges.
 add_test(regress_selftest sh tb/regress/selftest.sh)

@@ -107,9 +107,7 @@ module cp_queue #(
   localparam logic [63:0] PteAddrInPlace = ((64'd1 << PteAddrW) - 64'd1) << PteAddrLsb;
 
   // The beat holds whole 64-bit values and at least one dword per lane.
-  // verilator lint_off UNUSED
   localparam bit BeatOk = (BeatBytes >= 8) && (BeatBytes <= 64) && ((1 << BeatLog2) == BeatBytes);
-  // verilator lint_on UNUSED
   initial begin : check_params
     if (!BeatOk) $error("cp_queue: BeatBytes must be a power of two in 8..64");
   end
