@@ -230,13 +230,15 @@ LINK = $(CXX) -o $@ $^ $(VL_ARCH) $(VL_RT) $(LDLIBS)
 # `gpusim run` scenarios (tb/scen/), the benchmarks (tools/).
 TOOL_OBJ := $(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_pipe.o $(B)/obj/tools/bench_umd.o \
 	$(B)/obj/tools/bench_idle.o \
-	$(B)/obj/tools/replay.o $(B)/obj/tools/replay_disasm.o $(B)/obj/tools/cli_file.o \
+	$(B)/obj/tools/replay.o $(B)/obj/tools/replay_disasm.o $(B)/obj/tools/cli.o \
+	$(B)/obj/tools/bench_cmd.o \
 	$(B)/obj/tb/scen/scen_demo.o $(B)/obj/tb/scen/scen_pipe.o $(B)/obj/tb/scen/scen_common.o \
 	$(B)/obj/tb/scen/scen_gpuva.o $(B)/obj/tb/scen/scen_deferred.o $(B)/obj/tb/scen/scen_lock.o \
 	$(B)/obj/tb/umd_work.o \
 	$(B)/obj/tb/umd_work_gpu.o
-$(TOOL_OBJ): tools/bench.h tools/replay.h tools/cli_file.h $(wildcard tb/scen/*.h)
-$(B)/obj/tools/gpusim.o: CFLAGS += -Itb/scen $(if $(FAST),-DGPUSIM_FAST_BUILD)
+$(TOOL_OBJ): tools/bench.h tools/replay.h tools/cli.h $(wildcard tb/scen/*.h)
+$(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_cmd.o: CFLAGS += -Itb/scen
+$(B)/obj/tools/cli.o: CFLAGS += $(if $(FAST),-DGPUSIM_FAST_BUILD)
 $(BIN): $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)

@@ -9,6 +9,10 @@
 
 #include "gm.h"
 
+/* `gpusim bench [--rounds N]` with argv[0] = "bench" (bench_cmd.c); the
+ * exit status. */
+int cmd_bench(int argc, char **argv);
+
 /* Patch entries/s, DMA-buffer build MB/s, submit -> retire cycles; prints
  * its lines; 0, or 1 when something failed. */
 int bench_pipeline(void);

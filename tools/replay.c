@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli_file.h"
+#include "cli.h"
 #include "gm.h"
 #include "replay.h"
 
@@ -313,24 +313,6 @@ out_destroy:
 	return rc;
 }
 
-static bool parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!s || !*s || *s == '-')
-		return false;
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return errno == 0 && *end == '\0';
-}
-
-static int replay_usage(const char *why, const char *arg)
-{
-	fprintf(stderr, "gpusim: replay: %s%s%s\n(gpusim --help for usage)\n", why, arg ? ": " : "",
-		arg ? arg : "");
-	return 2;
-}
-
 /* Options of `gpusim replay` into *o: 0, or the exit status. */
 static int parse_replay(int argc, char **argv, struct replay_opts *o)
 {
@@ -344,44 +326,37 @@ static int parse_replay(int argc, char **argv, struct replay_opts *o)
 		}
 		if (a[0] != '-') {
 			if (o->path)
-				return replay_usage("replay takes one FILE", a);
+				return cli_usage("replay", "replay takes one FILE", a);
 			o->path = a;
 			continue;
 		}
 		if (!val)
-			return replay_usage(strncmp(a, "--", 2) || !(!strcmp(a, "--backend") ||
+			return cli_usage("replay", strncmp(a, "--", 2) || !(!strcmp(a, "--backend") ||
 					    !strncmp(a, "--wave", 6)) ? "unknown option" :
 					    "missing value for", a);
 		i++;
 		if (!strcmp(a, "--backend")) {
 			o->backend_set = true;
-			if (!strcmp(val, "verilator"))
-				o->backend = GM_BACKEND_VERILATOR;
-			else if (!strcmp(val, "systemc"))
-				o->backend = GM_BACKEND_SYSTEMC;
-			else if (!strcmp(val, "ref"))
-				o->backend = GM_BACKEND_REF;
-			else
-				return replay_usage("unknown backend", val);
+			if (!cli_parse_backend(val, &o->backend))
+				return cli_usage("replay", "unknown backend", val);
 		} else if (!strcmp(a, "--wave")) {
 			o->wave = val;
 		} else if (!strcmp(a, "--wave-from") || !strcmp(a, "--wave-to")) {
 			w = a[7] == 'f' ? &o->wave_from : &o->wave_to;
-			if (!parse_u64(val, w))
-				return replay_usage("bad value for", a);
+			if (!cli_parse_u64(val, w))
+				return cli_usage("replay", "bad value for", a);
 		} else {
-			return replay_usage("unknown option", a);
+			return cli_usage("replay", "unknown option", a);
 		}
 	}
 	if (!o->path)
-		return replay_usage("replay needs a capture FILE", NULL);
+		return cli_usage("replay", "replay needs a capture FILE", NULL);
 	if ((o->wave_from || o->wave_to != GM_WAVE_END) && !o->wave)
-		return replay_usage("--wave-from/--wave-to need --wave", NULL);
+		return cli_usage("replay", "--wave-from/--wave-to need --wave", NULL);
 	if (o->wave_from >= o->wave_to)
-		return replay_usage("empty wave window", NULL);
-	if (o->wave && o->backend_set && o->backend == GM_BACKEND_REF)
-		return replay_usage("--wave needs an RTL backend (ref has no signals to dump)", o->wave);
-	return 0;
+		return cli_usage("replay", "empty wave window", NULL);
+	/* without --backend the capture's own, checked when it is read */
+	return cli_check_wave("replay", o->wave, o->backend_set ? o->backend : GM_BACKEND_VERILATOR);
 }
 
 int cmd_replay(int argc, char **argv)

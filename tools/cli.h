@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.h - what the gpusim commands share: usage errors, option values
+ * (numbers, backends, the wave file) and input files read whole, bounded,
+ * each refused with the usage exit status and one line on stderr.
+ */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gm.h"
+
+/* `gpusim --help` (tools/gpusim.c). */
+extern const char gpusim_usage[];
+
+/* "gpusim: [CMD: ]WHY[: ARG]" and the --help hint on stderr; returns 2,
+ * the usage exit status.  @cmd and @arg may be NULL. */
+int cli_usage(const char *cmd, const char *why, const char *arg);
+
+/* A whole unsigned number (decimal, 0x hex or 0 octal) without sign. */
+bool cli_parse_u64(const char *s, uint64_t *v);
+
+#define CLI_ROUNDS_MAX 1000000u /* demo and bench --rounds */
+
+/* A --rounds value, 1..CLI_ROUNDS_MAX. */
+bool cli_parse_rounds(const char *s, unsigned *rounds);
+
+/* verilator, systemc or ref into *k; false for anything else. */
+bool cli_parse_backend(const char *s, enum gm_backend_kind *k);
+const char *cli_backend_word(enum gm_backend_kind k);
+
+/* Refuse --wave @wave before the run when it cannot be written: on the ref
+ * backend (no signals), in the speed build (no trace support, no SystemC),
+ * a .vcd without fst2vcd on PATH.  0, or cli_usage's status. */
+int cli_check_wave(const char *cmd, const char *wave, enum gm_backend_kind be);
+
+/* "gpusim CMD PATH: <reason>" on stderr; returns 2, the usage exit status. */
+int cli_refuse(const char *cmd, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Read the whole of @path, at most @max bytes (a stream such as /dev/zero is
+ * read one byte past the limit and no further).  0 with *buf (free it) and
+ * *len; else cli_refuse's status ("cannot open", "cannot read", "larger than
+ * N MiB/GiB", "out of memory") and nothing allocated.
+ */
+int cli_read_file(const char *cmd, const char *path, size_t max, uint8_t **buf, size_t *len);
+
+#endif /* CLI_H */
