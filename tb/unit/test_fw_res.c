@@ -1503,6 +1503,30 @@ static void test_place_evict(void **state)
 
 #define NV 6
 
+/*
+ * A victim picker's answer against its table row: status @st (want
+ * @want_st); on GM_OK @n victims in @out (want @want_n, NULL after them),
+ * out[j] == a[order[j]]; on failure nothing written (out[0] NULL, @n left
+ * at the 99 the caller set).
+ */
+static void check_picked(const char *name, int st, int want_st, struct fw_alloc *const *out,
+			 size_t n, size_t want_n, struct fw_alloc *const *a, const int *order)
+{
+	if (st != want_st)
+		fail_msg("%s: got %s, want %s", name, st_str(st), st_str(want_st));
+	if (st != GM_OK) {
+		assert_int_equal(n, 99);
+		assert_null(out[0]);
+		return;
+	}
+	if (n != want_n)
+		fail_msg("%s: %zu victims, want %zu", name, n, want_n);
+	for (size_t j = 0; j < n; j++)
+		if (out[j] != a[order[j]])
+			fail_msg("%s: victim %zu is not a[%d]", name, j, order[j]);
+	assert_null(out[n]);
+}
+
 static void test_pick_victims(void **state)
 {
 	struct fx *f = *state;
@@ -1572,19 +1596,7 @@ static void test_pick_victims(void **state)
 		st = fw_res_pick_victims(&f->ad, VRAM_ID, T[i].need, ex, nex, out, T[i].cap, &n);
 		after = snap_take(f);
 		snap_same(&before, &after, "picking victims"); /* moves nothing */
-		if (st != T[i].st)
-			fail_msg("%s: got %s, want %s", T[i].name, st_str(st), st_str(T[i].st));
-		if (st != GM_OK) {
-			assert_int_equal(n, 99);
-			assert_null(out[0]);
-			continue;
-		}
-		if (n != T[i].n)
-			fail_msg("%s: %zu victims, want %zu", T[i].name, n, T[i].n);
-		for (j = 0; j < n; j++)
-			if (out[j] != a[T[i].order[j]])
-				fail_msg("%s: victim %zu is not a[%d]", T[i].name, j, T[i].order[j]);
-		assert_null(out[n]);
+		check_picked(T[i].name, st, T[i].st, out, n, T[i].n, a, T[i].order);
 	}
 	for (i = 0; i < NV; i++)
 		a[i]->pinned = false;
@@ -1676,19 +1688,7 @@ static void test_pick_hole(void **state)
 				      &n);
 		after = snap_take(f);
 		snap_same(&before, &after, "picking a hole"); /* moves nothing */
-		if (st != T[i].st)
-			fail_msg("%s: got %s, want %s", T[i].name, st_str(st), st_str(T[i].st));
-		if (st != GM_OK) {
-			assert_int_equal(n, 99);
-			assert_null(out[0]);
-			continue;
-		}
-		if (n != T[i].n)
-			fail_msg("%s: %zu victims, want %zu", T[i].name, n, T[i].n);
-		for (j = 0; j < n; j++)
-			if (out[j] != a[T[i].order[j]])
-				fail_msg("%s: victim %zu is not a[%d]", T[i].name, j, T[i].order[j]);
-		assert_null(out[n]);
+		check_picked(T[i].name, st, T[i].st, out, n, T[i].n, a, T[i].order);
 	}
 	for (i = 0; i < PH_N; i++)
 		a[i]->pinned = false;
