@@ -26,6 +26,7 @@
 #include "gm_backend.h"
 #include "gpu_hw.h"
 #include "scen_demo.h"
+#include "scen_pipe.h"
 
 struct bench_case {
 	const char *name;
@@ -317,6 +318,51 @@ static int bench_copy_engine(void)
 	return bad;
 }
 
+/*
+ * Every `gpusim run` scenario on the Verilator backend and on ref: both
+ * cycle counts, ref's difference from the RTL's and its speed-up by CPU
+ * time (each scenario checks its own results; a failed check fails the
+ * bench).  0, or 1.
+ */
+static int bench_scenarios(void)
+{
+	static const enum gm_backend_kind be[2] = { GM_BACKEND_VERILATOR, GM_BACKEND_REF };
+	FILE *null = fopen("/dev/null", "w");
+	int rc = 0;
+
+	if (!null)
+		return 1;
+	printf("scenarios (gpusim run NAME): cycles on verilator and ref, ref's difference, ref's speed-up\n");
+	for (const char *const *name = scen_pipe_names; *name && !rc; name++) {
+		struct scen_pipe_result r[2];
+		double secs[2];
+
+		for (unsigned k = 0; k < 2 && !rc; k++) {
+			struct scen_pipe_opts o;
+			struct timespec t0, t1;
+
+			scen_pipe_opts_default(&o);
+			o.backend = be[k];
+			o.quiet = true;
+			o.out = null;
+			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+			rc = scen_pipe_run(*name, &o, &r[k]) != GM_OK;
+			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+			secs[k] = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+		}
+		if (rc) {
+			printf("  %-9s failed\n", *name);
+			break;
+		}
+		printf("  %-9s %10" PRIu64 " / %10" PRIu64 " cycles  %+6.2f%%  %5.1fx\n", *name,
+		       r[0].cycles, r[1].cycles,
+		       100.0 * ((double)r[1].cycles - (double)r[0].cycles) / (double)r[0].cycles,
+		       secs[1] > 0 ? secs[0] / secs[1] : 0.0);
+	}
+	fclose(null);
+	return rc;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	static const struct bench_case cases[] = {
@@ -368,5 +414,6 @@ int cmd_bench(int argc, char **argv)
 	       rate[0] > 0 ? rate[7] / rate[0] : 0.0,
 	       cyc[0] ? 100.0 * ((double)cyc[7] - (double)cyc[0]) / (double)cyc[0] : 0.0);
 	return bench_mmu(false, 20000) || bench_mmu(true, 20000) || bench_copy_engine() ||
+	       bench_scenarios() ||
 	       bench_pipeline() || bench_umd();
 }
