@@ -206,8 +206,11 @@ int scen_vaupdate(struct scen *s)
 
 /* ------------------------------------------------------------ tiled */
 
-#define TS_W 512u            /* surface: 512 x 512 4-byte elements, 4 x 4 tiles of 128 x 128 */
-#define TS_TILES 16u
+#define TS_W 512u            /* surface: 512 x 384 4-byte elements, 4 x 3 tiles of 128 x 128 */
+#define TS_H 384u
+#define TS_TILES 12u
+#define TS_MAPPED 9u         /* tiles mapped at first, the rest null */
+#define TS_BYTES (TS_W * TS_H * 4u) /* 768 KiB: its capture stays under 1 MiB */
 #define TS_PITCH 2048u
 
 /* The pool tile @map[t] surface tile t maps to, or -1 (null). */
@@ -252,8 +255,8 @@ int scen_tiled(struct scen *s)
 	vl = va_reserve(s, dev, 4 * MIB, FW_GPUVA_RESERVE_NO_ACCESS);
 	if (!vt || !vl)
 		return GM_ERR_FULL;
-	scen_say(s, "device %u in VMID %u: a 512 x 512 SS64K resource reserved at 0x%" PRIx64
-		 " (16 tiles, null until mapped), source and destination images and a 16-page tile"
+	scen_say(s, "device %u in VMID %u: a 512 x 384 SS64K resource reserved at 0x%" PRIx64
+		 " (12 tiles, null until mapped), source and destination images and a 16-page tile"
 		 " pool\n", dev->tag, fw_gpuva_vmid(s->k, dev), vt);
 	ops[0] = op_map(vl, MIB, 0, MMU_MAP_FRAG64K);
 	ops[1] = op_map(vl + MIB, MIB, 0, MMU_MAP_FRAG64K);
@@ -265,11 +268,11 @@ int scen_tiled(struct scen *s)
 	out = scen_buf(s, MIB);
 	if (!src || !out)
 		return GM_ERR_NO_MEM;
-	for (uint32_t i = 0; i < TS_W * TS_W; i++)
+	for (uint32_t i = 0; i < TS_W * TS_H; i++)
 		src[i] = scen_rnd(s) | 1u; /* never 0: a null tile's 0 stands out */
-	TRY(gm_backdoor_write(s->g, as->loc.addr, src, MIB));
+	TRY(gm_backdoor_write(s->g, as->loc.addr, src, TS_BYTES));
 
-	/* Map 10 tiles to distinct pool pages in random order, 6 stay null. */
+	/* Map TS_MAPPED tiles to distinct pool pages in random order, the rest stay null. */
 	for (unsigned t = 0; t < TS_TILES; t++)
 		map1[t] = (int)t;
 	for (unsigned t = TS_TILES - 1; t > 0; t--) {
@@ -279,7 +282,7 @@ int scen_tiled(struct scen *s)
 		map1[t] = map1[j];
 		map1[j] = x;
 	}
-	for (unsigned t = 10; t < TS_TILES; t++)
+	for (unsigned t = TS_MAPPED; t < TS_TILES; t++)
 		map1[t] = -1;
 	for (unsigned t = 0; t < TS_TILES; t++) {
 		unsigned j = scen_rnd(s) % TS_TILES, x = (unsigned)map1[t];
@@ -291,7 +294,7 @@ int scen_tiled(struct scen *s)
 	ts = (struct dma_surf){ .base = vt, .pitch = TS_PITCH, .mode = GPU_TILE_SS64K, .bpe_log2 = 2 };
 	ls = (struct dma_surf){ .base = vl, .pitch = TS_PITCH, .mode = GPU_TILE_LINEAR, .bpe_log2 = 2 };
 	dma_buf_init(&b, dw, 64);
-	TRY(dma_emit_blt(&b, &ts, &ls, TS_W, TS_W));
+	TRY(dma_emit_blt(&b, &ts, &ls, TS_W, TS_H));
 	TRY(va_submit(s, dev, &b, f, 3));
 
 	/* Behind the BLT: swap three pages, null two tiles, map a null tile to a
@@ -321,7 +324,7 @@ int scen_tiled(struct scen *s)
 	TRY(tiles_map(s, dev, vt, hp, map2, map1, f, 3));
 	dma_buf_init(&b, dw, 64);
 	ls.base = vl + MIB;
-	TRY(dma_emit_blt(&b, &ls, &ts, TS_W, TS_W));
+	TRY(dma_emit_blt(&b, &ls, &ts, TS_W, TS_H));
 	TRY(va_submit(s, dev, &b, f, 5));
 	TRY(fw_mfence_wait(s->k, f, 5, WAIT_BUDGET));
 
@@ -333,7 +336,7 @@ int scen_tiled(struct scen *s)
 	for (unsigned t = 0; t < TS_TILES; t++)
 		if (map1[t] >= 0)
 			written[map1[t]] = (int)t;
-	TRY(gm_backdoor_read(s->g, ad->loc.addr, out, MIB));
+	TRY(gm_backdoor_read(s->g, ad->loc.addr, out, TS_BYTES));
 	for (unsigned t = 0; t < TS_TILES; t++) {
 		unsigned tx = t % 4, ty = t / 4, wrong = 0;
 		int from = map2[t] < 0 ? -1 : written[map2[t]];
