@@ -101,7 +101,7 @@ VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast 
 GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
 	regspec/REGISTERS.md $(wildcard traces/filters/*.txt)
 
-LIB_C := model/gm.c model/gm_capture.c model/gm_capture_read.c model/gm_view.c model/gm_mem.c model/gm_status.c $(wildcard model/ref/*.c) dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
+LIB_C := model/gm.c model/gm_apt.c model/gm_capture.c model/gm_capture_read.c model/gm_view.c model/gm_mem.c model/gm_status.c $(wildcard model/ref/*.c) dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
 	dma/dma_patch.c dma/dma_validate.c \
 	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c mmu/mmu_shadow.c mmu/mmu_update.c fw/fw_dev.c fw/fw_vm.c \
 	fw/fw_mem.c fw/fw_adapter.c fw/fw_res.c fw/fw_residency.c fw/fw_kmd.c fw/fw_render.c fw/fw_paging.c fw/fw_mfence.c \

@@ -11,7 +11,7 @@
 # For each short deterministic workload - idle (a model out of reset
 # clocked with nothing to do), the demo, copy streaming (`run copies`) and a
 # scenario (`run deferred`) - callgrind counts the instructions executed
-# inside gm.c's tick(), one call per simulated cycle (--toggle-collect), so
+# inside gm.c's gm_tick(), one call per simulated cycle (--toggle-collect), so
 # set-up and the firmware are left out: the figure is the cost of a cycle
 # and does not move with machine load.  cycles/s is the same run's cycles
 # over its user + system CPU time, set-up included (it moves with load).
@@ -38,7 +38,7 @@ for w in "${WORKLOADS[@]}"; do
 	name=${w%%|*} args=${w#*|}
 	for be in $BACKENDS; do
 		# shellcheck disable=SC2086 # args are words
-		valgrind --tool=callgrind --toggle-collect=tick --callgrind-out-file="$TMP/cg" \
+		valgrind --tool=callgrind --toggle-collect=gm_tick --callgrind-out-file="$TMP/cg" \
 			"$BIN" $args --backend "$be" > "$TMP/out" 2> "$TMP/vg" || {
 			echo "bench_ipc: $name on $be failed:"; cat "$TMP/out" "$TMP/vg"; exit 1; }
 		cyc=$(cycles_of "$TMP/out")
