@@ -1509,6 +1509,22 @@ static void test_place_evict(void **state)
  * out[j] == a[order[j]]; on failure nothing written (out[0] NULL, @n left
  * at the 99 the caller set).
  */
+/* Pin the allocations @a[0..n) whose bit is set in @pinned and list those
+ * whose bit is set in @excluded in @ex: a picker table row's set-up.  Returns
+ * how many are excluded. */
+static size_t pin_and_exclude(struct fw_alloc *const *a, size_t n, unsigned pinned,
+			      unsigned excluded, struct fw_alloc **ex)
+{
+	size_t nex = 0, j;
+
+	for (j = 0; j < n; j++) {
+		a[j]->pinned = pinned >> j & 1;
+		if (excluded >> j & 1)
+			ex[nex++] = a[j];
+	}
+	return nex;
+}
+
 static void check_picked(const char *name, int st, int want_st, struct fw_alloc *const *out,
 			 size_t n, size_t want_n, struct fw_alloc *const *a, const int *order)
 {
@@ -1582,14 +1598,9 @@ static void test_pick_victims(void **state)
 
 	for (i = 0; i < ARRAY_SIZE(T); i++) {
 		struct fw_alloc *ex[NV];
-		size_t nex = 0, j;
+		size_t nex = pin_and_exclude(a, NV, T[i].pinned, T[i].excluded, ex);
 		int st;
 
-		for (j = 0; j < NV; j++) {
-			a[j]->pinned = T[i].pinned >> j & 1;
-			if (T[i].excluded >> j & 1)
-				ex[nex++] = a[j];
-		}
 		memset(out, 0, sizeof(out));
 		n = 99;
 		before = snap_take(f);
@@ -1673,14 +1684,9 @@ static void test_pick_hole(void **state)
 
 	for (i = 0; i < ARRAY_SIZE(T); i++) {
 		struct fw_alloc *ex[PH_N];
-		size_t nex = 0, j;
+		size_t nex = pin_and_exclude(a, PH_N, T[i].pinned, T[i].excluded, ex);
 		int st;
 
-		for (j = 0; j < PH_N; j++) {
-			a[j]->pinned = T[i].pinned >> j & 1;
-			if (T[i].excluded >> j & 1)
-				ex[nex++] = a[j];
-		}
 		memset(out, 0, sizeof(out));
 		n = 99;
 		before = snap_take(f);
