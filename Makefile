@@ -122,7 +122,7 @@ endif
 LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
-TESTS := test_rand test_gm_mem test_capture test_dma test_mmu test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_apt_wc test_ce test_mmu_rtl test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_lock_render test_kmd_recovery test_kmd_evict test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
+TESTS := test_rand test_gm_mem test_capture test_dma test_mmu test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_apt_wc test_ce test_mmu_rtl test_cov test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_lock_render test_kmd_recovery test_kmd_evict test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
@@ -341,7 +341,7 @@ run: deps
 # COV_SEEDS random programs run on it, the counts merged into
 # build-cov/coverage.dat, annotated sources in build-cov/annotated/, and
 # line and toggle coverage per module with the uncovered lines.
-COV_TESTS := test_cp test_apt test_ce test_mmu_rtl test_gpuva test_umd_rtl test_kmd test_rand
+COV_TESTS := test_cp test_apt test_ce test_mmu_rtl test_cov test_gpuva test_umd_rtl test_kmd test_rand
 COV_SEEDS ?= 300
 COV_RUN = GPUSIM_COV_DIR=build-cov/cov
 # fold the models' files into build-cov/coverage.dat as they come (each is ~3 MB)

@@ -36,6 +36,9 @@ struct gpu_reg_desc {
 	const char *name;
 	uint32_t offset;  /* byte offset; inside its block when block_stride != 0 */
 	uint32_t block_base, block_stride; /* instance i at block_base + i * block_stride */
+	uint32_t block_count; /* instances the map has room for (1: a global register) */
+	bool rw;          /* read/write: rw_bits read back as written, the rest 0 */
+	uint32_t rw_bits;
 };
 
 /* Each returns the enum value's name, or NULL for a value the spec lacks. */

@@ -226,6 +226,32 @@ enum gpu_apt_err {
 #define GPU_REG_APT_BASE_HI(i) (GPU_APTREG_BASE + (uint32_t)(i) * GPU_APTREG_STRIDE + 0x10u) /* surface base bits 47:32 */
 #define GPU_REG_APT_PITCH(i) (GPU_APTREG_BASE + (uint32_t)(i) * GPU_APTREG_STRIDE + 0x14u) /* surface pitch in bytes (also the pitch of the linear view); bits 19:0 */
 
+/* Read/write registers: the bits that read back as written */
+#define GPU_REG_INT_ENABLE_BITS 0xffffffffu
+#define GPU_REG_SCRATCH_BITS 0xffffffffu
+#define GPU_REG_IB_MAX_DW_BITS 0x001fffffu
+#define GPU_REG_MMU_CTRL_BITS 0x00000001u
+#define GPU_REG_MMU_INV_VMID_BITS 0xffffffffu
+#define GPU_REG_MMU_INV_START_BITS 0xffffffffu
+#define GPU_REG_MMU_INV_END_BITS 0xffffffffu
+#define GPU_REG_MMU_INV_CTL_BITS 0x00000000u
+#define GPU_REG_Q_CTRL_BITS 0x0000000fu
+#define GPU_REG_Q_BASE_LO_BITS 0xffffffffu
+#define GPU_REG_Q_BASE_HI_BITS 0x0000ffffu
+#define GPU_REG_Q_SIZE_BITS 0x0000001fu
+#define GPU_REG_Q_WPTR_BITS 0x000fffffu
+#define GPU_REG_Q_RPTR_WB_LO_BITS 0xffffffffu
+#define GPU_REG_Q_RPTR_WB_HI_BITS 0x0000ffffu
+#define GPU_REG_Q_VMID_BITS 0x0000000fu
+#define GPU_REG_VM_ROOT_LO_BITS 0xffffffffu
+#define GPU_REG_VM_ROOT_HI_BITS 0x0000ffffu
+#define GPU_REG_APT_CTRL_BITS 0x00000771u
+#define GPU_REG_APT_START_BITS 0x0ffffff8u
+#define GPU_REG_APT_END_BITS 0x0ffffff8u
+#define GPU_REG_APT_BASE_LO_BITS 0xffffffffu
+#define GPU_REG_APT_BASE_HI_BITS 0x0000ffffu
+#define GPU_REG_APT_PITCH_BITS 0x000fffffu
+
 #define GPU_CAPS_NUM_QUEUES_SHIFT 0
 #define GPU_CAPS_NUM_QUEUES_MASK 0xfu
 #define GPU_CAPS_NUM_QUEUES(v) (((uint32_t)(v) & GPU_CAPS_NUM_QUEUES_MASK) << GPU_CAPS_NUM_QUEUES_SHIFT)

@@ -60,6 +60,10 @@ class Spec:
                     sys.exit("regtool: bad/duplicate offset %#x (%s)" % (off, r["name"]))
                 seen[off] = r["name"]
                 self.check_fields(r["name"], r.get("fields", []))
+                # "bits": the bits of a read/write register that read back
+                # as written (test_cov writes and reads every one of them).
+                if (r["access"] == "rw") != ("bits" in r) or num(r.get("bits", 0)) > mask(32):
+                    sys.exit("regtool: %s: every rw register, and only those, has 32-bit \"bits\"" % r["name"])
         for b in self.d["blocks"]:
             if max(num(r["offset"]) for r in b["registers"]) >= num(b["stride"]):
                 sys.exit("regtool: %s registers overflow the stride" % b["prefix"])
@@ -423,6 +427,11 @@ def gen_h(s):
             o.append("#define GPU_REG_%s(i) (GPU_%sREG_BASE + (uint32_t)(i) * GPU_%sREG_STRIDE + 0x%02xu) /* %s */"
                      % (r["name"], n, n, num(r["offset"]), r["doc"]))
     o.append("")
+    o.append("/* Read/write registers: the bits that read back as written */")
+    for r in s.all_registers():
+        if "bits" in r:
+            o.append("#define GPU_REG_%s_BITS 0x%08xu" % (r["name"], num(r["bits"])))
+    o.append("")
     for r in s.all_registers():
         for f in r.get("fields", []):
             c_field(o, "GPU_" + r["name"], f)
@@ -479,10 +488,14 @@ def gen_names(s):
         o.append("")
     o.append("static const struct gpu_reg_desc gpu_regs[] = {")
     for r in s.d["registers"]:
-        o.append('\t{ "%s", 0x%03xu, 0, 0 },' % (r["name"], num(r["offset"])))
+        o.append('\t{ "%s", 0x%03xu, 0, 0, 1, %s, 0x%08xu },' % (
+            r["name"], num(r["offset"]), "true" if "bits" in r else "false", num(r.get("bits", 0))))
     for b in s.d["blocks"]:
+        n = num(b["count"]) if b["count"][:1].isdigit() else s.consts[b["count"]]
         for r in b["registers"]:
-            o.append('\t{ "%s", 0x%03xu, 0x%xu, 0x%xu },' % (r["name"], num(r["offset"]), num(b["base"]), num(b["stride"])))
+            o.append('\t{ "%s", 0x%03xu, 0x%xu, 0x%xu, %du, %s, 0x%08xu },' % (
+                r["name"], num(r["offset"]), num(b["base"]), num(b["stride"]), n,
+                "true" if "bits" in r else "false", num(r.get("bits", 0))))
     o.append("};")
     o.append("")
     for p in s.d["packets"]:
@@ -556,14 +569,17 @@ def gen_md(s):
     o += ["## Constants", "", "| name | value | meaning |", "|---|---|---|"]
     for c in s.d["constants"]:
         o.append("| %s | 0x%x | %s |" % (c["name"], num(c["value"]), c["doc"]))
-    o += ["", "## Global registers", "", "| offset | name | access | meaning |", "|---|---|---|---|"]
+    bits = lambda r: "0x%08x" % num(r["bits"]) if "bits" in r else ""
+    o += ["", "## Global registers", "", "A read/write register's bits column names the bits that read back as",
+          "written (the others read 0); test_cov writes and reads every one.", "",
+          "| offset | name | access | bits | meaning |", "|---|---|---|---|---|"]
     for r in s.d["registers"]:
-        o.append("| 0x%03x | %s | %s | %s |" % (num(r["offset"]), r["name"], r["access"], r["doc"]))
+        o.append("| 0x%03x | %s | %s | %s | %s |" % (num(r["offset"]), r["name"], r["access"], bits(r), r["doc"]))
     for b in s.d["blocks"]:
         o += ["", "## %s registers" % b["prefix"], "", b["doc"] + " (base 0x%x, stride 0x%x)." % (num(b["base"]), num(b["stride"])), "",
-              "| offset | name | access | meaning |", "|---|---|---|---|"]
+              "| offset | name | access | bits | meaning |", "|---|---|---|---|---|"]
         for r in b["registers"]:
-            o.append("| +0x%02x | %s | %s | %s |" % (num(r["offset"]), r["name"], r["access"], r["doc"]))
+            o.append("| +0x%02x | %s | %s | %s | %s |" % (num(r["offset"]), r["name"], r["access"], bits(r), r["doc"]))
     o += ["", "## Register fields", "", "| register | field | bits | meaning |", "|---|---|---|---|"]
     for r in s.all_registers():
         for f in r.get("fields", []):

@@ -11,6 +11,10 @@ A point counts once however many instances and including modules it has
 modules): it is covered when any of them hit it.  Line coverage is
 Verilator's v_line and v_branch points, toggle coverage its v_toggle points.
 With --uncovered, each file's uncovered lines are listed.
+
+Then every cover point of the RTL (its v_user points: `c_*: cover`), in
+source order, with its count summed over the instances (both cp_queue
+instances, both ce_walk walkers) and "NOT HIT" when that is 0.
 """
 import collections
 import re
@@ -50,11 +54,16 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     hit = {}  # (module, kind, file, line, column, comment) -> covered
+    covers = {}  # (file, line, label) -> count over the instances
     for fields, count in points(argv[1]):
         page = fields.get("page", "")
         if "/" not in page:
             continue
         kind, module = page.split("/", 1)
+        if kind == "v_user":
+            key = (fields.get("f", "?"), int(fields.get("l", "0")), fields.get("o", "?"))
+            covers[key] = covers.get(key, 0) + count
+            continue
         kind = {"v_line": "line", "v_branch": "line", "v_toggle": "toggle"}.get(kind)
         if not kind:
             continue
@@ -89,6 +98,12 @@ def main(argv):
                 files[fname].append(line)
             for fname, lines in sorted(files.items()):
                 print("uncovered %s: %s" % (fname, ranges(lines)))
+    if covers:
+        hits = sum(1 for c in covers.values() if c)
+        print("cover points: %d of %d hit" % (hits, len(covers)))
+        for (fname, line, label), count in sorted(covers.items()):
+            print("  %-28s %-18s %10d%s" % (label, "%s:%d" % (fname, line), count,
+                                            "" if count else "  NOT HIT"))
     return 0
 
 

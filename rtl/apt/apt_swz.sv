@@ -88,6 +88,32 @@ module apt_swz (
     end
   end
 
+`ifndef SYNTHESIS
+  // Assertions (Verilator --assert; a failure is a model error, gm.h).
+  // Combinational: checked whenever the inputs settle to new values.
+  always_comb begin
+    // With the enable clear nothing is evaluated and the offset is 0 (the
+    // callers tie en_i to their valid and rely on it for speed).
+    a_swz_idle_zero: assert (en_i || off_o == '0)
+      else $error("apt_swz: offset %h with en_i clear", off_o);
+    if (en_i && mode_i != TileLinear && tile_fmt_ok(mode_i, bpe_i, pitch_i)) begin
+      // The generated tile geometry: the X and Y masks are disjoint and
+      // together the low TB bits, so the in-tile offset stays in its tile.
+      a_swz_masks_tile: assert ((xm & ym) == '0 && (xm | ym) == 16'((17'd1 << tbl) - 17'd1) &&
+                                5'(twl) + 5'(thl) == tbl)
+        else $error("apt_swz: mode %0d bpe %0d masks %h/%h for a tile of 2^%0d", mode_i, bpe_i,
+                    xm, ym, tbl);
+    end
+    // Cover points (Verilator --coverage-user; immediate: the block has no clock).
+    // Every tiled layout of a legal format is swizzled at least once.
+    c_swz_ss64k: cover (en_i && mode_i == TileSs64k && tile_fmt_ok(mode_i, bpe_i, pitch_i));
+    c_swz_y: cover (en_i && mode_i == TileY && tile_fmt_ok(mode_i, bpe_i, pitch_i));
+    c_swz_x: cover (en_i && mode_i == TileX && tile_fmt_ok(mode_i, bpe_i, pitch_i));
+    // A row past the first tile row (the tile index's multiply is used).
+    c_swz_tile_row: cover (en_i && mode_i != TileLinear && ty != '0 && tpr != '0);
+  end
+`endif
+
 endmodule
 
 `default_nettype wire

@@ -800,8 +800,46 @@ module apt_top #(
                     wq_cnt, rb_cnt, ru_cnt, hq_cnt);
       a_apt_state_legal: assert (apt_state_legal(st_q))
         else $error("apt_top: illegal front-end state %h", st_q);
+      // Unique tags in flight: a write goes out in a free slot, a read's
+      // buffer is fetched once (a_apt_rd_data_once checks its data).
+      a_apt_slot_free: assert (!(wq_pop && sl_v_q[sl_pick]))
+        else $error("apt_top: write issued in busy slot %0d", sl_pick);
+      // No FIFO pops empty or pushes full: host, write queue, read units, buffers.
+      a_apt_fifo_bounds: assert (!(hq_pop && !head) && !(wq_pop && wq_cnt == '0) &&
+                                 !(wq_push && !wq_pop && 32'(wq_cnt) == WqDepth) &&
+                                 !(ru_push && 32'(ru_cnt) == RuN) && !(ru_pop && ru_cnt == '0) &&
+                                 !(rb_alloc && 32'(rb_cnt) == RbN))
+        else $error("apt_top: a FIFO pushed full or popped empty");
+      // Reads wait for the writes before them: a beat is fetched only drained.
+      a_apt_read_after_writes: assert (!(rb_go && m_req_ready_i && (wc_v_q || wq_cnt != '0)))
+        else $error("apt_top: a read fetched with writes not yet issued");
     end
   end
+
+  // Cover points (Verilator --coverage-user).
+  // Back-pressure on every buffer (the host FIFO's: gpu_top c_apt_host_not_ready):
+  // the memory port refuses a request,
+  c_apt_req_refused: cover property (@(posedge clk_i) m_req_valid_o && !m_req_ready_i);
+  // every write slot is in flight while a beat waits,
+  c_apt_slots_full: cover property (@(posedge clk_i) wq_cnt != '0 && !sl_free);
+  // the write queue is full while the buffer must close,
+  c_apt_wq_full: cover property (@(posedge clk_i) wc_v_q && 32'(wq_cnt) == WqDepth && s2_q.v);
+  // every beat buffer is taken, or every read-unit place,
+  c_apt_rb_full: cover property (@(posedge clk_i) s2_q.v && !s2_q.u.we && 32'(rb_cnt) == RbN);
+  c_apt_ru_full: cover property (@(posedge clk_i) s2_q.v && !s2_q.u.we && 32'(ru_cnt) == RuN);
+  // a write waits for the reads before it.
+  c_apt_wr_waits_read: cover property (@(posedge clk_i) s2_q.v && s2_q.u.we && ru_cnt != '0);
+  // A read drains the posted writes first.
+  c_apt_rd_drain: cover property (@(posedge clk_i) rd_drain);
+  // A memory write hits the prefetched beat (it goes stale).
+  c_apt_snoop_stale: cover property (@(posedge clk_i) snoop_valid_i && rb_cnt != '0 &&
+                                     rb_beat_q[rb_new] == snoop_addr_i[47:BL] && !rb_stale_q[rb_new]);
+  // A chunk split in halves (ranges not 16-byte multiples).
+  c_apt_split: cover property (@(posedge clk_i) part_q);
+  // A posted write's format error and a memory error in one cycle (the memory's is latched).
+  c_apt_two_errors: cover property (@(posedge clk_i) c_err && m_err);
+  // The row cache misses: a division.
+  c_apt_divide: cover property (@(posedge clk_i) st_q == AptDiv && cnt_q == 5'd28);
 `endif
 
 endmodule

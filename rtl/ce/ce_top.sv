@@ -625,8 +625,49 @@ module ce_top #(
       // An abort writes nothing more (README: the engine drains).
       a_ce_abort_no_write: assert (!(st_q == CeAbort && granted && req_we_o))
         else $error("ce_top: a write issued after the abort");
+      // ... nor reads: the abort only waits for what is in flight.
+      a_ce_abort_no_read: assert (!(st_q == CeAbort && granted && !req_we_o))
+        else $error("ce_top: a read issued after the abort");
+      // Drain: done (also after an error or abort) only with nothing in flight.
+      a_ce_done_drained: assert (!(done_o && (wr_out_q != '0 || rd_out_q != '0)))
+        else $error("ce_top: done with %0d reads and %0d writes in flight", rd_out_q, wr_out_q);
+      // Unique tags in flight: a read's data lands in a slot that holds none.
+      a_ce_rob_tag_unique: assert (!(rsp_rd && rob_v_q[rsp_tag_i]))
+        else $error("ce_top: read data for slot %0d, which holds data", rsp_tag_i);
+      // The piece FIFO and the read queue never overflow or underflow.
+      a_ce_pf_bounds: assert (!(pf_push && pf_full) && !(pf_pop && pf_empty) &&
+                              32'((PfW2+1)'(pf_wr_q - pf_rd_q)) <= PfDepth)
+        else $error("ce_top: piece FIFO push %0d pop %0d at %0d entries", pf_push, pf_pop,
+                    (PfW2+1)'(pf_wr_q - pf_rd_q));
+      a_ce_rq_bounds: assert (!(rq_push && rq_full) && !(rq_pop && rq_empty) &&
+                              32'(3'(rq_wr_q - rq_rd_q)) <= RqDepth)
+        else $error("ce_top: read queue push %0d pop %0d", rq_push, rq_pop);
+      // The byte FIFO: a destination piece takes only bytes that are there,
+      // the extractor adds only what fits.
+      a_ce_bf_bounds: assert (32'(bf_cnt) <= BfBytes && !(d_take && bf_cnt < 7'(d_len)))
+        else $error("ce_top: byte FIFO at %0d, destination piece of %0d", bf_cnt, d_len);
     end
   end
+
+  // Cover points (Verilator --coverage-user).
+  // Back-pressure on every stage: the memory channel refuses a request,
+  c_ce_req_refused: cover property (@(posedge clk_i) req_valid_o && !req_ready_i);
+  // the piece FIFO is full,
+  c_ce_pf_full: cover property (@(posedge clk_i) run && s_valid && pf_full);
+  // the read queue is full,
+  c_ce_rq_full: cover property (@(posedge clk_i) run && s_valid && !fill_q && !s_hit && rq_full);
+  // every reorder slot is taken,
+  c_ce_rob_full: cover property (@(posedge clk_i) run && s_valid && !fill_q && !s_hit && !slot_free);
+  // the byte FIFO has no room for the next piece,
+  c_ce_bf_full: cover property (@(posedge clk_i) run && !pf_empty && (fill_q || rob_v_q[e_slot]) && !e_take);
+  // every write-combining way is open and none matches: one leaves partial.
+  c_ce_wcb_evict: cover property (@(posedge clk_i) run && d_valid && !d_hit && !d_free && !(|(w_v_q & w_cl_q)));
+  // An error or abort with requests still in flight: the engine drains.
+  c_ce_abort_drain: cover property (@(posedge clk_i) st_q == CeAbort && (wr_out_q != '0 || rd_out_q != '0));
+  // The owning queue is reset while the engine runs.
+  c_ce_abort_by_reset: cover property (@(posedge clk_i) abort_i && (st_q == CeRun || st_q == CeDrain));
+  // A page fault ends a command.
+  c_ce_done_fault: cover property (@(posedge clk_i) done_o && done_err_o && done_fault_o);
 `endif
 
 endmodule

@@ -154,6 +154,35 @@ module ce_walk (
     end
   end
 
+`ifndef SYNTHESIS
+  // Assertions (Verilator --assert; a failure is a model error, gm.h).
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // ce_top starts a walk only once the last one is done (or stopped).
+      a_walk_start_idle: assert (!(start_i && busy_q))
+        else $error("ce_walk: started while busy");
+      // A piece is 1..16 bytes and never crosses 16 bytes (so never a beat).
+      a_walk_piece_16: assert (!valid_o || (len_o != '0 && 6'(addr_o[3:0]) + 6'(len_o) <= 6'd16))
+        else $error("ce_walk: piece of %0d bytes at %h", len_o, addr_o);
+      // The walk stays inside its rectangle: the column inside its segment,
+      // the row inside H, the second row of a pair only in pair order.
+      a_walk_in_rect: assert (!busy_q || (p_q >= c_q && p_q < seg_end && seg_end <= w33 &&
+                                          yb_q + 16'(r_q) < h_i && (!r_q || pair_i)))
+        else $error("ce_walk: position (%0d, %0d+%0d) outside %0d x %0d", p_q, yb_q, r_q, w_i, h_i);
+    end
+  end
+
+  // Cover points (Verilator --coverage-user).
+  // The engine cannot take a piece (its FIFOs or write buffer are full).
+  c_walk_stall: cover property (@(posedge clk_i) valid_o && !ready_i);
+  // The second row of a pair (tiled order).
+  c_walk_pair_row: cover property (@(posedge clk_i) busy_q && r_q);
+  // An error or abort stops a walk half way.
+  c_walk_stopped: cover property (@(posedge clk_i) stop_i && busy_q && !start_i);
+  // An empty rectangle: done at once.
+  c_walk_empty: cover property (@(posedge clk_i) start_i && (w_i == '0 || h_i == '0));
+`endif
+
 endmodule
 
 `default_nettype wire

@@ -182,6 +182,37 @@ module cp_copy_cmd #(
     end
   end
 
+`ifndef SYNTHESIS
+  // Assertions (Verilator --assert; a failure is a model error, gm.h).
+  // Combinational: checked whenever the inputs settle to new values.
+  always_comb begin
+    // cp_queue checks a packet (StExec) and offers it (StCdrain) in different states.
+    a_copy_one_enable: assert (!(check_en_i && cmd_en_i))
+      else $error("cp_copy_cmd: check and command enables at once");
+    if (cmd_en_i) begin
+      // Only COPY, BLT and FILL become copy-engine commands.
+      a_copy_cmd_opcode: assert (opcode == OpCopy || opcode == OpBlt || opcode == OpFill)
+        else $error("cp_copy_cmd: command for opcode %h", opcode);
+      // A command offered passed its checks in StExec, on the same payload:
+      // legal formats and tiled bases on their tile (else BAD_FIELD/BAD_ALIGN).
+      a_copy_cmd_legal: assert (opcode == OpCopy ||
+                                (tile_fmt_ok(ce_dst_mode_o, ce_bpe_o, ce_dst_pitch_o) &&
+                                 (ce_dst_base_o & ((48'd1 << tile_tb_log2(ce_dst_mode_o)) - 48'd1)) == '0 &&
+                                 (opcode == OpFill ||
+                                  (tile_fmt_ok(ce_src_mode_o, ce_bpe_o, ce_src_pitch_o) &&
+                                   (ce_src_base_o & ((48'd1 << tile_tb_log2(ce_src_mode_o)) - 48'd1)) == '0))))
+        else $error("cp_copy_cmd: opcode %h offered with an illegal surface", opcode);
+    end
+    // Cover points (Verilator --coverage-user; immediate: the block has no clock).
+    // A BLT with both a field error and an alignment error (BAD_FIELD wins).
+    c_copy_field_and_align: cover (check_en_i && field_bad_o && align_bad_o);
+    // A BLT or FILL refused for a misaligned tiled base alone.
+    c_copy_align_only: cover (check_en_i && align_bad_o && !field_bad_o);
+    // A COPY whose range runs past 2^48.
+    c_copy_past_2_48: cover (check_en_i && opcode == OpCopy && field_bad_o);
+  end
+`endif
+
 endmodule
 
 `default_nettype wire

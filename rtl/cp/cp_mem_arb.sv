@@ -111,7 +111,24 @@ module cp_mem_arb #(
         else $error("cp_mem_arb: response id %h goes to %0d clients", mem_rsp_id_i,
                     $countones(c_rsp_valid_o));
     end
+    if (rst_ni) begin
+      // One grant a cycle, to a client that asks, and only with the port's ready.
+      a_arb_grant_onehot: assert ($onehot0(c_ready_o) && (c_ready_o & ~c_valid_i) == '0 &&
+                                  (c_ready_o == '0 || mem_req_ready_i))
+        else $error("cp_mem_arb: grants %b for requests %b", c_ready_o, c_valid_i);
+      // A request goes out whenever a client asks (the arbiter never idles).
+      a_arb_work_conserving: assert (mem_req_valid_o == (c_valid_i != '0))
+        else $error("cp_mem_arb: valid %0d for requests %b", mem_req_valid_o, c_valid_i);
+    end
   end
+
+  // Cover points (Verilator --coverage-user).
+  // Every client asks in one cycle (queues, aperture, copy engine).
+  c_arb_all_clients: cover property (@(posedge clk_i) &c_valid_i);
+  // Contention: two or more ask and the port takes one.
+  c_arb_contention: cover property (@(posedge clk_i) !$onehot0(c_valid_i) && mem_req_ready_i);
+  // The port refuses while clients wait.
+  c_arb_port_refused: cover property (@(posedge clk_i) mem_req_valid_o && !mem_req_ready_i);
 `endif
 
 endmodule

@@ -825,8 +825,60 @@ module cp_queue #(
         else $error("cp_queue: a write issued with %0d in flight", wr_out_q);
       a_cp_state_legal: assert (cp_state_legal(state_q))
         else $error("cp_queue: illegal state %h", state_q);
+      // Reads one at a time: a read is issued only with none pending, and
+      // read data comes only for the read pending (its one id in flight).
+      a_cp_one_read: assert (!(granted && !req_we_o && rd_pend_q) && !(rsp_rd && !rd_pend_q))
+        else $error("cp_queue: a second read in flight, or read data with none pending");
+      // Fences are ordered: a fence is written only once every earlier
+      // write of the queue has landed, and interrupts once it has landed too.
+      a_cp_fence_ordered: assert (!(granted && req_we_o && ret_q == StFack && wr_out_q != '0))
+        else $error("cp_queue: fence write with %0d writes in flight", wr_out_q);
+      a_cp_fence_irq_landed: assert (!(fence_irq_d && wr_out_q != '0))
+        else $error("cp_queue: fence interrupt with %0d writes in flight", wr_out_q);
+      // An error stops the queue until a reset (SPEC: only Q_CTRL.RESET leaves it).
+      a_cp_error_sticky: assert (!(state_q == StError && state_d != StError && !qreset_i))
+        else $error("cp_queue: left StError without a reset");
+      // The invalidation and the copy-engine command wait for the queue's
+      // own writes (PTE_WRITE before INVALIDATE_TLB, data before COPY).
+      a_cp_inv_after_writes: assert (!((inv_o || ce_valid_o) && wr_out_q != '0))
+        else $error("cp_queue: invalidation or copy with %0d writes in flight", wr_out_q);
     end
   end
+  // A write held while the arbiter refuses it keeps its address and data.
+  logic a_wr_held_q;
+  logic [47:0] a_wr_addr_q;
+  logic [BeatBytes*8-1:0] a_wr_data_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || qreset_i) begin
+      a_wr_held_q <= 1'b0;
+    end else begin
+      a_cp_wr_stable: assert (!(a_wr_held_q && wr_req) ||
+                              (req_addr_o == a_wr_addr_q && req_wdata_o == a_wr_data_q))
+        else $error("cp_queue: a refused write changed to %h", req_addr_o);
+      a_wr_held_q <= wr_req && !req_ready_i;
+    end
+    if (wr_req && !req_ready_i) begin
+      a_wr_addr_q <= req_addr_o;
+      a_wr_data_q <= req_wdata_o;
+    end
+  end
+
+  // Cover points (Verilator --coverage-user).
+  // INVALIDATE_TLB refused: the register's or a lower queue's invalidation has the port.
+  c_cp_inv_refused: cover property (@(posedge clk_i) inv_o && !inv_ready_i);
+  // INVALIDATE_TLB waiting for the PTE writes before it to land.
+  c_cp_inv_after_pte: cover property (@(posedge clk_i) state_q == StInv && wr_out_q != '0);
+  // The arbiter refuses the queue's request.
+  c_cp_req_refused: cover property (@(posedge clk_i) req_valid_o && !req_ready_i);
+  // The doorbell moves while a fetch is in flight: its beat is dropped.
+  c_cp_fetch_dropped: cover property (@(posedge clk_i) rsp_rd && rd_drop_q);
+  // A reset while a read is in flight, or while the copy engine works for the queue.
+  c_cp_reset_read: cover property (@(posedge clk_i) qreset_i && rd_pend_q);
+  c_cp_reset_copy: cover property (@(posedge clk_i) qreset_i && state_q == StCwait);
+  // WAIT_MEM polls again (the first read did not satisfy it).
+  c_cp_wait_repoll: cover property (@(posedge clk_i) state_q == StWpoll && poll_q == '0);
+  // A COPY/BLT/FILL waits for the engine (the other queue has it).
+  c_cp_ce_busy: cover property (@(posedge clk_i) ce_valid_o && !ce_ready_i);
 `endif
 
 endmodule

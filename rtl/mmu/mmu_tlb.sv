@@ -188,8 +188,22 @@ module mmu_tlb #(
       a_tlb_fill_new: assert (!(fill_i && lk_hit_o && lk_vmid_i == fill_vmid_i &&
                                 lk_va_i[47:12] == fill_vpn_i))
         else $error("mmu_tlb: fill of VMID %0d VPN %h, already held", fill_vmid_i, fill_vpn_i);
+      // A fill never evicts a valid entry while an invalid one is free.
+      a_tlb_victim_free_first: assert (!(fill_i && !(&valid_q) && valid_q[victim]))
+        else $error("mmu_tlb: fill evicts entry %0d with free entries %b", victim, ~valid_q);
     end
   end
+
+  // Cover points (Verilator --coverage-user).
+  // A fill evicts a valid entry (every entry valid: the NRU victim goes).
+  c_tlb_evict: cover property (@(posedge clk_i) fill_i && (&valid_q));
+  // An invalidation drops entries, and one that drops every entry.
+  c_tlb_inv_hit: cover property (@(posedge clk_i) inv_hit != '0);
+  c_tlb_inv_all_hit: cover property (@(posedge clk_i) inv_i && inv_all_i && inv_hit == valid_q && valid_q != '0);
+  // A fill replaces entries it overlaps (a fragment over pages or the reverse).
+  c_tlb_fill_overlap: cover property (@(posedge clk_i) fill_ovl != '0);
+  // A 64 KiB fragment hit.
+  c_tlb_big_hit: cover property (@(posedge clk_i) lk_en_i && lk_hit_o && (|(match & big_q)));
 `endif
 
   // The index math assumes a power-of-two entry count of at least 2.

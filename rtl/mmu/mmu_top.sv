@@ -588,6 +588,60 @@ module mmu_top #(
     // Kept only while refused (the check reads it only then).
     if (mem_req_valid_o && !mem_req_ready_i) a_ob_q <= ob_head;
   end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // The output buffer: filled from slot 0, never pushed when full.
+      a_mmu_ob_bounds: assert (ob_valid_q != 2'b10 && !(out_valid_d && ob_valid_q[1]))
+        else $error("mmu_top: output buffer %b, push %0d", ob_valid_q, out_valid_d);
+      // The miss FIFO is filled from its head, without holes.
+      a_mmu_mq_packed: assert ((mq_valid_q & (mq_valid_q + MissDepth'(1))) == '0)
+        else $error("mmu_top: miss FIFO valid bits %b", mq_valid_q);
+      // A synthetic response waiting for a gap keeps its id (nothing overwrites it).
+      a_mmu_syn_held: assert (!(syn_valid_q && client_rsp) || (syn_valid_d && syn_id_d == syn_id_q))
+        else $error("mmu_top: synthetic response %h overwritten", syn_id_q);
+      // The walker has one read in flight (id WalkId): its data comes only while it waits.
+      a_mmu_walk_one_read: assert (!(wk_rsp && wk_q != WkWait))
+        else $error("mmu_top: walker data in state %h", wk_q);
+      // The input is taken only when offered.
+      a_mmu_take_valid: assert (!(in_take && !in_valid_i))
+        else $error("mmu_top: input taken with no request");
+    end
+  end
+
+  // Cover points (Verilator --coverage-user).
+  // Back-pressure on every output slot: the memory port refuses the head,
+  c_mmu_port_refused: cover property (@(posedge clk_i) mem_req_valid_o && !mem_req_ready_i);
+  // a translated or physical input waits for a full output buffer,
+  c_mmu_in_out_full: cover property (@(posedge clk_i) in_valid_i && !lk_head && !fault_o && !out_free &&
+                                     (in_phys || (lk_hit && !in_conflict && !lk_null &&
+                                                  perm_fault(in_we_i, lk_r, lk_w, lk_null) == FltNone)));
+  // the walker's table read waits for it,
+  c_mmu_walk_out_full: cover property (@(posedge clk_i) wk_q == WkRead && !out_free);
+  // a merged head (WkCheck hit) or a walked head waits for it,
+  c_mmu_head_out_full: cover property (@(posedge clk_i) !out_free && !head_pop &&
+                                       ((wk_q == WkCheck && lk_hit) ||
+                                        (wk_q == WkDone && !wk_stale_q && !inv_i)));
+  // a null or faulting result waits for the synthetic slot (a memory
+  // response for a client has the upstream port this cycle),
+  c_mmu_syn_busy: cover property (@(posedge clk_i) syn_valid_q && client_rsp);
+  c_mmu_head_syn_full: cover property (@(posedge clk_i) !syn_free && !head_pop &&
+                                       ((wk_q == WkCheck && lk_hit) || (wk_q == WkDone && !wk_stale_q && !inv_i)));
+  // an input null tile or fault waits because the head took the slot this cycle,
+  c_mmu_in_syn_taken: cover property (@(posedge clk_i) in_valid_i && !lk_head && !fault_o && !in_phys &&
+                                      lk_hit && !in_conflict && !in_take &&
+                                      (lk_null || perm_fault(in_we_i, lk_r, lk_w, lk_null) != FltNone));
+  // and a miss waits for a full miss FIFO.
+  c_mmu_mq_full: cover property (@(posedge clk_i) in_valid_i && !in_phys && !lk_head && mq_full && !in_take);
+  // A request on a page a parked request waits for parks behind it.
+  c_mmu_conflict_park: cover property (@(posedge clk_i) in_park && in_conflict);
+  // Miss merging: the head finds its page filled by an earlier walk.
+  c_mmu_merged: cover property (@(posedge clk_i) wk_q == WkCheck && lk_hit);
+  // An invalidation overtakes a walk: it restarts.
+  c_mmu_walk_restart: cover property (@(posedge clk_i) wk_q == WkDone && (wk_stale_q || inv_i));
+  // A directory-level reserved-bit fault.
+  c_mmu_pde_reserved: cover property (@(posedge clk_i) wk_rsp && wk_q == WkWait && !mem_rsp_err_i &&
+                                      wk_level_q != 2'd3 && wk_entry[PdeVLsb] &&
+                                      (wk_entry & PdeReserved) != '0);
 `endif
 
 endmodule

@@ -471,6 +471,47 @@ module gpu_regs #(
       a_req_q <= reg_req_valid_i;
     end
   end
+  logic a_latched_q;
+  logic [31:0] a_fstat_q;
+  logic [47:0] a_fva_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      a_latched_q <= 1'b0;
+    end else begin
+      a_latched_q <= fault_status_q[MmuFaultStatusValidLsb] &&
+                     !(wr && !is_q && !is_vm && !is_apt && roff == RegMmuFaultStatus);
+    end
+    a_fstat_q <= fault_status_q;
+    a_fva_q <= fault_va_q;
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // INT_STATUS bits are sticky: one falls only by a W1C write of it.
+      a_regs_int_sticky: assert ((int_status_q & ~int_status_d) == '0 ||
+                                 (wr && hit && !is_q && !is_vm && !is_apt && roff == RegIntStatus))
+        else $error("gpu_regs: INT_STATUS %h -> %h without a write", int_status_q, int_status_d);
+      // The first fault stays latched until software clears VALID.
+      a_regs_fault_latched: assert (!a_latched_q || (fault_status_q == a_fstat_q && fault_va_q == a_fva_q))
+        else $error("gpu_regs: the latched fault changed to %h at %h", fault_status_q, fault_va_q);
+      // A refused range write is a write to a valid range's field, never APT_CTRL.
+      a_regs_refuse_apt: assert (!refuse || (is_apt && roff != RegAptCtrl && apt_valid_q[ar]))
+        else $error("gpu_regs: refused a write to %h", reg_req_addr_i);
+    end
+  end
+
+  // Cover points (Verilator --coverage-user).
+  // An offset that names no register (error response).
+  c_regs_unnamed: cover property (@(posedge clk_i) reg_req_valid_i && !hit);
+  // A range field write refused while the range is valid.
+  c_regs_apt_refused: cover property (@(posedge clk_i) refuse);
+  // A W1C clear of INT_STATUS in the cycle an interrupt source sets a bit.
+  c_regs_w1c_and_set: cover property (@(posedge clk_i) wr && hit && !is_q && !is_vm && !is_apt &&
+                                      roff == RegIntStatus && int_set != '0);
+  // A fault while one is latched (counted, not latched).
+  c_regs_fault_latched: cover property (@(posedge clk_i) fault_i && fault_status_q[MmuFaultStatusValidLsb]);
+  // A register invalidation (MMU_INV_CTL.GO) and a queue reset (Q_CTRL.RESET).
+  c_regs_inv_go: cover property (@(posedge clk_i) inv_d);
+  c_regs_queue_reset: cover property (@(posedge clk_i) reset_d != '0);
 `endif
 
 endmodule

@@ -629,13 +629,42 @@ module gpu_top #(
   );
 
 `ifndef SYNTHESIS
+  // Assertions (Verilator --assert; a failure is a model error, gm.h).
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      // One TLB invalidation a cycle: the register's, else one queue's that asks.
+      a_top_inv_one: assert ($onehot0(q_inv_ready) && (q_inv_ready & ~q_inv) == '0 &&
+                             !(r_inv && q_inv_ready != '0))
+        else $error("gpu_top: invalidation grants %b for requests %b (register %0d)", q_inv_ready,
+                    q_inv, r_inv);
+      // The host keeps the aperture port's protocol (model/gm_apt.c): a
+      // request only while apt_req_ready_o.  So the host never meets
+      // back-pressure on the cycle it sends; c_apt_host_not_ready counts
+      // the cycles it has to wait instead.
+      a_top_apt_host_protocol: assert (!(apt_req_valid_i && !apt_req_ready_o))
+        else $error("gpu_top: aperture request while not ready");
+      // The copy engine takes a command from the queue it names.
+      a_top_ce_pick: assert (!(ce_cmd_valid && ce_cmd_ready) || qc_valid[ce_pick])
+        else $error("gpu_top: copy-engine command from idle queue %0d", ce_pick);
+    end
+  end
+
   // Cover points: the corner cases a regression should reach (counted by
   // the coverage build, Verilator --coverage-user; ignored elsewhere).
   c_both_queues_invalidate: cover property (@(posedge clk_i) q_inv[0] && q_inv[1]);
+  // A register invalidation (MMU_INV_CTL.GO) and a queue's INVALIDATE_TLB in one cycle.
+  c_reg_and_queue_invalidate: cover property (@(posedge clk_i) r_inv && (|q_inv));
+  // A queue's INVALIDATE_TLB refused (it waits a cycle).
+  c_queue_invalidate_refused: cover property (@(posedge clk_i) (|(q_inv & ~q_inv_ready)));
   c_mem_port_backpressure: cover property (@(posedge clk_i) mem_req_valid_o && !mem_req_ready_i);
   c_ce_cmd_backpressure: cover property (@(posedge clk_i) (|qc_valid) && !ce_cmd_ready);
-  c_apt_host_backpressure: cover property (@(posedge clk_i) apt_req_valid_i && !apt_req_ready_o);
+  // Was c_apt_host_backpressure (apt_req_valid_i && !apt_req_ready_o):
+  // unreachable with a host that keeps the protocol (a_top_apt_host_protocol).
+  // The reachable back-pressure: the aperture's host FIFO is full.
+  c_apt_host_not_ready: cover property (@(posedge clk_i) !apt_req_ready_o);
   c_irq_fence_and_error: cover property (@(posedge clk_i) irq_o && (|q_fence_irq) && (|q_err_irq));
+  // An MMU fault and an aperture write error raise INT_STATUS in one cycle.
+  c_irq_fault_and_apt: cover property (@(posedge clk_i) fault && apt_err_irq);
 `endif
 
 endmodule
