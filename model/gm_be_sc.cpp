@@ -9,11 +9,14 @@
 // records this mirrors the kernel's own global state and is the only
 // file-scope variable of the model.
 //
-// Timing: the clock has a 10 ns period with its rising edge 5 ns into each
-// cycle, so inputs written before sc_start() settle before the edge samples
-// them.
+// Timing: a cycle is 10 ns with its rising edge 5 ns in, so inputs
+// written before sc_start() settle before the edge samples them.  The clock
+// is a plain signal the backend drives (low with the inputs, high 5 ns
+// later), not an sc_clock: the same edges at the same times without the
+// kernel's timed clock events and their callbacks each half period.
 
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 
@@ -29,7 +32,8 @@
 namespace {
 
 struct sc_backend {
-	sc_clock clk{"clk", 10, SC_NS, 0.5, 5, SC_NS, true};
+	sc_signal<bool> clk{"clk"};
+	const sc_time half_cycle{5, SC_NS};
 	sc_signal<bool> rst_n{"rst_n"};
 	sc_signal<bool> reg_req_valid{"reg_req_valid"}, reg_req_ready{"reg_req_ready"};
 	sc_signal<bool> reg_req_we{"reg_req_we"};
@@ -59,6 +63,13 @@ struct sc_backend {
 	std::unique_ptr<Vgpu_sc> top;
 	std::unique_ptr<gm_fst> fst;
 	gm_pins *pins = nullptr;
+	// The inputs as last written: a signal is written only when its pin
+	// changed (a write costs the kernel an update and an event even when
+	// the value is the same, and the wide ones a conversion).
+	gm_pins last{};
+	bool written = false; // last holds what the signals hold
+	sc_bv<GM_BEAT_BYTES * 8> rdata_bv;
+	sc_bv<GM_APT_CHUNK_WORDS * 64> awdata_bv;
 
 	void bind();
 	void pins_in();
@@ -106,43 +117,60 @@ void sc_backend::bind()
 	t.mm_sys_backlog_i(mm_sys_backlog);
 }
 
+// Write @v to @sig if it differs from @last (always the first time).
+template <typename Sig, typename T> inline void put(Sig &sig, T &last, T v, bool all)
+{
+	if (all || v != last) {
+		last = v;
+		sig.write(v);
+	}
+}
+
 void sc_backend::pins_in()
 {
 	const gm_pins &p = *pins;
-	sc_bv<GM_BEAT_BYTES * 8> rdata;
-	sc_bv<GM_APT_CHUNK_WORDS * 64> awdata;
+	gm_pins &l = last;
+	const bool all = !written;
 
-	rst_n.write(p.rst_n);
-	reg_req_valid.write(p.reg_req_valid);
-	reg_req_we.write(p.reg_req_we);
-	reg_req_addr.write(p.reg_req_addr);
-	reg_req_wdata.write(p.reg_req_wdata);
-	mem_req_ready.write(p.mem_req_ready);
-	mem_rsp_valid.write(p.mem_rsp_valid);
-	mem_rsp_err.write(p.mem_rsp_err);
-	mem_rsp_id.write(p.mem_rsp_id);
-	for (unsigned i = 0; i < GM_BEAT_WORDS; i++)
-		rdata.set_word(i, p.mem_rsp_rdata[i]);
-	mem_rsp_rdata.write(rdata);
-	apt_req_valid.write(p.apt_req_valid);
-	apt_req_we.write(p.apt_req_we);
-	apt_req_addr.write(p.apt_req_addr);
-	for (unsigned i = 0; i < 2 * GM_APT_CHUNK_WORDS; i++)
-		awdata.set_word(i, (uint32_t)(p.apt_req_wdata[i / 2] >> (32 * (i % 2))));
-	apt_req_wdata.write(awdata);
-	apt_req_wstrb.write(p.apt_req_wstrb);
-	mm_inflight.write(p.mm_inflight);
-	mm_refused.write(p.mm_refused);
-	mm_rsp_latency.write(p.mm_rsp_latency);
-	mm_vram_backlog.write(p.mm_vram_backlog);
-	mm_sys_backlog.write(p.mm_sys_backlog);
+	put(rst_n, l.rst_n, p.rst_n, all);
+	put(reg_req_valid, l.reg_req_valid, p.reg_req_valid, all);
+	put(reg_req_we, l.reg_req_we, p.reg_req_we, all);
+	put(reg_req_addr, l.reg_req_addr, p.reg_req_addr, all);
+	put(reg_req_wdata, l.reg_req_wdata, p.reg_req_wdata, all);
+	put(mem_req_ready, l.mem_req_ready, p.mem_req_ready, all);
+	put(mem_rsp_valid, l.mem_rsp_valid, p.mem_rsp_valid, all);
+	put(mem_rsp_err, l.mem_rsp_err, p.mem_rsp_err, all);
+	put(mem_rsp_id, l.mem_rsp_id, p.mem_rsp_id, all);
+	// gm.c changes the data pins only with their valid: copied with it
+	if (all || (p.mem_rsp_valid &&
+		    memcmp(l.mem_rsp_rdata, p.mem_rsp_rdata, sizeof(l.mem_rsp_rdata)) != 0)) {
+		memcpy(l.mem_rsp_rdata, p.mem_rsp_rdata, sizeof(l.mem_rsp_rdata));
+		for (unsigned i = 0; i < GM_BEAT_WORDS; i++)
+			rdata_bv.set_word(i, p.mem_rsp_rdata[i]);
+		mem_rsp_rdata.write(rdata_bv);
+	}
+	put(apt_req_valid, l.apt_req_valid, p.apt_req_valid, all);
+	put(apt_req_we, l.apt_req_we, p.apt_req_we, all);
+	put(apt_req_addr, l.apt_req_addr, p.apt_req_addr, all);
+	if (all || (p.apt_req_valid &&
+		    memcmp(l.apt_req_wdata, p.apt_req_wdata, sizeof(l.apt_req_wdata)) != 0)) {
+		memcpy(l.apt_req_wdata, p.apt_req_wdata, sizeof(l.apt_req_wdata));
+		for (unsigned i = 0; i < 2 * GM_APT_CHUNK_WORDS; i++)
+			awdata_bv.set_word(i, (uint32_t)(p.apt_req_wdata[i / 2] >> (32 * (i % 2))));
+		apt_req_wdata.write(awdata_bv);
+	}
+	put(apt_req_wstrb, l.apt_req_wstrb, p.apt_req_wstrb, all);
+	put(mm_inflight, l.mm_inflight, p.mm_inflight, all);
+	put(mm_refused, l.mm_refused, p.mm_refused, all);
+	put(mm_rsp_latency, l.mm_rsp_latency, p.mm_rsp_latency, all);
+	put(mm_vram_backlog, l.mm_vram_backlog, p.mm_vram_backlog, all);
+	put(mm_sys_backlog, l.mm_sys_backlog, p.mm_sys_backlog, all);
+	written = true;
 }
 
 void sc_backend::pins_out()
 {
 	gm_pins &p = *pins;
-	const sc_bv<GM_BEAT_BYTES * 8> &wdata = mem_req_wdata.read();
-	const sc_bv<GM_APT_CHUNK_WORDS * 64> &ardata = apt_rsp_rdata.read();
 
 	p.reg_req_ready = reg_req_ready.read();
 	p.reg_rsp_valid = reg_rsp_valid.read();
@@ -152,16 +180,23 @@ void sc_backend::pins_out()
 	p.mem_req_we = mem_req_we.read();
 	p.mem_req_id = mem_req_id.read();
 	p.mem_req_addr = mem_req_addr.read();
-	for (unsigned i = 0; i < GM_BEAT_WORDS; i++)
-		p.mem_req_wdata[i] = wdata.get_word(i);
+	// gm.c reads the data pins only with their valid
+	if (p.mem_req_valid) {
+		const sc_bv<GM_BEAT_BYTES * 8> &wdata = mem_req_wdata.read();
+		for (unsigned i = 0; i < GM_BEAT_WORDS; i++)
+			p.mem_req_wdata[i] = wdata.get_word(i);
+	}
 	p.mem_req_wstrb = mem_req_wstrb.read();
 	p.irq = irq.read();
 	p.apt_req_ready = apt_req_ready.read();
 	p.apt_rsp_valid = apt_rsp_valid.read();
 	p.apt_rsp_err = apt_rsp_err.read();
-	for (unsigned i = 0; i < GM_APT_CHUNK_WORDS; i++)
-		p.apt_rsp_rdata[i] = (uint64_t)ardata.get_word(2 * i) |
-				     (uint64_t)ardata.get_word(2 * i + 1) << 32;
+	if (p.apt_rsp_valid) {
+		const sc_bv<GM_APT_CHUNK_WORDS * 64> &ardata = apt_rsp_rdata.read();
+		for (unsigned i = 0; i < GM_APT_CHUNK_WORDS; i++)
+			p.apt_rsp_rdata[i] = (uint64_t)ardata.get_word(2 * i) |
+					     (uint64_t)ardata.get_word(2 * i + 1) << 32;
+	}
 }
 
 sc_backend *g_sc_model; // the one model the SystemC kernel has elaborated
@@ -207,9 +242,12 @@ void sc_cycle(void *p, uint64_t cycle, int dump)
 	auto *be = static_cast<sc_backend *>(p);
 
 	be->pins_in();
+	be->clk.write(false);
+	sc_start(be->half_cycle);
 	if (dump && be->fst)
 		be->fst->dump(GM_WAVE_T_LOW(cycle));
-	sc_start(10, SC_NS);
+	be->clk.write(true);
+	sc_start(be->half_cycle);
 	if (dump && be->fst)
 		be->fst->dump(GM_WAVE_T_HIGH(cycle));
 	be->pins_out();
