@@ -562,6 +562,59 @@ static void test_mmu_backpressure(void **state)
 	copy_through_null_pages(64, 20);
 }
 
+/*
+ * A reserved bit in a directory entry (level 2): the walk faults RESERVED
+ * (mmu_top's PDE check, c_mmu_pde_reserved), the queue halts with
+ * PAGE_FAULT and MMU_FAULT_* latch the beat's VA, the VMID, the client
+ * and the write; nothing lands.  The ring runs translated, mapped 1:1.
+ */
+static void test_pde_reserved(void **state)
+{
+	static uint32_t dw[64];
+	struct tb t;
+	struct ptmem mem;
+	struct mmu_pt pt;
+	struct dma_buf b;
+	const uint64_t va = COPY_VA + 0x40000, pa = COPY_PA + 0x40000;
+	uint64_t pde_pa, pde, rsv = GPU_PDE_RESERVED & -GPU_PDE_RESERVED;  /* its lowest bit */
+	uint32_t one = 1, st;
+
+	(void)state;
+	tb_open(&t);
+	mem.g = t.g;
+	mem.next = PT_POOL;
+	assert_int_equal(mmu_pt_init(&pt, &pm_ops, &mem), GM_OK);
+	assert_int_equal(mmu_pt_map(&pt, RAW_AREA, 0x100000, RAW_AREA, MMU_MAP_R | MMU_MAP_W), GM_OK);
+	assert_int_equal(mmu_pt_map(&pt, va, 0x1000, pa, MMU_MAP_R | MMU_MAP_W), GM_OK);
+	assert_int_equal(mmu_pt_lookup(&pt, va, 2, &pde_pa), GM_OK);
+	pde = tb_mem64(&t, pde_pa) | rsv;
+	assert_int_equal(gm_backdoor_write(t.g, pde_pa, &pde, 8), GM_OK);
+	tb_put32(&t, pa + 0x20, 0xdeadbeef);
+	tb_wr(&t, GPU_REG_VM_ROOT_LO(3), (uint32_t)pt.root_pa);
+	tb_wr(&t, GPU_REG_VM_ROOT_HI(3), (uint32_t)(pt.root_pa >> 32));
+	tb_wr(&t, GPU_REG_MMU_CTRL, GPU_MMU_CTRL_ENABLE(1));
+	tb_wr(&t, GPU_REG_MMU_FAULT_STATUS, GPU_MMU_FAULT_STATUS_VALID(1));
+	raw_setup(&t, 0);
+	tb_wr(&t, GPU_REG_Q_VMID(0), 3);
+	dma_buf_init(&b, dw, 64);
+	assert_int_equal(dma_emit_write_data(&b, va + 0x24, &one, 1), GM_OK);
+	raw_put(&t, 0, &b);
+	tb_wr(&t, GPU_REG_Q_WPTR(0), (uint32_t)b.len);
+	step(&t, 500);
+	assert_int_equal(GPU_Q_STATUS_ERROR_GET(tb_rd(&t, GPU_REG_Q_STATUS(0))), 1);
+	assert_int_equal(GPU_Q_ERR_CAUSE_CAUSE_GET(tb_rd(&t, GPU_REG_Q_ERR_CAUSE(0))), GPU_CAUSE_PAGE_FAULT);
+	st = tb_rd(&t, GPU_REG_MMU_FAULT_STATUS);
+	if (!GPU_MMU_FAULT_STATUS_VALID_GET(st) || GPU_MMU_FAULT_STATUS_CAUSE_GET(st) != GPU_FLT_RESERVED ||
+	    GPU_MMU_FAULT_STATUS_VMID_GET(st) != 3 || GPU_MMU_FAULT_STATUS_CLIENT_GET(st) != 0 ||
+	    !GPU_MMU_FAULT_STATUS_WRITE_GET(st))
+		fail_msg("MMU_FAULT_STATUS 0x%x: want a RESERVED write fault of VMID 3, client 0", st);
+	assert_int_equal(tb_rd(&t, GPU_REG_MMU_FAULT_VA_LO), (uint32_t)(va + 0x20));
+	assert_int_equal(tb_rd(&t, GPU_REG_MMU_FAULT_VA_HI), (uint32_t)(va >> 32));
+	assert_int_equal(tb_mem32(&t, pa + 0x24), 0);
+	assert_int_equal(tb_mem32(&t, pa + 0x20), 0xdeadbeef);
+	tb_close(&t);
+}
+
 /* ------------------------------------------------------------ aperture back-pressure */
 
 #define APT_OFF 0x0e800000u  /* window offset: VRAM 232 MiB (outside every range) */
@@ -653,6 +706,7 @@ int main(void)
 		cmocka_unit_test(test_inv_register_and_pte),
 		cmocka_unit_test(test_irq_fence_and_error),
 		cmocka_unit_test(test_mmu_backpressure),
+		cmocka_unit_test(test_pde_reserved),
 		cmocka_unit_test(test_apt_backpressure),
 	};
 
