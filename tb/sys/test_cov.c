@@ -371,16 +371,15 @@ static void test_inv_register_and_pte(void **state)
 /* Queue 0: a fence to RAW_FENCE (its interrupt if @int1), a fence with
  * interrupt to RAW_FENCE + 8; queue 1, @k cycles later: @pre NOPs of one
  * dword (3 cycles each, no fetch of their own), then an unknown opcode.
- * INT_ENABLE = @enable.  Returns the cycle the interrupt line rose. */
-static uint64_t irq_trial(unsigned k, unsigned pre, bool int1, uint32_t enable, struct tb *t)
+ * INT_ENABLE = @enable.  Returns the cycles from queue 0's doorbell to the
+ * interrupt line's rise; the queues still run then (irq_settle). */
+static uint64_t irq_trial(struct tb *t, unsigned k, unsigned pre, bool int1, uint32_t enable)
 {
 	uint32_t dw[2][32], bad = 0;
 	struct dma_buf b[2];
-	struct gm_config c;
+	uint64_t t0;
 	int st;
 
-	gm_config_default(&c);
-	tb_open_cfg(t, &c);
 	while (gpu_opcode_name(++bad))  /* an opcode the spec does not have */
 		;
 	for (unsigned q = 0; q < 2; q++) {
@@ -397,12 +396,21 @@ static uint64_t irq_trial(unsigned k, unsigned pre, bool int1, uint32_t enable, 
 	tb_wr(t, GPU_REG_INT_STATUS, ~0u);
 	tb_wr(t, GPU_REG_INT_ENABLE, enable);
 	tb_wr(t, GPU_REG_Q_WPTR(0), (uint32_t)b[0].len);
+	t0 = gm_cycles(t->g);
 	step(t, k);
 	tb_wr(t, GPU_REG_Q_WPTR(1), (uint32_t)b[1].len);
 	st = gm_run_until_irq(t->g, 2000, NULL);
 	if (st)
 		fail_msg("delay %u: no interrupt (%s)", k, gm_status_name(st));
-	return gm_cycles(t->g);
+	return gm_cycles(t->g) - t0;
+}
+
+/* Let both queues finish (the fence lands, the error stops queue 1) and
+ * every request drain, so the next trial starts from the same idle state. */
+static void irq_settle(struct tb *t)
+{
+	step(t, 400);
+	tb_wr(t, GPU_REG_INT_ENABLE, 0);
 }
 
 /*
@@ -418,19 +426,20 @@ static void test_irq_fence_and_error(void **state)
 {
 	const uint32_t fence0 = GPU_INT_STATUS_FENCE(1), err1 = GPU_INT_STATUS_ERROR(2);
 	struct tb t;
-	uint64_t cf = 0, ce = 1;
+	uint64_t cf = 0, ce = 1, c1;
 	unsigned k, pre = 0;
 
 	(void)state;
+	tb_open(&t);
 	/* The error comes a cycle later per cycle of delay, but where queue 1's
 	 * fetch meets queue 0's fence write at the arbiter one of them waits:
 	 * the NOP shifts the error by 3 cycles without moving the fetch. */
 	for (k = 0; k < 160 && cf != ce; k++) {
 		for (pre = 0; pre < 2; pre++) {
-			cf = irq_trial(k, pre, false, fence0, &t);
-			tb_close(&t);
-			ce = irq_trial(k, pre, false, err1, &t);
-			tb_close(&t);
+			cf = irq_trial(&t, k, pre, false, fence0);
+			irq_settle(&t);
+			ce = irq_trial(&t, k, pre, false, err1);
+			irq_settle(&t);
 			if (cf == ce)
 				break;
 		}
@@ -438,12 +447,13 @@ static void test_irq_fence_and_error(void **state)
 	if (cf != ce)
 		fail_msg("no doorbell delay of 0..159 cycles put the fence and the error in one cycle");
 	k--;
-	printf("fence and error interrupts in one cycle: queue 1 rung %u cycles after queue 0, %u NOPs "
-	       "(cycle %" PRIu64 ")\n", k, pre, cf);
-	irq_trial(k, pre, true, ~0u, &t);
-	if (gm_cycles(t.g) > cf)
-		fail_msg("the first fence's interrupt came after the second's (cycle %" PRIu64 ")", gm_cycles(t.g));
-	step(&t, cf - gm_cycles(t.g) + 20);
+	printf("fence and error interrupts in one cycle: queue 1 rung %u cycles after queue 0, %u NOPs, "
+	       "%" PRIu64 " cycles after queue 0's doorbell\n", k, pre, cf);
+	assert_int_equal(gm_backdoor_write(t.g, RAW_FENCE + 8, (uint64_t[]){ 0 }, 8), GM_OK);
+	c1 = irq_trial(&t, k, pre, true, ~0u);
+	if (c1 >= cf)
+		fail_msg("the first fence's interrupt (%" PRIu64 ") came after the second's (%" PRIu64 ")", c1, cf);
+	step(&t, cf - c1 + 20);
 	assert_int_equal(tb_rd(&t, GPU_REG_INT_STATUS) & (fence0 | err1), fence0 | err1);
 	assert_int_equal(GPU_Q_ERR_CAUSE_CAUSE_GET(tb_rd(&t, GPU_REG_Q_ERR_CAUSE(1))), GPU_CAUSE_BAD_OPCODE);
 	assert_int_equal(tb_mem64(&t, RAW_FENCE + 8), 2);
@@ -552,6 +562,59 @@ static void test_mmu_backpressure(void **state)
 	copy_through_null_pages(64, 20);
 }
 
+/*
+ * A reserved bit in a directory entry (level 2): the walk faults RESERVED
+ * (mmu_top's PDE check, c_mmu_pde_reserved), the queue halts with
+ * PAGE_FAULT and MMU_FAULT_* latch the beat's VA, the VMID, the client
+ * and the write; nothing lands.  The ring runs translated, mapped 1:1.
+ */
+static void test_pde_reserved(void **state)
+{
+	static uint32_t dw[64];
+	struct tb t;
+	struct ptmem mem;
+	struct mmu_pt pt;
+	struct dma_buf b;
+	const uint64_t va = COPY_VA + 0x40000, pa = COPY_PA + 0x40000;
+	uint64_t pde_pa, pde, rsv = GPU_PDE_RESERVED & -GPU_PDE_RESERVED;  /* its lowest bit */
+	uint32_t one = 1, st;
+
+	(void)state;
+	tb_open(&t);
+	mem.g = t.g;
+	mem.next = PT_POOL;
+	assert_int_equal(mmu_pt_init(&pt, &pm_ops, &mem), GM_OK);
+	assert_int_equal(mmu_pt_map(&pt, RAW_AREA, 0x100000, RAW_AREA, MMU_MAP_R | MMU_MAP_W), GM_OK);
+	assert_int_equal(mmu_pt_map(&pt, va, 0x1000, pa, MMU_MAP_R | MMU_MAP_W), GM_OK);
+	assert_int_equal(mmu_pt_lookup(&pt, va, 2, &pde_pa), GM_OK);
+	pde = tb_mem64(&t, pde_pa) | rsv;
+	assert_int_equal(gm_backdoor_write(t.g, pde_pa, &pde, 8), GM_OK);
+	tb_put32(&t, pa + 0x20, 0xdeadbeef);
+	tb_wr(&t, GPU_REG_VM_ROOT_LO(3), (uint32_t)pt.root_pa);
+	tb_wr(&t, GPU_REG_VM_ROOT_HI(3), (uint32_t)(pt.root_pa >> 32));
+	tb_wr(&t, GPU_REG_MMU_CTRL, GPU_MMU_CTRL_ENABLE(1));
+	tb_wr(&t, GPU_REG_MMU_FAULT_STATUS, GPU_MMU_FAULT_STATUS_VALID(1));
+	raw_setup(&t, 0);
+	tb_wr(&t, GPU_REG_Q_VMID(0), 3);
+	dma_buf_init(&b, dw, 64);
+	assert_int_equal(dma_emit_write_data(&b, va + 0x24, &one, 1), GM_OK);
+	raw_put(&t, 0, &b);
+	tb_wr(&t, GPU_REG_Q_WPTR(0), (uint32_t)b.len);
+	step(&t, 500);
+	assert_int_equal(GPU_Q_STATUS_ERROR_GET(tb_rd(&t, GPU_REG_Q_STATUS(0))), 1);
+	assert_int_equal(GPU_Q_ERR_CAUSE_CAUSE_GET(tb_rd(&t, GPU_REG_Q_ERR_CAUSE(0))), GPU_CAUSE_PAGE_FAULT);
+	st = tb_rd(&t, GPU_REG_MMU_FAULT_STATUS);
+	if (!GPU_MMU_FAULT_STATUS_VALID_GET(st) || GPU_MMU_FAULT_STATUS_CAUSE_GET(st) != GPU_FLT_RESERVED ||
+	    GPU_MMU_FAULT_STATUS_VMID_GET(st) != 3 || GPU_MMU_FAULT_STATUS_CLIENT_GET(st) != 0 ||
+	    !GPU_MMU_FAULT_STATUS_WRITE_GET(st))
+		fail_msg("MMU_FAULT_STATUS 0x%x: want a RESERVED write fault of VMID 3, client 0", st);
+	assert_int_equal(tb_rd(&t, GPU_REG_MMU_FAULT_VA_LO), (uint32_t)(va + 0x20));
+	assert_int_equal(tb_rd(&t, GPU_REG_MMU_FAULT_VA_HI), (uint32_t)(va >> 32));
+	assert_int_equal(tb_mem32(&t, pa + 0x24), 0);
+	assert_int_equal(tb_mem32(&t, pa + 0x20), 0xdeadbeef);
+	tb_close(&t);
+}
+
 /* ------------------------------------------------------------ aperture back-pressure */
 
 #define APT_OFF 0x0e800000u  /* window offset: VRAM 232 MiB (outside every range) */
@@ -643,6 +706,7 @@ int main(void)
 		cmocka_unit_test(test_inv_register_and_pte),
 		cmocka_unit_test(test_irq_fence_and_error),
 		cmocka_unit_test(test_mmu_backpressure),
+		cmocka_unit_test(test_pde_reserved),
 		cmocka_unit_test(test_apt_backpressure),
 	};
 
