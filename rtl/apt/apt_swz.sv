@@ -70,7 +70,10 @@ module apt_swz (
     tile_idx = '0;
     intile = '0;
     off_o = '0;
-    if (en_i) begin
+    if (en_i && mode_i == TileLinear) begin
+      off_o = 48'(y_i) * 48'(pitch_i) + 48'(xb_i);
+    end else if (en_i) begin
+      // The tile geometry and the two deposits only for a tiled surface.
       twl = tile_tw_log2(mode_i, bpe_i);
       thl = tile_th_log2(mode_i, bpe_i);
       tbl = tile_tb_log2(mode_i);
@@ -83,8 +86,7 @@ module apt_swz (
       tpr = pitch_i >> twl;
       tile_idx = 48'(ty) * 48'(tpr) + 48'(tx);
       intile = pdep16(xin, xm) | pdep16(yin, ym);
-      if (mode_i == TileLinear) off_o = 48'(y_i) * 48'(pitch_i) + 48'(xb_i);
-      else off_o = (tile_idx << tbl) | 48'(intile);
+      off_o = (tile_idx << tbl) | 48'(intile);
     end
   end
 

@@ -278,14 +278,21 @@ module apt_top #(
   logic [19:0] r_pitch;
   logic [27:0] r_start, l_new, rc_off;
   logic r_ok;
-  assign r_mode = rng_mode_i[3*hit_r +: 3];
-  assign r_bpe = rng_bpe_i[3*hit_r +: 3];
-  assign r_pitch = rng_pitch_i[20*hit_r +: 20];
-  assign r_start = rng_start_i[28*hit_r +: 28];
-  // The format check only for a head in a range (AptIdle reads it only then).
+  // The head's range and its format check only for a head (AptIdle reads
+  // them only then; r_start and r_pitch also without a hit, as range 0's).
   always_comb begin
+    r_mode = '0;
+    r_bpe = '0;
+    r_pitch = '0;
+    r_start = '0;
     r_ok = 1'b0;
-    if (head && hit) r_ok = tile_fmt_ok(r_mode, r_bpe, r_pitch) && r_pitch[2:0] == '0;
+    if (head) begin
+      r_mode = rng_mode_i[3*hit_r +: 3];
+      r_bpe = rng_bpe_i[3*hit_r +: 3];
+      r_pitch = rng_pitch_i[20*hit_r +: 20];
+      r_start = rng_start_i[28*hit_r +: 28];
+      if (hit) r_ok = tile_fmt_ok(r_mode, r_bpe, r_pitch) && r_pitch[2:0] == '0;
+    end
   end
   assign l_new = a8 - r_start;  // both 8-aligned
   assign rc_off = l_new - rc_l0_q;
@@ -293,7 +300,10 @@ module apt_top #(
   // Division step: shift the next dividend bit into the remainder.
   logic [28:0] d_rem;
   logic [19:0] d_pitch;
-  assign d_pitch = rng_pitch_i[20*r_q +: 20];
+  always_comb begin
+    d_pitch = '0;
+    if (st_q == AptDiv) d_pitch = rng_pitch_i[20*r_q +: 20];  // its only reader
+  end
   assign d_rem = {rem_q, l_q[27]};
 
   always_comb begin
@@ -387,13 +397,28 @@ module apt_top #(
   logic [47:0] swz_off;
   logic [31:0] s1_xb;
   logic [15:0] s1_y;
+  logic s1_swz;
+  logic [2:0] s1_mode, s1_bpe;
+  logic [19:0] s1_pitch;
   assign s1_xb = s1_q.xb;
   assign s1_y = s1_q.y;
+  assign s1_swz = s1_q.v && !s1_q.lin;  // swz_off is read only then
+  // The range's format selected only for the swizzle.
+  always_comb begin
+    s1_mode = '0;
+    s1_bpe = '0;
+    s1_pitch = '0;
+    if (s1_swz) begin
+      s1_mode = rng_mode_i[3*s1_q.r +: 3];
+      s1_bpe = rng_bpe_i[3*s1_q.r +: 3];
+      s1_pitch = rng_pitch_i[20*s1_q.r +: 20];
+    end
+  end
   apt_swz u_swz (
-    .en_i(s1_q.v && !s1_q.lin),  // swz_off is read only then
-    .mode_i(rng_mode_i[3*s1_q.r +: 3]),
-    .bpe_i(rng_bpe_i[3*s1_q.r +: 3]),
-    .pitch_i(rng_pitch_i[20*s1_q.r +: 20]),
+    .en_i(s1_swz),
+    .mode_i(s1_mode),
+    .bpe_i(s1_bpe),
+    .pitch_i(s1_pitch),
     .xb_i(s1_xb),
     .y_i(s1_y),
     .off_o(swz_off)

@@ -74,8 +74,15 @@ module cp_mem_arb #(
   assign mem_req_vmid_o = c_vmid_i[4*pick +: 4];
   assign mem_req_addr_o = c_addr_i[48*pick +: 48];
   assign mem_req_we_o = c_we_i[pick];
-  assign mem_req_wdata_o = c_wdata_i[BeatBytes*8*pick +: BeatBytes*8];
-  assign mem_req_wstrb_o = c_wstrb_i[BeatBytes*pick +: BeatBytes];
+  // The write data only with a request (the MMU takes it only then).
+  always_comb begin
+    mem_req_wdata_o = '0;
+    mem_req_wstrb_o = '0;
+    if (found) begin
+      mem_req_wdata_o = c_wdata_i[BeatBytes*8*pick +: BeatBytes*8];
+      mem_req_wstrb_o = c_wstrb_i[BeatBytes*pick +: BeatBytes];
+    end
+  end
 
   always_comb begin
     c_ready_o = '0;
