@@ -240,11 +240,18 @@ static void test_counters(void **state)
 		fail_msg("APT_STATUS 0x%x after a flush", st);
 	assert_int_equal(gm_apt_read64(t.g, 0x0e400000u + 8 * 3, &val), GM_OK);
 	assert_int_equal(val, 0x3333333333333333ull);
+	/* A read right behind posted words waits for them (c_apt_rd_drain) and sees them. */
+	assert_int_equal(gm_apt_post64(t.g, 0x0e400000u + 8 * 3, 0x4444444444444444ull, 0xff), GM_OK);
+	assert_int_equal(gm_apt_post64(t.g, 0x0e400000u + 8 * 9, 0x5555555555555555ull, 0xff), GM_OK);
+	assert_int_equal(gm_apt_read64(t.g, 0x0e400000u + 8 * 3, &val), GM_OK);
+	assert_int_equal(val, 0x4444444444444444ull);
+	assert_int_equal(gm_apt_read64(t.g, 0x0e400000u + 8 * 9, &val), GM_OK);
+	assert_int_equal(val, 0x5555555555555555ull);
 	/* The read's beat stays prefetched, until APT_FLUSH.PF drops it. */
 	assert_int_equal(GPU_APT_STATUS_PF_GET(tb_rd(&t, GPU_REG_APT_STATUS)), 1);
 	tb_wr(&t, GPU_REG_APT_FLUSH, GPU_APT_FLUSH_PF(1));
 	assert_int_equal(GPU_APT_STATUS_PF_GET(tb_rd(&t, GPU_REG_APT_STATUS)), 0);
-	assert_int_equal(tb_rd(&t, GPU_REG_APT_ACCESSES) - acc0, 6);
+	assert_int_equal(tb_rd(&t, GPU_REG_APT_ACCESSES) - acc0, 10);
 	tb_close(&t);
 }
 
@@ -825,6 +832,25 @@ static void apt_round_trip(struct tb *t, uint32_t off, uint32_t n, uint64_t *see
 	free(got);
 }
 
+/* Read row 0 of the Y-tiled, 1-byte-element surface at @surf (@pitch
+ * bytes) through the window at @win: each chunk must be the bytes
+ * dma_tile_offset places there. */
+static void apt_tiled_row(struct tb *t, uint32_t win, uint64_t surf, uint32_t pitch, uint64_t *seed)
+{
+	uint8_t *a = malloc(pitch), *got = malloc(pitch);
+
+	assert_non_null(a);
+	assert_non_null(got);
+	fill_bytes(a, pitch, seed);
+	for (uint32_t x = 0; x < pitch; x += 16)
+		assert_int_equal(gm_backdoor_write(t->g, surf + dma_tile_offset(GPU_TILE_Y, 0, pitch, x, 0),
+						   a + x, 16), GM_OK);
+	assert_int_equal(gm_apt_read(t->g, win, got, pitch), GM_OK);
+	assert_memory_equal(got, a, pitch);
+	free(a);
+	free(got);
+}
+
 /*
  * Slow memory (300 cycles): more writes than AptSlots in flight, more
  * reads than beat buffers (c_apt_slots_full, c_apt_rb_full, c_apt_ru_full).
@@ -848,6 +874,10 @@ static void test_apt_backpressure(void **state)
 	c.max_outstanding = 4096;
 	tb_open_cfg(&t, &c);
 	apt_round_trip(&t, APT_OFF, APT_BYTES, &seed);
+	/* A row of a Y-tiled range 4: each 16-byte chunk lies in its own beat,
+	 * so the stream has a beat buffer per chunk in flight (c_apt_rb_full). */
+	tb_apt_range(&t, 4, win, win + 4096 * 8, surf, GPU_TILE_Y, 0, 4096);
+	apt_tiled_row(&t, win, surf, 4096, &seed);
 	tb_close(&t);
 
 	gm_config_default(&c);
