@@ -568,9 +568,11 @@ static void test_copy_field_checks(void **state)
 }
 
 /*
- * Every client of the memory arbiter asks at once (c_arb_all_clients): a
- * COPY on queue 0, WRITE_DATA on queue 1 and an aperture write, with a
- * memory that takes one request at a time.  Each result is checked.
+ * Three clients of the memory arbiter at once (c_arb_contention): a COPY
+ * from queue 0 on the copy engine, WRITE_DATA on queue 1 and an aperture
+ * write, with a memory that takes one request at a time.  Each result is
+ * checked.  All four never ask together (c_arb_all_clients stays at 0):
+ * the engine works for a queue that waits in StCwait and asks for nothing.
  */
 static void test_all_clients(void **state)
 {
@@ -865,6 +867,7 @@ static void test_apt_backpressure(void **state)
 	struct gm_config c;
 	struct tb t;
 	uint64_t seed = 0x5eed0002, v = 0;
+	uint32_t errs, st;
 	const uint32_t pitch = 512, win = 0x0f000000u, rows = 16;
 	const uint64_t surf = GPU_VRAM_BASE + 0x0f800000ull;
 
@@ -903,6 +906,19 @@ static void test_apt_backpressure(void **state)
 	assert_int_equal(tb_mem64(&t, surf + 0x10008), 0x1112131415161718ull);
 	assert_int_equal(gm_apt_read64(t.g, win + 0x100010u, &v), GM_OK);
 	assert_int_equal(v, 0x1112131415161718ull);
+	/* Range 3 with an unknown tile mode: a posted word fails FORMAT and
+	 * APT_ERR_STATUS/APT_ERR_OFF/APT_ERR_COUNT say which; the flush reports it. */
+	tb_apt_range(&t, 3, win + 0x200000u, win + 0x201000u, surf + 0x20000, 7, 0, 256);
+	errs = tb_rd(&t, GPU_REG_APT_ERR_COUNT);
+	assert_int_equal(gm_apt_post64(t.g, win + 0x200018u, 1, 0xff), GM_OK);
+	step(&t, 50);
+	st = tb_rd(&t, GPU_REG_APT_ERR_STATUS);
+	if (!GPU_APT_ERR_STATUS_VALID_GET(st) || GPU_APT_ERR_STATUS_CAUSE_GET(st) != GPU_APT_ERR_FORMAT)
+		fail_msg("APT_ERR_STATUS 0x%x after a word through an unknown mode", st);
+	assert_int_equal(tb_rd(&t, GPU_REG_APT_ERR_OFF), win + 0x200018u);
+	assert_int_equal(tb_rd(&t, GPU_REG_APT_ERR_COUNT), errs + 1);
+	assert_int_equal(gm_apt_flush(t.g), GM_ERR_ADDR);
+	assert_int_equal(GPU_APT_ERR_STATUS_VALID_GET(tb_rd(&t, GPU_REG_APT_ERR_STATUS)), 0);
 	tb_close(&t);
 }
 
