@@ -37,7 +37,8 @@
 #define RAW_RING(q) (RAW_AREA + (uint64_t)(q) * 0x10000ull)
 #define RAW_FENCE (RAW_AREA + 0x40000ull)
 #define RAW_LOG2 10u                                  /* ring of 2^10 dwords */
-#define RAW_DW 256u
+#define APT_OFF 0x0e800000u  /* window offset: VRAM 232 MiB (outside every range) */
+#define APT_BYTES 0x10000u
 
 /* ------------------------------------------------------------ raw queues */
 
@@ -80,6 +81,12 @@ static void emit_nops(struct dma_buf *b, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
 		assert_int_equal(dma_emit_nop(b, 0), GM_OK);
+}
+
+static void fill_bytes(uint8_t *p, size_t n, uint64_t *seed)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)tb_rand(seed);
 }
 
 /* ------------------------------------------------------------ registers */
@@ -233,11 +240,18 @@ static void test_counters(void **state)
 		fail_msg("APT_STATUS 0x%x after a flush", st);
 	assert_int_equal(gm_apt_read64(t.g, 0x0e400000u + 8 * 3, &val), GM_OK);
 	assert_int_equal(val, 0x3333333333333333ull);
+	/* A read right behind posted words waits for them (c_apt_rd_drain) and sees them. */
+	assert_int_equal(gm_apt_post64(t.g, 0x0e400000u + 8 * 3, 0x4444444444444444ull, 0xff), GM_OK);
+	assert_int_equal(gm_apt_post64(t.g, 0x0e400000u + 8 * 9, 0x5555555555555555ull, 0xff), GM_OK);
+	assert_int_equal(gm_apt_read64(t.g, 0x0e400000u + 8 * 3, &val), GM_OK);
+	assert_int_equal(val, 0x4444444444444444ull);
+	assert_int_equal(gm_apt_read64(t.g, 0x0e400000u + 8 * 9, &val), GM_OK);
+	assert_int_equal(val, 0x5555555555555555ull);
 	/* The read's beat stays prefetched, until APT_FLUSH.PF drops it. */
 	assert_int_equal(GPU_APT_STATUS_PF_GET(tb_rd(&t, GPU_REG_APT_STATUS)), 1);
 	tb_wr(&t, GPU_REG_APT_FLUSH, GPU_APT_FLUSH_PF(1));
 	assert_int_equal(GPU_APT_STATUS_PF_GET(tb_rd(&t, GPU_REG_APT_STATUS)), 0);
-	assert_int_equal(tb_rd(&t, GPU_REG_APT_ACCESSES) - acc0, 6);
+	assert_int_equal(tb_rd(&t, GPU_REG_APT_ACCESSES) - acc0, 10);
 	tb_close(&t);
 }
 
@@ -460,6 +474,150 @@ static void test_irq_fence_and_error(void **state)
 	tb_close(&t);
 }
 
+/* Queue 0 fences with an interrupt; INT_STATUS.FENCE is written 1 (W1C)
+ * @j cycles after the doorbell.  Returns whether the bit is set after. */
+static bool w1c_trial(struct tb *t, unsigned j)
+{
+	const uint32_t fence0 = GPU_INT_STATUS_FENCE(1);
+	uint32_t dw[32];
+	struct dma_buf b;
+
+	raw_setup(t, 0);
+	dma_buf_init(&b, dw, 32);
+	assert_int_equal(dma_emit_release_fence(&b, RAW_FENCE, 3, true, true), GM_OK);
+	raw_put(t, 0, &b);
+	tb_wr(t, GPU_REG_INT_STATUS, ~0u);
+	tb_wr(t, GPU_REG_Q_WPTR(0), (uint32_t)b.len);
+	step(t, j);
+	tb_wr(t, GPU_REG_INT_STATUS, fence0);
+	step(t, 300);
+	return (tb_rd(t, GPU_REG_INT_STATUS) & fence0) != 0;
+}
+
+/*
+ * A W1C clear of INT_STATUS.FENCE in the cycle the fence sets it: the set
+ * wins (c_regs_w1c_and_set).  A clear before the set leaves the bit set, a
+ * clear after it clears it; the scan finds the last delay that leaves it
+ * set, the one where the two met.
+ */
+static void test_w1c_and_set(void **state)
+{
+	struct tb t;
+	unsigned j;
+
+	(void)state;
+	tb_open(&t);
+	if (!w1c_trial(&t, 0))
+		fail_msg("a W1C long before the fence's interrupt cleared it");
+	for (j = 1; j < 400 && w1c_trial(&t, j); j++)
+		;
+	if (j == 400)
+		fail_msg("a W1C 400 cycles after the doorbell did not clear the fence's interrupt");
+	printf("INT_STATUS cleared and set in one cycle: W1C written %u cycles after the doorbell\n", j - 1);
+	tb_close(&t);
+}
+
+/* ------------------------------------------------------------ copy packets */
+
+/* Run the one packet in @b on raw queue 0; it must stop with @cause and
+ * latch its header. */
+static void expect_cause(struct tb *t, const struct dma_buf *b, uint32_t cause, const char *what)
+{
+	uint32_t got;
+
+	raw_setup(t, 0);
+	raw_put(t, 0, b);
+	tb_wr(t, GPU_REG_Q_WPTR(0), (uint32_t)b->len);
+	step(t, 300);
+	got = GPU_Q_ERR_CAUSE_CAUSE_GET(tb_rd(t, GPU_REG_Q_ERR_CAUSE(0)));
+	if (got != cause || tb_rd(t, GPU_REG_Q_ERR_HEADER(0)) != b->dw[0])
+		fail_msg("%s: cause %s, header 0x%08x; want %s, 0x%08x", what, gpu_cause_name(got),
+			 tb_rd(t, GPU_REG_Q_ERR_HEADER(0)), gpu_cause_name(cause), b->dw[0]);
+}
+
+/*
+ * The copy packets' checks the regression leaves out (cp_copy_cmd): a BLT
+ * whose source base is off its tile and whose destination pitch is 0 is
+ * BAD_FIELD (the field error wins over the alignment), a COPY past 2^48 is
+ * BAD_FIELD.  The packets are emitted legal and then broken in place.
+ */
+static void test_copy_field_checks(void **state)
+{
+	uint32_t dw[64];
+	struct tb t;
+	struct dma_buf b;
+	struct dma_surf src = { .base = RAW_AREA + 0x100000, .pitch = 512, .mode = GPU_TILE_Y, .bpe_log2 = 2 };
+	struct dma_surf dst = { .base = RAW_AREA + 0x200000, .pitch = 256, .mode = GPU_TILE_LINEAR, .bpe_log2 = 2 };
+
+	(void)state;
+	tb_open(&t);
+	dma_buf_init(&b, dw, 64);
+	assert_int_equal(dma_emit_blt(&b, &dst, &src, 16, 4), GM_OK);
+	b.dw[1 + GPU_PKT_BLT_SRC_LO] += 0x100;
+	b.dw[1 + GPU_PKT_BLT_DST_FMT] &= ~GPU_PKT_BLT_DST_PITCH(~0u);
+	expect_cause(&t, &b, GPU_CAUSE_BAD_FIELD, "BLT off its tile with pitch 0");
+	/* The same BLT with its pitch back: the alignment alone. */
+	b.dw[1 + GPU_PKT_BLT_DST_FMT] |= GPU_PKT_BLT_DST_PITCH(256);
+	expect_cause(&t, &b, GPU_CAUSE_BAD_ALIGN, "BLT off its tile");
+	dma_buf_init(&b, dw, 64);
+	assert_int_equal(dma_emit_copy(&b, RAW_AREA + 0x200000, RAW_AREA + 0x100000, 64), GM_OK);
+	b.dw[1 + GPU_PKT_COPY_SRC_LO] = 0xfffffff0u;
+	b.dw[1 + GPU_PKT_COPY_SRC_HI] = 0xffffu;
+	expect_cause(&t, &b, GPU_CAUSE_BAD_FIELD, "COPY past 2^48");
+	tb_close(&t);
+}
+
+/*
+ * Three clients of the memory arbiter at once (c_arb_contention): a COPY
+ * from queue 0 on the copy engine, WRITE_DATA on queue 1 and an aperture
+ * write, with a memory that takes one request at a time.  Each result is
+ * checked.  All four never ask together (c_arb_all_clients stays at 0):
+ * the engine works for a queue that waits in StCwait and asks for nothing.
+ */
+static void test_all_clients(void **state)
+{
+	static uint32_t dw[2][2048];
+	struct gm_config c;
+	struct tb t;
+	struct dma_buf b[2];
+	uint8_t *a = malloc(0x4000), *got = malloc(0x4000);
+	uint32_t data[256];
+	uint64_t seed = 0x5eed0003, f[2];
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(got);
+	gm_config_default(&c);
+	c.max_outstanding = 1;
+	tb_open_cfg(&t, &c);
+	fill_bytes(a, 0x4000, &seed);
+	assert_int_equal(gm_backdoor_write(t.g, RAW_AREA + 0x100000, a, 0x4000), GM_OK);
+	for (uint32_t i = 0; i < 256; i++)
+		data[i] = (uint32_t)tb_rand(&seed);
+	dma_buf_init(&b[0], dw[0], 2048);
+	assert_int_equal(dma_emit_copy(&b[0], RAW_AREA + 0x200000, RAW_AREA + 0x100000, 0x4000), GM_OK);
+	dma_buf_init(&b[1], dw[1], 2048);
+	for (uint32_t i = 0; i < 4; i++)
+		assert_int_equal(dma_emit_write_data(&b[1], t.scratch + 0x400 * i, data + 64 * i, 64), GM_OK);
+	f[0] = tb_submit_ib(&t, 0, &b[0]);
+	f[1] = tb_submit_ib(&t, 1, &b[1]);
+	fill_bytes(got, 0x4000, &seed);
+	assert_int_equal(gm_apt_write(t.g, APT_OFF, got, 0x4000), GM_OK);
+	tb_wait(&t, 0, f[0]);
+	tb_wait(&t, 1, f[1]);
+	assert_int_equal(gm_backdoor_read(t.g, GPU_VRAM_BASE + APT_OFF, a, 0x4000), GM_OK);
+	assert_memory_equal(a, got, 0x4000);
+	assert_int_equal(gm_backdoor_read(t.g, RAW_AREA + 0x100000, a, 0x4000), GM_OK);
+	assert_int_equal(gm_backdoor_read(t.g, RAW_AREA + 0x200000, got, 0x4000), GM_OK);
+	assert_memory_equal(got, a, 0x4000);
+	for (uint32_t i = 0; i < 4; i++)
+		for (uint32_t j = 0; j < 64; j++)
+			assert_int_equal(tb_mem32(&t, t.scratch + 0x400 * i + 4 * j), data[64 * i + j]);
+	free(a);
+	free(got);
+	tb_close(&t);
+}
+
 /* ------------------------------------------------------------ MMU back-pressure */
 
 #define PT_POOL (GPU_VRAM_BASE + 0x08000000ull)  /* page tables: VRAM 128..192 MiB */
@@ -497,6 +655,18 @@ static int pm_alloc(void *ctx, uint64_t *pa)
 
 static const struct mmu_mem_ops pm_ops = { pm_read, pm_write, pm_alloc };
 
+/* Queue 0 (on its VMID) writes 1 to @va; returns the walks that took. */
+static uint32_t write_one_walks(struct tb *t, uint64_t va)
+{
+	uint32_t dw[16], one = 1, walks = tb_rd(t, GPU_REG_MMU_WALKS);
+	struct dma_buf b;
+
+	dma_buf_init(&b, dw, 16);
+	assert_int_equal(dma_emit_write_data(&b, va, &one, 1), GM_OK);
+	tb_wait(t, 0, tb_submit_ib(t, 0, &b));
+	return tb_rd(t, GPU_REG_MMU_WALKS) - walks;
+}
+
 /*
  * Queue 0 on VMID 1 copies 64 KiB from a source whose every third page is a
  * null tile (reads zero) to a mapped destination, the firmware's memory
@@ -515,6 +685,7 @@ static void copy_through_null_pages(uint32_t max_out, uint32_t latency)
 	struct dma_buf b;
 	uint8_t *src = malloc(COPY_BYTES), *got = malloc(COPY_BYTES);
 	uint64_t fw_hi = GPU_SYSMEM_BASE + (256ull << 20) / 2, seed = 0x5eed0001;
+	uint32_t walks[2];
 
 	assert_non_null(src);
 	assert_non_null(got);
@@ -549,6 +720,17 @@ static void copy_through_null_pages(uint32_t max_out, uint32_t latency)
 			fail_msg("max_outstanding %u: byte 0x%x copied as 0x%02x, want 0x%02x", max_out, i,
 				 got[i], src[i]);
 	assert_int_equal(tb_rd(&t, GPU_REG_MMU_FAULT_COUNT), 0);
+	/* An invalidation of every VMID's every block drops every entry
+	 * (c_tlb_inv_all_hit): a write that hit before walks after. */
+	walks[0] = write_one_walks(&t, COPY_VA + 2 * COPY_BYTES - 4);
+	tb_wr(&t, GPU_REG_MMU_INV_VMID, GPU_MMU_INV_VMID_ALL(1));
+	tb_wr(&t, GPU_REG_MMU_INV_START, 0);
+	tb_wr(&t, GPU_REG_MMU_INV_END, ~0u);
+	tb_wr(&t, GPU_REG_MMU_INV_CTL, GPU_MMU_INV_CTL_GO(1));
+	walks[1] = write_one_walks(&t, COPY_VA + 2 * COPY_BYTES - 4);
+	if (walks[1] <= walks[0])
+		fail_msg("max_outstanding %u: %u walks after invalidating everything, %u before", max_out,
+			 walks[1], walks[0]);
 	free(src);
 	free(got);
 	tb_close(&t);
@@ -577,7 +759,7 @@ static void test_pde_reserved(void **state)
 	struct dma_buf b;
 	const uint64_t va = COPY_VA + 0x40000, pa = COPY_PA + 0x40000;
 	uint64_t pde_pa, pde, rsv = GPU_PDE_RESERVED & -GPU_PDE_RESERVED;  /* its lowest bit */
-	uint32_t one = 1, st;
+	uint32_t one = 1, st, count;
 
 	(void)state;
 	tb_open(&t);
@@ -585,7 +767,7 @@ static void test_pde_reserved(void **state)
 	mem.next = PT_POOL;
 	assert_int_equal(mmu_pt_init(&pt, &pm_ops, &mem), GM_OK);
 	assert_int_equal(mmu_pt_map(&pt, RAW_AREA, 0x100000, RAW_AREA, MMU_MAP_R | MMU_MAP_W), GM_OK);
-	assert_int_equal(mmu_pt_map(&pt, va, 0x1000, pa, MMU_MAP_R | MMU_MAP_W), GM_OK);
+	assert_int_equal(mmu_pt_map(&pt, va, 0x2000, pa, MMU_MAP_R | MMU_MAP_W), GM_OK);
 	assert_int_equal(mmu_pt_lookup(&pt, va, 2, &pde_pa), GM_OK);
 	pde = tb_mem64(&t, pde_pa) | rsv;
 	assert_int_equal(gm_backdoor_write(t.g, pde_pa, &pde, 8), GM_OK);
@@ -612,19 +794,25 @@ static void test_pde_reserved(void **state)
 	assert_int_equal(tb_rd(&t, GPU_REG_MMU_FAULT_VA_HI), (uint32_t)(va >> 32));
 	assert_int_equal(tb_mem32(&t, pa + 0x24), 0);
 	assert_int_equal(tb_mem32(&t, pa + 0x20), 0xdeadbeef);
+	/* A second fault (the next page, same directory) while the first is
+	 * latched: counted, the latch keeps the first (c_regs_fault_latched). */
+	count = tb_rd(&t, GPU_REG_MMU_FAULT_COUNT);
+	raw_setup(&t, 0);
+	tb_wr(&t, GPU_REG_Q_VMID(0), 3);
+	dma_buf_init(&b, dw, 64);
+	assert_int_equal(dma_emit_write_data(&b, va + 0x1000, &one, 1), GM_OK);
+	raw_put(&t, 0, &b);
+	tb_wr(&t, GPU_REG_Q_WPTR(0), (uint32_t)b.len);
+	step(&t, 500);
+	assert_int_equal(GPU_Q_ERR_CAUSE_CAUSE_GET(tb_rd(&t, GPU_REG_Q_ERR_CAUSE(0))), GPU_CAUSE_PAGE_FAULT);
+	assert_int_equal(tb_rd(&t, GPU_REG_MMU_FAULT_COUNT), count + 1);
+	assert_int_equal(tb_rd(&t, GPU_REG_MMU_FAULT_STATUS), st);
+	assert_int_equal(tb_rd(&t, GPU_REG_MMU_FAULT_VA_LO), (uint32_t)(va + 0x20));
 	tb_close(&t);
 }
 
 /* ------------------------------------------------------------ aperture back-pressure */
 
-#define APT_OFF 0x0e800000u  /* window offset: VRAM 232 MiB (outside every range) */
-#define APT_BYTES 0x10000u
-
-static void fill_rand(uint8_t *p, size_t n, uint64_t *seed)
-{
-	for (size_t i = 0; i < n; i++)
-		p[i] = (uint8_t)tb_rand(seed);
-}
 
 /* Write @n bytes through the aperture and read them back through it and
  * through the backdoor; then the reverse with new backdoor data. */
@@ -634,14 +822,33 @@ static void apt_round_trip(struct tb *t, uint32_t off, uint32_t n, uint64_t *see
 
 	assert_non_null(a);
 	assert_non_null(got);
-	fill_rand(a, n, seed);
+	fill_bytes(a, n, seed);
 	assert_int_equal(gm_apt_write(t->g, off, a, n), GM_OK);
 	assert_int_equal(gm_backdoor_read(t->g, GPU_VRAM_BASE + off, got, n), GM_OK);
 	assert_memory_equal(got, a, n);
-	fill_rand(a, n, seed);
+	fill_bytes(a, n, seed);
 	assert_int_equal(gm_backdoor_write(t->g, GPU_VRAM_BASE + off, a, n), GM_OK);
 	assert_int_equal(gm_apt_read(t->g, off, got, n), GM_OK);
 	assert_memory_equal(got, a, n);
+	free(a);
+	free(got);
+}
+
+/* Read row 0 of the Y-tiled, 1-byte-element surface at @surf (@pitch
+ * bytes) through the window at @win: each chunk must be the bytes
+ * dma_tile_offset places there. */
+static void apt_tiled_row(struct tb *t, uint32_t win, uint64_t surf, uint32_t pitch, uint64_t *seed)
+{
+	uint8_t *a = malloc(pitch), *got = malloc(pitch);
+
+	assert_non_null(a);
+	assert_non_null(got);
+	fill_bytes(a, pitch, seed);
+	for (uint32_t x = 0; x < pitch; x += 16)
+		assert_int_equal(gm_backdoor_write(t->g, surf + dma_tile_offset(GPU_TILE_Y, 0, pitch, x, 0),
+						   a + x, 16), GM_OK);
+	assert_int_equal(gm_apt_read(t->g, win, got, pitch), GM_OK);
+	assert_memory_equal(got, a, pitch);
 	free(a);
 	free(got);
 }
@@ -660,6 +867,7 @@ static void test_apt_backpressure(void **state)
 	struct gm_config c;
 	struct tb t;
 	uint64_t seed = 0x5eed0002, v = 0;
+	uint32_t errs, st;
 	const uint32_t pitch = 512, win = 0x0f000000u, rows = 16;
 	const uint64_t surf = GPU_VRAM_BASE + 0x0f800000ull;
 
@@ -669,6 +877,10 @@ static void test_apt_backpressure(void **state)
 	c.max_outstanding = 4096;
 	tb_open_cfg(&t, &c);
 	apt_round_trip(&t, APT_OFF, APT_BYTES, &seed);
+	/* A row of a Y-tiled range 4: each 16-byte chunk lies in its own beat,
+	 * so the stream has a beat buffer per chunk in flight (c_apt_rb_full). */
+	tb_apt_range(&t, 4, win, win + 4096 * 8, surf, GPU_TILE_Y, 0, 4096);
+	apt_tiled_row(&t, win, surf, 4096, &seed);
 	tb_close(&t);
 
 	gm_config_default(&c);
@@ -694,6 +906,19 @@ static void test_apt_backpressure(void **state)
 	assert_int_equal(tb_mem64(&t, surf + 0x10008), 0x1112131415161718ull);
 	assert_int_equal(gm_apt_read64(t.g, win + 0x100010u, &v), GM_OK);
 	assert_int_equal(v, 0x1112131415161718ull);
+	/* Range 3 with an unknown tile mode: a posted word fails FORMAT and
+	 * APT_ERR_STATUS/APT_ERR_OFF/APT_ERR_COUNT say which; the flush reports it. */
+	tb_apt_range(&t, 3, win + 0x200000u, win + 0x201000u, surf + 0x20000, 7, 0, 256);
+	errs = tb_rd(&t, GPU_REG_APT_ERR_COUNT);
+	assert_int_equal(gm_apt_post64(t.g, win + 0x200018u, 1, 0xff), GM_OK);
+	step(&t, 50);
+	st = tb_rd(&t, GPU_REG_APT_ERR_STATUS);
+	if (!GPU_APT_ERR_STATUS_VALID_GET(st) || GPU_APT_ERR_STATUS_CAUSE_GET(st) != GPU_APT_ERR_FORMAT)
+		fail_msg("APT_ERR_STATUS 0x%x after a word through an unknown mode", st);
+	assert_int_equal(tb_rd(&t, GPU_REG_APT_ERR_OFF), win + 0x200018u);
+	assert_int_equal(tb_rd(&t, GPU_REG_APT_ERR_COUNT), errs + 1);
+	assert_int_equal(gm_apt_flush(t.g), GM_ERR_ADDR);
+	assert_int_equal(GPU_APT_ERR_STATUS_VALID_GET(tb_rd(&t, GPU_REG_APT_ERR_STATUS)), 0);
 	tb_close(&t);
 }
 
@@ -705,6 +930,9 @@ int main(void)
 		cmocka_unit_test(test_inv_both_queues),
 		cmocka_unit_test(test_inv_register_and_pte),
 		cmocka_unit_test(test_irq_fence_and_error),
+		cmocka_unit_test(test_w1c_and_set),
+		cmocka_unit_test(test_copy_field_checks),
+		cmocka_unit_test(test_all_clients),
 		cmocka_unit_test(test_mmu_backpressure),
 		cmocka_unit_test(test_pde_reserved),
 		cmocka_unit_test(test_apt_backpressure),
