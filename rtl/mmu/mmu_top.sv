@@ -154,12 +154,18 @@ module mmu_top #(
   logic [3:0] h_vmid;
   logic [47:0] h_va;
   logic h_we;
-  // Fields, not a copy of the whole entry: its data and strobes are read
-  // only where the head goes out (out_ent).
-  assign h_id = mq_q[0].id;
-  assign h_vmid = mq_q[0].vmid;
-  assign h_va = mq_q[0].addr;
-  assign h_we = mq_q[0].we;
+  // Read only with a head (every reader is the walker's, or a fault of the
+  // head's): no copy of the entry on a cycle without one.  Through a whole
+  // struct, not mq_q[0].field, which Yosys 0.23 does not read.
+  mmu_req_t mq_head;
+  always_comb begin
+    mq_head = '0;
+    if (mq_valid_q[0]) mq_head = mq_q[0];
+  end
+  assign h_id = mq_head.id;
+  assign h_vmid = mq_head.vmid;
+  assign h_va = mq_head.addr;
+  assign h_we = mq_head.we;
 
   // ---------------------------------------------------------------- TLB
   logic lk_head, lk_en, lk_use, lk_hit, lk_r, lk_w, lk_null;
@@ -462,8 +468,8 @@ module mmu_top #(
         OutHead: begin
           out_ent.id = h_id;
           out_ent.we = h_we;
-          out_ent.wdata = mq_q[0].wdata;
-          out_ent.wstrb = mq_q[0].wstrb;
+          out_ent.wdata = mq_head.wdata;
+          out_ent.wstrb = mq_head.wstrb;
         end
         OutWalk: out_ent.id = WalkIdW;
         default: begin
