@@ -221,6 +221,7 @@ module apt_top #(
   logic [15:0] rc_y0_q, rc_y0_d;
   s1_t s1_q, s1_d;
   s2_t s2_q, s2_d;
+  logic s2_ld;
   logic s1_free, s2_free, c_take;
 
   // Range match: the lowest-numbered valid range containing the head.
@@ -425,9 +426,8 @@ module apt_top #(
   );
 
   always_comb begin
-    s2_d = s2_q;
-    if (c_take) s2_d.v = 1'b0;
-    if (s1_q.v && s2_free) begin
+    s2_d = '0;
+    if (s2_ld) begin
       s2_d.v = 1'b1;
       s2_d.err = s1_q.err;
       s2_d.u = s1_q.u;
@@ -435,17 +435,23 @@ module apt_top #(
     end
   end
   assign s2_free = !s2_q.v || c_take;
+  // s2 is loaded only when s1 moves on (else only its valid clears): no
+  // copy of the stage each cycle.
+  assign s2_ld = s1_q.v && s2_free;
   assign s1_free = !s1_q.v || s2_free;
 
   // ---------------------------------------------------------------- back end
+  // The buffer is written only when a write lands in it (wc_ld): no copy of
+  // its beat each cycle.
   beat_t wc_q, wc_d;
+  logic wc_ld;
   logic wc_v_q, wc_v_d;
   logic [4:0] wc_idle_q, wc_idle_d;
   logic flush_q, flush_d;       // a flush waits for the accesses before it
   beat_t wq_q [WqDepth];
   logic [QW:0] wq_wr_q, wq_rd_q, wq_cnt;
   logic wq_push, wq_pop;
-  beat_t wq_in, wq_head;
+  beat_t wq_head;
   assign wq_cnt = wq_wr_q - wq_rd_q;
   // Read only with a beat queued (a write request, its slot's offset).
   always_comb begin
@@ -532,12 +538,12 @@ module apt_top #(
   logic rerr_q, rerr_d, ans, ans_err;
 
   always_comb begin
-    wc_d = wc_q;
+    wc_d = '0;
+    wc_ld = 1'b0;
     wc_v_d = wc_v_q;
     wc_idle_d = wc_idle_q;
     flush_d = flush_q || apt_wr_i;
     wq_push = 1'b0;
-    wq_in = wc_q;
     rb_v_d = rb_v_q;
     rb_err_d = rb_err_q;
     rb_stale_d = pf_drop_i ? '1 : rb_stale_q;
@@ -572,13 +578,17 @@ module apt_top #(
         // The byte mask only here: the loop costs every evaluation it runs.
         for (int unsigned j = 0; j < BeatBytes; j++) w_bits[8*j +: 8] = {8{w_strb[j]}};
         c_take = 1'b1;
+        wc_ld = 1'b1;
+        wc_d.beat = wc_q.beat;
         wc_d.data = (wc_q.data & ~w_bits) | (w_data & w_bits);
         wc_d.strb = wc_q.strb | w_strb;
+        wc_d.off = wc_q.off;
         wc_idle_d = '0;
       end else if (!wc_v_q || 32'(wq_cnt) < WqDepth) begin
         c_take = 1'b1;
         wq_push = wc_v_q;
         wc_v_d = 1'b1;
+        wc_ld = 1'b1;
         wc_d.beat = c_beat;
         wc_d.data = w_data;  // bytes without enables are never written
         wc_d.strb = w_strb;
@@ -763,8 +773,9 @@ module apt_top #(
       rc_l0_q <= rc_l0_d;
       rc_y0_q <= rc_y0_d;
       s1_q <= s1_d;
-      s2_q <= s2_d;
-      wc_q <= wc_d;
+      if (s2_ld) s2_q <= s2_d;
+      else if (c_take) s2_q.v <= 1'b0;
+      if (wc_ld) wc_q <= wc_d;
       wc_v_q <= wc_v_d;
       wc_idle_q <= wc_idle_d;
       flush_q <= flush_d;
@@ -800,7 +811,7 @@ module apt_top #(
   // Storage without reset: the FIFOs, the slots' offsets, the prefetched beat.
   always_ff @(posedge clk_i) begin
     if (req_valid_i) hq_q[hq_wr_q[HW-1:0]] <= {req_we_i, req_addr_i[27:4], req_wdata_i, req_wstrb_i};
-    if (wq_push) wq_q[wq_wr_q[QW-1:0]] <= wq_in;
+    if (wq_push) wq_q[wq_wr_q[QW-1:0]] <= wc_q;  // the buffer it closes
     if (wq_pop) sl_off_q[sl_pick] <= wq_head.off;
     if (rb_alloc) rb_beat_q[rb_alloc_q[RbW-1:0]] <= c_beat;
     if (rd_rsp) rb_data_q[m_rsp_tag_i[RbW-1:0]] <= m_rsp_rdata_i;

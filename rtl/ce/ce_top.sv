@@ -238,7 +238,10 @@ module ce_top #(
   logic [PfW-1:0] pf_in, pf_head;
   assign pf_full = (PfW2+1)'(pf_wr_q - pf_rd_q) == (PfW2+1)'(PfDepth);
   assign pf_empty = pf_wr_q == pf_rd_q;
-  assign pf_head = pf_q[pf_rd_q[PfW2-1:0]];
+  always_comb begin  // its readers all need a piece queued (e_take)
+    pf_head = '0;
+    if (!pf_empty) pf_head = pf_q[pf_rd_q[PfW2-1:0]];
+  end
 
   // Read queue: a piece on a new beat takes a slot at once and leaves its
   // read here, so the walker never waits for the memory channel (writes have
@@ -251,7 +254,10 @@ module ce_top #(
   logic [TagW-1:0] rq_slot;
   assign rq_full = 3'(rq_wr_q - rq_rd_q) == 3'(RqDepth);
   assign rq_empty = rq_wr_q == rq_rd_q;
-  assign {rq_beat, rq_slot} = rq_q[rq_rd_q[1:0]];
+  always_comb begin  // read only for a read request (rd_req needs one queued)
+    {rq_beat, rq_slot} = '0;
+    if (!rq_empty) {rq_beat, rq_slot} = rq_q[rq_rd_q[1:0]];
+  end
 
   logic s_new;
   assign s_new = run && s_valid && !fill_q && !s_hit && slot_free && !pf_full && !rq_full;
@@ -312,18 +318,24 @@ module ce_top #(
   // byte d_addr[BL-1:0] of its beat (the write combining buffer, below).
   logic [15:0] d_mask;
   logic [BeatBytes-1:0] d_bmask;
-  assign d_mask = 16'((17'd1 << d_len) - 17'd1);
-  assign d_bmask = {{(BeatBytes-16){1'b0}}, d_mask} << d_addr[BL-1:0];
+  always_comb begin  // read only when the piece is taken
+    d_mask = '0;
+    d_bmask = '0;
+    if (d_take) begin
+      d_mask = 16'((17'd1 << d_len) - 17'd1);
+      d_bmask = {{(BeatBytes-16){1'b0}}, d_mask} << d_addr[BL-1:0];
+    end
+  end
 
   // ---------------------------------------------------------------- write side
   logic [WcbWays-1:0] w_v_q, w_v_d, w_cl_q, w_cl_d;
+  // The tags and strobes of the ways change only where a destination piece
+  // lands (one way a cycle, registers below), so they have no _d copies.
   logic [47-BL:0] w_beat_q [WcbWays];
-  logic [47-BL:0] w_beat_d [WcbWays];
   // The data, byte b of way w in entry w*BeatBytes+b: written by byte
   // (storage, below), read as a beat only for a write.
   logic [7:0] w_data_q [WcbWays*BeatBytes];
   logic [BeatBytes-1:0] w_strb_q [WcbWays];
-  logic [BeatBytes-1:0] w_strb_d [WcbWays];
   logic [1:0] w_evict_q, w_evict_d;
   logic [15:0] wr_out_q, wr_out_d;
 
@@ -365,14 +377,21 @@ module ce_top #(
   assign req_valid_o = wr_req || rd_req;
   assign req_we_o = wr_req;
   assign req_tag_o = wr_req ? '0 : rq_slot;
-  assign req_addr_o = wr_req ? {w_beat_q[i_way], {BL{1'b0}}} : {rq_beat, {BL{1'b0}}};
+  // The way's address and strobes only for a write (a read's from rq_q).
+  always_comb begin
+    req_addr_o = {rq_beat, {BL{1'b0}}};
+    req_wstrb_o = '0;
+    if (wr_req) begin
+      req_addr_o = {w_beat_q[i_way], {BL{1'b0}}};
+      req_wstrb_o = w_strb_q[i_way];
+    end
+  end
   always_comb begin
     req_wdata_o = '0;
     if (wr_req) begin  // its only reader: a read's data is not looked at
       for (int unsigned j = 0; j < BeatBytes; j++) req_wdata_o[8*j +: 8] = w_data_q[{i_way, BL'(j)}];
     end
   end
-  assign req_wstrb_o = w_strb_q[i_way];
 
   // ---------------------------------------------------------------- next state
   logic rsp_rd, rsp_wr;
@@ -380,8 +399,11 @@ module ce_top #(
   logic [BeatBytes-1:0] strb;
   logic [6:0] wr_bytes;
 
-  // Bytes a granted write carries.
-  assign wr_bytes = 7'($countones(req_wstrb_o));
+  // Bytes a granted write carries (counted only for one).
+  always_comb begin
+    wr_bytes = '0;
+    if (wr_req) wr_bytes = 7'($countones(req_wstrb_o));
+  end
   assign rsp_rd = rsp_valid_i && !rsp_we_i;
   assign rsp_wr = rsp_valid_i && rsp_we_i;
 
@@ -396,10 +418,6 @@ module ce_top #(
     rob_v_d = rob_v_q;
     w_v_d = w_v_q;
     w_cl_d = w_cl_q;
-    for (int unsigned i = 0; i < WcbWays; i++) begin
-      w_beat_d[i] = w_beat_q[i];
-      w_strb_d[i] = w_strb_q[i];
-    end
     w_evict_d = w_evict_q;
     wr_out_d = wr_out_q;
     done_o = 1'b0;
@@ -436,12 +454,9 @@ module ce_top #(
       if (!d_hit) begin
         w_v_d[e] = 1'b1;
         w_cl_d[e] = 1'b0;
-        w_beat_d[e] = d_addr[47:BL];
-        w_strb_d[e] = '0;
       end
-      // The bytes go to w_data_q (storage, below).
-      w_strb_d[e] = w_strb_d[e] | d_bmask;
-      strb = w_strb_d[e];
+      // The way's new strobes (its tag, strobes and bytes: registers below).
+      strb = (d_hit ? w_strb_q[e] : '0) | d_bmask;
       if (&strb) w_cl_d[e] = 1'b1;
     end else if (run && d_valid && !d_hit && !d_free && !(|(w_v_q & w_cl_q))) begin
       // Every entry open and none matches: send the oldest choice off partial.
@@ -560,9 +575,9 @@ module ce_top #(
       end
       w_v_q <= stop ? '0 : w_v_d;
       w_cl_q <= w_cl_d;
-      for (int unsigned i = 0; i < WcbWays; i++) begin
-        w_beat_q[i] <= w_beat_d[i];
-        w_strb_q[i] <= w_strb_d[i];
+      if (d_take) begin
+        if (!d_hit) w_beat_q[e] <= d_addr[47:BL];
+        w_strb_q[e] <= strb;
       end
       w_evict_q <= w_evict_d;
       wr_out_q <= wr_out_d;

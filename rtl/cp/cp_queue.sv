@@ -159,7 +159,10 @@ module cp_queue #(
   assign avail = in_ib_q ? (ib_rem_q != '0) : (rptr_q != wptr_m);
   assign have_dw = avail && buf_valid_q && (buf_beat_q == cur_addr[47:BeatLog2]) &&
                    (wptr_i == wptr_seen_q);
-  assign dw = buf_q[32*cur_addr[BeatLog2-1:2] +: 32];
+  always_comb begin  // every reader consumes it: selected only then
+    dw = '0;
+    if (consume) dw = buf_q[32*cur_addr[BeatLog2-1:2] +: 32];
+  end
   assign need_dw = (state_q == StHeader) || (state_q == StPayload) ||
                    (state_q == StSkip) || (state_q == StWdata);
   assign consume = need_dw && have_dw;
@@ -185,7 +188,7 @@ module cp_queue #(
   assign ib_size = pl.indirect_buffer.size.size_dw;
 
   // Header checks, on the dword being consumed in StHeader (looked up only
-  // in that state).
+  // then: an idle queue waits in StHeader).
   logic [1:0] h_type;
   logic [7:0] h_op;
   logic [13:0] h_cnt;
@@ -199,7 +202,7 @@ module cp_queue #(
     h_priv = 1'b0;
     h_min = '0;
     h_max = '0;
-    if (state_q == StHeader) begin
+    if (state_q == StHeader && consume) begin
       h_known = pkt_known(h_op);
       h_priv = pkt_priv(h_op);
       h_min = pkt_count_min(h_op);

@@ -154,16 +154,18 @@ module mmu_top #(
   logic [3:0] h_vmid;
   logic [47:0] h_va;
   logic h_we;
-  logic [BB-1:0] h_wdata;
-  logic [BeatBytes-1:0] h_wstrb;
+  // Read only with a head (every reader is the walker's, or a fault of the
+  // head's): no copy of the entry on a cycle without one.  Through a whole
+  // struct, not mq_q[0].field, which Yosys 0.23 does not read.
   mmu_req_t mq_head;
-  assign mq_head = mq_q[0];
+  always_comb begin
+    mq_head = '0;
+    if (mq_valid_q[0]) mq_head = mq_q[0];
+  end
   assign h_id = mq_head.id;
   assign h_vmid = mq_head.vmid;
   assign h_va = mq_head.addr;
   assign h_we = mq_head.we;
-  assign h_wdata = mq_head.wdata;
-  assign h_wstrb = mq_head.wstrb;
 
   // ---------------------------------------------------------------- TLB
   logic lk_head, lk_en, lk_use, lk_hit, lk_r, lk_w, lk_null;
@@ -243,7 +245,10 @@ module mmu_top #(
     endcase
   end
   assign wk_entry_qw = {wk_table_q[47:12], wk_idx};
-  assign wk_entry = mem_rsp_rdata_i[64*wk_entry_qw[BeatLog2-4:0] +: 64];
+  always_comb begin
+    wk_entry = '0;
+    if (wk_q == WkWait) wk_entry = mem_rsp_rdata_i[64*wk_entry_qw[BeatLog2-4:0] +: 64];  // its only reader
+  end
   assign wk_rsp = mem_rsp_valid_i && mem_rsp_id_i == WalkIdW;
 
   // The outcome of a looked-up or walked translation for an access.
@@ -463,8 +468,8 @@ module mmu_top #(
         OutHead: begin
           out_ent.id = h_id;
           out_ent.we = h_we;
-          out_ent.wdata = h_wdata;
-          out_ent.wstrb = h_wstrb;
+          out_ent.wdata = mq_head.wdata;
+          out_ent.wstrb = mq_head.wstrb;
         end
         OutWalk: out_ent.id = WalkIdW;
         default: begin
@@ -543,7 +548,11 @@ module mmu_top #(
   assign in_ready_o = in_take;
   assign mem_req_valid_o = ob_valid_q[0];
   mmu_out_t ob_head;
-  assign ob_head = ob_q[0];
+  // The head's fields only with its valid (an empty head is all zeros too).
+  always_comb begin
+    ob_head = '0;
+    if (ob_valid_q[0]) ob_head = ob_q[0];
+  end
   assign mem_req_id_o = ob_head.id;
   assign mem_req_addr_o = ob_head.addr;
   assign mem_req_we_o = ob_head.we;

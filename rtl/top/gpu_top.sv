@@ -423,6 +423,50 @@ module gpu_top #(
     end
   end
 
+  // The picked queue's command, selected only while one is offered: the
+  // engine latches it only then.
+  logic ce_c_fill;
+  logic [47:0] ce_c_src_base, ce_c_dst_base;
+  logic [2:0] ce_c_src_mode, ce_c_dst_mode, ce_c_bpe;
+  logic [19:0] ce_c_src_pitch, ce_c_dst_pitch, ce_c_src_x0b, ce_c_dst_x0b;
+  logic [15:0] ce_c_src_y0, ce_c_dst_y0, ce_c_h;
+  logic [31:0] ce_c_w;
+  logic [63:0] ce_c_value;
+  always_comb begin
+    ce_c_fill = 1'b0;
+    ce_c_src_base = '0;
+    ce_c_src_mode = '0;
+    ce_c_src_pitch = '0;
+    ce_c_src_x0b = '0;
+    ce_c_src_y0 = '0;
+    ce_c_dst_base = '0;
+    ce_c_dst_mode = '0;
+    ce_c_dst_pitch = '0;
+    ce_c_dst_x0b = '0;
+    ce_c_dst_y0 = '0;
+    ce_c_bpe = '0;
+    ce_c_w = '0;
+    ce_c_h = '0;
+    ce_c_value = '0;
+    if (ce_cmd_valid) begin
+      ce_c_fill = qc_fill[ce_pick];
+      ce_c_src_base = qc_src_base[48*ce_pick +: 48];
+      ce_c_src_mode = qc_src_mode[3*ce_pick +: 3];
+      ce_c_src_pitch = qc_src_pitch[20*ce_pick +: 20];
+      ce_c_src_x0b = qc_src_x0b[20*ce_pick +: 20];
+      ce_c_src_y0 = qc_src_y0[16*ce_pick +: 16];
+      ce_c_dst_base = qc_dst_base[48*ce_pick +: 48];
+      ce_c_dst_mode = qc_dst_mode[3*ce_pick +: 3];
+      ce_c_dst_pitch = qc_dst_pitch[20*ce_pick +: 20];
+      ce_c_dst_x0b = qc_dst_x0b[20*ce_pick +: 20];
+      ce_c_dst_y0 = qc_dst_y0[16*ce_pick +: 16];
+      ce_c_bpe = qc_bpe[3*ce_pick +: 3];
+      ce_c_w = qc_w[32*ce_pick +: 32];
+      ce_c_h = qc_h[16*ce_pick +: 16];
+      ce_c_value = qc_value[64*ce_pick +: 64];
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       ce_owner_q <= '0;
@@ -441,21 +485,21 @@ module gpu_top #(
     .rst_ni,
     .cmd_valid_i(ce_cmd_valid),
     .cmd_ready_o(ce_cmd_ready),
-    .cmd_fill_i(qc_fill[ce_pick]),
-    .cmd_src_base_i(qc_src_base[48*ce_pick +: 48]),
-    .cmd_src_mode_i(qc_src_mode[3*ce_pick +: 3]),
-    .cmd_src_pitch_i(qc_src_pitch[20*ce_pick +: 20]),
-    .cmd_src_x0b_i(qc_src_x0b[20*ce_pick +: 20]),
-    .cmd_src_y0_i(qc_src_y0[16*ce_pick +: 16]),
-    .cmd_dst_base_i(qc_dst_base[48*ce_pick +: 48]),
-    .cmd_dst_mode_i(qc_dst_mode[3*ce_pick +: 3]),
-    .cmd_dst_pitch_i(qc_dst_pitch[20*ce_pick +: 20]),
-    .cmd_dst_x0b_i(qc_dst_x0b[20*ce_pick +: 20]),
-    .cmd_dst_y0_i(qc_dst_y0[16*ce_pick +: 16]),
-    .cmd_bpe_i(qc_bpe[3*ce_pick +: 3]),
-    .cmd_w_i(qc_w[32*ce_pick +: 32]),
-    .cmd_h_i(qc_h[16*ce_pick +: 16]),
-    .cmd_value_i(qc_value[64*ce_pick +: 64]),
+    .cmd_fill_i(ce_c_fill),
+    .cmd_src_base_i(ce_c_src_base),
+    .cmd_src_mode_i(ce_c_src_mode),
+    .cmd_src_pitch_i(ce_c_src_pitch),
+    .cmd_src_x0b_i(ce_c_src_x0b),
+    .cmd_src_y0_i(ce_c_src_y0),
+    .cmd_dst_base_i(ce_c_dst_base),
+    .cmd_dst_mode_i(ce_c_dst_mode),
+    .cmd_dst_pitch_i(ce_c_dst_pitch),
+    .cmd_dst_x0b_i(ce_c_dst_x0b),
+    .cmd_dst_y0_i(ce_c_dst_y0),
+    .cmd_bpe_i(ce_c_bpe),
+    .cmd_w_i(ce_c_w),
+    .cmd_h_i(ce_c_h),
+    .cmd_value_i(ce_c_value),
     .abort_i(q_reset[ce_owner_q]),
     .done_o(ce_done),
     .done_err_o(ce_err),
