@@ -162,11 +162,13 @@ static void build_tables(struct gen *g)
 		g->p->pt[v][2][1] = pte(PT_PA(v, 4), PTE_V);
 		g->p->pt[v][2][2] = pte(PT_PA(v, 4), PTE_V) | 1ull << 8; /* reserved: faults */
 		for (unsigned c = 0; c < DST_C0; c++) {
-			/* read-only: 64 KiB fragments or 4 KiB pages */
-			map_chunk(g, v, c, SRC_PA + c * CHUNK, chance(g, 50) ? 1 : 5);
+			/* read-only: 64 KiB fragments or 4 KiB pages; good: every
+			 * page reads defined bytes (with --null-frag a fragment may
+			 * hold a null tile, and what a copy reads from it depends on
+			 * the TLB: its destination is then uncertain, emit_ce) */
+			g->good[v][c] = map_chunk(g, v, c, SRC_PA + c * CHUNK, chance(g, 50) ? 1 : 5);
 			for (unsigned i = 0; i < 16; i++)
 				*leaf(g, v, c * 16 + i) &= ~PTE_W;
-			g->good[v][c] = true; /* readable */
 		}
 		for (unsigned i = 0; i < 32; i++)
 			perm[i] = i;
@@ -324,6 +326,7 @@ static void emit_ce(struct gen *g, struct dma_buf *b, unsigned v)
 		uint32_t bytes = 1 + rnd(g, chance(g, 20) ? 32768 : 4096), so, doff;
 		unsigned sc = rnd(g, DST_C0);
 
+		rsrc = !g->good[v][sc];
 		so = rnd(g, CHUNK - bytes + 1);
 		doff = rnd(g, CHUNK - bytes + 1);
 		st = dma_emit_copy(b, chunk_va(c) + doff, chunk_va(sc) + so, bytes);
@@ -337,8 +340,10 @@ static void emit_ce(struct gen *g, struct dma_buf *b, unsigned v)
 		if (chance(g, 30)) { /* from one of its own chunks */
 			sc = pick_dst(g, v, &rsrc);
 			if (sc == c)
-				sc = rnd(g, DST_C0), rsrc = false;
+				sc = rnd(g, DST_C0);
 		}
+		if (sc < DST_C0)
+			rsrc = !g->good[v][sc];
 		pick_surf(g, &s, chunk_va(sc), bpe, &rs);
 		pick_surf(g, &d, chunk_va(c), bpe, &rd);
 		pick_rect(g, &s, rs, &d, rd, &w, &h);
