@@ -237,3 +237,49 @@ void tb_apt_range(struct tb *t, unsigned r, uint32_t start, uint32_t end, uint64
 	tb_wr(t, GPU_REG_APT_CTRL(r), GPU_APT_CTRL_VALID(1) | GPU_APT_CTRL_MODE(mode) |
 				      GPU_APT_CTRL_BPE(bpe));
 }
+
+/* ------------------------------------------------------------ test page tables */
+
+static int pm_read(void *ctx, uint64_t pa, void *buf, size_t len)
+{
+	return gm_backdoor_read(((struct tb_ptmem *)ctx)->g, pa, buf, len);
+}
+
+static int pm_write(void *ctx, uint64_t pa, const void *buf, size_t len)
+{
+	return gm_backdoor_write(((struct tb_ptmem *)ctx)->g, pa, buf, len);
+}
+
+static int pm_alloc(void *ctx, uint64_t *pa)
+{
+	struct tb_ptmem *m = ctx;
+
+	if (m->next >= TB_PT_POOL_END)
+		return GM_ERR_NO_MEM;
+	*pa = m->next;
+	m->next += MMU_TABLE_BYTES;
+	return GM_OK;
+}
+
+const struct mmu_mem_ops tb_ptmem_ops = { pm_read, pm_write, pm_alloc };
+
+void tb_ptmem_init(struct tb_ptmem *m, struct gm *g)
+{
+	m->g = g;
+	m->next = TB_PT_POOL;
+}
+
+void tb_pt_init(struct mmu_pt *pt, struct tb_ptmem *m)
+{
+	assert_int_equal(mmu_pt_init(pt, &tb_ptmem_ops, m), GM_OK);
+}
+
+void tb_pt_map_fw(struct mmu_pt *pt)
+{
+	uint64_t fw_hi = GPU_SYSMEM_BASE + (256ull << 20) / 2;
+
+	assert_int_equal(mmu_pt_map(pt, GPU_SYSMEM_BASE, TB_FW_WINDOW, GPU_SYSMEM_BASE,
+				    MMU_MAP_R | MMU_MAP_W | MMU_MAP_SYS), GM_OK);
+	assert_int_equal(mmu_pt_map(pt, fw_hi, TB_FW_WINDOW, fw_hi,
+				    MMU_MAP_R | MMU_MAP_W | MMU_MAP_SYS), GM_OK);
+}

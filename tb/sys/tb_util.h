@@ -18,6 +18,7 @@
 #include "fw_dev.h"
 #include "gm.h"
 #include "gpu_hw.h"
+#include "mmu_pt.h"
 #include "tb_seed.h"
 
 #define TB_BUDGET 100000u     /* cycles any single fence may take */
@@ -68,5 +69,30 @@ void tb_run_to_irq(struct tb *t, uint64_t budget);
  * the window [@start, @end), @base, layout (@mode, @bpe) and @pitch, set VALID. */
 void tb_apt_range(struct tb *t, unsigned r, uint32_t start, uint32_t end, uint64_t base,
 		  unsigned mode, unsigned bpe, uint32_t pitch);
+
+/* ------------------------------------------------------------ test page tables */
+
+/* A test's own page tables in the model's VRAM 128..192 MiB, outside the
+ * firmware's: read, written and allocated through the backdoor
+ * (tb_ptmem_ops, context a struct tb_ptmem). */
+#define TB_PT_POOL (GPU_VRAM_BASE + 0x08000000ull)
+#define TB_PT_POOL_END (TB_PT_POOL + 0x04000000ull)
+#define TB_FW_WINDOW (1ull << 20) /* mapped 1:1 around the firmware's structures */
+
+struct tb_ptmem {
+	struct gm *g;
+	uint64_t next; /* the next table's address */
+};
+
+extern const struct mmu_mem_ops tb_ptmem_ops;
+
+/* Start @m as an empty pool on @g's memory, then (for each table tree)
+ * tb_pt_init(&pt, &m). */
+void tb_ptmem_init(struct tb_ptmem *m, struct gm *g);
+void tb_pt_init(struct mmu_pt *pt, struct tb_ptmem *m);
+
+/* Map the firmware's rings, fences and IBs 1:1 in @pt (both halves of
+ * system memory it uses), so a translated queue can run. */
+void tb_pt_map_fw(struct mmu_pt *pt);
 
 #endif /* TB_UTIL_H */

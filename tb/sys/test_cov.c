@@ -620,40 +620,10 @@ static void test_all_clients(void **state)
 
 /* ------------------------------------------------------------ MMU back-pressure */
 
-#define PT_POOL (GPU_VRAM_BASE + 0x08000000ull)  /* page tables: VRAM 128..192 MiB */
-#define PT_POOL_END (PT_POOL + 0x04000000ull)
 #define COPY_VA 0x0000456700000000ull
 #define COPY_PA (GPU_VRAM_BASE + 0x01000000ull)
 #define COPY_BYTES 0x10000u
-#define FW_WINDOW (1ull << 20)
 
-struct ptmem {
-	struct gm *g;
-	uint64_t next;
-};
-
-static int pm_read(void *ctx, uint64_t pa, void *buf, size_t len)
-{
-	return gm_backdoor_read(((struct ptmem *)ctx)->g, pa, buf, len);
-}
-
-static int pm_write(void *ctx, uint64_t pa, const void *buf, size_t len)
-{
-	return gm_backdoor_write(((struct ptmem *)ctx)->g, pa, buf, len);
-}
-
-static int pm_alloc(void *ctx, uint64_t *pa)
-{
-	struct ptmem *m = ctx;
-
-	if (m->next >= PT_POOL_END)
-		return GM_ERR_NO_MEM;
-	*pa = m->next;
-	m->next += MMU_TABLE_BYTES;
-	return GM_OK;
-}
-
-static const struct mmu_mem_ops pm_ops = { pm_read, pm_write, pm_alloc };
 
 /* Queue 0 (on its VMID) writes 1 to @va; returns the walks that took. */
 static uint32_t write_one_walks(struct tb *t, uint64_t va)
@@ -680,11 +650,11 @@ static void copy_through_null_pages(uint32_t max_out, uint32_t latency)
 	static uint32_t dw[64];
 	struct gm_config c;
 	struct tb t;
-	struct ptmem mem;
+	struct tb_ptmem mem;
 	struct mmu_pt pt;
 	struct dma_buf b;
 	uint8_t *src = malloc(COPY_BYTES), *got = malloc(COPY_BYTES);
-	uint64_t fw_hi = GPU_SYSMEM_BASE + (256ull << 20) / 2, seed = 0x5eed0001;
+	uint64_t seed = 0x5eed0001;
 	uint32_t walks[2];
 
 	assert_non_null(src);
@@ -693,12 +663,9 @@ static void copy_through_null_pages(uint32_t max_out, uint32_t latency)
 	c.max_outstanding = max_out;
 	c.vram_latency_cycles = latency;
 	tb_open_cfg(&t, &c);
-	mem.g = t.g;
-	mem.next = PT_POOL;
-	assert_int_equal(mmu_pt_init(&pt, &pm_ops, &mem), GM_OK);
-	assert_int_equal(mmu_pt_map(&pt, GPU_SYSMEM_BASE, FW_WINDOW, GPU_SYSMEM_BASE,
-				    MMU_MAP_R | MMU_MAP_W | MMU_MAP_SYS), GM_OK);
-	assert_int_equal(mmu_pt_map(&pt, fw_hi, FW_WINDOW, fw_hi, MMU_MAP_R | MMU_MAP_W | MMU_MAP_SYS), GM_OK);
+	tb_ptmem_init(&mem, t.g);
+	tb_pt_init(&pt, &mem);
+	tb_pt_map_fw(&pt);
 	assert_int_equal(mmu_pt_map(&pt, COPY_VA, 2 * COPY_BYTES, COPY_PA, MMU_MAP_R | MMU_MAP_W), GM_OK);
 	for (uint32_t p = 0; p < COPY_BYTES; p += 0x3000)
 		assert_int_equal(mmu_pt_unmap(&pt, COPY_VA + p, 0x1000, MMU_UNMAP_ZERO), GM_OK);
@@ -754,7 +721,7 @@ static void test_pde_reserved(void **state)
 {
 	static uint32_t dw[64];
 	struct tb t;
-	struct ptmem mem;
+	struct tb_ptmem mem;
 	struct mmu_pt pt;
 	struct dma_buf b;
 	const uint64_t va = COPY_VA + 0x40000, pa = COPY_PA + 0x40000;
@@ -763,9 +730,8 @@ static void test_pde_reserved(void **state)
 
 	(void)state;
 	tb_open(&t);
-	mem.g = t.g;
-	mem.next = PT_POOL;
-	assert_int_equal(mmu_pt_init(&pt, &pm_ops, &mem), GM_OK);
+	tb_ptmem_init(&mem, t.g);
+	tb_pt_init(&pt, &mem);
 	assert_int_equal(mmu_pt_map(&pt, RAW_AREA, 0x100000, RAW_AREA, MMU_MAP_R | MMU_MAP_W), GM_OK);
 	assert_int_equal(mmu_pt_map(&pt, va, 0x2000, pa, MMU_MAP_R | MMU_MAP_W), GM_OK);
 	assert_int_equal(mmu_pt_lookup(&pt, va, 2, &pde_pa), GM_OK);

@@ -23,69 +23,27 @@
 #define Q1 FW_QUEUE_COPY
 #define VMID_A 1u
 #define VMID_B 2u
-#define PT_POOL (GPU_VRAM_BASE + 0x08000000ull)  /* page tables: VRAM 128..192 MiB */
-#define PT_POOL_END (PT_POOL + 0x04000000ull)
 #define DATA_PA (GPU_VRAM_BASE + 0x01000000ull)  /* data pages: VRAM 16..112 MiB */
 #define TEST_VA 0x0000123400000000ull            /* the random mappings' window */
-#define FW_WINDOW (1ull << 20)                   /* identity-mapped around fw structures */
 #define IB_DW 4096u
 
 /* ------------------------------------------------------------ page-table memory */
 
-struct ptmem {
-	struct gm *g;
-	uint64_t next;
-};
-
-static int pm_read(void *ctx, uint64_t pa, void *buf, size_t len)
-{
-	return gm_backdoor_read(((struct ptmem *)ctx)->g, pa, buf, len);
-}
-
-static int pm_write(void *ctx, uint64_t pa, const void *buf, size_t len)
-{
-	return gm_backdoor_write(((struct ptmem *)ctx)->g, pa, buf, len);
-}
-
-static int pm_alloc(void *ctx, uint64_t *pa)
-{
-	struct ptmem *m = ctx;
-
-	if (m->next >= PT_POOL_END)
-		return GM_ERR_NO_MEM;
-	*pa = m->next;
-	m->next += MMU_TABLE_BYTES;
-	return GM_OK;
-}
-
-static const struct mmu_mem_ops pm_ops = { pm_read, pm_write, pm_alloc };
 
 struct vm {
 	struct tb t;
-	struct ptmem mem;
+	struct tb_ptmem mem;
 	struct mmu_pt pt[3];  /* per VMID 1, 2 (index 0 unused) */
 };
-
-/* Map the firmware's rings, fences and IBs 1:1 so a translated queue can run. */
-static void map_identity(struct vm *v, unsigned vmid)
-{
-	uint64_t fw_hi = GPU_SYSMEM_BASE + (256ull << 20) / 2;
-
-	assert_int_equal(mmu_pt_map(&v->pt[vmid], GPU_SYSMEM_BASE, FW_WINDOW, GPU_SYSMEM_BASE,
-				    MMU_MAP_R | MMU_MAP_W | MMU_MAP_SYS), GM_OK);
-	assert_int_equal(mmu_pt_map(&v->pt[vmid], fw_hi, FW_WINDOW, fw_hi,
-				    MMU_MAP_R | MMU_MAP_W | MMU_MAP_SYS), GM_OK);
-}
 
 static void vm_open_cfg(struct vm *v, const struct gm_config *cfg)
 {
 	memset(v, 0, sizeof(*v));
 	tb_open_cfg(&v->t, cfg);
-	v->mem.g = v->t.g;
-	v->mem.next = PT_POOL;
+	tb_ptmem_init(&v->mem, v->t.g);
 	for (unsigned id = VMID_A; id <= VMID_B; id++) {
-		assert_int_equal(mmu_pt_init(&v->pt[id], &pm_ops, &v->mem), GM_OK);
-		map_identity(v, id);
+		tb_pt_init(&v->pt[id], &v->mem);
+		tb_pt_map_fw(&v->pt[id]);
 		tb_wr(&v->t, GPU_REG_VM_ROOT_LO(id), (uint32_t)v->pt[id].root_pa);
 		tb_wr(&v->t, GPU_REG_VM_ROOT_HI(id), (uint32_t)(v->pt[id].root_pa >> 32));
 	}
@@ -103,7 +61,7 @@ static struct mmu_xlate sw_walk(struct vm *v, unsigned id, uint64_t va, bool wri
 {
 	struct mmu_xlate x;
 
-	assert_int_equal(mmu_walk(&pm_ops, &v->mem, v->pt[id].root_pa, va, write, &x), GM_OK);
+	assert_int_equal(mmu_walk(&tb_ptmem_ops, &v->mem, v->pt[id].root_pa, va, write, &x), GM_OK);
 	return x;
 }
 
