@@ -8,6 +8,7 @@
 // API as a model error, with the assertion's label, its cycle and the wave.
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "verilated.h"
@@ -46,6 +47,13 @@ void vl_stop(const char *filename, int linenum, const char *hier)
 			      hier ? hier : "");
 	g_failed = true;
 	Verilated::runFlushCallbacks();
+}
+
+extern "C" bool gm_assert_enabled(void)
+{
+	const char *v = std::getenv("GPUSIM_ASSERT");
+
+	return !v || std::strcmp(v, "0") != 0;
 }
 
 extern "C" bool gm_assert_failed(void *be, char *buf, size_t n)

@@ -103,6 +103,13 @@ struct gm_backend_ops {
  * true, and the failure in @buf, once per failure. */
 bool gm_assert_take(char *buf, size_t n);
 
+/* Whether the RTL backends evaluate the RTL's assertions: yes, unless the
+ * environment has GPUSIM_ASSERT=0 (read at each model's creation).  The
+ * assertions cost about 15 % of a Verilated cycle; off, a protocol
+ * violation is no model error - for long runs of a design already
+ * regressed, never for tests. */
+bool gm_assert_enabled(void);
+
 /* gm_assert_take as the backends' `failed` op. */
 bool gm_assert_failed(void *be, char *buf, size_t n);
 

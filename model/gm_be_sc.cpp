@@ -216,6 +216,7 @@ int sc_create(gm_pins *pins, void **out)
 	// Verilator-backend model, maybe destroyed since, left there.
 	be->ctx.reset(new VerilatedContext);
 	be->ctx->traceEverOn(true);
+	be->ctx->assertOn(gm_assert_enabled());
 	be->top.reset(new Vgpu_sc{"gpu"});
 	be->bind();
 	be->pins_in();

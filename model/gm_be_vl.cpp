@@ -59,6 +59,7 @@ int vl_create(gm_pins *pins, void **out)
 	be->pins = pins;
 	be->ctx.reset(new VerilatedContext);
 	be->ctx->traceEverOn(true);
+	be->ctx->assertOn(gm_assert_enabled());
 	be->top.reset(new Vgpu{be->ctx.get(), "TOP"});
 	gm_pins_in(*be->top, *pins);
 	be->top->clk_i = 0;

@@ -6,7 +6,7 @@
  * (Verilator --assert) seen through the C API: an injected memory response
  * no client owns fails a_arb_rsp_routed, reported as a model error with its
  * label and cycle, the clock stopped, an error marker in the run's view; a
- * busy run fails none.
+ * busy run fails none; with GPUSIM_ASSERT=0 the same response fails none.
  */
 #define _DEFAULT_SOURCE /* mkstemps */
 
@@ -223,6 +223,19 @@ static void test_assert_model_error(void **state)
 	fclose(f);
 	assert_true(marked);
 	remove_wave(path);
+
+	/* GPUSIM_ASSERT=0: the same response fails nothing (the assertions
+	 * are not evaluated) and the clock goes on. */
+	setenv("GPUSIM_ASSERT", "0", 1);
+	tb_open(&t);
+	unsetenv("GPUSIM_ASSERT");
+	keep_busy(&t);
+	assert_int_equal(gm_inject_mem_rsp(t.g, GM_INJECT_ID_NOBODY, gm_cycles(t.g)), GM_OK);
+	before = gm_cycles(t.g);
+	assert_int_equal(gm_step(t.g, 100), GM_OK);
+	assert_false(gm_model_error(t.g, &what, &at));
+	assert_int_equal(gm_cycles(t.g), before + 100);
+	tb_close(&t);
 }
 
 int main(void)
