@@ -47,8 +47,10 @@ VL_SAN_WAIVE := -fno-sanitize=alignment
 B := build-san
 # valgrind cannot run ASan binaries; lint and the generator check do not
 # change with SAN; the sanitizer run does not run itself; the runner's tests
-# use build/.
-REGRESS_ARGS := --exclude "memcheck|lint|synth|check_gen|sanitizers|regress|slurm"
+# use build/.  Its list (tb/regress/san.list) runs each C path once, not
+# every seed of ci.list: it runs beside the plain regression in make test.
+REGRESS_ARGS := --list tb/regress/san.list \
+	--exclude "memcheck|lint|synth|check_gen|sanitizers|regress|slurm"
 endif
 
 # Coverage builds: make coverage (COV=1, into build-cov/): the Verilator
