@@ -77,6 +77,22 @@ static void step(struct tb *t, uint64_t n)
 		assert_int_equal(gm_step(t->g, n), GM_OK);
 }
 
+/* Queue 0, reset, runs one WRITE_DATA of @val to @va in VMID @vmid, then
+ * 500 cycles. */
+static void raw_write_vmid(struct tb *t, uint32_t vmid, uint64_t va, uint32_t val)
+{
+	static uint32_t dw[16];
+	struct dma_buf b;
+
+	raw_setup(t, 0);
+	tb_wr(t, GPU_REG_Q_VMID(0), vmid);
+	dma_buf_init(&b, dw, 16);
+	assert_int_equal(dma_emit_write_data(&b, va, &val, 1), GM_OK);
+	raw_put(t, 0, &b);
+	tb_wr(t, GPU_REG_Q_WPTR(0), (uint32_t)b.len);
+	step(t, 500);
+}
+
 static void emit_nops(struct dma_buf *b, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
@@ -719,11 +735,9 @@ static void test_mmu_backpressure(void **state)
  */
 static void test_pde_reserved(void **state)
 {
-	static uint32_t dw[64];
 	struct tb t;
 	struct tb_ptmem mem;
 	struct mmu_pt pt;
-	struct dma_buf b;
 	const uint64_t va = COPY_VA + 0x40000, pa = COPY_PA + 0x40000;
 	uint64_t pde_pa, pde, rsv = GPU_PDE_RESERVED & -GPU_PDE_RESERVED;  /* its lowest bit */
 	uint32_t one = 1, st, count;
@@ -742,13 +756,7 @@ static void test_pde_reserved(void **state)
 	tb_wr(&t, GPU_REG_VM_ROOT_HI(3), (uint32_t)(pt.root_pa >> 32));
 	tb_wr(&t, GPU_REG_MMU_CTRL, GPU_MMU_CTRL_ENABLE(1));
 	tb_wr(&t, GPU_REG_MMU_FAULT_STATUS, GPU_MMU_FAULT_STATUS_VALID(1));
-	raw_setup(&t, 0);
-	tb_wr(&t, GPU_REG_Q_VMID(0), 3);
-	dma_buf_init(&b, dw, 64);
-	assert_int_equal(dma_emit_write_data(&b, va + 0x24, &one, 1), GM_OK);
-	raw_put(&t, 0, &b);
-	tb_wr(&t, GPU_REG_Q_WPTR(0), (uint32_t)b.len);
-	step(&t, 500);
+	raw_write_vmid(&t, 3, va + 0x24, one);
 	assert_int_equal(GPU_Q_STATUS_ERROR_GET(tb_rd(&t, GPU_REG_Q_STATUS(0))), 1);
 	assert_int_equal(GPU_Q_ERR_CAUSE_CAUSE_GET(tb_rd(&t, GPU_REG_Q_ERR_CAUSE(0))), GPU_CAUSE_PAGE_FAULT);
 	st = tb_rd(&t, GPU_REG_MMU_FAULT_STATUS);
@@ -763,13 +771,7 @@ static void test_pde_reserved(void **state)
 	/* A second fault (the next page, same directory) while the first is
 	 * latched: counted, the latch keeps the first (c_regs_fault_latched). */
 	count = tb_rd(&t, GPU_REG_MMU_FAULT_COUNT);
-	raw_setup(&t, 0);
-	tb_wr(&t, GPU_REG_Q_VMID(0), 3);
-	dma_buf_init(&b, dw, 64);
-	assert_int_equal(dma_emit_write_data(&b, va + 0x1000, &one, 1), GM_OK);
-	raw_put(&t, 0, &b);
-	tb_wr(&t, GPU_REG_Q_WPTR(0), (uint32_t)b.len);
-	step(&t, 500);
+	raw_write_vmid(&t, 3, va + 0x1000, one);
 	assert_int_equal(GPU_Q_ERR_CAUSE_CAUSE_GET(tb_rd(&t, GPU_REG_Q_ERR_CAUSE(0))), GPU_CAUSE_PAGE_FAULT);
 	assert_int_equal(tb_rd(&t, GPU_REG_MMU_FAULT_COUNT), count + 1);
 	assert_int_equal(tb_rd(&t, GPU_REG_MMU_FAULT_STATUS), st);
