@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 //
 // gm_be_sc.cpp - the SystemC backend: the same RTL verilated with --sc, bound
-// to sc_signals and clocked by an sc_clock under the SystemC kernel.
+// to sc_signals and run under the SystemC kernel (clock: see Timing below).
 //
 // The SystemC kernel is process-wide and elaborates once: after the first
 // sc_start no module can be added.  So one SystemC model can exist per
