@@ -124,7 +124,7 @@ endif
 LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
-TESTS := test_rand test_gm_mem test_capture test_dma test_mmu test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_apt_wc test_ce test_mmu_rtl test_cov test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_lock_render test_kmd_recovery test_kmd_evict test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
+TESTS := test_rand test_gm_mem test_capture test_dma test_mmu test_mmu_va test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_apt_wc test_ce test_mmu_rtl test_cov test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_lock_render test_kmd_recovery test_kmd_evict test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
@@ -281,7 +281,11 @@ $(B)/tests/test_fw_res: $(B)/obj/tb/unit/test_fw_res.o $(B)/obj/fw/fw_mem.o $(B)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/test_mmu: $(B)/obj/tb/unit/test_mmu.o $(B)/obj/mmu/mmu_pt.o $(B)/obj/mmu/mmu_walk.o \
-		$(B)/obj/mmu/mmu_va.o $(SEED_OBJ)
+		$(SEED_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+
+$(B)/tests/test_mmu_va: $(B)/obj/tb/unit/test_mmu_va.o $(B)/obj/mmu/mmu_va.o $(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 

@@ -21,6 +21,9 @@ set_tests_properties(unit_dma PROPERTIES LABELS unit TIMEOUT 60)
 add_test(unit_mmu tests/test_mmu)
 set_tests_properties(unit_mmu PROPERTIES LABELS unit TIMEOUT 120)
 
+add_test(unit_mmu_va tests/test_mmu_va)
+set_tests_properties(unit_mmu_va PROPERTIES LABELS unit TIMEOUT 60)
+
 add_test(unit_mmu_update tests/test_mmu_update)
 set_tests_properties(unit_mmu_update PROPERTIES LABELS unit TIMEOUT 120)
 
