@@ -124,7 +124,7 @@ endif
 LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
-TESTS := test_rand test_gm_mem test_capture test_dma test_mmu test_mmu_va test_mmu_update test_tile test_patch test_disasm test_fw_res test_cp test_apt test_apt_wc test_ce test_mmu_rtl test_cov test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_lock_render test_kmd_recovery test_kmd_evict test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
+TESTS := test_rand test_gm_mem test_capture test_dma test_mmu test_mmu_va test_mmu_update test_tile test_patch test_disasm test_fw_mem test_fw_res test_fw_handles test_fw_residency test_cp test_apt test_apt_wc test_ce test_mmu_rtl test_cov test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_lock_render test_kmd_recovery test_kmd_evict test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
@@ -274,9 +274,11 @@ $(B)/tests/test_patch $(B)/tests/test_disasm: $(B)/tests/%: $(B)/obj/tb/unit/%.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
-$(B)/tests/test_fw_res: $(B)/obj/tb/unit/test_fw_res.o $(B)/obj/fw/fw_mem.o $(B)/obj/fw/fw_adapter.o $(B)/obj/fw/fw_res.o \
-		$(B)/obj/fw/fw_residency.o $(B)/obj/dma/dma_tile.o $(B)/obj/dma/dma_names.o \
-		$(B)/obj/model/gm_status.o $(SEED_OBJ)
+# The allocation layer's unit tests, over one fixture (tb/unit/tb_fw.c).
+FW_UNIT := test_fw_mem test_fw_res test_fw_handles test_fw_residency
+FW_UNIT_OBJ := $(addprefix $(B)/obj/,fw/fw_mem.o fw/fw_adapter.o fw/fw_res.o fw/fw_residency.o \
+	dma/dma_tile.o dma/dma_names.o model/gm_status.o tb/unit/tb_fw.o)
+$(addprefix $(B)/tests/,$(FW_UNIT)): $(B)/tests/%: $(B)/obj/tb/unit/%.o $(FW_UNIT_OBJ) $(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 

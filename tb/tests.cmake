@@ -36,8 +36,17 @@ set_tests_properties(unit_patch PROPERTIES LABELS unit TIMEOUT 60)
 add_test(unit_disasm tests/test_disasm)
 set_tests_properties(unit_disasm PROPERTIES LABELS unit TIMEOUT 60)
 
+add_test(unit_fw_mem tests/test_fw_mem)
+set_tests_properties(unit_fw_mem PROPERTIES LABELS unit TIMEOUT 60)
+
 add_test(unit_fw_res tests/test_fw_res)
 set_tests_properties(unit_fw_res PROPERTIES LABELS unit TIMEOUT 60)
+
+add_test(unit_fw_handles tests/test_fw_handles)
+set_tests_properties(unit_fw_handles PROPERTIES LABELS unit TIMEOUT 60)
+
+add_test(unit_fw_residency tests/test_fw_residency)
+set_tests_properties(unit_fw_residency PROPERTIES LABELS unit TIMEOUT 60)
 
 # The user-mode driver's contexts (seed 002) without the GPU, then the same
 # test built with clang's ThreadSanitizer (a report fails it) and under
