@@ -333,11 +333,10 @@ $(B)/tests/test_umd_rtl: $(B)/obj/tb/umd_work.o $(B)/obj/tb/umd_work_gpu.o
 # Random programs on the RTL and on the reference backend, end states
 # compared (tb/rand/).  `make rand-nightly` runs RAND_SEEDS of them.
 $(B)/obj/tb/rand/%.o: CFLAGS += -Itb/rand
-$(B)/tests/test_rand: $(B)/obj/tb/rand/test_rand.o $(B)/obj/tb/rand/rand_prog.o $(SEED_OBJ) $(LIB) \
-		$(VL_ARCH) $(VL_RT)
+RAND_OBJ := $(addprefix $(B)/obj/tb/rand/,test_rand.o rand_prog.o rand_prog_run.o)
+$(B)/tests/test_rand: $(RAND_OBJ) $(SEED_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $(B)/obj/tb/rand/test_rand.o $(B)/obj/tb/rand/rand_prog.o $(SEED_OBJ) $(LIB) $(VL_ARCH) \
-		$(VL_RT) $(LDLIBS)
+	$(CXX) -o $@ $(RAND_OBJ) $(SEED_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)
 
 # ---------------------------------------------------------------- entry points
 run: deps
