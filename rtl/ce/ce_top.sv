@@ -259,14 +259,26 @@ module ce_top #(
     if (!rq_empty) {rq_beat, rq_slot} = rq_q[rq_rd_q[1:0]];
   end
 
+  // The pipeline's moves, all needing run: formed in one block that keeps
+  // its zero defaults while the engine does not run (the idle path).
   logic s_new;
-  assign s_new = run && s_valid && !fill_q && !s_hit && slot_free && !pf_full && !rq_full;
+  always_comb begin
+    s_new = 1'b0;
+    s_ready = 1'b0;
+    e_take = 1'b0;
+    d_take = 1'b0;
+    if (run) begin
+      s_new = s_valid && !fill_q && !s_hit && slot_free && !pf_full && !rq_full;
+      s_ready = !pf_full && (fill_q || s_hit || s_new);
+      e_take = !pf_empty && (fill_q || rob_v_q[e_slot]) && (7'(BfBytes) - bf_cnt) >= 7'(e_len);
+      d_take = d_valid && bf_cnt >= 7'(d_len) && (d_hit || d_free);
+    end
+  end
   // A read request does not look at req_ready_i (valid/ready rules).
   assign rd_req = !rq_empty && !wr_req && st_q != CeAbort;
   assign granted = req_valid_o && req_ready_i;
   assign rq_push = s_new;
   assign rq_pop = granted && !req_we_o;
-  assign s_ready = run && !pf_full && (fill_q || s_hit || s_new);
   assign pf_push = s_valid && s_ready;
   logic [TagW-1:0] pf_slot;
   logic [TagW:0] pf_seq;
@@ -287,8 +299,6 @@ module ce_top #(
   logic [2:0] e_pos;
   logic e_take;
   assign {e_pos, e_seq, e_len, e_off, e_slot} = pf_head;
-  assign e_take = run && !pf_empty && (fill_q || rob_v_q[e_slot]) &&
-                  (7'(BfBytes) - bf_cnt) >= 7'(e_len);
   assign pf_pop = e_take;
   assign e_nf = e_seq - (TagW+1)'(ReuseWays);
 
@@ -370,7 +380,6 @@ module ce_top #(
     end
   end
   assign w_any = |w_v_q;
-  assign d_take = run && d_valid && bf_cnt >= 7'(d_len) && (d_hit || d_free);
   assign d_ready = d_take;
 
   // ---------------------------------------------------------------- memory channel
