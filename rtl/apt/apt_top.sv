@@ -302,12 +302,11 @@ module apt_top #(
   // evicted, and no input (request, response, snoop, register write) the
   // aperture changes nothing: a_act is 0, its two blocks below keep their
   // defaults and its registers are not written.
-  logic a_act, a_idle;
-  assign a_idle = !head && st_q == AptIdle && !s1_q.v && !s2_q.v && !wc_v_q && !flush_q &&
-                  wq_cnt == '0 && sl_v_q == '0 && ru_cnt == '0 && !rb_go && !rb_pop &&
-                  !rsp_valid_o;
-  assign a_act = !a_idle || req_valid_i || m_rsp_valid_i || snoop_valid_i || cfg_wr_i ||
-                 apt_wr_i || err_clr_i || pf_drop_i;
+  // (busy_o: a stage holds something, a beat is not drained, a read waits
+  // or is fetched, or a flush waits.)
+  logic a_act;
+  assign a_act = busy_o || rb_pop || rsp_valid_o || req_valid_i || m_rsp_valid_i || snoop_valid_i ||
+                 cfg_wr_i || apt_wr_i || err_clr_i || pf_drop_i;
 
   // Division step: shift the next dividend bit into the remainder.
   logic [28:0] d_rem;

@@ -340,11 +340,15 @@ module cp_queue #(
   // for one of those.  Otherwise every _d equals its _q, so the block keeps
   // its defaults and its registers are not written; only the counters move.
   logic q_wait, q_act;
-  assign q_wait = need_dw || state_q == StError ||
-                  (state_q == StIdle && !halt_i && !(enable_i && avail)) ||
-                  (state_q == StCwait && !ce_done_i) || (state_q == StHalted && halt_i);
-  assign q_act = !q_wait || qreset_i || rsp_valid_i || req_valid_o || consume ||
-                 wptr_i != wptr_seen_q || fence_irq_q || err_irq_q;
+  always_comb begin  // a chain of tests, not one expression of every term
+    if (need_dw || state_q == StError) q_wait = 1'b1;
+    else if (state_q == StIdle) q_wait = !halt_i && !(enable_i && avail);
+    else if (state_q == StCwait) q_wait = !ce_done_i;
+    else if (state_q == StHalted) q_wait = halt_i;
+    else q_wait = 1'b0;
+    if (!q_wait || qreset_i || rsp_valid_i || req_valid_o || consume) q_act = 1'b1;
+    else q_act = wptr_i != wptr_seen_q || fence_irq_q || err_irq_q;
+  end
 
   always_comb begin
     state_d = state_q;
