@@ -298,6 +298,16 @@ module apt_top #(
   assign l_new = a8 - r_start;  // both 8-aligned
   assign rc_off = l_new - rc_l0_q;
 
+  // The idle path.  With every stage empty and drained, nothing answered or
+  // evicted, and no input (request, response, snoop, register write) the
+  // aperture changes nothing: a_act is 0, its two blocks below keep their
+  // defaults and its registers are not written.
+  // (busy_o: a stage holds something, a beat is not drained, a read waits
+  // or is fetched, or a flush waits.)
+  logic a_act;
+  assign a_act = busy_o || rb_pop || rsp_valid_o || req_valid_i || m_rsp_valid_i || snoop_valid_i ||
+                 cfg_wr_i || apt_wr_i || err_clr_i || pf_drop_i;
+
   // Division step: shift the next dividend bit into the remainder.
   logic [28:0] d_rem;
   logic [19:0] d_pitch;
@@ -323,74 +333,76 @@ module apt_top #(
     hq_pop = 1'b0;
     part_d = part_q;
     s1_d = s1_q;
-    if (s2_free) s1_d.v = 1'b0;
-    unique case (st_q)
-      AptIdle: begin
-        if (head && s1_free) begin
-          s1_d = '0;
-          s1_d.u = cur;
-          s1_d.r = hit_r;
-          hq_pop = cur.last;
-          part_d = !cur.last;
-          s1_d.v = 1'b1;
-          if (!hit) begin
-            s1_d.lin = 1'b1;
-            s1_d.addr = 48'(VramBase) + 48'(a8);
-          end else if (!r_ok) begin
-            s1_d.err = AptErrFormat;
-          end else if (row_err_q) begin
-            s1_d.err = AptErrRow;
-            row_err_d = 1'b0;
-          end else if (rc_v_q && rc_r_q == hit_r && l_new >= rc_l0_q && rc_off < 28'(r_pitch)) begin
-            s1_d.xb = 32'(rc_off);
-            s1_d.y = rc_y0_q;
-          end else if (rc_v_q && rc_r_q == hit_r && l_new >= rc_l0_q &&
-                       rc_off - 28'(r_pitch) < 28'(r_pitch) && rc_y0_q != 16'hffff) begin
-            s1_d.xb = {4'd0, 28'(rc_off - 28'(r_pitch))};
-            s1_d.y = rc_y0_q + 16'd1;
-            rc_l0_d = rc_l0_q + 28'(r_pitch);
-            rc_y0_d = rc_y0_q + 16'd1;
-          end else begin
-            // Row-cache miss: divide, then translate this head again.
-            hq_pop = 1'b0;
-            part_d = part_q;
-            s1_d = s1_q;
-            s1_d.v = 1'b0;
-            r_d = hit_r;
-            l_d = l_new;
-            lo_d = l_new;
-            rem_d = '0;
-            q_d = '0;
-            cnt_d = 5'd28;
-            st_d = AptDiv;
+    if (a_act) begin  // else idle: every _d is its _q
+      if (s2_free) s1_d.v = 1'b0;
+      unique case (st_q)
+        AptIdle: begin
+          if (head && s1_free) begin
+            s1_d = '0;
+            s1_d.u = cur;
+            s1_d.r = hit_r;
+            hq_pop = cur.last;
+            part_d = !cur.last;
+            s1_d.v = 1'b1;
+            if (!hit) begin
+              s1_d.lin = 1'b1;
+              s1_d.addr = 48'(VramBase) + 48'(a8);
+            end else if (!r_ok) begin
+              s1_d.err = AptErrFormat;
+            end else if (row_err_q) begin
+              s1_d.err = AptErrRow;
+              row_err_d = 1'b0;
+            end else if (rc_v_q && rc_r_q == hit_r && l_new >= rc_l0_q && rc_off < 28'(r_pitch)) begin
+              s1_d.xb = 32'(rc_off);
+              s1_d.y = rc_y0_q;
+            end else if (rc_v_q && rc_r_q == hit_r && l_new >= rc_l0_q &&
+                         rc_off - 28'(r_pitch) < 28'(r_pitch) && rc_y0_q != 16'hffff) begin
+              s1_d.xb = {4'd0, 28'(rc_off - 28'(r_pitch))};
+              s1_d.y = rc_y0_q + 16'd1;
+              rc_l0_d = rc_l0_q + 28'(r_pitch);
+              rc_y0_d = rc_y0_q + 16'd1;
+            end else begin
+              // Row-cache miss: divide, then translate this head again.
+              hq_pop = 1'b0;
+              part_d = part_q;
+              s1_d = s1_q;
+              s1_d.v = 1'b0;
+              r_d = hit_r;
+              l_d = l_new;
+              lo_d = l_new;
+              rem_d = '0;
+              q_d = '0;
+              cnt_d = 5'd28;
+              st_d = AptDiv;
+            end
           end
         end
-      end
-      AptDiv: begin
-        // Restoring division, one quotient bit per cycle, MSB first.
-        l_d = {l_q[26:0], 1'b0};
-        q_d = {q_q[26:0], 1'b0};
-        if (d_rem >= 29'(d_pitch)) begin
-          rem_d = 28'(d_rem - 29'(d_pitch));
-          q_d[0] = 1'b1;
-        end else begin
-          rem_d = d_rem[27:0];
-        end
-        cnt_d = cnt_q - 5'd1;
-        if (cnt_q == 5'd1) begin
-          st_d = AptIdle;
-          if (q_d[27:16] != '0) begin
-            row_err_d = !cfg_wr_i;
+        AptDiv: begin
+          // Restoring division, one quotient bit per cycle, MSB first.
+          l_d = {l_q[26:0], 1'b0};
+          q_d = {q_q[26:0], 1'b0};
+          if (d_rem >= 29'(d_pitch)) begin
+            rem_d = 28'(d_rem - 29'(d_pitch));
+            q_d[0] = 1'b1;
           end else begin
-            rc_v_d = !cfg_wr_i;
-            rc_r_d = r_q;
-            rc_l0_d = lo_q - rem_d;
-            rc_y0_d = q_d[15:0];
+            rem_d = d_rem[27:0];
+          end
+          cnt_d = cnt_q - 5'd1;
+          if (cnt_q == 5'd1) begin
+            st_d = AptIdle;
+            if (q_d[27:16] != '0) begin
+              row_err_d = !cfg_wr_i;
+            end else begin
+              rc_v_d = !cfg_wr_i;
+              rc_r_d = r_q;
+              rc_l0_d = lo_q - rem_d;
+              rc_y0_d = q_d[15:0];
+            end
           end
         end
-      end
-      default: st_d = AptIdle;
-    endcase
+        default: st_d = AptIdle;
+      endcase
+    end
   end
 
   // ---------------------------------------------------------------- swizzle
@@ -537,6 +549,13 @@ module apt_top #(
   logic [127:0] rsp_rdata_d, racc_q, racc_d, ans_data;
   logic rerr_q, rerr_d, ans, ans_err;
 
+  // A failing posted write in s2 (latched, nothing written), and a read in
+  // s2 waiting for the posted writes to drain: outside the block below (the
+  // status and the interrupt read them, and they are read each cycle).
+  assign c_err = s2_q.v && s2_q.u.we && ru_cnt == '0 && s2_q.err != AptErrNone;
+  assign rd_drain = s2_q.v && !s2_q.u.we && 32'(ru_cnt) < RuN && s2_q.err == AptErrNone &&
+                    !drained;
+
   always_comb begin
     wc_d = '0;
     wc_ld = 1'b0;
@@ -549,12 +568,10 @@ module apt_top #(
     rb_stale_d = pf_drop_i ? '1 : rb_stale_q;
     rb_alloc = 1'b0;
     rb_reuse = 1'b0;
-    rd_drain = 1'b0;
     ru_push = 1'b0;
     ru_pop = 1'b0;
     ru_in = '0;
     c_take = 1'b0;
-    c_err = 1'b0;
     rsp_valid_d = 1'b0;
     rsp_err_d = 1'b0;
     rsp_rdata_d = '0;
@@ -565,106 +582,107 @@ module apt_top #(
     ans = 1'b0;
     ans_err = 1'b0;
     ans_data = '0;
-    if (wc_v_q && wc_idle_q != 5'(AptWcIdleCycles)) wc_idle_d = wc_idle_q + 5'd1;
-    if (s2_q.v && s2_q.u.we && ru_cnt != '0) begin
-      // A write waits for the reads before it to have their data.
-    end else if (s2_q.v && s2_q.u.we) begin
-      w_data = BB'(s2_q.u.data) << {lane, 6'b000000};
-      if (s2_q.err != AptErrNone) begin
-        // A failing posted write: latched, nothing written.
-        c_take = 1'b1;
-        c_err = 1'b1;
-      end else if (wc_v_q && wc_beat == c_beat) begin
-        // The byte mask only here: the loop costs every evaluation it runs.
-        for (int unsigned j = 0; j < BeatBytes; j++) w_bits[8*j +: 8] = {8{w_strb[j]}};
-        c_take = 1'b1;
-        wc_ld = 1'b1;
-        wc_d.beat = wc_q.beat;
-        wc_d.data = (wc_q.data & ~w_bits) | (w_data & w_bits);
-        wc_d.strb = wc_q.strb | w_strb;
-        wc_d.off = wc_q.off;
-        wc_idle_d = '0;
-      end else if (!wc_v_q || 32'(wq_cnt) < WqDepth) begin
-        c_take = 1'b1;
-        wq_push = wc_v_q;
-        wc_v_d = 1'b1;
-        wc_ld = 1'b1;
-        wc_d.beat = c_beat;
-        wc_d.data = w_data;  // bytes without enables are never written
-        wc_d.strb = w_strb;
-        wc_d.off = s2_q.u.off;
-        wc_idle_d = '0;
+    if (a_act) begin  // else idle: every _d is its _q
+      if (wc_v_q && wc_idle_q != 5'(AptWcIdleCycles)) wc_idle_d = wc_idle_q + 5'd1;
+      if (s2_q.v && s2_q.u.we && ru_cnt != '0) begin
+        // A write waits for the reads before it to have their data.
+      end else if (s2_q.v && s2_q.u.we) begin
+        w_data = BB'(s2_q.u.data) << {lane, 6'b000000};
+        if (s2_q.err != AptErrNone) begin
+          // A failing posted write: latched, nothing written.
+          c_take = 1'b1;
+        end else if (wc_v_q && wc_beat == c_beat) begin
+          // The byte mask only here: the loop costs every evaluation it runs.
+          for (int unsigned j = 0; j < BeatBytes; j++) w_bits[8*j +: 8] = {8{w_strb[j]}};
+          c_take = 1'b1;
+          wc_ld = 1'b1;
+          wc_d.beat = wc_q.beat;
+          wc_d.data = (wc_q.data & ~w_bits) | (w_data & w_bits);
+          wc_d.strb = wc_q.strb | w_strb;
+          wc_d.off = wc_q.off;
+          wc_idle_d = '0;
+        end else if (!wc_v_q || 32'(wq_cnt) < WqDepth) begin
+          c_take = 1'b1;
+          wq_push = wc_v_q;
+          wc_v_d = 1'b1;
+          wc_ld = 1'b1;
+          wc_d.beat = c_beat;
+          wc_d.data = w_data;  // bytes without enables are never written
+          wc_d.strb = w_strb;
+          wc_d.off = s2_q.u.off;
+          wc_idle_d = '0;
+        end
+      end else if (wc_v_q && 32'(wq_cnt) < WqDepth &&
+                   ((s2_q.v && !s2_q.u.we) || wc_idle_q == 5'(AptWcIdleCycles) ||
+                    (flush_q && front_empty))) begin
+        // Close the buffer: a read is waiting, it idled, or a flush.
+        wq_push = 1'b1;
+        wc_v_d = 1'b0;
       end
-    end else if (wc_v_q && 32'(wq_cnt) < WqDepth &&
-                 ((s2_q.v && !s2_q.u.we) || wc_idle_q == 5'(AptWcIdleCycles) ||
-                  (flush_q && front_empty))) begin
-      // Close the buffer: a read is waiting, it idled, or a flush.
-      wq_push = 1'b1;
-      wc_v_d = 1'b0;
-    end
-    if (flush_q && front_empty && !wc_v_d) flush_d = apt_wr_i;
+      if (flush_q && front_empty && !wc_v_d) flush_d = apt_wr_i;
 
-    // Reads, in order, after the writes before them: a unit joins ru_q
-    // naming the newest buffer when that holds its beat (and no write hit
-    // it), else a new buffer whose beat is fetched.
-    if (s2_q.v && !s2_q.u.we && 32'(ru_cnt) < RuN) begin
-      ru_in.wide = s2_q.u.wide;
-      ru_in.half = s2_q.u.half;
-      ru_in.last = s2_q.u.last;
-      ru_in.lane = lane;
-      ru_in.rb = rb_alloc_q[RbW-1:0];
-      rb_reuse = rb_cnt != '0 && rb_beat_q[rb_new] == c_beat && !rb_stale_q[rb_new] &&
-                 !(snoop_valid_i && snoop_addr_i[47:BL] == c_beat);
-      if (s2_q.err != AptErrNone) begin
-        c_take = 1'b1;
-        ru_push = 1'b1;
-        ru_in.err = 1'b1;
-        ru_in.rb = rb_new;
-      end else if (!drained) begin
-        rd_drain = 1'b1;
-      end else if (rb_reuse) begin
-        c_take = 1'b1;
-        ru_push = 1'b1;
-        ru_in.rb = rb_new;
-      end else if (32'(rb_cnt) < RbN) begin
-        c_take = 1'b1;
-        ru_push = 1'b1;
-        rb_alloc = 1'b1;
-        rb_v_d[rb_alloc_q[RbW-1:0]] = 1'b0;
-        rb_err_d[rb_alloc_q[RbW-1:0]] = 1'b0;
-        rb_stale_d[rb_alloc_q[RbW-1:0]] = 1'b0;
+      // Reads, in order, after the writes before them: a unit joins ru_q
+      // naming the newest buffer when that holds its beat (and no write hit
+      // it), else a new buffer whose beat is fetched.
+      if (s2_q.v && !s2_q.u.we && 32'(ru_cnt) < RuN) begin
+        ru_in.wide = s2_q.u.wide;
+        ru_in.half = s2_q.u.half;
+        ru_in.last = s2_q.u.last;
+        ru_in.lane = lane;
+        ru_in.rb = rb_alloc_q[RbW-1:0];
+        rb_reuse = rb_cnt != '0 && rb_beat_q[rb_new] == c_beat && !rb_stale_q[rb_new] &&
+                   !(snoop_valid_i && snoop_addr_i[47:BL] == c_beat);
+        if (s2_q.err != AptErrNone) begin
+          c_take = 1'b1;
+          ru_push = 1'b1;
+          ru_in.err = 1'b1;
+          ru_in.rb = rb_new;
+        end else if (!drained) begin
+          // rd_drain: the read waits
+        end else if (rb_reuse) begin
+          c_take = 1'b1;
+          ru_push = 1'b1;
+          ru_in.rb = rb_new;
+        end else if (32'(rb_cnt) < RbN) begin
+          c_take = 1'b1;
+          ru_push = 1'b1;
+          rb_alloc = 1'b1;
+          rb_v_d[rb_alloc_q[RbW-1:0]] = 1'b0;
+          rb_err_d[rb_alloc_q[RbW-1:0]] = 1'b0;
+          rb_stale_d[rb_alloc_q[RbW-1:0]] = 1'b0;
+        end
       end
-    end
-    if (rd_rsp) begin
-      rb_v_d[m_rsp_tag_i[RbW-1:0]] = 1'b1;
-      rb_err_d[m_rsp_tag_i[RbW-1:0]] = m_rsp_err_i;
-    end
-    // The oldest unit answers once its beat is there.
-    if (ru_cnt != '0 && (ru_hd.err || rb_v_q[ru_hd.rb])) begin
-      ru_pop = 1'b1;
-      ans = 1'b1;
-      ans_err = ru_hd.err || rb_err_q[ru_hd.rb];
-      ans_data = ans_err ? '0 : 128'(rb_data_q[ru_hd.rb] >> {ru_hd.lane, 6'b000000});
-    end
-    // A read unit answered: into its place in the chunk; the last answers.
-    if (ans) begin
-      if (ru_hd.wide) racc_d = ans_data;
-      else if (ru_hd.half) racc_d[127:64] = ans_data[63:0];
-      else racc_d[63:0] = ans_data[63:0];
-      rerr_d = rerr_q || ans_err;
-      if (ru_hd.last) begin
-        rsp_valid_d = 1'b1;
-        rsp_err_d = rerr_d;
-        rsp_rdata_d = rerr_d ? '0 : racc_d;
-        racc_d = '0;
-        rerr_d = 1'b0;
+      if (rd_rsp) begin
+        rb_v_d[m_rsp_tag_i[RbW-1:0]] = 1'b1;
+        rb_err_d[m_rsp_tag_i[RbW-1:0]] = m_rsp_err_i;
       end
+      // The oldest unit answers once its beat is there.
+      if (ru_cnt != '0 && (ru_hd.err || rb_v_q[ru_hd.rb])) begin
+        ru_pop = 1'b1;
+        ans = 1'b1;
+        ans_err = ru_hd.err || rb_err_q[ru_hd.rb];
+        ans_data = ans_err ? '0 : 128'(rb_data_q[ru_hd.rb] >> {ru_hd.lane, 6'b000000});
+      end
+      // A read unit answered: into its place in the chunk; the last answers.
+      if (ans) begin
+        if (ru_hd.wide) racc_d = ans_data;
+        else if (ru_hd.half) racc_d[127:64] = ans_data[63:0];
+        else racc_d[63:0] = ans_data[63:0];
+        rerr_d = rerr_q || ans_err;
+        if (ru_hd.last) begin
+          rsp_valid_d = 1'b1;
+          rsp_err_d = rerr_d;
+          rsp_rdata_d = rerr_d ? '0 : racc_d;
+          racc_d = '0;
+          rerr_d = 1'b0;
+        end
+      end
+      // Coherence: a write the memory accepted drops the beat it hits.
+      // Only the newest buffer is ever reused, so only it needs the snoop;
+      // units already waiting on a beat keep its data (they came first).
+      if (snoop_valid_i && rb_cnt != '0 && rb_beat_q[rb_new] == snoop_addr_i[47:BL])
+        rb_stale_d[rb_new] = 1'b1;
     end
-    // Coherence: a write the memory accepted drops the beat it hits.
-    // Only the newest buffer is ever reused, so only it needs the snoop;
-    // units already waiting on a beat keep its data (they came first).
-    if (snoop_valid_i && rb_cnt != '0 && rb_beat_q[rb_new] == snoop_addr_i[47:BL])
-      rb_stale_d[rb_new] = 1'b1;
   end
 
   // A buffer no unit waits on goes, but the newest (the prefetched beat).
@@ -756,7 +774,7 @@ module apt_top #(
       rsp_rdata_o <= '0;
       racc_q <= '0;
       rerr_q <= 1'b0;
-    end else begin
+    end else if (a_act) begin  // else idle: every _d is its _q
       hq_wr_q <= hq_wr_q + (HW+1)'(req_valid_i);
       hq_rd_q <= hq_rd_q + (HW+1)'(hq_pop);
       part_q <= part_d;
@@ -820,8 +838,18 @@ module apt_top #(
 
 `ifndef SYNTHESIS
   // Assertions (Verilator --assert; a failure is a model error, gm.h).
+  // The queue bounds every cycle; the rest with a_act: idle, no request or
+  // response comes, nothing is pushed, popped or fetched and st_q is
+  // AptIdle, so each holds.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
+      // The queues stay within their depths (the pointers wrap one bit wider).
+      a_apt_queues_bounded: assert (32'(wq_cnt) <= WqDepth && 32'(rb_cnt) <= RbN &&
+                                    32'(ru_cnt) <= RuN && 32'(hq_cnt) <= HostDepth)
+        else $error("apt_top: a queue past its depth (wq %0d, rb %0d, ru %0d, host %0d)",
+                    wq_cnt, rb_cnt, ru_cnt, hq_cnt);
+    end
+    if (rst_ni && a_act) begin
       // The host keeps the protocol: no request while the FIFO is full.
       a_apt_host_no_overflow: assert (!(req_valid_i && 32'(hq_cnt) == HostDepth))
         else $error("apt_top: host FIFO overflow");
@@ -829,11 +857,6 @@ module apt_top #(
         else $error("apt_top: write ack for a free slot");
       a_apt_rd_data_once: assert (!(rd_rsp && rb_v_q[m_rsp_tag_i[RbW-1:0]]))
         else $error("apt_top: read data for a buffer that has it");
-      // The queues stay within their depths (the pointers wrap one bit wider).
-      a_apt_queues_bounded: assert (32'(wq_cnt) <= WqDepth && 32'(rb_cnt) <= RbN &&
-                                    32'(ru_cnt) <= RuN && 32'(hq_cnt) <= HostDepth)
-        else $error("apt_top: a queue past its depth (wq %0d, rb %0d, ru %0d, host %0d)",
-                    wq_cnt, rb_cnt, ru_cnt, hq_cnt);
       a_apt_state_legal: assert (apt_state_legal(st_q))
         else $error("apt_top: illegal front-end state %h", st_q);
       // Unique tags in flight: a write goes out in a free slot, a read's

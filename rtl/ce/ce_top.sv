@@ -259,14 +259,26 @@ module ce_top #(
     if (!rq_empty) {rq_beat, rq_slot} = rq_q[rq_rd_q[1:0]];
   end
 
+  // The pipeline's moves, all needing run: formed in one block that keeps
+  // its zero defaults while the engine does not run (the idle path).
   logic s_new;
-  assign s_new = run && s_valid && !fill_q && !s_hit && slot_free && !pf_full && !rq_full;
+  always_comb begin
+    s_new = 1'b0;
+    s_ready = 1'b0;
+    e_take = 1'b0;
+    d_take = 1'b0;
+    if (run) begin
+      s_new = s_valid && !fill_q && !s_hit && slot_free && !pf_full && !rq_full;
+      s_ready = !pf_full && (fill_q || s_hit || s_new);
+      e_take = !pf_empty && (fill_q || rob_v_q[e_slot]) && (7'(BfBytes) - bf_cnt) >= 7'(e_len);
+      d_take = d_valid && bf_cnt >= 7'(d_len) && (d_hit || d_free);
+    end
+  end
   // A read request does not look at req_ready_i (valid/ready rules).
   assign rd_req = !rq_empty && !wr_req && st_q != CeAbort;
   assign granted = req_valid_o && req_ready_i;
   assign rq_push = s_new;
   assign rq_pop = granted && !req_we_o;
-  assign s_ready = run && !pf_full && (fill_q || s_hit || s_new);
   assign pf_push = s_valid && s_ready;
   logic [TagW-1:0] pf_slot;
   logic [TagW:0] pf_seq;
@@ -287,8 +299,6 @@ module ce_top #(
   logic [2:0] e_pos;
   logic e_take;
   assign {e_pos, e_seq, e_len, e_off, e_slot} = pf_head;
-  assign e_take = run && !pf_empty && (fill_q || rob_v_q[e_slot]) &&
-                  (7'(BfBytes) - bf_cnt) >= 7'(e_len);
   assign pf_pop = e_take;
   assign e_nf = e_seq - (TagW+1)'(ReuseWays);
 
@@ -370,7 +380,6 @@ module ce_top #(
     end
   end
   assign w_any = |w_v_q;
-  assign d_take = run && d_valid && bf_cnt >= 7'(d_len) && (d_hit || d_free);
   assign d_ready = d_take;
 
   // ---------------------------------------------------------------- memory channel
@@ -407,6 +416,13 @@ module ce_top #(
   assign rsp_rd = rsp_valid_i && !rsp_we_i;
   assign rsp_wr = rsp_valid_i && rsp_we_i;
 
+  // The idle path.  In CeIdle with no command, no response, no walk
+  // starting and no request the engine changes nothing (every condition of
+  // the block below needs run, a response, a grant or a command): ce_act is
+  // 0, the block keeps its defaults and its registers are not written.
+  logic ce_act;
+  assign ce_act = st_q != CeIdle || cmd_valid_i || rsp_valid_i || start_q || req_valid_o;
+
   always_comb begin
     st_d = st_q;
     fault_d = fault_q;
@@ -424,85 +440,87 @@ module ce_top #(
     e = '0;
     strb = '0;
 
-    // Reads: a piece on a new beat takes the next slot and joins the reuse
-    // window; its read is counted in flight when granted.
-    if (rq_pop) rd_out_d = rd_out_d + (TagW+1)'(1);
-    if (s_new) begin
-      alloc_d = alloc_q + (TagW+1)'(1);
-      cam_v_d[cam_ptr_q] = 1'b1;
-      cam_ptr_d = cam_ptr_q + 2'd1;
-    end
-    if (rsp_rd) begin
-      rd_out_d = rd_out_d - (TagW+1)'(1);
-      rob_v_d[rsp_tag_i] = 1'b1;
-    end
-    // A piece extracted: slots older than its reuse window are free.
-    if (e_take && !fill_q && (TagW+1)'(e_nf - free_q) != '0 &&
-        (TagW+1)'(e_nf - free_q) < (TagW+1)'(RobSlots)) begin
-      rob_v_d[free_q[TagW-1:0]] = 1'b0;
-      free_d = free_q + (TagW+1)'(1);
-    end
+    if (ce_act) begin
+      // Reads: a piece on a new beat takes the next slot and joins the reuse
+      // window; its read is counted in flight when granted.
+      if (rq_pop) rd_out_d = rd_out_d + (TagW+1)'(1);
+      if (s_new) begin
+        alloc_d = alloc_q + (TagW+1)'(1);
+        cam_v_d[cam_ptr_q] = 1'b1;
+        cam_ptr_d = cam_ptr_q + 2'd1;
+      end
+      if (rsp_rd) begin
+        rd_out_d = rd_out_d - (TagW+1)'(1);
+        rob_v_d[rsp_tag_i] = 1'b1;
+      end
+      // A piece extracted: slots older than its reuse window are free.
+      if (e_take && !fill_q && (TagW+1)'(e_nf - free_q) != '0 &&
+          (TagW+1)'(e_nf - free_q) < (TagW+1)'(RobSlots)) begin
+        rob_v_d[free_q[TagW-1:0]] = 1'b0;
+        free_d = free_q + (TagW+1)'(1);
+      end
 
-    // Writes.
-    if (granted && req_we_o) begin
-      w_v_d[i_way] = 1'b0;
-      wr_out_d = wr_out_d + 16'd1;
-    end
-    if (rsp_wr) wr_out_d = wr_out_d - 16'd1;
-    if (d_take) begin
-      e = d_hit ? d_way : f_way;
-      if (!d_hit) begin
-        w_v_d[e] = 1'b1;
-        w_cl_d[e] = 1'b0;
+      // Writes.
+      if (granted && req_we_o) begin
+        w_v_d[i_way] = 1'b0;
+        wr_out_d = wr_out_d + 16'd1;
       end
-      // The way's new strobes (its tag, strobes and bytes: registers below).
-      strb = (d_hit ? w_strb_q[e] : '0) | d_bmask;
-      if (&strb) w_cl_d[e] = 1'b1;
-    end else if (run && d_valid && !d_hit && !d_free && !(|(w_v_q & w_cl_q))) begin
-      // Every entry open and none matches: send the oldest choice off partial.
-      w_cl_d[w_evict_q] = 1'b1;
-      w_evict_d = w_evict_q + 2'd1;
-    end
-    if (run && !start_q && d_done) w_cl_d = w_v_q;  // the last pieces are in: flush
+      if (rsp_wr) wr_out_d = wr_out_d - 16'd1;
+      if (d_take) begin
+        e = d_hit ? d_way : f_way;
+        if (!d_hit) begin
+          w_v_d[e] = 1'b1;
+          w_cl_d[e] = 1'b0;
+        end
+        // The way's new strobes (its tag, strobes and bytes: registers below).
+        strb = (d_hit ? w_strb_q[e] : '0) | d_bmask;
+        if (&strb) w_cl_d[e] = 1'b1;
+      end else if (run && d_valid && !d_hit && !d_free && !(|(w_v_q & w_cl_q))) begin
+        // Every entry open and none matches: send the oldest choice off partial.
+        w_cl_d[w_evict_q] = 1'b1;
+        w_evict_d = w_evict_q + 2'd1;
+      end
+      if (run && !start_q && d_done) w_cl_d = w_v_q;  // the last pieces are in: flush
 
-    unique case (st_q)
-      CeIdle: begin
-        if (cmd_valid_i) begin
-          st_d = CeRun;
-          fault_d = 1'b0;
-          cam_v_d = '0;
-          rob_v_d = '0;
-          alloc_d = '0;
-          free_d = '0;
-          w_v_d = '0;
+      unique case (st_q)
+        CeIdle: begin
+          if (cmd_valid_i) begin
+            st_d = CeRun;
+            fault_d = 1'b0;
+            cam_v_d = '0;
+            rob_v_d = '0;
+            alloc_d = '0;
+            free_d = '0;
+            w_v_d = '0;
+          end
         end
-      end
-      CeRun: begin
-        // (The walkers start the cycle after the command is taken.)
-        if (!start_q && s_done && d_done && pf_empty && bf_cnt == '0 && !w_any) st_d = CeDrain;
-      end
-      CeDrain: begin
-        if (wr_out_q == '0 && rd_out_q == '0) begin
-          st_d = CeIdle;
-          done_o = 1'b1;
+        CeRun: begin
+          // (The walkers start the cycle after the command is taken.)
+          if (!start_q && s_done && d_done && pf_empty && bf_cnt == '0 && !w_any) st_d = CeDrain;
         end
-      end
-      CeAbort: begin
-        if (wr_out_q == '0 && rd_out_q == '0) begin
-          st_d = CeIdle;
-          done_o = 1'b1;
+        CeDrain: begin
+          if (wr_out_q == '0 && rd_out_q == '0) begin
+            st_d = CeIdle;
+            done_o = 1'b1;
+          end
         end
-      end
-      default: st_d = CeIdle;
-    endcase
+        CeAbort: begin
+          if (wr_out_q == '0 && rd_out_q == '0) begin
+            st_d = CeIdle;
+            done_o = 1'b1;
+          end
+        end
+        default: st_d = CeIdle;
+      endcase
 
-    if (rsp_valid_i && rsp_err_i && st_q != CeIdle && st_q != CeAbort) begin
-      st_d = CeAbort;
-      fault_d = rsp_fault_i;
+      if (rsp_valid_i && rsp_err_i && st_q != CeIdle && st_q != CeAbort) begin
+        st_d = CeAbort;
+        fault_d = rsp_fault_i;
+      end
+      // The owning queue was reset: stop as on an error (the queue no longer
+      // waits for done_o).
+      if (abort_i && (st_q == CeRun || st_q == CeDrain)) st_d = CeAbort;
     end
-    // The owning queue was reset: stop as on an error (the queue no longer
-    // waits for done_o).
-    if (abort_i && (st_q == CeRun || st_q == CeDrain)) st_d = CeAbort;
   end
 
   assign done_err_o = st_q == CeAbort;
@@ -540,7 +558,7 @@ module ce_top #(
       end
       w_evict_q <= '0;
       wr_out_q <= '0;
-    end else begin
+    end else if (ce_act) begin  // else idle: every _d is its _q
       st_q <= st_d;
       fault_q <= fault_d;
       if (start) begin
@@ -625,16 +643,15 @@ module ce_top #(
 
 `ifndef SYNTHESIS
   // Assertions (Verilator --assert; a failure is a model error, gm.h).
+  // Those on events and on the state with ce_act (idle: no response, no
+  // request, done_o 0, st_q is CeIdle), the bounds every cycle.
   always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
+    if (rst_ni && ce_act) begin
       // Every response matches a request in flight.
       a_ce_rd_rsp_known: assert (!(rsp_rd && rd_out_q == '0))
         else $error("ce_top: read response with none in flight");
       a_ce_wr_ack_known: assert (!(rsp_wr && wr_out_q == '0))
         else $error("ce_top: write ack with none in flight");
-      // At most one read per reorder slot.
-      a_ce_rd_out_max: assert (32'(rd_out_q) <= RobSlots)
-        else $error("ce_top: %0d reads in flight, %0d slots", rd_out_q, RobSlots);
       a_ce_state_legal: assert (ce_state_legal(st_q))
         else $error("ce_top: illegal state %h", st_q);
       // An abort writes nothing more (README: the engine drains).
@@ -649,6 +666,11 @@ module ce_top #(
       // Unique tags in flight: a read's data lands in a slot that holds none.
       a_ce_rob_tag_unique: assert (!(rsp_rd && rob_v_q[rsp_tag_i]))
         else $error("ce_top: read data for slot %0d, which holds data", rsp_tag_i);
+    end
+    if (rst_ni) begin
+      // At most one read per reorder slot.
+      a_ce_rd_out_max: assert (32'(rd_out_q) <= RobSlots)
+        else $error("ce_top: %0d reads in flight, %0d slots", rd_out_q, RobSlots);
       // The piece FIFO and the read queue never overflow or underflow.
       a_ce_pf_bounds: assert (!(pf_push && pf_full) && !(pf_pop && pf_empty) &&
                               32'((PfW2+1)'(pf_wr_q - pf_rd_q)) <= PfDepth)

@@ -145,7 +145,7 @@ module ce_walk (
       yb_q <= '0;
       c_q <= '0;
       p_q <= '0;
-    end else begin
+    end else if (busy_q || start_i) begin  // else idle: every _d is its _q
       busy_q <= busy_d;
       r_q <= r_d;
       yb_q <= yb_d;
@@ -156,8 +156,9 @@ module ce_walk (
 
 `ifndef SYNTHESIS
   // Assertions (Verilator --assert; a failure is a model error, gm.h).
+  // Each holds while idle (!busy_q: no piece offered), so checked only busy.
   always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
+    if (rst_ni && busy_q) begin
       // ce_top starts a walk only once the last one is done (or stopped).
       a_walk_start_idle: assert (!(start_i && busy_q))
         else $error("ce_walk: started while busy");

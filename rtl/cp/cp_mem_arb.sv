@@ -70,15 +70,20 @@ module cp_mem_arb #(
   end
 
   assign mem_req_valid_o = found;
-  assign mem_req_id_o = {c_id_i[(MemIdW-1)*pick +: (MemIdW-1)], c_we_i[pick]};
-  assign mem_req_vmid_o = c_vmid_i[4*pick +: 4];
-  assign mem_req_addr_o = c_addr_i[48*pick +: 48];
-  assign mem_req_we_o = c_we_i[pick];
-  // The write data only with a request (the MMU takes it only then).
+  // The request only with its valid (the MMU reads it only then): zeros
+  // on an idle cycle, no select.
   always_comb begin
+    mem_req_id_o = '0;
+    mem_req_vmid_o = '0;
+    mem_req_addr_o = '0;
+    mem_req_we_o = 1'b0;
     mem_req_wdata_o = '0;
     mem_req_wstrb_o = '0;
     if (found) begin
+      mem_req_id_o = {c_id_i[(MemIdW-1)*pick +: (MemIdW-1)], c_we_i[pick]};
+      mem_req_vmid_o = c_vmid_i[4*pick +: 4];
+      mem_req_addr_o = c_addr_i[48*pick +: 48];
+      mem_req_we_o = c_we_i[pick];
       mem_req_wdata_o = c_wdata_i[BeatBytes*8*pick +: BeatBytes*8];
       mem_req_wstrb_o = c_wstrb_i[BeatBytes*pick +: BeatBytes];
     end

@@ -334,6 +334,22 @@ module cp_queue #(
     next_packet = halt ? StHalted : (en && more) ? StHeader : StIdle;
   endfunction
 
+  // The idle path.  The block below changes a register only when q_act: a
+  // reset, a response, a request offered, a dword consumed, the doorbell
+  // moving, an interrupt pulse to end, or a state that does more than wait
+  // for one of those.  Otherwise every _d equals its _q, so the block keeps
+  // its defaults and its registers are not written; only the counters move.
+  logic q_wait, q_act;
+  always_comb begin  // a chain of tests, not one expression of every term
+    if (need_dw || state_q == StError) q_wait = 1'b1;
+    else if (state_q == StIdle) q_wait = !halt_i && !(enable_i && avail);
+    else if (state_q == StCwait) q_wait = !ce_done_i;
+    else if (state_q == StHalted) q_wait = halt_i;
+    else q_wait = 1'b0;
+    if (!q_wait || qreset_i || rsp_valid_i || req_valid_o || consume) q_act = 1'b1;
+    else q_act = wptr_i != wptr_seen_q || fence_irq_q || err_irq_q;
+  end
+
   always_comb begin
     state_d = state_q;
     ret_d = ret_q;
@@ -371,311 +387,313 @@ module cp_queue #(
     err_set = 1'b0;
     err_cause = CauseNone;
 
-    // Memory bookkeeping, in every state.
-    if (granted && !req_we_o) begin
-      rd_pend_d = 1'b1;
-      rd_fetch_d = !rd_req_wait;
-      rd_beat_d = req_addr_o[47:BeatLog2];
-    end
-    if (granted && req_we_o) wr_out_d = wr_out_d + 8'd1;
-    if (rsp_wr) begin
-      wr_out_d = wr_out_d - 8'd1;
-      if (rsp_err_i) begin err_set = 1'b1; err_cause = rsp_fault_i ? CausePageFault : CauseMemError; end
-    end
-    if (rsp_rd) begin
-      rd_pend_d = 1'b0;
-      rd_drop_d = 1'b0;
-      if (!rd_drop_q && rsp_err_i) begin
-        err_set = 1'b1;
-        err_cause = rsp_fault_i ? CausePageFault : CauseMemError;
-      end else if (!rd_drop_q && rd_fetch_q) begin
-        buf_load = 1'b1;
-        buf_beat_d = rd_beat_q;
-        buf_valid_d = 1'b1;
+    if (q_act) begin
+      // Memory bookkeeping, in every state.
+      if (granted && !req_we_o) begin
+        rd_pend_d = 1'b1;
+        rd_fetch_d = !rd_req_wait;
+        rd_beat_d = req_addr_o[47:BeatLog2];
       end
-    end
-
-    // The doorbell moved: what was fetched before may predate the driver's
-    // ring writes, so drop the beat and any fetch still in flight.
-    if (wptr_i != wptr_seen_q) begin
-      buf_valid_d = 1'b0;
-      if (rd_pend_d && rd_fetch_d) rd_drop_d = 1'b1;
-    end
-
-    // Stream advance.
-    if (consume) begin
-      if (in_ib_q) begin
-        ib_ptr_d = ib_ptr_q + 48'd4;
-        ib_rem_d = ib_rem_q - 21'd1;
-      end else begin
-        rptr_d = (rptr_q + 20'd1) & ring_mask;
+      if (granted && req_we_o) wr_out_d = wr_out_d + 8'd1;
+      if (rsp_wr) begin
+        wr_out_d = wr_out_d - 8'd1;
+        if (rsp_err_i) begin err_set = 1'b1; err_cause = rsp_fault_i ? CausePageFault : CauseMemError; end
       end
-    end
-
-    unique case (state_q)
-      StIdle: begin
-        if (halt_i) state_d = StHalted;
-        else if (enable_i && !in_ib_q && avail && ring_bad) begin
+      if (rsp_rd) begin
+        rd_pend_d = 1'b0;
+        rd_drop_d = 1'b0;
+        if (!rd_drop_q && rsp_err_i) begin
           err_set = 1'b1;
-          err_cause = CauseBadRing;
-          pkt_addr_d = cur_addr;
-          hdr_d = '0;
-        end else state_d = next_packet(1'b0, enable_i, avail);
-      end
-      StHeader: begin
-        if (consume) begin
-          hdr_d = dw;
-          pkt_addr_d = cur_addr;
-          pkt_ring_d = !in_ib_q;
-          cnt_d = h_cnt;
-          idx_d = '0;
-          if (h_type != 2'(PktType3)) begin
-            err_set = 1'b1; err_cause = CauseBadType;
-          end else if (!h_known) begin
-            err_set = 1'b1; err_cause = CauseBadOpcode;
-          end else if (h_priv && !(in_ib_q ? ib_priv_q : priv_i)) begin
-            err_set = 1'b1; err_cause = CausePriv;
-          end else if (h_cnt < h_min || h_cnt > h_max ||
-                       (in_ib_q && {7'd0, h_cnt} >= ib_rem_q) ||
-                       (!in_ib_q && {6'd0, h_cnt} >= ring_mask)) begin
-            err_set = 1'b1; err_cause = CauseBadCount;
-          end else if (h_op == OpNop) begin
-            state_d = (h_cnt == '0) ? StDone : StSkip;
-          end else begin
-            state_d = StPayload;
-          end
+          err_cause = rsp_fault_i ? CausePageFault : CauseMemError;
+        end else if (!rd_drop_q && rd_fetch_q) begin
+          buf_load = 1'b1;
+          buf_beat_d = rd_beat_q;
+          buf_valid_d = 1'b1;
         end
       end
-      StPayload: begin
-        if (consume) begin
-          pl_load = 1'b1;
-          idx_d = idx_q + 4'd1;
-          cnt_d = cnt_q - 14'd1;
-          if (opcode == OpWriteData && idx_q == 4'd1) begin
-            // ADDR_HI consumed: stream the data dwords, unless a reserved
-            // bit is set or the COUNT-2 dwords would run past 2^48.
-            if ((dw & PktWriteDataAddrHiRsv) != '0 ||
-                {1'b0, dw[15:0], pl_q[31:0]} + {33'd0, hdr_cnt - 14'd2, 2'b00} > 49'h1_0000_0000_0000) begin
-              err_set = 1'b1; err_cause = CauseBadField;
-            end else if (pl_q[1:0] != '0) begin
-              err_set = 1'b1; err_cause = CauseBadAlign;
-            end else begin
-              wr_addr_d = {dw[15:0], pl_q[31:0]};
-              state_d = StWdata;
-            end
-          end else if (cnt_q == 14'd1) begin
-            state_d = StExec;
-          end
-        end
+
+      // The doorbell moved: what was fetched before may predate the driver's
+      // ring writes, so drop the beat and any fetch still in flight.
+      if (wptr_i != wptr_seen_q) begin
+        buf_valid_d = 1'b0;
+        if (rd_pend_d && rd_fetch_d) rd_drop_d = 1'b1;
       end
-      StExec: begin
-        state_d = StDone;
-        unique case (opcode)
-          OpIndirectBuffer: begin
-            if (rsv_bad) begin
-              err_set = 1'b1; err_cause = CauseBadField;
-            end else if (in_ib_q) begin
-              err_set = 1'b1; err_cause = CauseIbNested;
-            end else if ((pl.indirect_buffer.size.vmid != '0 || pl.indirect_buffer.size.priv) &&
-                         !priv_i) begin
-              err_set = 1'b1; err_cause = CausePriv;
-            end else if (ib_size == '0 || ib_size > ib_max_i ||
-                         {1'b0, pl_addr} + {25'd0, ib_size, 2'b00} > 49'h1_0000_0000_0000) begin
-              err_set = 1'b1; err_cause = CauseIbRange;
-            end else if (pl_addr[1:0] != '0) begin
-              err_set = 1'b1; err_cause = CauseBadAlign;
-            end else begin
-              in_ib_d = 1'b1;
-              ib_ptr_d = pl_addr;
-              ib_rem_d = ib_size;
-              ib_vmid_d = pl.indirect_buffer.size.vmid;
-              ib_priv_d = pl.indirect_buffer.size.priv;
-            end
-          end
-          OpReleaseFence: begin
-            if (rsv_bad) begin
-              err_set = 1'b1; err_cause = CauseBadField;
-            end else if (pl_addr[1:0] != '0 || (pl.release_fence.flags.size64 && pl_addr[2])) begin
-              err_set = 1'b1; err_cause = CauseBadAlign;
-            end else begin
-              state_d = StFdrain;
-            end
-          end
-          OpWaitMem: begin
-            if (rsv_bad || wait_func > 3'(FuncGt)) begin
-              err_set = 1'b1; err_cause = CauseBadField;
-            end else if (pl_addr[1:0] != '0 || (wait_64 && pl_addr[2])) begin
-              err_set = 1'b1; err_cause = CauseBadAlign;
-            end else begin
-              state_d = StWread;
-            end
-          end
-          OpTimestamp: begin
-            if (rsv_bad) begin
-              err_set = 1'b1; err_cause = CauseBadField;
-            end else if (pl_addr[2:0] != '0) begin
-              err_set = 1'b1; err_cause = CauseBadAlign;
-            end else begin
-              wr_addr_d = pl_addr;
-              wr_data_d = cycle_i;
-              wr_64_d = 1'b1;
-              ret_d = StDone;
-              state_d = StWrite;
-            end
-          end
-          OpPteWrite: begin
-            if (rsv_bad || pl.pte_write.num.entries == '0 ||
-                {1'b0, pl_addr} + {26'd0, pl.pte_write.num.entries, 3'b000} > 49'h1_0000_0000_0000) begin
-              err_set = 1'b1; err_cause = CauseBadField;
-            end else if (pl_addr[2:0] != '0) begin
-              err_set = 1'b1; err_cause = CauseBadAlign;
-            end else begin
-              wr_addr_d = pl_addr;
-              pte_left_d = pl.pte_write.num.entries;
-              pte_base_d = {pl.pte_write.base_hi[15:0], pl.pte_write.base_lo};
-              state_d = StPte;
-            end
-          end
-          OpInvalidateTlb: begin
-            if (rsv_bad) begin
-              err_set = 1'b1; err_cause = CauseBadField;
-            end else begin
-              state_d = StInv;
-            end
-          end
-          OpCopy, OpBlt, OpFill: begin
-            if (rsv_bad || c_field) begin
-              err_set = 1'b1; err_cause = CauseBadField;
-            end else if (c_align) begin
-              err_set = 1'b1; err_cause = CauseBadAlign;
-            end else begin
-              state_d = StCdrain;
-            end
-          end
-          default: ;  // NOP and WRITE_DATA never reach StExec
-        endcase
-      end
-      StSkip: begin
-        if (consume) begin
-          cnt_d = cnt_q - 14'd1;
-          if (cnt_q == 14'd1) state_d = StDone;
-        end
-      end
-      StWdata: begin
-        if (consume) begin
-          wr_data_d = {32'd0, dw};
-          wr_64_d = 1'b0;
-          cnt_d = cnt_q - 14'd1;
-          ret_d = (cnt_q == 14'd1) ? StDone : StWdata;
-          state_d = StWrite;
-        end
-      end
-      StWrite: begin
-        if (granted) begin
-          state_d = ret_q;
-          // WRITE_DATA and PTE_WRITE walk their address; harmless for single writes.
-          wr_addr_d = wr_addr_q + (wr_64_q ? 48'd8 : 48'd4);
-        end
-      end
-      StFdrain: begin
-        if (wr_out_q == '0) begin
-          wr_addr_d = pl_addr;
-          wr_data_d = {pl.release_fence.value_hi, pl.release_fence.value_lo};
-          wr_64_d = pl.release_fence.flags.size64;
-          ret_d = StFack;
-          state_d = StWrite;
-        end
-      end
-      StFack: begin
-        if (wr_out_q == '0) begin
-          fence_irq_d = pl.release_fence.flags.int_;
-          state_d = StDone;
-        end
-      end
-      StWread: begin
-        if (granted) state_d = StWresp;
-      end
-      StWresp: begin
-        if (rsp_rd && !rsp_err_i) begin
-          if (wait_true) state_d = StDone;
-          else begin
-            poll_d = pl.wait_mem.ctl.poll_cycles;
-            state_d = StWpoll;
-          end
-        end
-      end
-      StWpoll: begin
-        if (poll_q == '0) state_d = StWread;
-        else poll_d = poll_q - 16'd1;
-      end
-      StDone: begin
-        pkts_d = pkts_q + 32'd1;
-        if (in_ib_q && ib_rem_q == '0) in_ib_d = 1'b0;
-        if (pkt_ring_q && rptr_wb_en_i) begin
-          wr_addr_d = rptr_wb_addr_i;
-          wr_data_d = {44'd0, rptr_q};
-          wr_64_d = 1'b0;
-          ret_d = StIdle;
-          state_d = StWrite;
+
+      // Stream advance.
+      if (consume) begin
+        if (in_ib_q) begin
+          ib_ptr_d = ib_ptr_q + 48'd4;
+          ib_rem_d = ib_rem_q - 21'd1;
         end else begin
-          state_d = next_packet(halt_i, enable_i, in_ib_d ? (ib_rem_q != '0) : avail);
+          rptr_d = (rptr_q + 20'd1) & ring_mask;
         end
       end
-      StPte: begin
-        // Entry i: FLAGS | the ADDR bits of BASE + i * STRIDE.
-        wr_data_d = {pl.pte_write.flags_hi, pl.pte_write.flags_lo} | ({16'd0, pte_base_q} & PteAddrInPlace);
-        wr_64_d = 1'b1;
-        pte_left_d = pte_left_q - 20'd1;
-        pte_base_d = pte_base_q + {16'd0, pl.pte_write.stride};
-        ret_d = (pte_left_q == 20'd1) ? StDone : StPte;
-        state_d = StWrite;
-      end
-      StInv: begin
-        // The PTE writes before it must have landed.
-        if (inv_o && inv_ready_i) state_d = StDone;
-      end
-      StCdrain: begin
-        // The queue's earlier writes land before the engine reads.
-        if (ce_valid_o && ce_ready_i) state_d = StCwait;
-      end
-      StCwait: begin
-        if (ce_done_i) begin
-          if (ce_err_i) begin
+
+      unique case (state_q)
+        StIdle: begin
+          if (halt_i) state_d = StHalted;
+          else if (enable_i && !in_ib_q && avail && ring_bad) begin
             err_set = 1'b1;
-            err_cause = ce_fault_i ? CausePageFault : CauseMemError;
-          end else begin
+            err_cause = CauseBadRing;
+            pkt_addr_d = cur_addr;
+            hdr_d = '0;
+          end else state_d = next_packet(1'b0, enable_i, avail);
+        end
+        StHeader: begin
+          if (consume) begin
+            hdr_d = dw;
+            pkt_addr_d = cur_addr;
+            pkt_ring_d = !in_ib_q;
+            cnt_d = h_cnt;
+            idx_d = '0;
+            if (h_type != 2'(PktType3)) begin
+              err_set = 1'b1; err_cause = CauseBadType;
+            end else if (!h_known) begin
+              err_set = 1'b1; err_cause = CauseBadOpcode;
+            end else if (h_priv && !(in_ib_q ? ib_priv_q : priv_i)) begin
+              err_set = 1'b1; err_cause = CausePriv;
+            end else if (h_cnt < h_min || h_cnt > h_max ||
+                         (in_ib_q && {7'd0, h_cnt} >= ib_rem_q) ||
+                         (!in_ib_q && {6'd0, h_cnt} >= ring_mask)) begin
+              err_set = 1'b1; err_cause = CauseBadCount;
+            end else if (h_op == OpNop) begin
+              state_d = (h_cnt == '0) ? StDone : StSkip;
+            end else begin
+              state_d = StPayload;
+            end
+          end
+        end
+        StPayload: begin
+          if (consume) begin
+            pl_load = 1'b1;
+            idx_d = idx_q + 4'd1;
+            cnt_d = cnt_q - 14'd1;
+            if (opcode == OpWriteData && idx_q == 4'd1) begin
+              // ADDR_HI consumed: stream the data dwords, unless a reserved
+              // bit is set or the COUNT-2 dwords would run past 2^48.
+              if ((dw & PktWriteDataAddrHiRsv) != '0 ||
+                  {1'b0, dw[15:0], pl_q[31:0]} + {33'd0, hdr_cnt - 14'd2, 2'b00} > 49'h1_0000_0000_0000) begin
+                err_set = 1'b1; err_cause = CauseBadField;
+              end else if (pl_q[1:0] != '0) begin
+                err_set = 1'b1; err_cause = CauseBadAlign;
+              end else begin
+                wr_addr_d = {dw[15:0], pl_q[31:0]};
+                state_d = StWdata;
+              end
+            end else if (cnt_q == 14'd1) begin
+              state_d = StExec;
+            end
+          end
+        end
+        StExec: begin
+          state_d = StDone;
+          unique case (opcode)
+            OpIndirectBuffer: begin
+              if (rsv_bad) begin
+                err_set = 1'b1; err_cause = CauseBadField;
+              end else if (in_ib_q) begin
+                err_set = 1'b1; err_cause = CauseIbNested;
+              end else if ((pl.indirect_buffer.size.vmid != '0 || pl.indirect_buffer.size.priv) &&
+                           !priv_i) begin
+                err_set = 1'b1; err_cause = CausePriv;
+              end else if (ib_size == '0 || ib_size > ib_max_i ||
+                           {1'b0, pl_addr} + {25'd0, ib_size, 2'b00} > 49'h1_0000_0000_0000) begin
+                err_set = 1'b1; err_cause = CauseIbRange;
+              end else if (pl_addr[1:0] != '0) begin
+                err_set = 1'b1; err_cause = CauseBadAlign;
+              end else begin
+                in_ib_d = 1'b1;
+                ib_ptr_d = pl_addr;
+                ib_rem_d = ib_size;
+                ib_vmid_d = pl.indirect_buffer.size.vmid;
+                ib_priv_d = pl.indirect_buffer.size.priv;
+              end
+            end
+            OpReleaseFence: begin
+              if (rsv_bad) begin
+                err_set = 1'b1; err_cause = CauseBadField;
+              end else if (pl_addr[1:0] != '0 || (pl.release_fence.flags.size64 && pl_addr[2])) begin
+                err_set = 1'b1; err_cause = CauseBadAlign;
+              end else begin
+                state_d = StFdrain;
+              end
+            end
+            OpWaitMem: begin
+              if (rsv_bad || wait_func > 3'(FuncGt)) begin
+                err_set = 1'b1; err_cause = CauseBadField;
+              end else if (pl_addr[1:0] != '0 || (wait_64 && pl_addr[2])) begin
+                err_set = 1'b1; err_cause = CauseBadAlign;
+              end else begin
+                state_d = StWread;
+              end
+            end
+            OpTimestamp: begin
+              if (rsv_bad) begin
+                err_set = 1'b1; err_cause = CauseBadField;
+              end else if (pl_addr[2:0] != '0) begin
+                err_set = 1'b1; err_cause = CauseBadAlign;
+              end else begin
+                wr_addr_d = pl_addr;
+                wr_data_d = cycle_i;
+                wr_64_d = 1'b1;
+                ret_d = StDone;
+                state_d = StWrite;
+              end
+            end
+            OpPteWrite: begin
+              if (rsv_bad || pl.pte_write.num.entries == '0 ||
+                  {1'b0, pl_addr} + {26'd0, pl.pte_write.num.entries, 3'b000} > 49'h1_0000_0000_0000) begin
+                err_set = 1'b1; err_cause = CauseBadField;
+              end else if (pl_addr[2:0] != '0) begin
+                err_set = 1'b1; err_cause = CauseBadAlign;
+              end else begin
+                wr_addr_d = pl_addr;
+                pte_left_d = pl.pte_write.num.entries;
+                pte_base_d = {pl.pte_write.base_hi[15:0], pl.pte_write.base_lo};
+                state_d = StPte;
+              end
+            end
+            OpInvalidateTlb: begin
+              if (rsv_bad) begin
+                err_set = 1'b1; err_cause = CauseBadField;
+              end else begin
+                state_d = StInv;
+              end
+            end
+            OpCopy, OpBlt, OpFill: begin
+              if (rsv_bad || c_field) begin
+                err_set = 1'b1; err_cause = CauseBadField;
+              end else if (c_align) begin
+                err_set = 1'b1; err_cause = CauseBadAlign;
+              end else begin
+                state_d = StCdrain;
+              end
+            end
+            default: ;  // NOP and WRITE_DATA never reach StExec
+          endcase
+        end
+        StSkip: begin
+          if (consume) begin
+            cnt_d = cnt_q - 14'd1;
+            if (cnt_q == 14'd1) state_d = StDone;
+          end
+        end
+        StWdata: begin
+          if (consume) begin
+            wr_data_d = {32'd0, dw};
+            wr_64_d = 1'b0;
+            cnt_d = cnt_q - 14'd1;
+            ret_d = (cnt_q == 14'd1) ? StDone : StWdata;
+            state_d = StWrite;
+          end
+        end
+        StWrite: begin
+          if (granted) begin
+            state_d = ret_q;
+            // WRITE_DATA and PTE_WRITE walk their address; harmless for single writes.
+            wr_addr_d = wr_addr_q + (wr_64_q ? 48'd8 : 48'd4);
+          end
+        end
+        StFdrain: begin
+          if (wr_out_q == '0) begin
+            wr_addr_d = pl_addr;
+            wr_data_d = {pl.release_fence.value_hi, pl.release_fence.value_lo};
+            wr_64_d = pl.release_fence.flags.size64;
+            ret_d = StFack;
+            state_d = StWrite;
+          end
+        end
+        StFack: begin
+          if (wr_out_q == '0) begin
+            fence_irq_d = pl.release_fence.flags.int_;
             state_d = StDone;
           end
         end
-      end
-      StHalted: begin
-        if (!halt_i) state_d = StIdle;
-      end
-      StError: ;
-      default: state_d = StError;
-    endcase
+        StWread: begin
+          if (granted) state_d = StWresp;
+        end
+        StWresp: begin
+          if (rsp_rd && !rsp_err_i) begin
+            if (wait_true) state_d = StDone;
+            else begin
+              poll_d = pl.wait_mem.ctl.poll_cycles;
+              state_d = StWpoll;
+            end
+          end
+        end
+        StWpoll: begin
+          if (poll_q == '0) state_d = StWread;
+          else poll_d = poll_q - 16'd1;
+        end
+        StDone: begin
+          pkts_d = pkts_q + 32'd1;
+          if (in_ib_q && ib_rem_q == '0) in_ib_d = 1'b0;
+          if (pkt_ring_q && rptr_wb_en_i) begin
+            wr_addr_d = rptr_wb_addr_i;
+            wr_data_d = {44'd0, rptr_q};
+            wr_64_d = 1'b0;
+            ret_d = StIdle;
+            state_d = StWrite;
+          end else begin
+            state_d = next_packet(halt_i, enable_i, in_ib_d ? (ib_rem_q != '0) : avail);
+          end
+        end
+        StPte: begin
+          // Entry i: FLAGS | the ADDR bits of BASE + i * STRIDE.
+          wr_data_d = {pl.pte_write.flags_hi, pl.pte_write.flags_lo} | ({16'd0, pte_base_q} & PteAddrInPlace);
+          wr_64_d = 1'b1;
+          pte_left_d = pte_left_q - 20'd1;
+          pte_base_d = pte_base_q + {16'd0, pl.pte_write.stride};
+          ret_d = (pte_left_q == 20'd1) ? StDone : StPte;
+          state_d = StWrite;
+        end
+        StInv: begin
+          // The PTE writes before it must have landed.
+          if (inv_o && inv_ready_i) state_d = StDone;
+        end
+        StCdrain: begin
+          // The queue's earlier writes land before the engine reads.
+          if (ce_valid_o && ce_ready_i) state_d = StCwait;
+        end
+        StCwait: begin
+          if (ce_done_i) begin
+            if (ce_err_i) begin
+              err_set = 1'b1;
+              err_cause = ce_fault_i ? CausePageFault : CauseMemError;
+            end else begin
+              state_d = StDone;
+            end
+          end
+        end
+        StHalted: begin
+          if (!halt_i) state_d = StIdle;
+        end
+        StError: ;
+        default: state_d = StError;
+      endcase
 
-    if (err_set && state_q != StError) begin
-      state_d = StError;
-      err_cause_d = err_cause;
-      err_addr_d = pkt_addr_d;
-      err_hdr_d = hdr_d;
-    end
+      if (err_set && state_q != StError) begin
+        state_d = StError;
+        err_cause_d = err_cause;
+        err_addr_d = pkt_addr_d;
+        err_hdr_d = hdr_d;
+      end
 
-    if (qreset_i) begin
-      state_d = StIdle;
-      rptr_d = '0;
-      in_ib_d = 1'b0;
-      ib_rem_d = '0;
-      ib_vmid_d = '0;
-      ib_priv_d = 1'b0;
-      buf_valid_d = 1'b0;
-      rd_drop_d = rd_pend_d;  // a read still in flight is dropped when it lands
-      err_cause_d = CauseNone;
-      err_addr_d = '0;
-      err_hdr_d = '0;
-      pkts_d = '0;
-      fence_irq_d = 1'b0;
+      if (qreset_i) begin
+        state_d = StIdle;
+        rptr_d = '0;
+        in_ib_d = 1'b0;
+        ib_rem_d = '0;
+        ib_vmid_d = '0;
+        ib_priv_d = 1'b0;
+        buf_valid_d = 1'b0;
+        rd_drop_d = rd_pend_d;  // a read still in flight is dropped when it lands
+        err_cause_d = CauseNone;
+        err_addr_d = '0;
+        err_hdr_d = '0;
+        pkts_d = '0;
+        fence_irq_d = 1'b0;
+      end
     end
   end
 
@@ -740,43 +758,45 @@ module cp_queue #(
       fence_irq_q <= 1'b0;
       err_irq_q <= 1'b0;
     end else begin
-      state_q <= state_d;
-      ret_q <= ret_d;
-      rptr_q <= rptr_d;
-      wptr_seen_q <= wptr_i;
-      in_ib_q <= in_ib_d;
-      ib_vmid_q <= ib_vmid_d;
-      ib_priv_q <= ib_priv_d;
-      ib_ptr_q <= ib_ptr_d;
-      ib_rem_q <= ib_rem_d;
-      buf_beat_q <= buf_beat_d;
-      buf_valid_q <= buf_valid_d;
-      rd_pend_q <= rd_pend_d;
-      rd_fetch_q <= rd_fetch_d;
-      rd_drop_q <= rd_drop_d;
-      rd_beat_q <= rd_beat_d;
-      wr_out_q <= wr_out_d;
-      hdr_q <= hdr_d;
-      cnt_q <= cnt_d;
-      idx_q <= idx_d;
-      pkt_addr_q <= pkt_addr_d;
-      pkt_ring_q <= pkt_ring_d;
-      wr_addr_q <= wr_addr_d;
-      wr_data_q <= wr_data_d;
-      wr_64_q <= wr_64_d;
-      poll_q <= poll_d;
-      pte_left_q <= pte_left_d;
-      pte_base_q <= pte_base_d;
-      err_cause_q <= err_cause_d;
-      err_addr_q <= err_addr_d;
-      err_hdr_q <= err_hdr_d;
-      pkts_q <= pkts_d;
       busy_q <= busy_d;
       stall_mem_q <= stall_mem_d;
       stall_wait_q <= stall_wait_d;
       stall_fence_q <= stall_fence_d;
-      fence_irq_q <= fence_irq_d;
-      err_irq_q <= state_d == StError && state_q != StError;
+      if (q_act) begin  // else every _d equals its _q (the idle path)
+        state_q <= state_d;
+        ret_q <= ret_d;
+        rptr_q <= rptr_d;
+        wptr_seen_q <= wptr_i;
+        in_ib_q <= in_ib_d;
+        ib_vmid_q <= ib_vmid_d;
+        ib_priv_q <= ib_priv_d;
+        ib_ptr_q <= ib_ptr_d;
+        ib_rem_q <= ib_rem_d;
+        buf_beat_q <= buf_beat_d;
+        buf_valid_q <= buf_valid_d;
+        rd_pend_q <= rd_pend_d;
+        rd_fetch_q <= rd_fetch_d;
+        rd_drop_q <= rd_drop_d;
+        rd_beat_q <= rd_beat_d;
+        wr_out_q <= wr_out_d;
+        hdr_q <= hdr_d;
+        cnt_q <= cnt_d;
+        idx_q <= idx_d;
+        pkt_addr_q <= pkt_addr_d;
+        pkt_ring_q <= pkt_ring_d;
+        wr_addr_q <= wr_addr_d;
+        wr_data_q <= wr_data_d;
+        wr_64_q <= wr_64_d;
+        poll_q <= poll_d;
+        pte_left_q <= pte_left_d;
+        pte_base_q <= pte_base_d;
+        err_cause_q <= err_cause_d;
+        err_addr_q <= err_addr_d;
+        err_hdr_q <= err_hdr_d;
+        pkts_q <= pkts_d;
+        fence_irq_q <= fence_irq_d;
+        err_irq_q <= state_d == StError && state_q != StError;
+      end
     end
   end
 
@@ -818,8 +838,12 @@ module cp_queue #(
 
 `ifndef SYNTHESIS
   // Assertions (Verilator --assert; a failure is a model error, gm.h).
+  // Checked on the cycles with q_act: on the others no request is offered,
+  // no response or interrupt comes, state_d == state_q is a waiting state
+  // (legal, neither StInv nor StCdrain) and fence_irq_d is 0, so each
+  // holds there.
   always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
+    if (rst_ni && q_act) begin
       // Writes in flight never underflow: every ack matches a granted write.
       a_cp_wr_ack_known: assert (!(rsp_wr && wr_out_q == '0 && !(granted && req_we_o)))
         else $error("cp_queue: write ack with no write in flight");
@@ -854,7 +878,7 @@ module cp_queue #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni || qreset_i) begin
       a_wr_held_q <= 1'b0;
-    end else begin
+    end else if (q_act) begin  // else no write is offered and a_wr_held_q is 0
       a_cp_wr_stable: assert (!(a_wr_held_q && wr_req) ||
                               (req_addr_o == a_wr_addr_q && req_wdata_o == a_wr_data_q))
         else $error("cp_queue: a refused write changed to %h", req_addr_o);

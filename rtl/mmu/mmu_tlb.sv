@@ -179,8 +179,9 @@ module mmu_tlb #(
 
 `ifndef SYNTHESIS
   // Assertions (Verilator --assert; a failure is a model error, gm.h).
+  // Without a lookup or a fill, match is 0 and fill_i is 0: each holds.
   always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
+    if (rst_ni && (lk_en_i || fill_i)) begin
       // One translation a page: a lookup never matches two entries.
       a_tlb_match_onehot0: assert ($onehot0(match))
         else $error("mmu_tlb: VMID %0d VA %h matches entries %b", lk_vmid_i, lk_va_i, match);

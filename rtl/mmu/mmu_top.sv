@@ -265,6 +265,14 @@ module mmu_top #(
   assign client_rsp = mem_rsp_valid_i && mem_rsp_id_i != WalkIdW;
   assign syn_free = !syn_valid_q || !client_rsp;
 
+  // The idle path.  With the walker idle, no head, no input, no response,
+  // no synthetic response waiting, no invalidation, nothing to send and the
+  // walk length cleared, the block below changes nothing: m_act is 0, it
+  // keeps its defaults and its registers are not written.
+  logic m_act;
+  assign m_act = wk_q != WkIdle || mq_valid_q[0] || in_valid_i || mem_rsp_valid_i || syn_valid_q ||
+                 inv_i || ob_valid_q[0] || wlen_q != '0;
+
   always_comb begin
     out_valid_d = 1'b0;
     out_sel_d = OutIn;
@@ -296,146 +304,148 @@ module mmu_top #(
     fault_o = 1'b0;
     in_fault = 1'b0;
 
-    // Walker and FIFO head (they own the output and synthetic slots first).
-    unique case (wk_q)
-      WkIdle: if (mq_valid_q[0]) wk_d = WkCheck;
-      WkCheck: begin
-        if (lk_hit) begin
-          // Merged: an earlier walk filled this page.
-          flt = perm_fault(h_we, lk_r, lk_w, lk_null);
-          if (flt == FltNone && !lk_null && out_free) begin
-            out_valid_d = 1'b1;
-            out_sel_d = OutHead;
-            out_addr_d = lk_pa;
-            head_pop = 1'b1;
-          end else if ((flt != FltNone || lk_null) && syn_free) begin
-            syn_valid_d = 1'b1;
-            syn_id_d = h_id;
-            syn_fault_d = flt != FltNone;
-            head_pop = 1'b1;
-          end
-          // Counted once, as the miss it parked on; not again as a hit.
-          lk_use = head_pop;
-        end else begin
-          wk_d = WkRead;
-          wk_level_d = 2'd0;
-          wk_table_d = root_i[48*h_vmid +: 48];
-          wk_stale_d = 1'b0;
-        end
-      end
-      WkRead: if (out_free) begin
-        out_valid_d = 1'b1;
-        out_sel_d = OutWalk;
-        out_addr_d = {wk_entry_qw[44:BeatLog2-3], {BeatLog2{1'b0}}};
-        wk_d = WkWait;
-      end
-      WkWait: if (wk_rsp) begin
-        wk_pte_d = wk_entry;
-        if (mem_rsp_err_i) begin
-          wk_fault_d = FltWalkError;
-          wk_d = WkDone;
-        end else if (wk_level_q != 2'd3) begin
-          if (!wk_entry[PdeVLsb]) begin
-            wk_fault_d = FltPdeInvalid;
-            wk_d = WkDone;
-          end else if ((wk_entry & PdeReserved) != '0) begin
-            wk_fault_d = FltReserved;
-            wk_d = WkDone;
+    if (m_act) begin
+      // Walker and FIFO head (they own the output and synthetic slots first).
+      unique case (wk_q)
+        WkIdle: if (mq_valid_q[0]) wk_d = WkCheck;
+        WkCheck: begin
+          if (lk_hit) begin
+            // Merged: an earlier walk filled this page.
+            flt = perm_fault(h_we, lk_r, lk_w, lk_null);
+            if (flt == FltNone && !lk_null && out_free) begin
+              out_valid_d = 1'b1;
+              out_sel_d = OutHead;
+              out_addr_d = lk_pa;
+              head_pop = 1'b1;
+            end else if ((flt != FltNone || lk_null) && syn_free) begin
+              syn_valid_d = 1'b1;
+              syn_id_d = h_id;
+              syn_fault_d = flt != FltNone;
+              head_pop = 1'b1;
+            end
+            // Counted once, as the miss it parked on; not again as a hit.
+            lk_use = head_pop;
           end else begin
-            wk_table_d = (wk_entry[PdeSysLsb] ? SysmemBase[47:0] : 48'(VramBase)) +
-                         {8'd0, wk_entry[PdeAddrLsb +: PdeAddrW], 12'h000};
-            wk_level_d = wk_level_q + 2'd1;
             wk_d = WkRead;
-          end
-        end else begin
-          if ((wk_entry & PteReserved) != '0) wk_fault_d = FltReserved;
-          else if (!wk_entry[PteVLsb] && !wk_entry[PtePrtLsb]) wk_fault_d = FltPteInvalid;
-          else wk_fault_d = FltNone;
-          wk_d = WkDone;
-        end
-      end
-      WkDone: begin
-        if (wk_stale_q || inv_i) begin
-          // Invalidated during the walk: the entries read may be stale.
-          wk_d = WkCheck;
-        end else begin
-          flt = wk_fault_q != FltNone ? wk_fault_q :
-                perm_fault(h_we, wk_pte_q[PteRLsb], wk_pte_q[PteWLsb], pte_null);
-          if (flt == FltNone && !pte_null && out_free) begin
-            out_valid_d = 1'b1;
-            out_sel_d = OutHead;
-            out_addr_d = wk_pte_q[PteFrag64kLsb] ? {pte_pa[47:16], h_va[15:0]} : {pte_pa[47:12], h_va[11:0]};
-            head_pop = 1'b1;
-          end else if ((flt != FltNone || pte_null) && syn_free) begin
-            syn_valid_d = 1'b1;
-            syn_id_d = h_id;
-            syn_fault_d = flt != FltNone;
-            head_pop = 1'b1;
-          end
-          // Cache what the walk found, faults excepted.
-          fill = head_pop && wk_fault_q == FltNone;
-          if (head_pop) begin
-            walks_d = walks_q + 32'd1;
-            if (wlen_q + 32'd1 > wmax_q) wmax_d = wlen_q + 32'd1;
+            wk_level_d = 2'd0;
+            wk_table_d = root_i[48*h_vmid +: 48];
+            wk_stale_d = 1'b0;
           end
         end
-      end
-      default: wk_d = WkIdle;
-    endcase
-
-    if (head_pop) begin
-      wk_d = WkIdle;
-      fault_o = flt != FltNone;
-    end
-
-    // The input, when the head left it room.
-    if (in_valid_i && !lk_head && !fault_o) begin
-      if (in_phys) begin
-        if (out_free && !out_valid_d) begin
-          in_take = 1'b1;
+        WkRead: if (out_free) begin
           out_valid_d = 1'b1;
-          out_sel_d = OutIn;
-          out_addr_d = in_addr_i;
+          out_sel_d = OutWalk;
+          out_addr_d = {wk_entry_qw[44:BeatLog2-3], {BeatLog2{1'b0}}};
+          wk_d = WkWait;
         end
-      end else if (lk_hit && !in_conflict) begin
-        flt = perm_fault(in_we_i, lk_r, lk_w, lk_null);
-        if (flt == FltNone && !lk_null) begin
+        WkWait: if (wk_rsp) begin
+          wk_pte_d = wk_entry;
+          if (mem_rsp_err_i) begin
+            wk_fault_d = FltWalkError;
+            wk_d = WkDone;
+          end else if (wk_level_q != 2'd3) begin
+            if (!wk_entry[PdeVLsb]) begin
+              wk_fault_d = FltPdeInvalid;
+              wk_d = WkDone;
+            end else if ((wk_entry & PdeReserved) != '0) begin
+              wk_fault_d = FltReserved;
+              wk_d = WkDone;
+            end else begin
+              wk_table_d = (wk_entry[PdeSysLsb] ? SysmemBase[47:0] : 48'(VramBase)) +
+                           {8'd0, wk_entry[PdeAddrLsb +: PdeAddrW], 12'h000};
+              wk_level_d = wk_level_q + 2'd1;
+              wk_d = WkRead;
+            end
+          end else begin
+            if ((wk_entry & PteReserved) != '0) wk_fault_d = FltReserved;
+            else if (!wk_entry[PteVLsb] && !wk_entry[PtePrtLsb]) wk_fault_d = FltPteInvalid;
+            else wk_fault_d = FltNone;
+            wk_d = WkDone;
+          end
+        end
+        WkDone: begin
+          if (wk_stale_q || inv_i) begin
+            // Invalidated during the walk: the entries read may be stale.
+            wk_d = WkCheck;
+          end else begin
+            flt = wk_fault_q != FltNone ? wk_fault_q :
+                  perm_fault(h_we, wk_pte_q[PteRLsb], wk_pte_q[PteWLsb], pte_null);
+            if (flt == FltNone && !pte_null && out_free) begin
+              out_valid_d = 1'b1;
+              out_sel_d = OutHead;
+              out_addr_d = wk_pte_q[PteFrag64kLsb] ? {pte_pa[47:16], h_va[15:0]} : {pte_pa[47:12], h_va[11:0]};
+              head_pop = 1'b1;
+            end else if ((flt != FltNone || pte_null) && syn_free) begin
+              syn_valid_d = 1'b1;
+              syn_id_d = h_id;
+              syn_fault_d = flt != FltNone;
+              head_pop = 1'b1;
+            end
+            // Cache what the walk found, faults excepted.
+            fill = head_pop && wk_fault_q == FltNone;
+            if (head_pop) begin
+              walks_d = walks_q + 32'd1;
+              if (wlen_q + 32'd1 > wmax_q) wmax_d = wlen_q + 32'd1;
+            end
+          end
+        end
+        default: wk_d = WkIdle;
+      endcase
+
+      if (head_pop) begin
+        wk_d = WkIdle;
+        fault_o = flt != FltNone;
+      end
+
+      // The input, when the head left it room.
+      if (in_valid_i && !lk_head && !fault_o) begin
+        if (in_phys) begin
           if (out_free && !out_valid_d) begin
             in_take = 1'b1;
             out_valid_d = 1'b1;
             out_sel_d = OutIn;
-            out_addr_d = lk_pa;
+            out_addr_d = in_addr_i;
           end
-        end else if (syn_free && !syn_valid_d) begin
+        end else if (lk_hit && !in_conflict) begin
+          flt = perm_fault(in_we_i, lk_r, lk_w, lk_null);
+          if (flt == FltNone && !lk_null) begin
+            if (out_free && !out_valid_d) begin
+              in_take = 1'b1;
+              out_valid_d = 1'b1;
+              out_sel_d = OutIn;
+              out_addr_d = lk_pa;
+            end
+          end else if (syn_free && !syn_valid_d) begin
+            in_take = 1'b1;
+            syn_valid_d = 1'b1;
+            syn_id_d = in_id_i;
+            syn_fault_d = flt != FltNone;
+            in_fault = flt != FltNone;
+            fault_o = in_fault;
+          end
+          lk_use = in_take;
+          if (in_take) hits_d = hits_q + 32'd1;
+        end else if (!mq_full && !head_pop) begin
+          // A miss, or a page a parked request waits for: park it.
           in_take = 1'b1;
-          syn_valid_d = 1'b1;
-          syn_id_d = in_id_i;
-          syn_fault_d = flt != FltNone;
-          in_fault = flt != FltNone;
-          fault_o = in_fault;
+          in_park = 1'b1;
+          misses_d = misses_q + 32'd1;
         end
-        lk_use = in_take;
-        if (in_take) hits_d = hits_q + 32'd1;
-      end else if (!mq_full && !head_pop) begin
-        // A miss, or a page a parked request waits for: park it.
-        in_take = 1'b1;
-        in_park = 1'b1;
-        misses_d = misses_q + 32'd1;
       end
-    end
 
-    // FIFO: pop the head, then append (never both in one cycle, see above);
-    // the entries move in the storage below.
-    if (head_pop) begin
-      for (int unsigned i = 0; i + 1 < MissDepth; i++) mq_valid_d[i] = mq_valid_q[i+1];
-      mq_valid_d[MissDepth-1] = 1'b0;
-    end
-    if (in_park) begin
-      for (int unsigned i = MissDepth; i > 0; i--) begin
-        if (!mq_valid_q[i-1]) begin
-          mq_park_idx = ($clog2(MissDepth))'(i - 1);
-          mq_valid_d = mq_valid_q;
-          mq_valid_d[i-1] = 1'b1;
+      // FIFO: pop the head, then append (never both in one cycle, see above);
+      // the entries move in the storage below.
+      if (head_pop) begin
+        for (int unsigned i = 0; i + 1 < MissDepth; i++) mq_valid_d[i] = mq_valid_q[i+1];
+        mq_valid_d[MissDepth-1] = 1'b0;
+      end
+      if (in_park) begin
+        for (int unsigned i = MissDepth; i > 0; i--) begin
+          if (!mq_valid_q[i-1]) begin
+            mq_park_idx = ($clog2(MissDepth))'(i - 1);
+            mq_valid_d = mq_valid_q;
+            mq_valid_d[i-1] = 1'b1;
+          end
         end
       end
     end
@@ -501,7 +511,7 @@ module mmu_top #(
       wcyc_q <= '0;
       wlen_q <= '0;
       wmax_q <= '0;
-    end else begin
+    end else if (m_act) begin  // else idle: every _d is its _q
       ob_valid_q <= ob_valid_d;
       syn_valid_q <= syn_valid_d;
       syn_id_q <= syn_id_d;
@@ -577,10 +587,12 @@ module mmu_top #(
   // Valid/ready at the memory port: a request held while refused stays the same.
   logic a_stall_q;
   mmu_out_t a_ob_q;
+  // Checked with m_act (idle: no request held or sent, no fill, park or
+  // pop, the walker in WkIdle; a_stall_q is 0 and stays 0).
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       a_stall_q <= 1'b0;
-    end else begin
+    end else if (m_act) begin
       a_mmu_req_stable: assert (!a_stall_q || (mem_req_valid_o && ob_head == a_ob_q))
         else $error("mmu_top: the memory request changed while refused");
       // No TLB fill from a walk that an invalidation overtook.
@@ -605,6 +617,9 @@ module mmu_top #(
       // The miss FIFO is filled from its head, without holes.
       a_mmu_mq_packed: assert ((mq_valid_q & (mq_valid_q + MissDepth'(1))) == '0)
         else $error("mmu_top: miss FIFO valid bits %b", mq_valid_q);
+    end
+    // On events, with m_act (idle: no response, no input, no synthetic one).
+    if (rst_ni && m_act) begin
       // A synthetic response waiting for a gap keeps its id (nothing overwrites it).
       a_mmu_syn_held: assert (!(syn_valid_q && client_rsp) || (syn_valid_d && syn_id_d == syn_id_q))
         else $error("mmu_top: synthetic response %h overwritten", syn_id_q);

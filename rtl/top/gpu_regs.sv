@@ -299,11 +299,16 @@ module gpu_regs #(
     int_set[IntStatusMmuFaultLsb] = fault_i;
     int_set[IntStatusAptErrLsb] = apt_err_irq_i;
     int_status_d = int_status_q;
-    if (wr && hit && !is_q && !is_vm && !is_apt && roff == RegIntStatus) int_status_d = int_status_d & ~reg_req_wdata_i;
-    int_status_d = int_status_d | int_set;
     reset_d = '0;
-    inv_d = wr && hit && !is_q && !is_vm && !is_apt && roff == RegMmuInvCtl && reg_req_wdata_i[MmuInvCtlGoLsb];
-    if (wr && hit && is_q && roff == RegQCtrl) reset_d[q] = reg_req_wdata_i[QCtrlResetLsb];
+    inv_d = 1'b0;
+    if (reg_req_valid_i) begin  // the writes' decode only with a request
+      if (wr && hit && !is_q && !is_vm && !is_apt && roff == RegIntStatus)
+        int_status_d = int_status_d & ~reg_req_wdata_i;
+      inv_d = wr && hit && !is_q && !is_vm && !is_apt && roff == RegMmuInvCtl &&
+              reg_req_wdata_i[MmuInvCtlGoLsb];
+      if (wr && hit && is_q && roff == RegQCtrl) reset_d[q] = reg_req_wdata_i[QCtrlResetLsb];
+    end
+    int_status_d = int_status_d | int_set;
   end
 
   always_ff @(posedge clk_i) begin
@@ -345,12 +350,13 @@ module gpu_regs #(
       cycle_q <= cycle_q + 64'd1;
       int_status_q <= int_status_d;
       rsp_valid_q <= reg_req_valid_i;
-      rsp_err_q <= reg_req_valid_i && (!hit || refuse);
-      rsp_rdata_q <= (rd && hit) ? rdata : '0;
-      if (rd && hit && !is_q && !is_vm && !is_apt && roff == RegCycleLo) cycle_hi_q <= cycle_q[63:32];
+      if (reg_req_valid_i || rsp_valid_q) begin  // else both are 0 and stay 0
+        rsp_err_q <= reg_req_valid_i && (!hit || refuse);
+        rsp_rdata_q <= (rd && hit) ? rdata : '0;
+      end
       // Faults: the first one is latched until software clears VALID.
       if (fault_i) fault_count_q <= fault_count_q + 32'd1;
-      if (wr && hit && !is_q && !is_vm && !is_apt && roff == RegMmuFaultStatus &&
+      if (reg_req_valid_i && wr && hit && !is_q && !is_vm && !is_apt && roff == RegMmuFaultStatus &&
           reg_req_wdata_i[MmuFaultStatusValidLsb])
         fault_status_q[MmuFaultStatusValidLsb] <= 1'b0;
       if (fault_i && !fault_status_q[MmuFaultStatusValidLsb]) begin
@@ -361,58 +367,62 @@ module gpu_regs #(
                           (32'(fault_client_i) << MmuFaultStatusClientLsb);
         fault_va_q <= fault_va_i;
       end
-      if (wr && hit && is_apt && !refuse) begin
-        unique case (roff)
-          RegAptCtrl: begin
-            apt_valid_q[ar] <= reg_req_wdata_i[AptCtrlValidLsb];
-            apt_mode_q[3*ar +: 3] <= reg_req_wdata_i[AptCtrlModeLsb +: 3];
-            apt_bpe_q[3*ar +: 3] <= reg_req_wdata_i[AptCtrlBpeLsb +: 3];
-          end
-          RegAptStart:  apt_start_q[28*ar +: 28] <= {reg_req_wdata_i[27:3], 3'b000};
-          RegAptEnd:    apt_end_q[28*ar +: 28] <= {reg_req_wdata_i[27:3], 3'b000};
-          RegAptBaseLo: apt_base_q[48*ar +: 32] <= reg_req_wdata_i;
-          RegAptBaseHi: apt_base_q[48*ar + 32 +: 16] <= reg_req_wdata_i[15:0];
-          RegAptPitch:  apt_pitch_q[20*ar +: 20] <= reg_req_wdata_i[19:0];
-          default: ;
-        endcase
-      end
-      if (wr && hit && is_vm) begin
-        unique case (roff)
-          RegVmRootLo: root_q[48*v +: 32] <= reg_req_wdata_i;
-          RegVmRootHi: root_q[48*v + 32 +: 16] <= reg_req_wdata_i[15:0];
-          default: ;
-        endcase
-      end
-      if (wr && hit && !is_q && !is_vm && !is_apt) begin
-        unique case (roff)
-          RegIntEnable: int_enable_q <= reg_req_wdata_i;
-          RegScratch:   scratch_q <= reg_req_wdata_i;
-          RegIbMaxDw:   ib_max_q <= reg_req_wdata_i[20:0];
-          RegMmuCtrl:   mmu_enable_q <= reg_req_wdata_i[MmuCtrlEnableLsb];
-          RegMmuInvVmid:  inv_vmid_q <= reg_req_wdata_i;
-          RegMmuInvStart: inv_start_q <= reg_req_wdata_i;
-          RegMmuInvEnd:   inv_end_q <= reg_req_wdata_i;
-          default: ;  // read-only or handled above
-        endcase
-      end
-      if (wr && hit && is_q) begin
-        unique case (roff)
-          RegQCtrl: begin
-            enable_q[q] <= reg_req_wdata_i[QCtrlEnableLsb];
-            priv_q[q] <= reg_req_wdata_i[QCtrlPrivLsb];
-            rptr_wb_q[q] <= reg_req_wdata_i[QCtrlRptrWbLsb];
-            halt_q[q] <= reg_req_wdata_i[QCtrlHaltLsb];
-            if (reg_req_wdata_i[QCtrlResetLsb]) wptr_q[20*q +: 20] <= '0;
-          end
-          RegQBaseLo:   base_q[48*q +: 32] <= reg_req_wdata_i;
-          RegQBaseHi:   base_q[48*q + 32 +: 16] <= reg_req_wdata_i[15:0];
-          RegQSize:     size_q[5*q +: 5] <= reg_req_wdata_i[4:0];
-          RegQWptr:     wptr_q[20*q +: 20] <= reg_req_wdata_i[19:0];
-          RegQRptrWbLo: rptr_wb_addr_q[48*q +: 32] <= reg_req_wdata_i;
-          RegQRptrWbHi: rptr_wb_addr_q[48*q + 32 +: 16] <= reg_req_wdata_i[15:0];
-          RegQVmid:     vmid_q[4*q +: 4] <= reg_req_wdata_i[3:0];
-          default: ;  // read-only
-        endcase
+      // The register writes, and CYCLE_HI's latch, only with a request.
+      if (reg_req_valid_i) begin
+        if (rd && hit && !is_q && !is_vm && !is_apt && roff == RegCycleLo) cycle_hi_q <= cycle_q[63:32];
+        if (wr && hit && is_apt && !refuse) begin
+          unique case (roff)
+            RegAptCtrl: begin
+              apt_valid_q[ar] <= reg_req_wdata_i[AptCtrlValidLsb];
+              apt_mode_q[3*ar +: 3] <= reg_req_wdata_i[AptCtrlModeLsb +: 3];
+              apt_bpe_q[3*ar +: 3] <= reg_req_wdata_i[AptCtrlBpeLsb +: 3];
+            end
+            RegAptStart:  apt_start_q[28*ar +: 28] <= {reg_req_wdata_i[27:3], 3'b000};
+            RegAptEnd:    apt_end_q[28*ar +: 28] <= {reg_req_wdata_i[27:3], 3'b000};
+            RegAptBaseLo: apt_base_q[48*ar +: 32] <= reg_req_wdata_i;
+            RegAptBaseHi: apt_base_q[48*ar + 32 +: 16] <= reg_req_wdata_i[15:0];
+            RegAptPitch:  apt_pitch_q[20*ar +: 20] <= reg_req_wdata_i[19:0];
+            default: ;
+          endcase
+        end
+        if (wr && hit && is_vm) begin
+          unique case (roff)
+            RegVmRootLo: root_q[48*v +: 32] <= reg_req_wdata_i;
+            RegVmRootHi: root_q[48*v + 32 +: 16] <= reg_req_wdata_i[15:0];
+            default: ;
+          endcase
+        end
+        if (wr && hit && !is_q && !is_vm && !is_apt) begin
+          unique case (roff)
+            RegIntEnable: int_enable_q <= reg_req_wdata_i;
+            RegScratch:   scratch_q <= reg_req_wdata_i;
+            RegIbMaxDw:   ib_max_q <= reg_req_wdata_i[20:0];
+            RegMmuCtrl:   mmu_enable_q <= reg_req_wdata_i[MmuCtrlEnableLsb];
+            RegMmuInvVmid:  inv_vmid_q <= reg_req_wdata_i;
+            RegMmuInvStart: inv_start_q <= reg_req_wdata_i;
+            RegMmuInvEnd:   inv_end_q <= reg_req_wdata_i;
+            default: ;  // read-only or handled above
+          endcase
+        end
+        if (wr && hit && is_q) begin
+          unique case (roff)
+            RegQCtrl: begin
+              enable_q[q] <= reg_req_wdata_i[QCtrlEnableLsb];
+              priv_q[q] <= reg_req_wdata_i[QCtrlPrivLsb];
+              rptr_wb_q[q] <= reg_req_wdata_i[QCtrlRptrWbLsb];
+              halt_q[q] <= reg_req_wdata_i[QCtrlHaltLsb];
+              if (reg_req_wdata_i[QCtrlResetLsb]) wptr_q[20*q +: 20] <= '0;
+            end
+            RegQBaseLo:   base_q[48*q +: 32] <= reg_req_wdata_i;
+            RegQBaseHi:   base_q[48*q + 32 +: 16] <= reg_req_wdata_i[15:0];
+            RegQSize:     size_q[5*q +: 5] <= reg_req_wdata_i[4:0];
+            RegQWptr:     wptr_q[20*q +: 20] <= reg_req_wdata_i[19:0];
+            RegQRptrWbLo: rptr_wb_addr_q[48*q +: 32] <= reg_req_wdata_i;
+            RegQRptrWbHi: rptr_wb_addr_q[48*q + 32 +: 16] <= reg_req_wdata_i[15:0];
+            RegQVmid:     vmid_q[4*q +: 4] <= reg_req_wdata_i[3:0];
+            default: ;  // read-only
+          endcase
+        end
       end
     end
   end
@@ -484,18 +494,22 @@ module gpu_regs #(
     a_fstat_q <= fault_status_q;
     a_fva_q <= fault_va_q;
   end
+  // INT_STATUS can fall and a range write be refused only with a request;
+  // the latched fault is checked while latched.
   always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
+    if (rst_ni && reg_req_valid_i) begin
       // INT_STATUS bits are sticky: one falls only by a W1C write of it.
       a_regs_int_sticky: assert ((int_status_q & ~int_status_d) == '0 ||
                                  (wr && hit && !is_q && !is_vm && !is_apt && roff == RegIntStatus))
         else $error("gpu_regs: INT_STATUS %h -> %h without a write", int_status_q, int_status_d);
-      // The first fault stays latched until software clears VALID.
-      a_regs_fault_latched: assert (!a_latched_q || (fault_status_q == a_fstat_q && fault_va_q == a_fva_q))
-        else $error("gpu_regs: the latched fault changed to %h at %h", fault_status_q, fault_va_q);
       // A refused range write is a write to a valid range's field, never APT_CTRL.
       a_regs_refuse_apt: assert (!refuse || (is_apt && roff != RegAptCtrl && apt_valid_q[ar]))
         else $error("gpu_regs: refused a write to %h", reg_req_addr_i);
+    end
+    if (rst_ni && a_latched_q) begin
+      // The first fault stays latched until software clears VALID.
+      a_regs_fault_latched: assert (!a_latched_q || (fault_status_q == a_fstat_q && fault_va_q == a_fva_q))
+        else $error("gpu_regs: the latched fault changed to %h at %h", fault_status_q, fault_va_q);
     end
   end
 
