@@ -123,7 +123,8 @@ module cp_mem_arb #(
         else $error("cp_mem_arb: response id %h goes to %0d clients", mem_rsp_id_i,
                     $countones(c_rsp_valid_o));
     end
-    if (rst_ni) begin
+    // With no client asking nothing is found, granted or sent: both hold.
+    if (rst_ni && c_valid_i != '0) begin
       // One grant a cycle, to a client that asks, and only with the port's ready.
       a_arb_grant_onehot: assert ($onehot0(c_ready_o) && (c_ready_o & ~c_valid_i) == '0 &&
                                   (c_ready_o == '0 || mem_req_ready_i))
