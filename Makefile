@@ -97,10 +97,7 @@ RTL_SRC := rtl/apt/apt_swz.sv rtl/apt/apt_top.sv rtl/ce/ce_walk.sv rtl/ce/ce_top
 	rtl/top/gpu_regs.sv rtl/top/gpu_top.sv
 RTL_DEP := $(RTL_SRC) rtl/gpu_defs.svh rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
 VLT := rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
-# -fno-dfg-pre-inline: without the DFG pass before inlining an idle cycle
-# costs 0.7 % fewer instructions (bench-ipc), the rest no more; all of DFG
-# off (-fno-dfg) costs more (README "Simulation speed").
-VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast -fno-dfg-pre-inline --assert \
+VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast --assert \
 	$(if $(filter 1,$(TRACE)),--trace-fst) --output-split 20000 $(COV_VFLAGS) $(VLT) $(RTL_SRC)
 
 GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
