@@ -95,12 +95,14 @@ module cp_mem_arb #(
     last_d = (found && mem_req_ready_i) ? pick : last_q;
   end
 
-  // Responses: the id names the client.
+  // Responses: the id names the client (matched only with a response).
   always_comb begin
-    for (int unsigned c = 0; c < NumClients; c++) begin
-      c_rsp_valid_o[c] = mem_rsp_valid_i &&
-        ((mem_rsp_id_i[MemIdW-1:1] ^ c_id_i[(MemIdW-1)*c +: (MemIdW-1)]) &
-         c_idmask_i[(MemIdW-1)*c +: (MemIdW-1)]) == '0;
+    c_rsp_valid_o = '0;
+    if (mem_rsp_valid_i) begin
+      for (int unsigned c = 0; c < NumClients; c++) begin
+        c_rsp_valid_o[c] = ((mem_rsp_id_i[MemIdW-1:1] ^ c_id_i[(MemIdW-1)*c +: (MemIdW-1)]) &
+                            c_idmask_i[(MemIdW-1)*c +: (MemIdW-1)]) == '0;
+      end
     end
   end
   assign c_rsp_we_o = mem_rsp_id_i[0];
@@ -123,7 +125,8 @@ module cp_mem_arb #(
         else $error("cp_mem_arb: response id %h goes to %0d clients", mem_rsp_id_i,
                     $countones(c_rsp_valid_o));
     end
-    if (rst_ni) begin
+    // With no client asking nothing is found, granted or sent: both hold.
+    if (rst_ni && c_valid_i != '0) begin
       // One grant a cycle, to a client that asks, and only with the port's ready.
       a_arb_grant_onehot: assert ($onehot0(c_ready_o) && (c_ready_o & ~c_valid_i) == '0 &&
                                   (c_ready_o == '0 || mem_req_ready_i))

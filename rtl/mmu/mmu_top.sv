@@ -236,13 +236,16 @@ module mmu_top #(
   logic [44:0] wk_entry_qw;  // the entry's address in 8-byte units
   logic [63:0] wk_entry;
   logic wk_rsp;
-  always_comb begin
-    unique case (wk_level_q)
-      2'd0: wk_idx = h_va[47:39];
-      2'd1: wk_idx = h_va[38:30];
-      2'd2: wk_idx = h_va[29:21];
-      default: wk_idx = h_va[20:12];
-    endcase
+  always_comb begin  // read only while the walker reads a table or waits for it
+    wk_idx = '0;
+    if (wk_q == WkRead || wk_q == WkWait) begin
+      unique case (wk_level_q)
+        2'd0: wk_idx = h_va[47:39];
+        2'd1: wk_idx = h_va[38:30];
+        2'd2: wk_idx = h_va[29:21];
+        default: wk_idx = h_va[20:12];
+      endcase
+    end
   end
   assign wk_entry_qw = {wk_table_q[47:12], wk_idx};
   always_comb begin

@@ -356,9 +356,11 @@ module gpu_regs #(
       end
       // Faults: the first one is latched until software clears VALID.
       if (fault_i) fault_count_q <= fault_count_q + 32'd1;
-      if (reg_req_valid_i && wr && hit && !is_q && !is_vm && !is_apt && roff == RegMmuFaultStatus &&
-          reg_req_wdata_i[MmuFaultStatusValidLsb])
-        fault_status_q[MmuFaultStatusValidLsb] <= 1'b0;
+      if (reg_req_valid_i) begin
+        if (wr && hit && !is_q && !is_vm && !is_apt && roff == RegMmuFaultStatus &&
+            reg_req_wdata_i[MmuFaultStatusValidLsb])
+          fault_status_q[MmuFaultStatusValidLsb] <= 1'b0;
+      end
       if (fault_i && !fault_status_q[MmuFaultStatusValidLsb]) begin
         fault_status_q <= (32'd1 << MmuFaultStatusValidLsb) |
                           (32'(fault_write_i) << MmuFaultStatusWriteLsb) |

@@ -675,7 +675,8 @@ module gpu_top #(
 `ifndef SYNTHESIS
   // Assertions (Verilator --assert; a failure is a model error, gm.h).
   always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
+    // Without an invalidation asked nothing is granted: it holds.
+    if (rst_ni && (r_inv || q_inv != '0)) begin
       // One TLB invalidation a cycle: the register's, else one queue's that asks.
       a_top_inv_one: assert ($onehot0(q_inv_ready) && (q_inv_ready & ~q_inv) == '0 &&
                              !(r_inv && q_inv_ready != '0))
@@ -685,8 +686,13 @@ module gpu_top #(
       // request only while apt_req_ready_o.  So the host never meets
       // back-pressure on the cycle it sends; c_apt_host_not_ready counts
       // the cycles it has to wait instead.
+    end
+    if (rst_ni) begin
       a_top_apt_host_protocol: assert (!(apt_req_valid_i && !apt_req_ready_o))
         else $error("gpu_top: aperture request while not ready");
+    end
+    // Without a command offered none is taken: it holds.
+    if (rst_ni && ce_cmd_valid) begin
       // The copy engine takes a command from the queue it names.
       a_top_ce_pick: assert (!(ce_cmd_valid && ce_cmd_ready) || qc_valid[ce_pick])
         else $error("gpu_top: copy-engine command from idle queue %0d", ce_pick);
