@@ -69,7 +69,8 @@ set_tests_properties(rtl_cov PROPERTIES LABELS rtl TIMEOUT 600)
 add_test(rtl_cov_bp tests/test_cov_bp)
 set_tests_properties(rtl_cov_bp PROPERTIES LABELS rtl TIMEOUT 600)
 # ... and the bits nothing else sets (toggle coverage): every read/write
-# register bit, the engine counters.
+# register bit, the engine counters, surfaces at the top of the VA space,
+# the largest pitch, X and Y, commands nearly 2^32 bytes wide.
 add_test(rtl_cov_toggle tests/test_cov_toggle)
 set_tests_properties(rtl_cov_toggle PROPERTIES LABELS rtl TIMEOUT 600)
 
