@@ -73,11 +73,18 @@ set_tests_properties(rtl_ce PROPERTIES LABELS rtl TIMEOUT 600)
 add_test(rtl_mmu tests/test_mmu_rtl)
 set_tests_properties(rtl_mmu PROPERTIES LABELS rtl TIMEOUT 600)
 
-# What the regression does not reach: every read/write register bit, the
-# engine counters, same-cycle invalidations and interrupts, back-pressure
-# on the MMU's and the aperture's buffers (the RTL cover points).
+# What the regression does not reach (the RTL cover points): same-cycle
+# invalidations, interrupts and errors.
 add_test(rtl_cov tests/test_cov)
 set_tests_properties(rtl_cov PROPERTIES LABELS rtl TIMEOUT 600)
+# ... back-pressure on the MMU's and the aperture's buffers.
+add_test(rtl_cov_bp tests/test_cov_bp)
+set_tests_properties(rtl_cov_bp PROPERTIES LABELS rtl TIMEOUT 600)
+# ... and the bits nothing else sets (toggle coverage): every read/write
+# register bit, the engine counters, surfaces at the top of the VA space,
+# the largest pitch, X and Y, commands nearly 2^32 bytes wide.
+add_test(rtl_cov_toggle tests/test_cov_toggle)
+set_tests_properties(rtl_cov_toggle PROPERTIES LABELS rtl TIMEOUT 600)
 
 add_test(rtl_cp tests/test_cp)
 set_tests_properties(rtl_cp PROPERTIES LABELS rtl TIMEOUT 300)
