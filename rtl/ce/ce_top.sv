@@ -498,13 +498,7 @@ module ce_top #(
           // (The walkers start the cycle after the command is taken.)
           if (!start_q && s_done && d_done && pf_empty && bf_cnt == '0 && !w_any) st_d = CeDrain;
         end
-        CeDrain: begin
-          if (wr_out_q == '0 && rd_out_q == '0) begin
-            st_d = CeIdle;
-            done_o = 1'b1;
-          end
-        end
-        CeAbort: begin
+        CeDrain, CeAbort: begin
           if (wr_out_q == '0 && rd_out_q == '0) begin
             st_d = CeIdle;
             done_o = 1'b1;
