@@ -14,6 +14,7 @@
 #   make waves      run the demo with a full FST and print the GTKWave command
 #   make bench      simulation speed and modelled efficiency figures
 #   make bench-ipc  host instructions per simulated cycle (callgrind) and cycles/s
+#   make bench-blocks  the same split by RTL block
 #   make fast       the speed build build-fast/bin/gpusim (PGO, -march=native, no waves)
 #   make captures   regenerate the capture corpus in traces/capture/
 #   make clean
@@ -77,6 +78,16 @@ OPT_FLAGS := -march=native -fprofile-use -fprofile-partial-training -Wno-missing
 endif
 endif
 
+# The profiling build: make bench-blocks (PROF=1, into build-prof/): the
+# portable build with the Verilator model's C++ compiled with -g, so
+# callgrind counts each generated line (tools/ipc_blocks.py), without trace
+# support and without the SystemC model.
+ifeq ($(PROF),1)
+B := build-prof
+TRACE := 0
+OPT_FLAGS := -g
+endif
+
 # TRACE=0: a Verilator model without --trace-fst (no waveforms: --wave is refused).
 TRACE ?= 1
 VM_TRACE_DEFS := -DVM_TRACE=$(TRACE) -DVM_TRACE_FST=$(TRACE)
@@ -87,7 +98,7 @@ CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes $(I
 CXXFLAGS := -std=c++17 -O2 -g -Wall $(INCS) -I$(VL_INC) -I$(VL_INC)/vltstd \
 	$(VM_TRACE_DEFS) $(SANFLAGS) $(OPT_FLAGS)
 LDLIBS := -L$(SC_LIB) -lsystemc -lz -lpthread -lm $(SANFLAGS)
-ifneq ($(filter 1,$(COV))$(FAST),)
+ifneq ($(filter 1,$(COV) $(PROF))$(FAST),)
 LDLIBS := -lz -lpthread -lm $(OPT_FLAGS)
 endif
 
@@ -114,7 +125,7 @@ LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/ob
 	$(B)/obj/model/gm_be_sc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
 VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads.o)
-ifneq ($(filter 1,$(COV))$(FAST),)
+ifneq ($(filter 1,$(COV) $(PROF))$(FAST),)
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/obj/gen/gm_asserts.o \
 	$(B)/obj/model/gm_assert.o $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_nosc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a
@@ -130,7 +141,7 @@ TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 .PRECIOUS: $(B)/obj/%.o
 .PHONY: all deps deps-test deps-fuzz deps-slurm run test regress regress-slurm test-slurm lint synth gen \
 	check-gen waves bench fuzz clean rand-nightly coverage \
-	captures fast bench-ipc
+	captures fast bench-ipc bench-blocks
 all: $(BIN)
 
 deps:
@@ -171,7 +182,7 @@ $(B)/vl_sc/Vgpu_sc__ALL.a: $(B)/vl_sc/Vgpu_sc.mk
 
 # The Verilator runtime, built once with VM_SC=1 and shared by both models
 # (the coverage build: from the plain model's makefile, with coverage).
-ifeq ($(filter 1,$(COV))$(FAST),)
+ifeq ($(filter 1,$(COV) $(PROF))$(FAST),)
 $(VL_RT): $(B)/vl_sc/Vgpu_sc.mk
 	+$(VL_MAKE) -C $(B)/vl_sc -f Vgpu_sc.mk $(notdir $@)
 else
@@ -448,6 +459,12 @@ bench-ipc: deps-test
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)
 	tools/bench_ipc.sh $(BIN)
 
+# The same, split by RTL block (tools/ipc_blocks.py), from build-prof/ (PROF
+# above): which block a cycle's instructions go to, idle, demo and copies.
+bench-blocks: deps-test
+	@$(MAKE) --no-print-directory -j$(JOBS) PROF=1 build-prof/bin/gpusim
+	tools/bench_blocks.sh build-prof/bin/gpusim
+
 # The speed build, build-fast/bin/gpusim (FAST above): built instrumented,
 # trained on the benchmark workloads on both backends, built again with
 # the profile.  The Verilator model is verilated once; every object is
@@ -500,4 +517,4 @@ fuzz: deps-fuzz
 		-print_final_stats=1 corpus-capture
 
 clean:
-	rm -rf build build-san build-cov build-fast
+	rm -rf build build-san build-cov build-fast build-prof
