@@ -23,6 +23,7 @@ With BLOCK_REGEX and MIN it lists instead the generated lines of the blocks
 matching BLOCK_REGEX that cost at least MIN instructions a cycle.
 """
 import collections
+import signal
 import re
 import subprocess
 import sys
@@ -65,6 +66,7 @@ def lines(path):
 
 
 def main(argv):
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # | head
     if len(argv) not in (3, 5):
         sys.stderr.write(__doc__.split('\n\n')[1] + '\n')
         return 2

@@ -92,19 +92,18 @@ module cp_copy_cmd #(
     if (check_en_i || cmd_en_i) begin
       c_bpe = (opcode == OpBlt) ? pl.blt.src_fmt.src_bpe : pl.fill.dst_fmt.dst_bpe;
       c_wb = {4'd0, (opcode == OpBlt) ? pl.blt.width : pl.fill.width} << c_bpe;
-      c_src = {pl.copy.src_hi[15:0], pl.copy.src_lo};
-      c_dst = {pl.copy.dst_hi[15:0], pl.copy.dst_lo};
-      unique case (opcode)
-        OpBlt: begin
-          c_src = {pl.blt.src_hi[15:0], pl.blt.src_lo};
-          c_dst = {pl.blt.dst_hi[15:0], pl.blt.dst_lo};
-        end
-        OpFill: begin
-          c_src = '0;
-          c_dst = {pl.fill.dst_hi[15:0], pl.fill.dst_lo};
-        end
-        default: ;
-      endcase
+      // An if, not a unique case: Verilator checks a unique case's one-hot
+      // match every cycle, hoisted out of the enable.
+      if (opcode == OpBlt) begin
+        c_src = {pl.blt.src_hi[15:0], pl.blt.src_lo};
+        c_dst = {pl.blt.dst_hi[15:0], pl.blt.dst_lo};
+      end else if (opcode == OpFill) begin
+        c_src = '0;
+        c_dst = {pl.fill.dst_hi[15:0], pl.fill.dst_lo};
+      end else begin
+        c_src = {pl.copy.src_hi[15:0], pl.copy.src_lo};
+        c_dst = {pl.copy.dst_hi[15:0], pl.copy.dst_lo};
+      end
     end
     if (check_en_i) begin
       unique case (opcode)

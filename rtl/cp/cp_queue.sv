@@ -197,18 +197,31 @@ module cp_queue #(
   assign h_type = dw[HdrTypeLsb +: HdrTypeW];
   assign h_op = dw[HdrOpcodeLsb +: HdrOpcodeW];
   assign h_cnt = dw[HdrCountLsb +: HdrCountW];
-  always_comb begin
-    h_known = 1'b0;
-    h_priv = 1'b0;
-    h_min = '0;
-    h_max = '0;
-    if (state_q == StHeader && consume) begin
-      h_known = pkt_known(h_op);
-      h_priv = pkt_priv(h_op);
-      h_min = pkt_count_min(h_op);
-      h_max = pkt_count_max(h_op);
+  // The opcode's rules from one table, built at elaboration from the
+  // generated functions: an indexed read, where the four case trees were
+  // evaluated every cycle (Verilator hoists them out of any enable).
+  typedef struct packed {
+    logic known;
+    logic priv;
+    logic [13:0] min;
+    logic [13:0] max;
+  } hdr_rule_t;
+  localparam int unsigned HdrRuleW = 2 + 2 * 14;  // $bits(hdr_rule_t) (Yosys 0.23 takes no $bits of a type)
+  function automatic logic [256*HdrRuleW-1:0] hdr_rules();  // flat: Yosys 0.23 has no 2-D return
+    logic [7:0] op;
+    hdr_rules = '0;
+    for (int i = 0; i < 256; i++) begin
+      op = 8'(i);
+      hdr_rules[HdrRuleW*i +: HdrRuleW] = {pkt_known(op), pkt_priv(op), pkt_count_min(op), pkt_count_max(op)};
     end
-  end
+  endfunction
+  localparam logic [256*HdrRuleW-1:0] HdrRules = hdr_rules();
+  hdr_rule_t h_rule;
+  assign h_rule = HdrRules[HdrRuleW*h_op +: HdrRuleW];
+  assign h_known = h_rule.known;
+  assign h_priv = h_rule.priv;
+  assign h_min = h_rule.min;
+  assign h_max = h_rule.max;
 
   // ---------------------------------------------------------------- WAIT_MEM compare
   logic wait_64;
