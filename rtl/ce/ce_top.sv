@@ -108,43 +108,7 @@ module ce_top #(
   logic [15:0] src_y0_q, dst_y0_q, h_q;
   logic [31:0] w_q;
 
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      start_q <= 1'b0;
-      pair_q <= 1'b0;
-      src_base_q <= '0;
-      dst_base_q <= '0;
-      src_mode_q <= '0;
-      dst_mode_q <= '0;
-      bpe_q <= '0;
-      src_pitch_q <= '0;
-      dst_pitch_q <= '0;
-      src_x0b_q <= '0;
-      dst_x0b_q <= '0;
-      src_y0_q <= '0;
-      dst_y0_q <= '0;
-      h_q <= '0;
-      w_q <= '0;
-    end else begin
-      start_q <= start;
-      if (start) begin
-        pair_q <= pair;
-        src_base_q <= cmd_src_base_i;
-        dst_base_q <= cmd_dst_base_i;
-        src_mode_q <= cmd_src_mode_i;
-        dst_mode_q <= cmd_dst_mode_i;
-        bpe_q <= cmd_bpe_i;
-        src_pitch_q <= cmd_src_pitch_i;
-        dst_pitch_q <= cmd_dst_pitch_i;
-        src_x0b_q <= cmd_src_x0b_i;
-        dst_x0b_q <= cmd_dst_x0b_i;
-        src_y0_q <= cmd_src_y0_i;
-        dst_y0_q <= cmd_dst_y0_i;
-        h_q <= cmd_h_i;
-        w_q <= cmd_w_i;
-      end
-    end
-  end
+  // (Registers: with the engine's, below.)
 
   // ---------------------------------------------------------------- walkers
   logic s_valid, s_ready, s_done, d_valid, d_ready, d_done;
@@ -223,12 +187,11 @@ module ce_top #(
   logic [2:0] rq_wr_q, rq_rd_q;
 
   // Byte FIFO: BfBytes bytes, written and read up to 16 at a time.  The
-  // pointers count bytes modulo 2 * BfBytes and the storage is that size,
-  // 64-bit words: a piece is written as whole words (three, shifted to the
-  // write pointer) with no byte mask, and the bytes past the piece land in
-  // storage that holds no FIFO byte (at most BfBytes are held), so no mask
-  // is needed; a destination piece reads the three words at the read
-  // pointer.
+  // pointers count bytes modulo 2 * BfBytes and the storage is that size, in
+  // 64-bit words: a piece is written as three whole words shifted to the
+  // write pointer, with no byte mask, since the bytes past the piece land in
+  // storage that holds no FIFO byte (at most BfBytes are held); a
+  // destination piece reads the three words at the read pointer.
   localparam int unsigned BfWords = 2 * BfBytes / 8;
   logic [63:0] bf_q [BfWords];
   logic [6:0] bf_wr_q, bf_rd_q, bf_cnt;
@@ -255,8 +218,8 @@ module ce_top #(
   // there.  One block, in the order the values flow.
   logic run, slot_free, pf_full, pf_empty, pf_push, pf_pop, rq_full, rq_empty, rq_push;
   logic s_hit, s_new, e_take, d_take, d_hit, d_free, wr_req, rd_req;
-  logic [TagW-1:0] s_slot, pf_slot, rq_slot, e_slot;
-  logic [TagW:0] pf_seq, e_seq;
+  logic [TagW-1:0] s_slot, rq_slot, e_slot;
+  logic [TagW:0] e_seq;
   logic [47-BL:0] rq_beat;
   logic [PfW-1:0] pf_in;
   logic [4:0] e_len;
@@ -294,8 +257,6 @@ module ce_top #(
     e_take = 1'b0;
     d_take = 1'b0;
     pf_push = 1'b0;
-    pf_slot = '0;
-    pf_seq = '0;
     pf_in = '0;
     e_wi = '0;
     e_sh = '0;
@@ -380,9 +341,9 @@ module ce_top #(
       // The source piece joins the piece FIFO.
       pf_push = s_valid && s_ready;
       if (pf_push) begin
-        pf_slot = s_hit ? s_slot : alloc_q[TagW-1:0];
-        pf_seq = (s_hit || fill_q) ? alloc_q : alloc_q + (TagW+1)'(1);
-        pf_in = {s_pos, pf_seq, s_len, 6'(s_addr[BL-1:0]), pf_slot};
+        // {pos, seq: the slot's allocation count, len, off, slot}
+        pf_in = {s_pos, (s_hit || fill_q) ? alloc_q : alloc_q + (TagW+1)'(1), s_len,
+                 6'(s_addr[BL-1:0]), s_hit ? s_slot : alloc_q[TagW-1:0]};
       end
 
       // The extractor: the piece's bytes, byte 0 first, as two words.  Byte
@@ -629,12 +590,42 @@ module ce_top #(
       end
       w_evict_q <= '0;
       wr_out_q <= '0;
-    end else if (ce_act) begin  // else idle: hold
+      start_q <= 1'b0;
+      pair_q <= 1'b0;
+      src_base_q <= '0;
+      dst_base_q <= '0;
+      src_mode_q <= '0;
+      dst_mode_q <= '0;
+      bpe_q <= '0;
+      src_pitch_q <= '0;
+      dst_pitch_q <= '0;
+      src_x0b_q <= '0;
+      dst_x0b_q <= '0;
+      src_y0_q <= '0;
+      dst_y0_q <= '0;
+      h_q <= '0;
+      w_q <= '0;
+    end else if (ce_act) begin  // else idle: hold (start_q is 0 there: it is 1 only in CeRun)
       st_q <= st_d;
       fault_q <= fault_d;
+      start_q <= start;
       if (start) begin
         fill_q <= cmd_fill_i;
         value_q <= cmd_value_i;
+        pair_q <= pair;
+        src_base_q <= cmd_src_base_i;
+        dst_base_q <= cmd_dst_base_i;
+        src_mode_q <= cmd_src_mode_i;
+        dst_mode_q <= cmd_dst_mode_i;
+        bpe_q <= cmd_bpe_i;
+        src_pitch_q <= cmd_src_pitch_i;
+        dst_pitch_q <= cmd_dst_pitch_i;
+        src_x0b_q <= cmd_src_x0b_i;
+        dst_x0b_q <= cmd_dst_x0b_i;
+        src_y0_q <= cmd_src_y0_i;
+        dst_y0_q <= cmd_dst_y0_i;
+        h_q <= cmd_h_i;
+        w_q <= cmd_w_i;
       end
       busy_q <= busy_q + {31'd0, st_q != CeIdle};
       if (granted && req_we_o) bytes_q <= bytes_q + 32'(wr_bytes);
@@ -677,17 +668,19 @@ module ce_top #(
   // reuse window's tags (read only under cam_v_q) and the byte FIFO; each
   // written only when its stage advances, whole words.
   always_ff @(posedge clk_i) begin
-    if (rsp_rd) rob_q[rsp_tag_i] <= rsp_rdata_i;
-    if (pf_push) pf_q[pf_wr_q[PfW2-1:0]] <= pf_in;
-    if (rq_push) rq_q[rq_wr_q[1:0]] <= {s_addr[47:BL], alloc_q[TagW-1:0]};
-    if (s_new) begin
-      cam_beat_q[cam_ptr_q] <= s_addr[47:BL];
-      cam_slot_q[cam_ptr_q] <= alloc_q[TagW-1:0];
-    end
-    if (e_take) begin
-      bf_q[bf_wi] <= bf_w0;
-      bf_q[bf_wi + 4'd1] <= bf_w1;
-      bf_q[bf_wi + 4'd2] <= bf_w2;
+    if (ce_act) begin  // each write below needs it
+      if (rsp_rd) rob_q[rsp_tag_i] <= rsp_rdata_i;
+      if (pf_push) pf_q[pf_wr_q[PfW2-1:0]] <= pf_in;
+      if (rq_push) rq_q[rq_wr_q[1:0]] <= {s_addr[47:BL], alloc_q[TagW-1:0]};
+      if (s_new) begin
+        cam_beat_q[cam_ptr_q] <= s_addr[47:BL];
+        cam_slot_q[cam_ptr_q] <= alloc_q[TagW-1:0];
+      end
+      if (e_take) begin
+        bf_q[bf_wi] <= bf_w0;
+        bf_q[bf_wi + 4'd1] <= bf_w1;
+        bf_q[bf_wi + 4'd2] <= bf_w2;
+      end
     end
   end
 
