@@ -164,7 +164,7 @@ module ce_top #(
 
   // ---------------------------------------------------------------- state
   // Read side.  The reuse window: the beats (and their slots) of the last
-  // ReuseWays reads.  The ROB holds a beat as 64-bit words.
+  // ReuseWays reads.  The ROB holds the beats, read as 64-bit words.
   logic [TagW:0] alloc_q, alloc_d, free_q, free_d;
   logic [TagW:0] rd_out_q, rd_out_d;
   logic [ReuseWays-1:0] cam_v_q, cam_v_d;
@@ -172,7 +172,7 @@ module ce_top #(
   logic [TagW-1:0] cam_slot_q [ReuseWays];
   logic [1:0] cam_ptr_q, cam_ptr_d;
   logic [RobSlots-1:0] rob_v_q, rob_v_d;
-  logic [BeatWords-1:0][63:0] rob_q [RobSlots];
+  logic [BeatBytes*8-1:0] rob_q [RobSlots];
 
   // Piece FIFO: {pos, seq, len, off, slot}
   localparam int unsigned PfW = 3 + (TagW+1) + 5 + 6 + TagW;
@@ -359,8 +359,8 @@ module ce_top #(
         end else begin
           e_wi = BWL'(e_off[5:3]);
           e_sh = {e_off[2:0], 3'b000};
-          e_w0 = rob_q[e_slot][e_wi];
-          e_w1 = rob_q[e_slot][BWL'(e_wi + BWL'(1))];
+          e_w0 = rob_q[e_slot][{e_wi, 6'd0} +: 64];
+          e_w1 = rob_q[e_slot][{BWL'(e_wi + BWL'(1)), 6'd0} +: 64];
           e_lo = (e_w0 >> e_sh) | (e_w1 << (7'd64 - 7'(e_sh)));
           e_hi = e_w1 >> e_sh;
         end
