@@ -85,6 +85,8 @@ module ce_top #(
   localparam int unsigned BfBytes = 64;
   localparam int unsigned BL = $clog2(BeatBytes);
   localparam int unsigned PfW2 = $clog2(PfDepth);
+  localparam int unsigned BeatWords = BeatBytes / 8;  // 64-bit words of a beat
+  localparam int unsigned BWL = $clog2(BeatWords);
 
   // The engine's pieces never cross 16 bytes, so any beat of 16+ bytes works.
   initial begin : check_params
@@ -106,43 +108,7 @@ module ce_top #(
   logic [15:0] src_y0_q, dst_y0_q, h_q;
   logic [31:0] w_q;
 
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      start_q <= 1'b0;
-      pair_q <= 1'b0;
-      src_base_q <= '0;
-      dst_base_q <= '0;
-      src_mode_q <= '0;
-      dst_mode_q <= '0;
-      bpe_q <= '0;
-      src_pitch_q <= '0;
-      dst_pitch_q <= '0;
-      src_x0b_q <= '0;
-      dst_x0b_q <= '0;
-      src_y0_q <= '0;
-      dst_y0_q <= '0;
-      h_q <= '0;
-      w_q <= '0;
-    end else begin
-      start_q <= start;
-      if (start) begin
-        pair_q <= pair;
-        src_base_q <= cmd_src_base_i;
-        dst_base_q <= cmd_dst_base_i;
-        src_mode_q <= cmd_src_mode_i;
-        dst_mode_q <= cmd_dst_mode_i;
-        bpe_q <= cmd_bpe_i;
-        src_pitch_q <= cmd_src_pitch_i;
-        dst_pitch_q <= cmd_dst_pitch_i;
-        src_x0b_q <= cmd_src_x0b_i;
-        dst_x0b_q <= cmd_dst_x0b_i;
-        src_y0_q <= cmd_src_y0_i;
-        dst_y0_q <= cmd_dst_y0_i;
-        h_q <= cmd_h_i;
-        w_q <= cmd_w_i;
-      end
-    end
-  end
+  // (Registers: with the engine's, below.)
 
   // ---------------------------------------------------------------- walkers
   logic s_valid, s_ready, s_done, d_valid, d_ready, d_done;
@@ -150,10 +116,7 @@ module ce_top #(
   logic [4:0] s_len, d_len;
   logic [2:0] s_pos, d_pos_unused;
 
-  assign start = st_q == CeIdle && cmd_valid_i;
   assign cmd_ready_o = st_q == CeIdle;
-  assign stop = st_q == CeAbort;
-  assign pair = cmd_h_i > 16'd1 && (cmd_src_mode_i != TileLinear || cmd_dst_mode_i != TileLinear);
 
   ce_walk u_src (
     .clk_i,
@@ -199,10 +162,11 @@ module ce_top #(
     .done_o(d_done)
   );
 
-  // ---------------------------------------------------------------- read side
+  // ---------------------------------------------------------------- state
+  // Read side.  The reuse window: the beats (and their slots) of the last
+  // ReuseWays reads.  The ROB holds the beats, read as 64-bit words.
   logic [TagW:0] alloc_q, alloc_d, free_q, free_d;
   logic [TagW:0] rd_out_q, rd_out_d;
-  // The reuse window: the beats (and their slots) of the last ReuseWays reads.
   logic [ReuseWays-1:0] cam_v_q, cam_v_d;
   logic [47-BL:0] cam_beat_q [ReuseWays];
   logic [TagW-1:0] cam_slot_q [ReuseWays];
@@ -210,38 +174,10 @@ module ce_top #(
   logic [RobSlots-1:0] rob_v_q, rob_v_d;
   logic [BeatBytes*8-1:0] rob_q [RobSlots];
 
-  logic run;
-  assign run = st_q == CeRun;
-
-  // Searched only when a source piece waits (its users all need s_valid).
-  logic s_hit, slot_free, rd_req, wr_req, granted;
-  logic [TagW-1:0] s_slot;
-  always_comb begin
-    s_hit = 1'b0;
-    s_slot = '0;
-    if (run && s_valid) begin
-      for (int unsigned i = 0; i < ReuseWays; i++) begin
-        if (cam_v_q[i] && cam_beat_q[i] == s_addr[47:BL]) begin
-          s_hit = 1'b1;
-          s_slot = cam_slot_q[i];
-        end
-      end
-    end
-  end
-  assign slot_free = (TagW+1)'(alloc_q - free_q) < (TagW+1)'(RobSlots);
-
   // Piece FIFO: {pos, seq, len, off, slot}
   localparam int unsigned PfW = 3 + (TagW+1) + 5 + 6 + TagW;
   logic [PfW-1:0] pf_q [PfDepth];
   logic [PfW2:0] pf_wr_q, pf_rd_q;
-  logic pf_full, pf_empty, pf_push, pf_pop;
-  logic [PfW-1:0] pf_in, pf_head;
-  assign pf_full = (PfW2+1)'(pf_wr_q - pf_rd_q) == (PfW2+1)'(PfDepth);
-  assign pf_empty = pf_wr_q == pf_rd_q;
-  always_comb begin  // its readers all need a piece queued (e_take)
-    pf_head = '0;
-    if (!pf_empty) pf_head = pf_q[pf_rd_q[PfW2-1:0]];
-  end
 
   // Read queue: a piece on a new beat takes a slot at once and leaves its
   // read here, so the walker never waits for the memory channel (writes have
@@ -249,198 +185,301 @@ module ce_top #(
   localparam int unsigned RqDepth = 4;
   logic [48-BL+TagW-1:0] rq_q [RqDepth];
   logic [2:0] rq_wr_q, rq_rd_q;
-  logic rq_full, rq_empty, rq_push, rq_pop;
-  logic [47-BL:0] rq_beat;
-  logic [TagW-1:0] rq_slot;
-  assign rq_full = 3'(rq_wr_q - rq_rd_q) == 3'(RqDepth);
-  assign rq_empty = rq_wr_q == rq_rd_q;
-  always_comb begin  // read only for a read request (rd_req needs one queued)
-    {rq_beat, rq_slot} = '0;
-    if (!rq_empty) {rq_beat, rq_slot} = rq_q[rq_rd_q[1:0]];
-  end
 
-  // The pipeline's moves, all needing run: formed in one block that keeps
-  // its zero defaults while the engine does not run (the idle path).
-  logic s_new;
-  always_comb begin
-    s_new = 1'b0;
-    s_ready = 1'b0;
-    e_take = 1'b0;
-    d_take = 1'b0;
-    if (run) begin
-      s_new = s_valid && !fill_q && !s_hit && slot_free && !pf_full && !rq_full;
-      s_ready = !pf_full && (fill_q || s_hit || s_new);
-      e_take = !pf_empty && (fill_q || rob_v_q[e_slot]) && (7'(BfBytes) - bf_cnt) >= 7'(e_len);
-      d_take = d_valid && bf_cnt >= 7'(d_len) && (d_hit || d_free);
-    end
-  end
-  // A read request does not look at req_ready_i (valid/ready rules).
-  assign rd_req = !rq_empty && !wr_req && st_q != CeAbort;
-  assign granted = req_valid_o && req_ready_i;
-  assign rq_push = s_new;
-  assign rq_pop = granted && !req_we_o;
-  assign pf_push = s_valid && s_ready;
-  logic [TagW-1:0] pf_slot;
-  logic [TagW:0] pf_seq;
-  assign pf_slot = s_hit ? s_slot : alloc_q[TagW-1:0];
-  assign pf_seq = (s_hit || fill_q) ? alloc_q : alloc_q + (TagW+1)'(1);
-  assign pf_in = {s_pos, pf_seq, s_len, 6'(s_addr[BL-1:0]), pf_slot};
-
-  // Byte FIFO: BfBytes bytes, written and read up to 16 at a time.
-  logic [7:0] bf_q [BfBytes];
+  // Byte FIFO: BfBytes bytes, written and read up to 16 at a time.  The
+  // pointers count bytes modulo 2 * BfBytes and the storage is that size, in
+  // 64-bit words: a piece is written as three whole words shifted to the
+  // write pointer, with no byte mask, since the bytes past the piece land in
+  // storage that holds no FIFO byte (at most BfBytes are held); a
+  // destination piece reads the three words at the read pointer.
+  localparam int unsigned BfWords = 2 * BfBytes / 8;
+  logic [63:0] bf_q [BfWords];
   logic [6:0] bf_wr_q, bf_rd_q, bf_cnt;
-  assign bf_cnt = bf_wr_q - bf_rd_q;
 
-  // Extractor
-  logic [TagW-1:0] e_slot;
-  logic [4:0] e_len;
-  logic [5:0] e_off;
-  logic [TagW:0] e_seq, e_nf;
-  logic [2:0] e_pos;
-  logic e_take;
-  assign {e_pos, e_seq, e_len, e_off, e_slot} = pf_head;
-  assign pf_pop = e_take;
-  assign e_nf = e_seq - (TagW+1)'(ReuseWays);
-
-  // The piece's bytes, byte 0 first, formed only on a cycle that takes one.
-  // Byte 0 of a piece is byte e_off of its beat, and a piece never crosses
-  // 16 bytes (ce_walk), so a shift of the beat holds it; the fill pattern
-  // is rotated to the row byte position.  Bytes from e_len up are not used.
-  logic [BeatBytes*8-1:0] e_beat;
-  logic [63:0] e_pat;
-  logic [127:0] e_data;
-  always_comb begin
-    e_beat = '0;
-    e_pat = '0;
-    e_data = '0;
-    if (e_take) begin
-      if (fill_q) begin
-        e_pat = (value_q >> {e_pos, 3'b000}) | (value_q << (64 - 32'({e_pos, 3'b000})));
-        e_data = {e_pat, e_pat};
-      end else begin
-        e_beat = rob_q[e_slot] >> {e_off[BL-1:0], 3'b000};
-        e_data = e_beat[127:0];
-      end
-    end
-  end
-
-  // The destination piece: d_len bytes from the FIFO's read pointer, to
-  // byte d_addr[BL-1:0] of its beat (the write combining buffer, below).
-  logic [15:0] d_mask;
-  logic [BeatBytes-1:0] d_bmask;
-  always_comb begin  // read only when the piece is taken
-    d_mask = '0;
-    d_bmask = '0;
-    if (d_take) begin
-      d_mask = 16'((17'd1 << d_len) - 17'd1);
-      d_bmask = {{(BeatBytes-16){1'b0}}, d_mask} << d_addr[BL-1:0];
-    end
-  end
-
-  // ---------------------------------------------------------------- write side
+  // Write side: write combining.  The tags and strobes of the ways change
+  // only where a destination piece lands (one way a cycle, registers
+  // below), so they have no _d copies; the data, word w of way i in entry
+  // i*BeatWords+w, is written where a piece lands (at most two words: a
+  // piece never crosses 16 bytes) and read as a beat only for a write.
   logic [WcbWays-1:0] w_v_q, w_v_d, w_cl_q, w_cl_d;
-  // The tags and strobes of the ways change only where a destination piece
-  // lands (one way a cycle, registers below), so they have no _d copies.
   logic [47-BL:0] w_beat_q [WcbWays];
-  // The data, byte b of way w in entry w*BeatBytes+b: written by byte
-  // (storage, below), read as a beat only for a write.
-  logic [7:0] w_data_q [WcbWays*BeatBytes];
   logic [BeatBytes-1:0] w_strb_q [WcbWays];
+  logic [63:0] w_data_q [WcbWays*BeatWords];
   logic [1:0] w_evict_q, w_evict_d;
   logic [15:0] wr_out_q, wr_out_d;
 
-  logic d_hit, d_free, d_take, w_any;
-  logic [1:0] d_way, f_way, i_way;
-  // The destination search runs only when a destination piece waits (its
-  // users all need d_valid).
+  // ---------------------------------------------------------------- pipeline moves
+  // Everything below needs the engine out of CeIdle: in CeIdle both walkers
+  // are done, the FIFOs are empty (CeDrain is entered with them empty,
+  // a_ce_done_empty, and CeAbort clears them) and no write-combining way is
+  // valid, so no request is made and nothing moves.  The block is then not
+  // evaluated (Verilator recomputes every block each cycle) and every
+  // signal it drives keeps its default: the values those signals have
+  // there.  One block, in the order the values flow.
+  logic run, slot_free, pf_full, pf_empty, pf_push, pf_pop, rq_full, rq_empty, rq_push;
+  logic s_hit, s_new, e_take, d_take, d_hit, d_free, wr_req, rd_req;
+  logic [TagW-1:0] s_slot, rq_slot, e_slot;
+  logic [TagW:0] e_seq;
+  logic [47-BL:0] rq_beat;
+  logic [PfW-1:0] pf_in;
+  logic [4:0] e_len;
+  logic [5:0] e_off;
+  logic [2:0] e_pos;
+  logic [1:0] d_way, f_way, i_way, e;
+  logic [BeatBytes-1:0] d_bmask, strb;
+  logic [BWL-1:0] e_wi;
+  logic [5:0] e_sh, bf_wsh, bf_rsh, d_sh;
+  logic [63:0] e_pat, e_w0, e_w1, e_lo, e_hi;
+  logic [63:0] bf_w0, bf_w1, bf_w2, d_lo, d_hi, d_mlo, d_mhi, d_m0, d_m1, wd0, wd1;
+  logic [3:0] bf_wi, bf_ri;
+  logic [BWL-1:0] d_wi;
+  logic [2+BWL-1:0] wd_i0, wd_i1;
+
   always_comb begin
+    run = 1'b0;
+    stop = 1'b0;
+    pf_full = 1'b0;
+    pf_empty = 1'b1;
+    rq_full = 1'b0;
+    rq_empty = 1'b1;
+    slot_free = 1'b1;
+    bf_cnt = '0;
+    {e_pos, e_seq, e_len, e_off, e_slot} = '0;
+    {rq_beat, rq_slot} = '0;
+    s_hit = 1'b0;
+    s_slot = '0;
     d_hit = 1'b0;
     d_way = '0;
     d_free = 1'b0;
     f_way = '0;
-    if (run && d_valid) begin
-      for (int i = WcbWays - 1; i >= 0; i--) begin
-        if (w_v_q[i] && !w_cl_q[i] && w_beat_q[i] == d_addr[47:BL]) begin
-          d_hit = 1'b1;
-          d_way = 2'(i);
-        end
-        if (!w_v_q[i]) begin
-          d_free = 1'b1;
-          f_way = 2'(i);
-        end
-      end
-    end
+    s_new = 1'b0;
+    s_ready = 1'b0;
+    e_take = 1'b0;
+    d_take = 1'b0;
+    pf_push = 1'b0;
+    pf_in = '0;
+    e_wi = '0;
+    e_sh = '0;
+    e_pat = '0;
+    e_w0 = '0;
+    e_w1 = '0;
+    e_lo = '0;
+    e_hi = '0;
+    bf_wi = '0;
+    bf_wsh = '0;
+    bf_w0 = '0;
+    bf_w1 = '0;
+    bf_w2 = '0;
+    e = '0;
+    d_bmask = '0;
+    strb = '0;
+    bf_ri = '0;
+    bf_rsh = '0;
+    d_lo = '0;
+    d_hi = '0;
+    d_wi = '0;
+    d_sh = '0;
+    d_mlo = '0;
+    d_mhi = '0;
+    d_m0 = '0;
+    d_m1 = '0;
+    wd_i0 = '0;
+    wd_i1 = '0;
+    wd0 = '0;
+    wd1 = '0;
     wr_req = 1'b0;
     i_way = '0;
-    for (int i = WcbWays - 1; i >= 0; i--) begin
-      if (w_v_q[i] && w_cl_q[i] && st_q != CeAbort) begin  // an abort writes nothing more
-        wr_req = 1'b1;
-        i_way = 2'(i);
+    rd_req = 1'b0;
+    req_valid_o = 1'b0;
+    req_we_o = 1'b0;
+    req_tag_o = '0;
+    req_addr_o = '0;
+    req_wstrb_o = '0;
+    req_wdata_o = '0;
+
+    if (st_q != CeIdle) begin
+      run = st_q == CeRun;
+      stop = st_q == CeAbort;
+      pf_full = (PfW2+1)'(pf_wr_q - pf_rd_q) == (PfW2+1)'(PfDepth);
+      pf_empty = pf_wr_q == pf_rd_q;
+      rq_full = 3'(rq_wr_q - rq_rd_q) == 3'(RqDepth);
+      rq_empty = rq_wr_q == rq_rd_q;
+      slot_free = (TagW+1)'(alloc_q - free_q) < (TagW+1)'(RobSlots);
+      bf_cnt = bf_wr_q - bf_rd_q;
+      if (!pf_empty) {e_pos, e_seq, e_len, e_off, e_slot} = pf_q[pf_rd_q[PfW2-1:0]];
+      if (!rq_empty) {rq_beat, rq_slot} = rq_q[rq_rd_q[1:0]];
+
+      // The searches, only while a piece waits.
+      if (run && s_valid) begin
+        for (int unsigned i = 0; i < ReuseWays; i++) begin
+          if (cam_v_q[i] && cam_beat_q[i] == s_addr[47:BL]) begin
+            s_hit = 1'b1;
+            s_slot = cam_slot_q[i];
+          end
+        end
+      end
+      if (run && d_valid) begin
+        for (int i = WcbWays - 1; i >= 0; i--) begin
+          if (w_v_q[i] && !w_cl_q[i] && w_beat_q[i] == d_addr[47:BL]) begin
+            d_hit = 1'b1;
+            d_way = 2'(i);
+          end
+          if (!w_v_q[i]) begin
+            d_free = 1'b1;
+            f_way = 2'(i);
+          end
+        end
+      end
+
+      if (run) begin
+        s_new = s_valid && !fill_q && !s_hit && slot_free && !pf_full && !rq_full;
+        s_ready = !pf_full && (fill_q || s_hit || s_new);
+        e_take = !pf_empty && (fill_q || rob_v_q[e_slot]) && (7'(BfBytes) - bf_cnt) >= 7'(e_len);
+        d_take = d_valid && bf_cnt >= 7'(d_len) && (d_hit || d_free);
+      end
+
+      // The source piece joins the piece FIFO.
+      pf_push = s_valid && s_ready;
+      if (pf_push) begin
+        // {pos, seq: the slot's allocation count, len, off, slot}
+        pf_in = {s_pos, (s_hit || fill_q) ? alloc_q : alloc_q + (TagW+1)'(1), s_len,
+                 6'(s_addr[BL-1:0]), s_hit ? s_slot : alloc_q[TagW-1:0]};
+      end
+
+      // The extractor: the piece's bytes, byte 0 first, as two words.  Byte
+      // 0 of a piece is byte e_off of its beat and a piece never crosses 16
+      // bytes (ce_walk), so the beat's word holding it and the next hold it;
+      // the fill pattern is rotated to the row byte position.  Bytes from
+      // e_len up are not used.  Into the byte FIFO at its write pointer.
+      if (e_take) begin
+        if (fill_q) begin
+          e_pat = (value_q >> {e_pos, 3'b000}) | (value_q << (64 - 32'({e_pos, 3'b000})));
+          e_lo = e_pat;
+          e_hi = e_pat;
+        end else begin
+          e_wi = BWL'(e_off[5:3]);
+          e_sh = {e_off[2:0], 3'b000};
+          e_w0 = rob_q[e_slot][{e_wi, 6'd0} +: 64];
+          e_w1 = rob_q[e_slot][{BWL'(e_wi + BWL'(1)), 6'd0} +: 64];
+          e_lo = (e_w0 >> e_sh) | (e_w1 << (7'd64 - 7'(e_sh)));
+          e_hi = e_w1 >> e_sh;
+        end
+        bf_wi = bf_wr_q[6:3];
+        bf_wsh = {bf_wr_q[2:0], 3'b000};
+        bf_w0 = (bf_q[bf_wi] & ((64'd1 << bf_wsh) - 64'd1)) | (e_lo << bf_wsh);
+        bf_w1 = (e_hi << bf_wsh) | (e_lo >> (7'd64 - 7'(bf_wsh)));
+        bf_w2 = e_hi >> (7'd64 - 7'(bf_wsh));
+      end
+
+      // The destination piece: d_len bytes from the FIFO's read pointer, to
+      // byte d_addr[BL-1:0] of its way (a hit, or a free way): at most two
+      // words, the second only in the first half of 16 bytes.
+      if (d_take) begin
+        e = d_hit ? d_way : f_way;
+        d_bmask = {{(BeatBytes-16){1'b0}}, 16'((17'd1 << d_len) - 17'd1)} << d_addr[BL-1:0];
+        strb = (d_hit ? w_strb_q[e] : '0) | d_bmask;
+        bf_ri = bf_rd_q[6:3];
+        bf_rsh = {bf_rd_q[2:0], 3'b000};
+        d_lo = (bf_q[bf_ri] >> bf_rsh) | (bf_q[bf_ri + 4'd1] << (7'd64 - 7'(bf_rsh)));
+        d_hi = (bf_q[bf_ri + 4'd1] >> bf_rsh) | (bf_q[bf_ri + 4'd2] << (7'd64 - 7'(bf_rsh)));
+        d_wi = BWL'(d_addr[5:3]);
+        d_sh = {d_addr[2:0], 3'b000};
+        d_mlo = (d_len >= 5'd8) ? '1 : (64'd1 << {d_len[2:0], 3'b000}) - 64'd1;
+        d_mhi = (d_len > 5'd8) ? (64'd1 << {d_len - 5'd8, 3'b000}) - 64'd1 : '0;
+        d_m0 = d_mlo << d_sh;
+        d_m1 = (d_mhi << d_sh) | (d_mlo >> (7'd64 - 7'(d_sh)));
+        wd_i0 = {e, d_wi};
+        wd_i1 = {e, d_wi + BWL'(1)};
+        wd0 = (w_data_q[wd_i0] & ~d_m0) | ((d_lo << d_sh) & d_m0);
+        wd1 = (w_data_q[wd_i1] & ~d_m1) | (((d_hi << d_sh) | (d_lo >> (7'd64 - 7'(d_sh)))) & d_m1);
+      end
+
+      // The memory channel: a closed way's write first, else the next read
+      // (a read request does not look at req_ready_i: valid/ready rules).
+      for (int i = WcbWays - 1; i >= 0; i--) begin
+        if (w_v_q[i] && w_cl_q[i] && !stop) begin  // an abort writes nothing more
+          wr_req = 1'b1;
+          i_way = 2'(i);
+        end
+      end
+      rd_req = !rq_empty && !wr_req && !stop;
+      req_valid_o = wr_req || rd_req;
+      req_we_o = wr_req;
+      req_tag_o = wr_req ? '0 : rq_slot;
+      req_addr_o = {rq_beat, {BL{1'b0}}};
+      if (wr_req) begin
+        req_addr_o = {w_beat_q[i_way], {BL{1'b0}}};
+        req_wstrb_o = w_strb_q[i_way];
+        for (int unsigned j = 0; j < BeatWords; j++) begin
+          req_wdata_o[64*j +: 64] = w_data_q[{i_way, BWL'(j)}];
+        end
       end
     end
   end
-  assign w_any = |w_v_q;
+  assign rq_push = s_new;
+  assign pf_pop = e_take;
   assign d_ready = d_take;
 
-  // ---------------------------------------------------------------- memory channel
-  assign req_valid_o = wr_req || rd_req;
-  assign req_we_o = wr_req;
-  assign req_tag_o = wr_req ? '0 : rq_slot;
-  // The way's address and strobes only for a write (a read's from rq_q).
-  always_comb begin
-    req_addr_o = {rq_beat, {BL{1'b0}}};
-    req_wstrb_o = '0;
-    if (wr_req) begin
-      req_addr_o = {w_beat_q[i_way], {BL{1'b0}}};
-      req_wstrb_o = w_strb_q[i_way];
-    end
-  end
-  always_comb begin
-    req_wdata_o = '0;
-    if (wr_req) begin  // its only reader: a read's data is not looked at
-      for (int unsigned j = 0; j < BeatBytes; j++) req_wdata_o[8*j +: 8] = w_data_q[{i_way, BL'(j)}];
-    end
-  end
-
   // ---------------------------------------------------------------- next state
-  logic rsp_rd, rsp_wr;
-  logic [1:0] e;
-  logic [BeatBytes-1:0] strb;
+  // The idle path.  In CeIdle with no command and no response the engine
+  // changes nothing (every condition below needs run, a response, a grant
+  // or a command, and no request is made in CeIdle, above): ce_act is 0,
+  // the block keeps its defaults and no register is written (so the
+  // defaults of the _d are never stored).
+  logic ce_act;
+  assign ce_act = st_q != CeIdle || cmd_valid_i || rsp_valid_i;
+
+  logic granted, rq_pop, rsp_rd, rsp_wr;
+  logic [TagW:0] e_nf;
   logic [6:0] wr_bytes;
 
-  // Bytes a granted write carries (counted only for one).
   always_comb begin
+    start = 1'b0;
+    pair = 1'b0;
+    granted = 1'b0;
+    rq_pop = 1'b0;
+    rsp_rd = 1'b0;
+    rsp_wr = 1'b0;
+    e_nf = '0;
     wr_bytes = '0;
-    if (wr_req) wr_bytes = 7'($countones(req_wstrb_o));
-  end
-  assign rsp_rd = rsp_valid_i && !rsp_we_i;
-  assign rsp_wr = rsp_valid_i && rsp_we_i;
-
-  // The idle path.  In CeIdle with no command, no response, no walk
-  // starting and no request the engine changes nothing (every condition of
-  // the block below needs run, a response, a grant or a command): ce_act is
-  // 0, the block keeps its defaults and its registers are not written.
-  logic ce_act;
-  assign ce_act = st_q != CeIdle || cmd_valid_i || rsp_valid_i || start_q || req_valid_o;
-
-  always_comb begin
-    st_d = st_q;
-    fault_d = fault_q;
-    alloc_d = alloc_q;
-    free_d = free_q;
-    rd_out_d = rd_out_q;
-    cam_v_d = cam_v_q;
-    cam_ptr_d = cam_ptr_q;
-    rob_v_d = rob_v_q;
-    w_v_d = w_v_q;
-    w_cl_d = w_cl_q;
-    w_evict_d = w_evict_q;
-    wr_out_d = wr_out_q;
     done_o = 1'b0;
-    e = '0;
-    strb = '0;
+    st_d = CeIdle;
+    fault_d = 1'b0;
+    alloc_d = '0;
+    free_d = '0;
+    rd_out_d = '0;
+    cam_v_d = '0;
+    cam_ptr_d = '0;
+    rob_v_d = '0;
+    w_v_d = '0;
+    w_cl_d = '0;
+    w_evict_d = '0;
+    wr_out_d = '0;
 
     if (ce_act) begin
+      start = st_q == CeIdle && cmd_valid_i;
+      if (start) begin
+        pair = cmd_h_i > 16'd1 && (cmd_src_mode_i != TileLinear || cmd_dst_mode_i != TileLinear);
+      end
+      granted = req_valid_o && req_ready_i;
+      rq_pop = granted && !req_we_o;
+      rsp_rd = rsp_valid_i && !rsp_we_i;
+      rsp_wr = rsp_valid_i && rsp_we_i;
+      // Bytes a granted write carries (counted only for one).
+      if (wr_req) wr_bytes = 7'($countones(req_wstrb_o));
+      st_d = st_q;
+      fault_d = fault_q;
+      alloc_d = alloc_q;
+      free_d = free_q;
+      rd_out_d = rd_out_q;
+      cam_v_d = cam_v_q;
+      cam_ptr_d = cam_ptr_q;
+      rob_v_d = rob_v_q;
+      w_v_d = w_v_q;
+      w_cl_d = w_cl_q;
+      w_evict_d = w_evict_q;
+      wr_out_d = wr_out_q;
+
       // Reads: a piece on a new beat takes the next slot and joins the reuse
       // window; its read is counted in flight when granted.
       if (rq_pop) rd_out_d = rd_out_d + (TagW+1)'(1);
@@ -454,6 +493,7 @@ module ce_top #(
         rob_v_d[rsp_tag_i] = 1'b1;
       end
       // A piece extracted: slots older than its reuse window are free.
+      e_nf = e_seq - (TagW+1)'(ReuseWays);
       if (e_take && !fill_q && (TagW+1)'(e_nf - free_q) != '0 &&
           (TagW+1)'(e_nf - free_q) < (TagW+1)'(RobSlots)) begin
         rob_v_d[free_q[TagW-1:0]] = 1'b0;
@@ -467,13 +507,11 @@ module ce_top #(
       end
       if (rsp_wr) wr_out_d = wr_out_d - 16'd1;
       if (d_take) begin
-        e = d_hit ? d_way : f_way;
         if (!d_hit) begin
           w_v_d[e] = 1'b1;
           w_cl_d[e] = 1'b0;
         end
         // The way's new strobes (its tag, strobes and bytes: registers below).
-        strb = (d_hit ? w_strb_q[e] : '0) | d_bmask;
         if (&strb) w_cl_d[e] = 1'b1;
       end else if (run && d_valid && !d_hit && !d_free && !(|(w_v_q & w_cl_q))) begin
         // Every entry open and none matches: send the oldest choice off partial.
@@ -496,7 +534,7 @@ module ce_top #(
         end
         CeRun: begin
           // (The walkers start the cycle after the command is taken.)
-          if (!start_q && s_done && d_done && pf_empty && bf_cnt == '0 && !w_any) st_d = CeDrain;
+          if (!start_q && s_done && d_done && pf_empty && bf_cnt == '0 && w_v_q == '0) st_d = CeDrain;
         end
         CeDrain, CeAbort: begin
           if (wr_out_q == '0 && rd_out_q == '0) begin
@@ -552,12 +590,42 @@ module ce_top #(
       end
       w_evict_q <= '0;
       wr_out_q <= '0;
-    end else if (ce_act) begin  // else idle: every _d is its _q
+      start_q <= 1'b0;
+      pair_q <= 1'b0;
+      src_base_q <= '0;
+      dst_base_q <= '0;
+      src_mode_q <= '0;
+      dst_mode_q <= '0;
+      bpe_q <= '0;
+      src_pitch_q <= '0;
+      dst_pitch_q <= '0;
+      src_x0b_q <= '0;
+      dst_x0b_q <= '0;
+      src_y0_q <= '0;
+      dst_y0_q <= '0;
+      h_q <= '0;
+      w_q <= '0;
+    end else if (ce_act) begin  // else idle: hold (start_q is 0 there: it is 1 only in CeRun)
       st_q <= st_d;
       fault_q <= fault_d;
+      start_q <= start;
       if (start) begin
         fill_q <= cmd_fill_i;
         value_q <= cmd_value_i;
+        pair_q <= pair;
+        src_base_q <= cmd_src_base_i;
+        dst_base_q <= cmd_dst_base_i;
+        src_mode_q <= cmd_src_mode_i;
+        dst_mode_q <= cmd_dst_mode_i;
+        bpe_q <= cmd_bpe_i;
+        src_pitch_q <= cmd_src_pitch_i;
+        dst_pitch_q <= cmd_dst_pitch_i;
+        src_x0b_q <= cmd_src_x0b_i;
+        dst_x0b_q <= cmd_dst_x0b_i;
+        src_y0_q <= cmd_src_y0_i;
+        dst_y0_q <= cmd_dst_y0_i;
+        h_q <= cmd_h_i;
+        w_q <= cmd_w_i;
       end
       busy_q <= busy_q + {31'd0, st_q != CeIdle};
       if (granted && req_we_o) bytes_q <= bytes_q + 32'(wr_bytes);
@@ -598,47 +666,46 @@ module ce_top #(
 
   // Storage without reset: the ROB, the piece FIFO, the read queue, the
   // reuse window's tags (read only under cam_v_q) and the byte FIFO; each
-  // written only when its stage advances, a byte at a time where a piece
-  // lands.
+  // written only when its stage advances, whole words.
   always_ff @(posedge clk_i) begin
-    if (rsp_rd) rob_q[rsp_tag_i] <= rsp_rdata_i;
-    if (pf_push) pf_q[pf_wr_q[PfW2-1:0]] <= pf_in;
-    if (rq_push) rq_q[rq_wr_q[1:0]] <= {s_addr[47:BL], alloc_q[TagW-1:0]};
-    if (s_new) begin
-      cam_beat_q[cam_ptr_q] <= s_addr[47:BL];
-      cam_slot_q[cam_ptr_q] <= alloc_q[TagW-1:0];
-    end
-    if (e_take) begin
-      for (int unsigned j = 0; j < 16; j++) begin
-        if (5'(j) < e_len) bf_q[6'(bf_wr_q[5:0] + 6'(j))] <= e_data[8*j +: 8];
+    if (ce_act) begin  // each write below needs it
+      if (rsp_rd) rob_q[rsp_tag_i] <= rsp_rdata_i;
+      if (pf_push) pf_q[pf_wr_q[PfW2-1:0]] <= pf_in;
+      if (rq_push) rq_q[rq_wr_q[1:0]] <= {s_addr[47:BL], alloc_q[TagW-1:0]};
+      if (s_new) begin
+        cam_beat_q[cam_ptr_q] <= s_addr[47:BL];
+        cam_slot_q[cam_ptr_q] <= alloc_q[TagW-1:0];
+      end
+      if (e_take) begin
+        bf_q[bf_wi] <= bf_w0;
+        bf_q[bf_wi + 4'd1] <= bf_w1;
+        bf_q[bf_wi + 4'd2] <= bf_w2;
       end
     end
   end
 
   // The write combining buffer's data (reset like its tags, so a strobe-off
-  // byte reads as before): a destination piece's bytes, straight from the
-  // byte FIFO.  A piece never crosses its beat (ce_walk), so no wrap here.
+  // byte reads as before): a destination piece's words, merged under its
+  // byte mask.  A piece never crosses 16 bytes (ce_walk): its second word,
+  // if any, is in the same beat.
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      for (int unsigned i = 0; i < WcbWays; i++) begin
-        for (int unsigned j = 0; j < BeatBytes; j++) w_data_q[{2'(i), BL'(j)}] <= '0;
-      end
+      for (int unsigned i = 0; i < WcbWays * BeatWords; i++) w_data_q[i] <= '0;
     end else if (d_take) begin
-      for (int unsigned j = 0; j < 16; j++) begin
-        if (5'(j) < d_len)
-          w_data_q[{e, BL'(d_addr[BL-1:0] + BL'(j))}] <= bf_q[6'(bf_rd_q[5:0] + 6'(j))];
-      end
+      w_data_q[wd_i0] <= wd0;
+      if (!d_addr[3]) w_data_q[wd_i1] <= wd1;
     end
   end
 
   logic unused;
-  // A piece uses the first 16 bytes of the shifted beat.
-  assign unused = ^{d_pos_unused, e_off, e_beat[BeatBytes*8-1:128]};
+  assign unused = ^d_pos_unused;
 
 `ifndef SYNTHESIS
   // Assertions (Verilator --assert; a failure is a model error, gm.h).
-  // Those on events and on the state with ce_act (idle: no response, no
-  // request, done_o 0, st_q is CeIdle), the bounds every cycle.
+  // All with ce_act: idle (CeIdle, no command, no response) nothing moves,
+  // no request is made, done_o is 0 and the FIFOs are empty with their
+  // pointers held (the engine leaves CeDrain only empty, a_ce_done_empty;
+  // CeAbort clears them), so each holds there.
   always_ff @(posedge clk_i) begin
     if (rst_ni && ce_act) begin
       // Every response matches a request in flight.
@@ -657,11 +724,13 @@ module ce_top #(
       // Drain: done (also after an error or abort) only with nothing in flight.
       a_ce_done_drained: assert (!(done_o && (wr_out_q != '0 || rd_out_q != '0)))
         else $error("ce_top: done with %0d reads and %0d writes in flight", rd_out_q, wr_out_q);
+      // The engine goes idle empty (the idle path above relies on it).
+      a_ce_done_empty: assert (!(done_o && st_q == CeDrain &&
+                                 (!pf_empty || !rq_empty || bf_cnt != '0 || w_v_q != '0)))
+        else $error("ce_top: idle with pieces, reads, bytes or ways left");
       // Unique tags in flight: a read's data lands in a slot that holds none.
       a_ce_rob_tag_unique: assert (!(rsp_rd && rob_v_q[rsp_tag_i]))
         else $error("ce_top: read data for slot %0d, which holds data", rsp_tag_i);
-    end
-    if (rst_ni) begin
       // At most one read per reorder slot.
       a_ce_rd_out_max: assert (32'(rd_out_q) <= RobSlots)
         else $error("ce_top: %0d reads in flight, %0d slots", rd_out_q, RobSlots);

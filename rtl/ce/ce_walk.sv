@@ -50,89 +50,100 @@ module ce_walk (
   logic [15:0] yb_q, yb_d;
   logic [32:0] c_q, c_d, p_q, p_d;
 
-  logic [32:0] w33, cw, seg_end, cend, left, nxt, nc;
-  logic [15:0] y, g;
+  // Evaluated only while busy (Verilator recomputes every block each
+  // cycle): the swizzle unit's inputs (its en_i is busy_q), the piece, and
+  // the next position.  Idle, every signal below keeps a constant default
+  // and the registers are not written.
+  logic [31:0] xb;
+  logic [15:0] y;
   logic [47:0] off;
-  logic [4:0] room, len;
+  logic [32:0] seg_end;
+  logic [4:0] len;
 
-  // The row feeds the swizzle unit, the rest uses its offset.
-  assign y = y0_i + yb_q + {15'd0, r_q};
-
-  // The piece's geometry matters only while one is offered (valid_o) and
-  // is evaluated only then.
   always_comb begin
-    w33 = '0;
-    cw = '0;
-    cend = '0;
-    seg_end = '0;
-    g = '0;
-    addr_o = '0;
-    room = '0;
-    left = '0;
-    len = '0;
-    nxt = '0;
-    nc = '0;
+    xb = '0;
+    y = '0;
     if (busy_q) begin
-      w33 = {1'b0, w_i};
-      cw = pair_i ? 33'd32 : w33;
-      cend = c_q + cw;
-      seg_end = (cend < w33) ? cend : w33;
-      g = pair_i ? 16'd2 : 16'd1;
-      addr_o = base_i + off;
-      room = 5'd16 - {1'b0, addr_o[3:0]};
-      left = seg_end - p_q;
-      len = (left < 33'(room)) ? left[4:0] : room;
-      nxt = p_q + 33'(len);
-      nc = c_q + cw;
+      // The row feeds the swizzle unit, the rest uses its offset.
+      xb = 32'(x0b_i) + p_q[31:0];
+      y = y0_i + yb_q + {15'd0, r_q};
     end
   end
 
-  // The address matters only while a piece is offered (valid_o).
   apt_swz u_swz (
     .en_i(busy_q),
     .mode_i(mode_i),
     .bpe_i(bpe_i),
     .pitch_i(pitch_i),
-    .xb_i(32'(x0b_i) + p_q[31:0]),
+    .xb_i(xb),
     .y_i(y),
     .off_o(off)
   );
+
+  // The piece offered (valid_o): up to the segment's end or the 16-byte
+  // boundary, whichever is first.
+  logic [32:0] cend, left;
+  logic [4:0] room;
+  always_comb begin
+    addr_o = '0;
+    seg_end = '0;
+    len = '0;
+    cend = '0;
+    left = '0;
+    room = '0;
+    if (busy_q) begin
+      cend = c_q + (pair_i ? 33'd32 : {1'b0, w_i});
+      seg_end = (cend < {1'b0, w_i}) ? cend : {1'b0, w_i};
+      addr_o = base_i + off;
+      room = 5'd16 - {1'b0, addr_o[3:0]};
+      left = seg_end - p_q;
+      len = (left < 33'(room)) ? left[4:0] : room;
+    end
+  end
 
   assign len_o = len;
   assign pos_o = p_q[2:0];
   assign valid_o = busy_q;
   assign done_o = !busy_q;
 
+  // Next position: the registers are written only while busy or starting,
+  // so the defaults here are never stored.
+  logic [32:0] nxt, nc;
   always_comb begin
-    busy_d = busy_q;
-    r_d = r_q;
-    yb_d = yb_q;
-    c_d = c_q;
-    p_d = p_q;
+    busy_d = 1'b0;
+    r_d = 1'b0;
+    yb_d = '0;
+    c_d = '0;
+    p_d = '0;
+    nxt = '0;
+    nc = '0;
     if (start_i) begin
       busy_d = w_i != '0 && h_i != '0;
-      r_d = 1'b0;
-      yb_d = '0;
-      c_d = '0;
-      p_d = '0;
-    end else if (stop_i) begin
-      busy_d = 1'b0;
-    end else if (busy_q && ready_i) begin
-      p_d = nxt;
-      if (nxt == seg_end) begin
-        if (pair_i && !r_q && yb_q + 16'd1 < h_i) begin
-          r_d = 1'b1;
-          p_d = c_q;
-        end else if (nc < w33) begin
-          r_d = 1'b0;
-          c_d = nc;
-          p_d = nc;
-        end else begin
-          r_d = 1'b0;
-          c_d = '0;
-          p_d = '0;
-          yb_d = yb_q + g;
-          if (32'(yb_q) + 32'(g) >= 32'(h_i)) busy_d = 1'b0;
+    end else if (busy_q) begin
+      busy_d = !stop_i;
+      r_d = r_q;
+      yb_d = yb_q;
+      c_d = c_q;
+      p_d = p_q;
+      if (!stop_i && ready_i) begin
+        nxt = p_q + 33'(len);
+        nc = c_q + (pair_i ? 33'd32 : {1'b0, w_i});
+        p_d = nxt;
+        if (nxt == seg_end) begin
+          if (pair_i && !r_q && yb_q + 16'd1 < h_i) begin
+            r_d = 1'b1;
+            p_d = c_q;
+          end else if (nc < {1'b0, w_i}) begin
+            r_d = 1'b0;
+            c_d = nc;
+            p_d = nc;
+          end else begin
+            r_d = 1'b0;
+            c_d = '0;
+            p_d = '0;
+            yb_d = yb_q + (pair_i ? 16'd2 : 16'd1);
+            if (32'(yb_q) + (pair_i ? 32'd2 : 32'd1) >= 32'(h_i)) busy_d = 1'b0;
+          end
         end
       end
     end
@@ -145,7 +156,7 @@ module ce_walk (
       yb_q <= '0;
       c_q <= '0;
       p_q <= '0;
-    end else if (busy_q || start_i) begin  // else idle: every _d is its _q
+    end else if (busy_q || start_i) begin  // else idle: hold (the _d are defaults)
       busy_q <= busy_d;
       r_q <= r_d;
       yb_q <= yb_d;
@@ -163,12 +174,12 @@ module ce_walk (
       a_walk_start_idle: assert (!(start_i && busy_q))
         else $error("ce_walk: started while busy");
       // A piece is 1..16 bytes and never crosses 16 bytes (so never a beat).
-      a_walk_piece_16: assert (!valid_o || (len_o != '0 && 6'(addr_o[3:0]) + 6'(len_o) <= 6'd16))
+      a_walk_piece_16: assert (len_o != '0 && 6'(addr_o[3:0]) + 6'(len_o) <= 6'd16)
         else $error("ce_walk: piece of %0d bytes at %h", len_o, addr_o);
       // The walk stays inside its rectangle: the column inside its segment,
       // the row inside H, the second row of a pair only in pair order.
-      a_walk_in_rect: assert (!busy_q || (p_q >= c_q && p_q < seg_end && seg_end <= w33 &&
-                                          yb_q + 16'(r_q) < h_i && (!r_q || pair_i)))
+      a_walk_in_rect: assert (p_q >= c_q && p_q < seg_end && seg_end <= {1'b0, w_i} &&
+                              yb_q + 16'(r_q) < h_i && (!r_q || pair_i))
         else $error("ce_walk: position (%0d, %0d+%0d) outside %0d x %0d", p_q, yb_q, r_q, w_i, h_i);
     end
   end
