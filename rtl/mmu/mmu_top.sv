@@ -250,12 +250,14 @@ module mmu_top #(
   // set by a cycle with m_act and cleared by one without: with it clear the
   // state is quiet (it changes only with m_act), so only an input can
   // wake the MMU, and the state need not be looked at.
-  logic m_busy_q, m_act;
+  // wk_act: the walker or the FIFO head has work (a part of m_act).
+  logic m_busy_q, m_act, wk_act;
   always_comb begin
+    wk_act = 1'b0;
     m_act = in_valid_i || mem_rsp_valid_i || inv_i;
     if (m_busy_q) begin
-      m_act = m_act || wk_q != WkIdle || mq_valid_q[0] || syn_valid_q || ob_valid_q[0] ||
-              wlen_q != '0;
+      wk_act = wk_q != WkIdle || mq_valid_q[0] || wlen_q != '0;
+      m_act = m_act || wk_act || syn_valid_q || ob_valid_q[0];
     end
   end
 
@@ -319,19 +321,8 @@ module mmu_top #(
       syn_id_d = syn_id_q;
       syn_fault_d = syn_fault_q;
       mq_valid_d = mq_valid_q;
-      wk_d = wk_q;
-      wk_level_d = wk_level_q;
-      wk_table_d = wk_table_q;
-      wk_stale_d = wk_stale_q || (inv_i && wk_q != WkIdle);
-      wk_pte_d = wk_pte_q;
-      wk_fault_d = wk_fault_q;
       hits_d = hits_q;
       misses_d = misses_q;
-      walks_d = walks_q;
-      // Walker busy: reading tables (a merged head's CHECK is not a walk).
-      wcyc_d = wcyc_q + {31'd0, wk_q != WkIdle && wk_q != WkCheck};
-      wlen_d = (wk_q == WkIdle) ? 32'd0 : wlen_q + 32'd1;
-      wmax_d = wmax_q;
 
       // Only an input with a parked request can conflict.
       if (in_valid_i && mq_valid_q != '0) begin
@@ -342,108 +333,124 @@ module mmu_top #(
         end
       end
 
-      // The table entry the walker reads or waits for.
-      if (wk_q == WkRead || wk_q == WkWait) begin
-        unique case (wk_level_q)
-          2'd0: wk_idx = h_va[47:39];
-          2'd1: wk_idx = h_va[38:30];
-          2'd2: wk_idx = h_va[29:21];
-          default: wk_idx = h_va[20:12];
-        endcase
-        wk_entry_qw = {wk_table_q[47:12], wk_idx};
-        if (wk_q == WkWait) wk_entry = mem_rsp_rdata_i[64*wk_entry_qw[BeatLog2-4:0] +: 64];
-      end
+      // The walker and the FIFO head, only with wk_act (idle: no head, the
+      // walker in WkIdle, its registers keep their values; wlen_q is 0).
+      if (wk_act) begin
+        wk_d = wk_q;
+        wk_level_d = wk_level_q;
+        wk_table_d = wk_table_q;
+        wk_stale_d = wk_stale_q || (inv_i && wk_q != WkIdle);
+        wk_pte_d = wk_pte_q;
+        wk_fault_d = wk_fault_q;
+        walks_d = walks_q;
+        // Walker busy: reading tables (a merged head's CHECK is not a walk).
+        wcyc_d = wcyc_q + {31'd0, wk_q != WkIdle && wk_q != WkCheck};
+        wlen_d = (wk_q == WkIdle) ? 32'd0 : wlen_q + 32'd1;
+        wmax_d = wmax_q;
 
-      // Walker and FIFO head (they own the output and synthetic slots first).
-      unique case (wk_q)
-        WkIdle: if (mq_valid_q[0]) wk_d = WkCheck;
-        WkCheck: begin
-          if (lk_hit) begin
-            // Merged: an earlier walk filled this page.
-            flt = perm_fault(h_we, lk_r, lk_w, lk_null);
-            if (flt == FltNone && !lk_null && out_free) begin
-              out_valid_d = 1'b1;
-              out_sel_d = OutHead;
-              out_addr_d = lk_pa;
-              head_pop = 1'b1;
-            end else if ((flt != FltNone || lk_null) && syn_free) begin
-              syn_valid_d = 1'b1;
-              syn_id_d = h_id;
-              syn_fault_d = flt != FltNone;
-              head_pop = 1'b1;
-            end
-            // Counted once, as the miss it parked on; not again as a hit.
-            lk_use = head_pop;
-          end else begin
-            wk_d = WkRead;
-            wk_level_d = 2'd0;
-            wk_table_d = root_i[48*h_vmid +: 48];
-            wk_stale_d = 1'b0;
-          end
+        // The table entry the walker reads or waits for.
+        if (wk_q == WkRead || wk_q == WkWait) begin
+          unique case (wk_level_q)
+            2'd0: wk_idx = h_va[47:39];
+            2'd1: wk_idx = h_va[38:30];
+            2'd2: wk_idx = h_va[29:21];
+            default: wk_idx = h_va[20:12];
+          endcase
+          wk_entry_qw = {wk_table_q[47:12], wk_idx};
+          if (wk_q == WkWait) wk_entry = mem_rsp_rdata_i[64*wk_entry_qw[BeatLog2-4:0] +: 64];
         end
-        WkRead: if (out_free) begin
-          out_valid_d = 1'b1;
-          out_sel_d = OutWalk;
-          out_addr_d = {wk_entry_qw[44:BeatLog2-3], {BeatLog2{1'b0}}};
-          wk_d = WkWait;
-        end
-        WkWait: if (wk_rsp) begin
-          wk_pte_d = wk_entry;
-          if (mem_rsp_err_i) begin
-            wk_fault_d = FltWalkError;
-            wk_d = WkDone;
-          end else if (wk_level_q != 2'd3) begin
-            if (!wk_entry[PdeVLsb]) begin
-              wk_fault_d = FltPdeInvalid;
-              wk_d = WkDone;
-            end else if ((wk_entry & PdeReserved) != '0) begin
-              wk_fault_d = FltReserved;
-              wk_d = WkDone;
+
+        // Walker and FIFO head (they own the output and synthetic slots first).
+        unique case (wk_q)
+          WkIdle: if (mq_valid_q[0]) wk_d = WkCheck;
+          WkCheck: begin
+            if (lk_hit) begin
+              // Merged: an earlier walk filled this page.
+              flt = perm_fault(h_we, lk_r, lk_w, lk_null);
+              if (flt == FltNone && !lk_null && out_free) begin
+                out_valid_d = 1'b1;
+                out_sel_d = OutHead;
+                out_addr_d = lk_pa;
+                head_pop = 1'b1;
+              end else if ((flt != FltNone || lk_null) && syn_free) begin
+                syn_valid_d = 1'b1;
+                syn_id_d = h_id;
+                syn_fault_d = flt != FltNone;
+                head_pop = 1'b1;
+              end
+              // Counted once, as the miss it parked on; not again as a hit.
+              lk_use = head_pop;
             end else begin
-              wk_table_d = (wk_entry[PdeSysLsb] ? SysmemBase[47:0] : 48'(VramBase)) +
-                           {8'd0, wk_entry[PdeAddrLsb +: PdeAddrW], 12'h000};
-              wk_level_d = wk_level_q + 2'd1;
               wk_d = WkRead;
-            end
-          end else begin
-            if ((wk_entry & PteReserved) != '0) wk_fault_d = FltReserved;
-            else if (!wk_entry[PteVLsb] && !wk_entry[PtePrtLsb]) wk_fault_d = FltPteInvalid;
-            else wk_fault_d = FltNone;
-            wk_d = WkDone;
-          end
-        end
-        WkDone: begin
-          if (wk_stale_q || inv_i) begin
-            // Invalidated during the walk: the entries read may be stale.
-            wk_d = WkCheck;
-          end else begin
-            flt = wk_fault_q != FltNone ? wk_fault_q :
-                  perm_fault(h_we, wk_pte_q[PteRLsb], wk_pte_q[PteWLsb], pte_null);
-            if (flt == FltNone && !pte_null && out_free) begin
-              out_valid_d = 1'b1;
-              out_sel_d = OutHead;
-              out_addr_d = wk_pte_q[PteFrag64kLsb] ? {pte_pa[47:16], h_va[15:0]} : {pte_pa[47:12], h_va[11:0]};
-              head_pop = 1'b1;
-            end else if ((flt != FltNone || pte_null) && syn_free) begin
-              syn_valid_d = 1'b1;
-              syn_id_d = h_id;
-              syn_fault_d = flt != FltNone;
-              head_pop = 1'b1;
-            end
-            // Cache what the walk found, faults excepted.
-            fill = head_pop && wk_fault_q == FltNone;
-            if (head_pop) begin
-              walks_d = walks_q + 32'd1;
-              if (wlen_q + 32'd1 > wmax_q) wmax_d = wlen_q + 32'd1;
+              wk_level_d = 2'd0;
+              wk_table_d = root_i[48*h_vmid +: 48];
+              wk_stale_d = 1'b0;
             end
           end
-        end
-        default: wk_d = WkIdle;
-      endcase
+          WkRead: if (out_free) begin
+            out_valid_d = 1'b1;
+            out_sel_d = OutWalk;
+            out_addr_d = {wk_entry_qw[44:BeatLog2-3], {BeatLog2{1'b0}}};
+            wk_d = WkWait;
+          end
+          WkWait: if (wk_rsp) begin
+            wk_pte_d = wk_entry;
+            if (mem_rsp_err_i) begin
+              wk_fault_d = FltWalkError;
+              wk_d = WkDone;
+            end else if (wk_level_q != 2'd3) begin
+              if (!wk_entry[PdeVLsb]) begin
+                wk_fault_d = FltPdeInvalid;
+                wk_d = WkDone;
+              end else if ((wk_entry & PdeReserved) != '0) begin
+                wk_fault_d = FltReserved;
+                wk_d = WkDone;
+              end else begin
+                wk_table_d = (wk_entry[PdeSysLsb] ? SysmemBase[47:0] : 48'(VramBase)) +
+                             {8'd0, wk_entry[PdeAddrLsb +: PdeAddrW], 12'h000};
+                wk_level_d = wk_level_q + 2'd1;
+                wk_d = WkRead;
+              end
+            end else begin
+              if ((wk_entry & PteReserved) != '0) wk_fault_d = FltReserved;
+              else if (!wk_entry[PteVLsb] && !wk_entry[PtePrtLsb]) wk_fault_d = FltPteInvalid;
+              else wk_fault_d = FltNone;
+              wk_d = WkDone;
+            end
+          end
+          WkDone: begin
+            if (wk_stale_q || inv_i) begin
+              // Invalidated during the walk: the entries read may be stale.
+              wk_d = WkCheck;
+            end else begin
+              flt = wk_fault_q != FltNone ? wk_fault_q :
+                    perm_fault(h_we, wk_pte_q[PteRLsb], wk_pte_q[PteWLsb], pte_null);
+              if (flt == FltNone && !pte_null && out_free) begin
+                out_valid_d = 1'b1;
+                out_sel_d = OutHead;
+                out_addr_d = wk_pte_q[PteFrag64kLsb] ? {pte_pa[47:16], h_va[15:0]} : {pte_pa[47:12], h_va[11:0]};
+                head_pop = 1'b1;
+              end else if ((flt != FltNone || pte_null) && syn_free) begin
+                syn_valid_d = 1'b1;
+                syn_id_d = h_id;
+                syn_fault_d = flt != FltNone;
+                head_pop = 1'b1;
+              end
+              // Cache what the walk found, faults excepted.
+              fill = head_pop && wk_fault_q == FltNone;
+              if (head_pop) begin
+                walks_d = walks_q + 32'd1;
+                if (wlen_q + 32'd1 > wmax_q) wmax_d = wlen_q + 32'd1;
+              end
+            end
+          end
+          default: wk_d = WkIdle;
+        endcase
 
-      if (head_pop) begin
-        wk_d = WkIdle;
-        fault_o = flt != FltNone;
+        if (head_pop) begin
+          wk_d = WkIdle;
+          fault_o = flt != FltNone;
+        end
       end
 
       // The input, when the head left it room.
@@ -560,18 +567,20 @@ module mmu_top #(
         syn_id_q <= syn_id_d;
         syn_fault_q <= syn_fault_d;
         mq_valid_q <= mq_valid_d;
-        wk_q <= wk_d;
-        wk_level_q <= wk_level_d;
-        wk_table_q <= wk_table_d;
-        wk_stale_q <= wk_stale_d;
-        wk_pte_q <= wk_pte_d;
-        wk_fault_q <= wk_fault_d;
         hits_q <= hits_d;
         misses_q <= misses_d;
-        walks_q <= walks_d;
-        wcyc_q <= wcyc_d;
-        wlen_q <= wlen_d;
-        wmax_q <= wmax_d;
+        if (wk_act) begin  // else the walker's _d are not formed
+          wk_q <= wk_d;
+          wk_level_q <= wk_level_d;
+          wk_table_q <= wk_table_d;
+          wk_stale_q <= wk_stale_d;
+          wk_pte_q <= wk_pte_d;
+          wk_fault_q <= wk_fault_d;
+          walks_q <= walks_d;
+          wcyc_q <= wcyc_d;
+          wlen_q <= wlen_d;
+          wmax_q <= wmax_d;
+        end
       end
     end
   end
