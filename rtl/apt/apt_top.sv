@@ -196,19 +196,13 @@ module apt_top #(
     logic [27:3]        off;  // window offset of the first word
   } beat_t;
 
-  // ---------------------------------------------------------------- host FIFO
+  // ---------------------------------------------------------------- state
+  // Host FIFO.
   host_t hq_q [HostDepth];
   logic [HW:0] hq_wr_q, hq_rd_q, hq_cnt;
-  logic hq_pop;
-  host_t h;
-  logic head;
-  assign hq_cnt = hq_wr_q - hq_rd_q;
-  assign head = hq_cnt != '0;
-  assign h = hq_q[hq_rd_q[HW-1:0]];
-  // The request in the caller's input register lands next cycle.
-  assign req_ready_o = 32'(hq_cnt) + 32'(req_valid_i) < HostDepth;
+  logic hq_pop, head;
 
-  // ---------------------------------------------------------------- front end
+  // Front end: the divider and the row cache, then the two stages.
   apt_state_e st_q, st_d;
   logic [RW-1:0] r_q, r_d;
   logic [27:0] l_q, l_d, rem_q, rem_d, lo_q, lo_d;
@@ -219,242 +213,20 @@ module apt_top #(
   logic [RW-1:0] rc_r_q, rc_r_d;
   logic [27:0] rc_l0_q, rc_l0_d;
   logic [15:0] rc_y0_q, rc_y0_d;
-  s1_t s1_q, s1_d;
-  s2_t s2_q, s2_d;
-  logic s2_ld;
-  logic s1_free, s2_free, c_take;
-
-  // Range match: the lowest-numbered valid range containing the head.
-  logic hit;
-  logic [RW-1:0] hit_r;
   // A chunk goes as one unit when both halves are enabled and no valid
   // range has a start, end or pitch off 16 bytes (then the halves share a
   // range and a row, and every layout keeps byte bits 3:0 of a row
   // together); else its enabled halves go one after the other.
   logic part_q, part_d;  // the head's low half is done
-  logic lo_en, hi_en, wide_ok, wide, cur_half;
-  unit_t cur;
-  logic [27:0] a8;
-  always_comb begin
-    wide_ok = 1'b1;
-    if (head) begin  // read only for a head (through wide)
-      for (int i = 0; i < NumRanges; i++) begin
-        if (rng_valid_i[i] && (rng_start_i[28*i + 3] || rng_end_i[28*i + 3] || rng_pitch_i[20*i + 3]))
-          wide_ok = 1'b0;
-      end
-    end
-  end
-  assign lo_en = |h.wstrb[7:0];
-  assign hi_en = |h.wstrb[15:8];
-  assign wide = lo_en && hi_en && wide_ok && !part_q;
-  assign cur_half = part_q || !lo_en;
-  assign a8 = {h.off, cur_half, 3'b000};
-  // The unit is formed only for a head (AptIdle reads it only then).
-  always_comb begin
-    cur = '0;
-    if (head) begin
-      cur.we = h.we;
-      cur.wide = wide;
-      cur.half = cur_half;
-      cur.last = wide || cur_half || !hi_en;
-      cur.off = a8[27:3];
-      cur.data = wide ? h.wdata : {64'd0, cur_half ? h.wdata[127:64] : h.wdata[63:0]};
-      cur.strb = wide ? h.wstrb : {8'd0, cur_half ? h.wstrb[15:8] : h.wstrb[7:0]};
-    end
-  end
-  always_comb begin
-    hit = 1'b0;
-    hit_r = '0;
-    if (head) begin  // the loop only with a head: it costs every evaluation
-      for (int i = NumRanges - 1; i >= 0; i--) begin
-        if (rng_valid_i[i] && a8 >= rng_start_i[28*i +: 28] && a8 < rng_end_i[28*i +: 28]) begin
-          hit = 1'b1;
-          hit_r = RW'(i);
-        end
-      end
-    end
-  end
+  s1_t s1_q, s1_d;
+  s2_t s2_q, s2_d;
+  logic s2_ld, s1_free, s2_free, c_take;
+  // Range match: the lowest-numbered valid range containing the head.
+  logic hit;
+  logic [RW-1:0] hit_r;
 
-  logic [2:0] r_mode, r_bpe;
-  logic [19:0] r_pitch;
-  logic [27:0] r_start, l_new, rc_off;
-  logic r_ok;
-  // The head's range and its format check only for a head (AptIdle reads
-  // them only then; r_start and r_pitch also without a hit, as range 0's).
-  always_comb begin
-    r_mode = '0;
-    r_bpe = '0;
-    r_pitch = '0;
-    r_start = '0;
-    r_ok = 1'b0;
-    if (head) begin
-      r_mode = rng_mode_i[3*hit_r +: 3];
-      r_bpe = rng_bpe_i[3*hit_r +: 3];
-      r_pitch = rng_pitch_i[20*hit_r +: 20];
-      r_start = rng_start_i[28*hit_r +: 28];
-      if (hit) r_ok = tile_fmt_ok(r_mode, r_bpe, r_pitch) && r_pitch[2:0] == '0;
-    end
-  end
-  assign l_new = a8 - r_start;  // both 8-aligned
-  assign rc_off = l_new - rc_l0_q;
-
-  // The idle path.  With every stage empty and drained, nothing answered or
-  // evicted, and no input (request, response, snoop, register write) the
-  // aperture changes nothing: a_act is 0, its two blocks below keep their
-  // defaults and its registers are not written.
-  // (busy_o: a stage holds something, a beat is not drained, a read waits
-  // or is fetched, or a flush waits.)
-  logic a_act;
-  assign a_act = busy_o || rb_pop || rsp_valid_o || req_valid_i || m_rsp_valid_i || snoop_valid_i ||
-                 cfg_wr_i || apt_wr_i || err_clr_i || pf_drop_i;
-
-  // Division step: shift the next dividend bit into the remainder.
-  logic [28:0] d_rem;
-  logic [19:0] d_pitch;
-  always_comb begin
-    d_pitch = '0;
-    if (st_q == AptDiv) d_pitch = rng_pitch_i[20*r_q +: 20];  // its only reader
-  end
-  assign d_rem = {rem_q, l_q[27]};
-
-  always_comb begin
-    st_d = st_q;
-    r_d = r_q;
-    l_d = l_q;
-    lo_d = lo_q;
-    rem_d = rem_q;
-    q_d = q_q;
-    cnt_d = cnt_q;
-    row_err_d = row_err_q && !cfg_wr_i;
-    rc_v_d = rc_v_q && !cfg_wr_i;
-    rc_r_d = rc_r_q;
-    rc_l0_d = rc_l0_q;
-    rc_y0_d = rc_y0_q;
-    hq_pop = 1'b0;
-    part_d = part_q;
-    s1_d = s1_q;
-    if (a_act) begin  // else idle: every _d is its _q
-      if (s2_free) s1_d.v = 1'b0;
-      unique case (st_q)
-        AptIdle: begin
-          if (head && s1_free) begin
-            s1_d = '0;
-            s1_d.u = cur;
-            s1_d.r = hit_r;
-            hq_pop = cur.last;
-            part_d = !cur.last;
-            s1_d.v = 1'b1;
-            if (!hit) begin
-              s1_d.lin = 1'b1;
-              s1_d.addr = 48'(VramBase) + 48'(a8);
-            end else if (!r_ok) begin
-              s1_d.err = AptErrFormat;
-            end else if (row_err_q) begin
-              s1_d.err = AptErrRow;
-              row_err_d = 1'b0;
-            end else if (rc_v_q && rc_r_q == hit_r && l_new >= rc_l0_q && rc_off < 28'(r_pitch)) begin
-              s1_d.xb = 32'(rc_off);
-              s1_d.y = rc_y0_q;
-            end else if (rc_v_q && rc_r_q == hit_r && l_new >= rc_l0_q &&
-                         rc_off - 28'(r_pitch) < 28'(r_pitch) && rc_y0_q != 16'hffff) begin
-              s1_d.xb = {4'd0, 28'(rc_off - 28'(r_pitch))};
-              s1_d.y = rc_y0_q + 16'd1;
-              rc_l0_d = rc_l0_q + 28'(r_pitch);
-              rc_y0_d = rc_y0_q + 16'd1;
-            end else begin
-              // Row-cache miss: divide, then translate this head again.
-              hq_pop = 1'b0;
-              part_d = part_q;
-              s1_d = s1_q;
-              s1_d.v = 1'b0;
-              r_d = hit_r;
-              l_d = l_new;
-              lo_d = l_new;
-              rem_d = '0;
-              q_d = '0;
-              cnt_d = 5'd28;
-              st_d = AptDiv;
-            end
-          end
-        end
-        AptDiv: begin
-          // Restoring division, one quotient bit per cycle, MSB first.
-          l_d = {l_q[26:0], 1'b0};
-          q_d = {q_q[26:0], 1'b0};
-          if (d_rem >= 29'(d_pitch)) begin
-            rem_d = 28'(d_rem - 29'(d_pitch));
-            q_d[0] = 1'b1;
-          end else begin
-            rem_d = d_rem[27:0];
-          end
-          cnt_d = cnt_q - 5'd1;
-          if (cnt_q == 5'd1) begin
-            st_d = AptIdle;
-            if (q_d[27:16] != '0) begin
-              row_err_d = !cfg_wr_i;
-            end else begin
-              rc_v_d = !cfg_wr_i;
-              rc_r_d = r_q;
-              rc_l0_d = lo_q - rem_d;
-              rc_y0_d = q_d[15:0];
-            end
-          end
-        end
-        default: st_d = AptIdle;
-      endcase
-    end
-  end
-
-  // ---------------------------------------------------------------- swizzle
-  // Named for the waves (a packed struct dumps as one vector).
-  logic [47:0] swz_off;
-  logic [31:0] s1_xb;
-  logic [15:0] s1_y;
-  logic s1_swz;
-  logic [2:0] s1_mode, s1_bpe;
-  logic [19:0] s1_pitch;
-  assign s1_xb = s1_q.xb;
-  assign s1_y = s1_q.y;
-  assign s1_swz = s1_q.v && !s1_q.lin;  // swz_off is read only then
-  // The range's format selected only for the swizzle.
-  always_comb begin
-    s1_mode = '0;
-    s1_bpe = '0;
-    s1_pitch = '0;
-    if (s1_swz) begin
-      s1_mode = rng_mode_i[3*s1_q.r +: 3];
-      s1_bpe = rng_bpe_i[3*s1_q.r +: 3];
-      s1_pitch = rng_pitch_i[20*s1_q.r +: 20];
-    end
-  end
-  apt_swz u_swz (
-    .en_i(s1_swz),
-    .mode_i(s1_mode),
-    .bpe_i(s1_bpe),
-    .pitch_i(s1_pitch),
-    .xb_i(s1_xb),
-    .y_i(s1_y),
-    .off_o(swz_off)
-  );
-
-  always_comb begin
-    s2_d = '0;
-    if (s2_ld) begin
-      s2_d.v = 1'b1;
-      s2_d.err = s1_q.err;
-      s2_d.u = s1_q.u;
-      s2_d.addr = s1_q.lin ? s1_q.addr : rng_base_i[48*s1_q.r +: 48] + swz_off;
-    end
-  end
-  assign s2_free = !s2_q.v || c_take;
-  // s2 is loaded only when s1 moves on (else only its valid clears): no
-  // copy of the stage each cycle.
-  assign s2_ld = s1_q.v && s2_free;
-  assign s1_free = !s1_q.v || s2_free;
-
-  // ---------------------------------------------------------------- back end
-  // The buffer is written only when a write lands in it (wc_ld): no copy of
-  // its beat each cycle.
+  // Back end.  The buffer is written only when a write lands in it (wc_ld):
+  // no copy of its beat each cycle.
   beat_t wc_q, wc_d;
   logic wc_ld;
   logic wc_v_q, wc_v_d;
@@ -463,31 +235,9 @@ module apt_top #(
   beat_t wq_q [WqDepth];
   logic [QW:0] wq_wr_q, wq_rd_q, wq_cnt;
   logic wq_push, wq_pop;
-  beat_t wq_head;
-  assign wq_cnt = wq_wr_q - wq_rd_q;
-  // Read only with a beat queued (a write request, its slot's offset).
-  always_comb begin
-    wq_head = '0;
-    if (wq_cnt != '0) wq_head = wq_q[wq_rd_q[QW-1:0]];
-  end
-
   logic [Slots-1:0] sl_v_q, sl_v_d;
   logic [27:3] sl_off_q [Slots];
-  logic sl_free;
   logic [TagW-1:0] sl_pick;
-  always_comb begin
-    sl_free = 1'b0;
-    sl_pick = '0;
-    // The search only when a beat waits: it costs every evaluation it runs.
-    if (wq_cnt != '0) begin
-      for (int i = Slots - 1; i >= 0; i--) begin
-        if (!sl_v_q[i]) begin
-          sl_free = 1'b1;
-          sl_pick = TagW'(i);
-        end
-      end
-    end
-  end
 
   // Reads: beat buffers (rb_*), a ring in allocation order, fetched in that
   // order; the newest is kept as the prefetched beat.  Read units wait in
@@ -511,93 +261,312 @@ module apt_top #(
     if (RbN > Slots) $error("apt_top: a read buffer's tag is a slot tag");
   end
   logic [RbW:0] rb_alloc_q, rb_iss_q, rb_free_q, rb_cnt;
-  logic [RbW-1:0] rb_new, rb_iss, rb_free;
   ru_t ru_q [RuN];
   logic [RuW:0] ru_wr_q, ru_rd_q, ru_cnt;
-  ru_t ru_in, ru_hd;
-  logic ru_push, ru_pop, rb_alloc, rb_go, rb_pop, rb_reuse, rd_drain;
-  assign rb_cnt = rb_alloc_q - rb_free_q;
-  assign rb_new = rb_alloc_q[RbW-1:0] - RbW'(1);  // the newest buffer
-  assign rb_iss = rb_iss_q[RbW-1:0];
-  assign rb_free = rb_free_q[RbW-1:0];
-  assign ru_cnt = ru_wr_q - ru_rd_q;
-  assign ru_hd = ru_q[ru_rd_q[RuW-1:0]];
-  assign rb_go = rb_iss_q != rb_alloc_q;
-
-  logic front_empty, drained, wr_rsp, rd_rsp, wr_go;
-  logic [LW-1:0] lane;
+  ru_t ru_in;
+  logic ru_push, ru_pop, rb_alloc, rb_go, rb_pop, rd_drain, rd_rsp, wr_go;
   logic [47:BL] c_beat, wc_beat;
   logic [47:0] s2_addr;
-  logic [BB-1:0] w_data, w_bits;
-  logic [BeatBytes-1:0] w_strb;
   assign s2_addr = s2_q.addr;
   assign wc_beat = wc_q.beat;
   assign c_beat = s2_addr[47:BL];
-  assign lane = s2_addr[BL-1:3];
-  assign w_strb = BeatBytes'(s2_q.u.strb) << {lane, 3'b000};
-  assign front_empty = !head && !s1_q.v && !s2_q.v && st_q == AptIdle;
-  assign drained = !wc_v_q && wq_cnt == '0 && sl_v_q == '0;
-  assign wr_rsp = m_rsp_valid_i && m_rsp_we_i;
-  assign rd_rsp = m_rsp_valid_i && !m_rsp_we_i;
+  assign rb_cnt = rb_alloc_q - rb_free_q;
 
-  // Errors of posted writes
-  logic c_err, m_err, err_v_q;
+  // Errors of posted writes, read answers.
+  logic c_err, m_err, err_v_q, err_v_d;
   logic [1:0] err_cause_q;
   logic [27:3] err_off_q;
   logic [31:0] err_cnt_q, acc_q;
   logic rsp_valid_d, rsp_err_d;
-  logic [127:0] rsp_rdata_d, racc_q, racc_d, ans_data;
-  logic rerr_q, rerr_d, ans, ans_err;
+  logic [127:0] rsp_rdata_d, racc_q, racc_d;
+  logic rerr_q, rerr_d;
+  logic pf_q;  // pf_o as last evaluated (the quiet aperture's)
+  logic [5:0] pend;
+  apt_rd_e rd_st;  // what the reads wait for
+  logic [27:3] wq_off;  // the write queue head's window offset
+  logic [RbW-1:0] rb_new;  // the newest buffer
+  assign rb_new = rb_alloc_q[RbW-1:0] - RbW'(1);
 
-  // A failing posted write in s2 (latched, nothing written), and a read in
-  // s2 waiting for the posted writes to drain: outside the block below (the
-  // status and the interrupt read them, and they are read each cycle).
-  assign c_err = s2_q.v && s2_q.u.we && ru_cnt == '0 && s2_q.err != AptErrNone;
-  assign rd_drain = s2_q.v && !s2_q.u.we && 32'(ru_cnt) < RuN && s2_q.err == AptErrNone &&
-                    !drained;
+  // Working values of the next-state block (below), read only there.
+  host_t h;  // the host FIFO's head
+  ru_t ru_hd;  // the oldest read unit
+  logic [LW-1:0] lane;  // s2's word lane in its beat
+  logic [BeatBytes-1:0] w_strb;  // s2's byte enables in its beat
+  logic front_empty, drained, wr_rsp, ans, ans_err, rb_reuse;
+  logic [127:0] ans_data;
+  logic wide_ok, lo_en, hi_en, wide, cur_half, cur_last, r_ok;
+  logic [27:0] a8, l_new, rc_off, r_start;
+  logic [19:0] r_pitch, d_pitch;
+  logic [28:0] d_rem;
 
+  // The write-combining merge: s2's word(s) into the buffer's beat at their
+  // lane, byte by byte.
+  function automatic logic [BB-1:0] wc_merge(logic [BB-1:0] old, logic [127:0] data,
+                                             logic [LW-1:0] ln, logic [BeatBytes-1:0] strb);
+    logic [BB-1:0] bits, w;
+    w = BB'(data) << {ln, 6'b000000};
+    for (int unsigned j = 0; j < BeatBytes; j++) bits[8*j +: 8] = {8{strb[j]}};
+    wc_merge = (old & ~bits) | (w & bits);
+  endfunction
+
+  // ---------------------------------------------------------------- activity
+  // The idle path.  With every stage empty and drained, nothing answered or
+  // evicted, and no input (request, response, register write, or a snoop
+  // that hits the newest buffer's beat while it is fresh) the aperture
+  // changes nothing: a_act is 0 and its registers are not written.
+  // (busy_o: a stage holds something, a beat is not drained, a read waits
+  // or is fetched, or a flush waits.)  a_busy_q is set by a cycle with a_act
+  // and cleared by one without: with it clear the state is quiet (it cannot
+  // change without a_act), so with no input either (a_pre 0) a_act is 0
+  // too, and nothing below is evaluated: the outputs take their quiet
+  // values (pf_o the one last evaluated).
+  logic a_busy_q, a_snoop, a_pre, a_act;
   always_comb begin
+    a_snoop = 1'b0;
+    if (snoop_valid_i && rb_cnt != '0) begin
+      a_snoop = !rb_stale_q[rb_new] && rb_beat_q[rb_new] == snoop_addr_i[47:BL];
+    end
+  end
+  assign a_pre = a_busy_q || req_valid_i || m_rsp_valid_i || a_snoop || cfg_wr_i || apt_wr_i ||
+                 err_clr_i || pf_drop_i;
+
+  // ---------------------------------------------------------------- memory requests
+  // From registers only (the memory port's ready is read below): the read
+  // (only once every write is acknowledged), else the write queue's head
+  // when a slot is free.  Without a_busy_q the aperture is quiet: nothing
+  // queued or fetched.
+  always_comb begin
+    wq_cnt = '0;
+    sl_pick = '0;
+    rb_go = 1'b0;
+    wr_go = 1'b0;
+    m_req_valid_o = 1'b0;
+    m_req_we_o = 1'b1;
+    m_req_tag_o = '0;
+    m_req_addr_o = '0;
+    m_req_wdata_o = '0;
+    m_req_wstrb_o = '0;
+    wq_off = '0;
+    if (a_busy_q) begin
+      wq_cnt = wq_wr_q - wq_rd_q;
+      rb_go = rb_iss_q != rb_alloc_q;
+      if (wq_cnt != '0) begin
+        // The queue's head, straight into the port (a write's data).
+        {m_req_addr_o[47:BL], m_req_wdata_o, m_req_wstrb_o, wq_off} = wq_q[wq_rd_q[QW-1:0]];
+        for (int i = Slots - 1; i >= 0; i--) begin
+          if (!sl_v_q[i]) begin
+            wr_go = !rb_go;  // a free slot
+            sl_pick = TagW'(i);
+          end
+        end
+      end
+      m_req_valid_o = rb_go || wr_go;
+      m_req_tag_o = sl_pick;
+      if (rb_go) begin
+        m_req_we_o = 1'b0;
+        m_req_tag_o = TagW'(rb_iss_q[RbW-1:0]);
+        m_req_addr_o = {rb_beat_q[rb_iss_q[RbW-1:0]], {BL{1'b0}}};
+        m_req_wstrb_o = '0;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- swizzle
+  // Named for the waves (a packed struct dumps as one vector).
+  logic [47:0] swz_off;
+  logic [31:0] s1_xb;
+  logic [15:0] s1_y;
+  logic s1_swz;
+  logic [2:0] s1_mode, s1_bpe;
+  logic [19:0] s1_pitch;
+  assign s1_xb = s1_q.xb;
+  assign s1_y = s1_q.y;
+  // The range's format selected only for the swizzle (swz_off is read only then).
+  always_comb begin
+    s1_swz = 1'b0;
+    s1_mode = '0;
+    s1_bpe = '0;
+    s1_pitch = '0;
+    if (s1_q.v && !s1_q.lin) begin
+      s1_swz = 1'b1;
+      s1_mode = rng_mode_i[3*s1_q.r +: 3];
+      s1_bpe = rng_bpe_i[3*s1_q.r +: 3];
+      s1_pitch = rng_pitch_i[20*s1_q.r +: 20];
+    end
+  end
+  apt_swz u_swz (
+    .en_i(s1_swz),
+    .mode_i(s1_mode),
+    .bpe_i(s1_bpe),
+    .pitch_i(s1_pitch),
+    .xb_i(s1_xb),
+    .y_i(s1_y),
+    .off_o(swz_off)
+  );
+
+  // ---------------------------------------------------------------- status
+  // From registers only (the register file reads it and its writes come
+  // back as inputs below), evaluated with a_busy_q: without it the state is
+  // quiet and these are their quiet values.
+  logic a_state;  // the state alone keeps the aperture active
+  always_comb begin
+    hq_cnt = '0;
+    head = 1'b0;
+    ru_cnt = '0;
+    ru_hd = '0;
+    front_empty = 1'b1;
+    drained = 1'b1;
+    c_err = 1'b0;
+    rd_drain = 1'b0;
+    rb_pop = 1'b0;
+    busy_o = 1'b0;
+    a_state = 1'b0;
+    req_ready_o = 1'b1;
+    pend = '0;
+    rd_st = RdIdle;
+    pf_o = pf_q;
+    if (a_busy_q) begin
+      hq_cnt = hq_wr_q - hq_rd_q;
+      head = hq_cnt != '0;
+      ru_cnt = ru_wr_q - ru_rd_q;
+      if (ru_cnt != '0) ru_hd = ru_q[ru_rd_q[RuW-1:0]];
+      // The request in the caller's input register lands next cycle.
+      req_ready_o = 32'(hq_cnt) + 32'(req_valid_i) < HostDepth;
+      front_empty = !head && !s1_q.v && !s2_q.v && st_q == AptIdle;
+      drained = !wc_v_q && wq_cnt == '0 && sl_v_q == '0;
+      // A failing posted write in s2 (latched, nothing written), and a read
+      // in s2 waiting for the posted writes to drain.
+      c_err = s2_q.v && s2_q.u.we && ru_cnt == '0 && s2_q.err != AptErrNone;
+      rd_drain = s2_q.v && !s2_q.u.we && 32'(ru_cnt) < RuN && s2_q.err == AptErrNone && !drained;
+      // A buffer no unit waits on goes, but the newest (the prefetched beat).
+      rb_pop = rb_cnt > (RbW+1)'(1) && rb_v_q[rb_free_q[RbW-1:0]] &&
+               (ru_cnt == '0 || ru_hd.rb != rb_free_q[RbW-1:0]);
+      busy_o = !front_empty || !drained || ru_cnt != '0 || rb_go || flush_q;
+      a_state = busy_o || rb_pop || rsp_valid_o;
+      pend = 6'(wq_cnt) + 6'($countones(sl_v_q));
+      rd_st = rd_drain ? RdDrain : rb_go ? RdReq : ru_cnt != '0 ? RdWait : RdIdle;
+      pf_o = rb_cnt != '0 && rb_v_q[rb_new] && !rb_stale_q[rb_new] && !rb_err_q[rb_new];
+    end
+  end
+
+  // Memory responses, and the interrupt of a failing posted write.
+  always_comb begin
+    wr_rsp = 1'b0;
+    rd_rsp = 1'b0;
+    m_err = 1'b0;
+    if (m_rsp_valid_i) begin
+      wr_rsp = m_rsp_we_i;
+      rd_rsp = !m_rsp_we_i;
+      m_err = m_rsp_we_i && m_rsp_err_i;
+    end
+    err_irq_o = c_err || m_err;
+  end
+
+  // ---------------------------------------------------------------- next state
+  // One block, evaluated only with a_pre: the back end (it frees s2), the
+  // front end, then s2's load.  Quiet values first.
+  always_comb begin
+    hit = 1'b0;
+    hit_r = '0;
+    a_act = 1'b0;
+    wq_pop = 1'b0;
+    sl_v_d = '0;
+    // Read by the registers only with a_act: constants while quiet.
+    st_d = AptIdle;
+    r_d = '0;
+    l_d = '0;
+    lo_d = '0;
+    rem_d = '0;
+    q_d = '0;
+    cnt_d = '0;
+    row_err_d = 1'b0;
+    rc_v_d = 1'b0;
+    rc_r_d = '0;
+    rc_l0_d = '0;
+    rc_y0_d = '0;
+    hq_pop = 1'b0;
+    part_d = 1'b0;
+    s1_d = '0;
+    s2_d = '0;
+    s2_ld = 1'b0;
+    s1_free = 1'b0;
+    s2_free = 1'b0;
+    c_take = 1'b0;
     wc_d = '0;
     wc_ld = 1'b0;
-    wc_v_d = wc_v_q;
-    wc_idle_d = wc_idle_q;
-    flush_d = flush_q || apt_wr_i;
+    wc_v_d = 1'b0;
+    wc_idle_d = '0;
+    flush_d = 1'b0;
     wq_push = 1'b0;
-    rb_v_d = rb_v_q;
-    rb_err_d = rb_err_q;
-    rb_stale_d = pf_drop_i ? '1 : rb_stale_q;
+    rb_v_d = '0;
+    rb_err_d = '0;
+    rb_stale_d = '0;
     rb_alloc = 1'b0;
-    rb_reuse = 1'b0;
     ru_push = 1'b0;
     ru_pop = 1'b0;
     ru_in = '0;
-    c_take = 1'b0;
     rsp_valid_d = 1'b0;
     rsp_err_d = 1'b0;
     rsp_rdata_d = '0;
-    w_bits = '0;
-    w_data = '0;
-    racc_d = racc_q;
-    rerr_d = rerr_q;
+    racc_d = '0;
+    rerr_d = 1'b0;
+    err_v_d = 1'b0;
+    // Working values, read only within this block.
+    h = '0;
+    lane = '0;
+    w_strb = '0;
     ans = 1'b0;
     ans_err = 1'b0;
     ans_data = '0;
-    if (a_act) begin  // else idle: every _d is its _q
+    rb_reuse = 1'b0;
+    wide_ok = 1'b1;
+    lo_en = 1'b0;
+    hi_en = 1'b0;
+    wide = 1'b0;
+    cur_half = 1'b0;
+    cur_last = 1'b0;
+    r_ok = 1'b0;
+    a8 = '0;
+    l_new = '0;
+    rc_off = '0;
+    r_start = '0;
+    r_pitch = '0;
+    d_rem = '0;
+    d_pitch = '0;
+    if (a_pre) begin
+      a_act = a_state || req_valid_i || m_rsp_valid_i || a_snoop || cfg_wr_i || apt_wr_i ||
+              err_clr_i || pf_drop_i;
+    end
+    if (a_act) begin
+      lane = s2_addr[BL-1:3];
+      w_strb = BeatBytes'(s2_q.u.strb) << {lane, 3'b000};
+      if (head) h = hq_q[hq_rd_q[HW-1:0]];
+      wq_pop = wr_go && m_req_ready_i;
+      sl_v_d = sl_v_q;
+      if (wr_rsp) sl_v_d[m_rsp_tag_i] = 1'b0;
+      if (wq_pop) sl_v_d[sl_pick] = 1'b1;
+
+      // ---------------------------------------------------- back end
+      wc_v_d = wc_v_q;
+      wc_idle_d = wc_idle_q;
+      flush_d = flush_q || apt_wr_i;
+      rb_v_d = rb_v_q;
+      rb_err_d = rb_err_q;
+      rb_stale_d = pf_drop_i ? '1 : rb_stale_q;
+      racc_d = racc_q;
+      rerr_d = rerr_q;
       if (wc_v_q && wc_idle_q != 5'(AptWcIdleCycles)) wc_idle_d = wc_idle_q + 5'd1;
       if (s2_q.v && s2_q.u.we && ru_cnt != '0) begin
         // A write waits for the reads before it to have their data.
       end else if (s2_q.v && s2_q.u.we) begin
-        w_data = BB'(s2_q.u.data) << {lane, 6'b000000};
         if (s2_q.err != AptErrNone) begin
           // A failing posted write: latched, nothing written.
           c_take = 1'b1;
         end else if (wc_v_q && wc_beat == c_beat) begin
-          // The byte mask only here: the loop costs every evaluation it runs.
-          for (int unsigned j = 0; j < BeatBytes; j++) w_bits[8*j +: 8] = {8{w_strb[j]}};
           c_take = 1'b1;
           wc_ld = 1'b1;
           wc_d.beat = wc_q.beat;
-          wc_d.data = (wc_q.data & ~w_bits) | (w_data & w_bits);
+          wc_d.data = wc_merge(wc_q.data, s2_q.u.data, lane, w_strb);
           wc_d.strb = wc_q.strb | w_strb;
           wc_d.off = wc_q.off;
           wc_idle_d = '0;
@@ -607,7 +576,7 @@ module apt_top #(
           wc_v_d = 1'b1;
           wc_ld = 1'b1;
           wc_d.beat = c_beat;
-          wc_d.data = w_data;  // bytes without enables are never written
+          wc_d.data = BB'(s2_q.u.data) << {lane, 6'b000000};  // bytes without enables are never written
           wc_d.strb = w_strb;
           wc_d.off = s2_q.u.off;
           wc_idle_d = '0;
@@ -682,48 +651,151 @@ module apt_top #(
       // units already waiting on a beat keep its data (they came first).
       if (snoop_valid_i && rb_cnt != '0 && rb_beat_q[rb_new] == snoop_addr_i[47:BL])
         rb_stale_d[rb_new] = 1'b1;
+      // The first failure since the last clear is latched; a clear drops it.
+      err_v_d = err_v_q ? !err_clr_i : (m_err || c_err);
+
+      // ---------------------------------------------------- front end
+      // s2 is loaded only when s1 moves on (else only its valid clears): no
+      // copy of the stage each cycle.
+      s2_free = !s2_q.v || c_take;
+      s2_ld = s1_q.v && s2_free;
+      s1_free = !s1_q.v || s2_free;
+      st_d = st_q;
+      r_d = r_q;
+      l_d = l_q;
+      lo_d = lo_q;
+      rem_d = rem_q;
+      q_d = q_q;
+      cnt_d = cnt_q;
+      row_err_d = row_err_q && !cfg_wr_i;
+      rc_v_d = rc_v_q && !cfg_wr_i;
+      rc_r_d = rc_r_q;
+      rc_l0_d = rc_l0_q;
+      rc_y0_d = rc_y0_q;
+      part_d = part_q;
+      s1_d = s1_q;
+      if (s2_free) s1_d.v = 1'b0;
+      unique case (st_q)
+        AptIdle: begin
+          if (head) begin
+            lo_en = |h.wstrb[7:0];
+            hi_en = |h.wstrb[15:8];
+            for (int i = 0; i < NumRanges; i++) begin
+              if (rng_valid_i[i] && (rng_start_i[28*i + 3] || rng_end_i[28*i + 3] ||
+                                     rng_pitch_i[20*i + 3]))
+                wide_ok = 1'b0;
+            end
+            wide = lo_en && hi_en && wide_ok && !part_q;
+            cur_half = part_q || !lo_en;
+            a8 = {h.off, cur_half, 3'b000};
+            cur_last = wide || cur_half || !hi_en;
+            for (int i = NumRanges - 1; i >= 0; i--) begin
+              if (rng_valid_i[i] && a8 >= rng_start_i[28*i +: 28] && a8 < rng_end_i[28*i +: 28]) begin
+                hit = 1'b1;
+                hit_r = RW'(i);
+              end
+            end
+            // The head's range (range 0's without a hit) and its format check.
+            r_pitch = rng_pitch_i[20*hit_r +: 20];
+            r_start = rng_start_i[28*hit_r +: 28];
+            r_ok = hit && tile_fmt_ok(rng_mode_i[3*hit_r +: 3], rng_bpe_i[3*hit_r +: 3], r_pitch) &&
+                   r_pitch[2:0] == '0;
+            l_new = a8 - r_start;  // both 8-aligned
+            rc_off = l_new - rc_l0_q;
+            if (s1_free) begin
+              // The unit: the whole chunk, or one half of it.
+              s1_d = '0;
+              s1_d.u.we = h.we;
+              s1_d.u.wide = wide;
+              s1_d.u.half = cur_half;
+              s1_d.u.last = cur_last;
+              s1_d.u.off = a8[27:3];
+              s1_d.u.data = wide ? h.wdata : {64'd0, cur_half ? h.wdata[127:64] : h.wdata[63:0]};
+              s1_d.u.strb = wide ? h.wstrb : {8'd0, cur_half ? h.wstrb[15:8] : h.wstrb[7:0]};
+              s1_d.r = hit_r;
+              hq_pop = cur_last;
+              part_d = !cur_last;
+              s1_d.v = 1'b1;
+              if (!hit) begin
+                s1_d.lin = 1'b1;
+                s1_d.addr = 48'(VramBase) + 48'(a8);
+              end else if (!r_ok) begin
+                s1_d.err = AptErrFormat;
+              end else if (row_err_q) begin
+                s1_d.err = AptErrRow;
+                row_err_d = 1'b0;
+              end else if (rc_v_q && rc_r_q == hit_r && l_new >= rc_l0_q && rc_off < 28'(r_pitch)) begin
+                s1_d.xb = 32'(rc_off);
+                s1_d.y = rc_y0_q;
+              end else if (rc_v_q && rc_r_q == hit_r && l_new >= rc_l0_q &&
+                           rc_off - 28'(r_pitch) < 28'(r_pitch) && rc_y0_q != 16'hffff) begin
+                s1_d.xb = {4'd0, 28'(rc_off - 28'(r_pitch))};
+                s1_d.y = rc_y0_q + 16'd1;
+                rc_l0_d = rc_l0_q + 28'(r_pitch);
+                rc_y0_d = rc_y0_q + 16'd1;
+              end else begin
+                // Row-cache miss: divide, then translate this head again.
+                hq_pop = 1'b0;
+                part_d = part_q;
+                s1_d = s1_q;
+                s1_d.v = 1'b0;
+                r_d = hit_r;
+                l_d = l_new;
+                lo_d = l_new;
+                rem_d = '0;
+                q_d = '0;
+                cnt_d = 5'd28;
+                st_d = AptDiv;
+              end
+            end
+          end
+        end
+        AptDiv: begin
+          // Restoring division, one quotient bit per cycle, MSB first:
+          // shift the next dividend bit into the remainder.
+          d_rem = {rem_q, l_q[27]};
+          d_pitch = rng_pitch_i[20*r_q +: 20];
+          l_d = {l_q[26:0], 1'b0};
+          q_d = {q_q[26:0], 1'b0};
+          if (d_rem >= 29'(d_pitch)) begin
+            rem_d = 28'(d_rem - 29'(d_pitch));
+            q_d[0] = 1'b1;
+          end else begin
+            rem_d = d_rem[27:0];
+          end
+          cnt_d = cnt_q - 5'd1;
+          if (cnt_q == 5'd1) begin
+            st_d = AptIdle;
+            if (q_d[27:16] != '0) begin
+              row_err_d = !cfg_wr_i;
+            end else begin
+              rc_v_d = !cfg_wr_i;
+              rc_r_d = r_q;
+              rc_l0_d = lo_q - rem_d;
+              rc_y0_d = q_d[15:0];
+            end
+          end
+        end
+        default: st_d = AptIdle;
+      endcase
+      if (s2_ld) begin
+        s2_d.v = 1'b1;
+        s2_d.err = s1_q.err;
+        s2_d.u = s1_q.u;
+        s2_d.addr = s1_q.lin ? s1_q.addr : rng_base_i[48*s1_q.r +: 48] + swz_off;
+      end
     end
   end
 
-  // A buffer no unit waits on goes, but the newest (the prefetched beat).
-  assign rb_pop = rb_cnt > (RbW+1)'(1) && rb_v_q[rb_free] &&
-                  (ru_cnt == '0 || ru_hd.rb != rb_free);
-
-  // Memory requests: the read (only once every write is acknowledged), else
-  // the write queue's head when a slot is free.
-  assign wr_go = wq_cnt != '0 && sl_free && !rb_go;
-  assign m_req_valid_o = rb_go || wr_go;
-  assign m_req_we_o = !rb_go;
-  assign m_req_tag_o = rb_go ? TagW'(rb_iss) : sl_pick;
-  assign m_req_addr_o = rb_go ? {rb_beat_q[rb_iss], {BL{1'b0}}} : {wq_head.beat, {BL{1'b0}}};
-  assign m_req_wdata_o = wq_head.data;
-  assign m_req_wstrb_o = rb_go ? '0 : wq_head.strb;
-  assign wq_pop = wr_go && m_req_ready_i;
-  assign m_err = wr_rsp && m_rsp_err_i;
-
-  always_comb begin
-    sl_v_d = sl_v_q;
-    if (wr_rsp) sl_v_d[m_rsp_tag_i] = 1'b0;
-    if (wq_pop) sl_v_d[sl_pick] = 1'b1;
-  end
-
-  logic [5:0] pend;
-  assign pend = 6'(wq_cnt) + 6'($countones(sl_v_q));
-
   assign state_o = st_q;
-  apt_rd_e rd_st;  // what the reads wait for
-  assign rd_st = rd_drain ? RdDrain : rb_go ? RdReq : ru_cnt != '0 ? RdWait : RdIdle;
   assign rd_state_o = rd_st;
-  assign busy_o = !front_empty || !drained || ru_cnt != '0 || rb_go || flush_q;
   assign wc_o = wc_v_q;
-  assign pf_o = rb_cnt != '0 && rb_v_q[rb_new] && !rb_stale_q[rb_new] && !rb_err_q[rb_new];
   assign pend_o = pend;
   assign accesses_o = acc_q;
   assign err_valid_o = err_v_q;
   assign err_cause_o = err_cause_q;
   assign err_off_o = {err_off_q, 3'b000};
   assign err_count_o = err_cnt_q;
-  assign err_irq_o = c_err || m_err;
 
   // The byte address within the 16-byte chunk is the byte enables' business;
   // the snoop compares beats.
@@ -732,6 +804,8 @@ module apt_top #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
+      a_busy_q <= 1'b1;
+      pf_q <= 1'b0;
       hq_wr_q <= '0;
       hq_rd_q <= '0;
       part_q <= 1'b0;
@@ -774,75 +848,81 @@ module apt_top #(
       rsp_rdata_o <= '0;
       racc_q <= '0;
       rerr_q <= 1'b0;
-    end else if (a_act) begin  // else idle: every _d is its _q
-      hq_wr_q <= hq_wr_q + (HW+1)'(req_valid_i);
-      hq_rd_q <= hq_rd_q + (HW+1)'(hq_pop);
-      part_q <= part_d;
-      st_q <= st_d;
-      r_q <= r_d;
-      l_q <= l_d;
-      lo_q <= lo_d;
-      rem_q <= rem_d;
-      q_q <= q_d;
-      cnt_q <= cnt_d;
-      row_err_q <= row_err_d;
-      rc_v_q <= rc_v_d;
-      rc_r_q <= rc_r_d;
-      rc_l0_q <= rc_l0_d;
-      rc_y0_q <= rc_y0_d;
-      s1_q <= s1_d;
-      if (s2_ld) s2_q <= s2_d;
-      else if (c_take) s2_q.v <= 1'b0;
-      if (wc_ld) wc_q <= wc_d;
-      wc_v_q <= wc_v_d;
-      wc_idle_q <= wc_idle_d;
-      flush_q <= flush_d;
-      wq_wr_q <= wq_wr_q + (QW+1)'(wq_push);
-      wq_rd_q <= wq_rd_q + (QW+1)'(wq_pop);
-      sl_v_q <= sl_v_d;
-      rb_v_q <= rb_v_d;
-      rb_err_q <= rb_err_d;
-      rb_stale_q <= rb_stale_d;
-      rb_alloc_q <= rb_alloc_q + (RbW+1)'(rb_alloc);
-      rb_iss_q <= rb_iss_q + (RbW+1)'(rb_go && m_req_ready_i);
-      rb_free_q <= rb_free_q + (RbW+1)'(rb_pop);
-      ru_wr_q <= ru_wr_q + (RuW+1)'(ru_push);
-      ru_rd_q <= ru_rd_q + (RuW+1)'(ru_pop);
-      acc_q <= acc_q + {31'd0, c_take};
-      err_cnt_q <= err_cnt_q + 32'(c_err) + 32'(m_err);
-      if (err_clr_i) err_v_q <= 1'b0;
-      // The first failure since the last clear: a memory error reported
-      // this cycle came from an earlier word than a failing word in s2.
-      if (!err_v_q && (m_err || c_err)) begin
-        err_v_q <= 1'b1;
-        err_cause_q <= m_err ? AptErrMem : s2_q.err;
-        err_off_q <= m_err ? sl_off_q[m_rsp_tag_i] : s2_q.u.off;
+    end else if (a_pre) begin  // else quiet, see a_busy_q
+      a_busy_q <= a_act;
+      pf_q <= pf_o;
+      if (a_act) begin  // else idle: nothing changes
+        hq_wr_q <= hq_wr_q + (HW+1)'(req_valid_i);
+        hq_rd_q <= hq_rd_q + (HW+1)'(hq_pop);
+        part_q <= part_d;
+        st_q <= st_d;
+        r_q <= r_d;
+        l_q <= l_d;
+        lo_q <= lo_d;
+        rem_q <= rem_d;
+        q_q <= q_d;
+        cnt_q <= cnt_d;
+        row_err_q <= row_err_d;
+        rc_v_q <= rc_v_d;
+        rc_r_q <= rc_r_d;
+        rc_l0_q <= rc_l0_d;
+        rc_y0_q <= rc_y0_d;
+        s1_q <= s1_d;
+        if (s2_ld) s2_q <= s2_d;
+        else if (c_take) s2_q.v <= 1'b0;
+        if (wc_ld) wc_q <= wc_d;
+        wc_v_q <= wc_v_d;
+        wc_idle_q <= wc_idle_d;
+        flush_q <= flush_d;
+        wq_wr_q <= wq_wr_q + (QW+1)'(wq_push);
+        wq_rd_q <= wq_rd_q + (QW+1)'(wq_pop);
+        sl_v_q <= sl_v_d;
+        rb_v_q <= rb_v_d;
+        rb_err_q <= rb_err_d;
+        rb_stale_q <= rb_stale_d;
+        rb_alloc_q <= rb_alloc_q + (RbW+1)'(rb_alloc);
+        rb_iss_q <= rb_iss_q + (RbW+1)'(rb_go && m_req_ready_i);
+        rb_free_q <= rb_free_q + (RbW+1)'(rb_pop);
+        ru_wr_q <= ru_wr_q + (RuW+1)'(ru_push);
+        ru_rd_q <= ru_rd_q + (RuW+1)'(ru_pop);
+        acc_q <= acc_q + {31'd0, c_take};
+        err_cnt_q <= err_cnt_q + 32'(c_err) + 32'(m_err);
+        err_v_q <= err_v_d;
+        // The first failure since the last clear: a memory error reported
+        // this cycle came from an earlier word than a failing word in s2.
+        if (!err_v_q && (m_err || c_err)) begin
+          err_cause_q <= m_err ? AptErrMem : s2_q.err;
+          err_off_q <= m_err ? sl_off_q[m_rsp_tag_i] : s2_q.u.off;
+        end
+        rsp_valid_o <= rsp_valid_d;
+        rsp_err_o <= rsp_err_d;
+        rsp_rdata_o <= rsp_rdata_d;
+        racc_q <= racc_d;
+        rerr_q <= rerr_d;
       end
-      rsp_valid_o <= rsp_valid_d;
-      rsp_err_o <= rsp_err_d;
-      rsp_rdata_o <= rsp_rdata_d;
-      racc_q <= racc_d;
-      rerr_q <= rerr_d;
     end
   end
 
   // Storage without reset: the FIFOs, the slots' offsets, the prefetched beat.
+  // Each write comes with a_act (a request, a push, a pop, a response).
   always_ff @(posedge clk_i) begin
-    if (req_valid_i) hq_q[hq_wr_q[HW-1:0]] <= {req_we_i, req_addr_i[27:4], req_wdata_i, req_wstrb_i};
-    if (wq_push) wq_q[wq_wr_q[QW-1:0]] <= wc_q;  // the buffer it closes
-    if (wq_pop) sl_off_q[sl_pick] <= wq_head.off;
-    if (rb_alloc) rb_beat_q[rb_alloc_q[RbW-1:0]] <= c_beat;
-    if (rd_rsp) rb_data_q[m_rsp_tag_i[RbW-1:0]] <= m_rsp_rdata_i;
-    if (ru_push) ru_q[ru_wr_q[RuW-1:0]] <= ru_in;
+    if (a_act) begin
+      if (req_valid_i) hq_q[hq_wr_q[HW-1:0]] <= {req_we_i, req_addr_i[27:4], req_wdata_i, req_wstrb_i};
+      if (wq_push) wq_q[wq_wr_q[QW-1:0]] <= wc_q;  // the buffer it closes
+      if (wq_pop) sl_off_q[sl_pick] <= wq_off;
+      if (rb_alloc) rb_beat_q[rb_alloc_q[RbW-1:0]] <= c_beat;
+      if (rd_rsp) rb_data_q[m_rsp_tag_i[RbW-1:0]] <= m_rsp_rdata_i;
+      if (ru_push) ru_q[ru_wr_q[RuW-1:0]] <= ru_in;
+    end
   end
 
 `ifndef SYNTHESIS
   // Assertions (Verilator --assert; a failure is a model error, gm.h).
-  // The queue bounds every cycle; the rest with a_act: idle, no request or
-  // response comes, nothing is pushed, popped or fetched and st_q is
-  // AptIdle, so each holds.
+  // With a_act: idle, no request or response comes, nothing is pushed,
+  // popped or fetched (no pointer moves: the bounds that held still hold)
+  // and st_q is AptIdle, so each holds.
   always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
+    if (rst_ni && a_act) begin
       // The queues stay within their depths (the pointers wrap one bit wider).
       a_apt_queues_bounded: assert (32'(wq_cnt) <= WqDepth && 32'(rb_cnt) <= RbN &&
                                     32'(ru_cnt) <= RuN && 32'(hq_cnt) <= HostDepth)
@@ -880,7 +960,7 @@ module apt_top #(
   // the memory port refuses a request,
   c_apt_req_refused: cover property (@(posedge clk_i) m_req_valid_o && !m_req_ready_i);
   // every write slot is in flight while a beat waits,
-  c_apt_slots_full: cover property (@(posedge clk_i) wq_cnt != '0 && !sl_free);
+  c_apt_slots_full: cover property (@(posedge clk_i) wq_cnt != '0 && (&sl_v_q));
   // the write queue is full while the buffer must close,
   c_apt_wq_full: cover property (@(posedge clk_i) wc_v_q && 32'(wq_cnt) == WqDepth && s2_q.v);
   // every beat buffer is taken, or every read-unit place,

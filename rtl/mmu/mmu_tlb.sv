@@ -63,9 +63,16 @@ module mmu_tlb #(
   logic [IdxW-1:0] hit_idx;
   logic [35:0] hit_pfn;
 
+  // Without a lookup: no hit, the outputs of entry 0's fields are not read.
   always_comb begin
     match = '0;
     hit_idx = '0;
+    hit_pfn = '0;
+    lk_hit_o = 1'b0;
+    lk_pa_o = '0;
+    lk_r_o = 1'b0;
+    lk_w_o = 1'b0;
+    lk_null_o = 1'b0;
     if (lk_en_i) begin
       for (int unsigned i = 0; i < TlbEntries; i++) begin
         match[i] = valid_q[i] && vmid_q[i] == lk_vmid_i && vpn_q[i][35:4] == lk_va_i[47:16] &&
@@ -74,15 +81,14 @@ module mmu_tlb #(
       for (int unsigned i = TlbEntries; i > 0; i--) begin
         if (match[i-1]) hit_idx = IdxW'(i - 1);
       end
+      lk_hit_o = |match;
+      hit_pfn = pfn_q[hit_idx];
+      lk_pa_o = big_q[hit_idx] ? {hit_pfn[35:4], lk_va_i[15:0]} : {hit_pfn, lk_va_i[11:0]};
+      lk_r_o = r_q[hit_idx];
+      lk_w_o = w_q[hit_idx];
+      lk_null_o = null_q[hit_idx];
     end
   end
-
-  assign lk_hit_o = |match;
-  assign hit_pfn = pfn_q[hit_idx];
-  assign lk_pa_o = big_q[hit_idx] ? {hit_pfn[35:4], lk_va_i[15:0]} : {hit_pfn, lk_va_i[11:0]};
-  assign lk_r_o = r_q[hit_idx];
-  assign lk_w_o = w_q[hit_idx];
-  assign lk_null_o = null_q[hit_idx];
 
   // ---------------------------------------------------------------- victim
   logic [IdxW-1:0] victim;
@@ -138,15 +144,27 @@ module mmu_tlb #(
   end
 
   // ---------------------------------------------------------------- update
+  // Only a fill, a consumed hit or an invalidation changes the valid and
+  // used bits (upd): the update and the registers only then.  (When every
+  // valid entry is used, the clearing of the used bits happens at the next
+  // update instead of the next cycle: that update gives the same bits and
+  // the same victim either way - no invalid entry and none unused picks
+  // entry 0, as an all-clear used vector does.)
   logic [TlbEntries-1:0] touch;
+  logic upd;
+  assign upd = fill_i || lk_use_i || inv_i;
   always_comb begin
     touch = '0;
-    if (fill_i) touch[victim] = 1'b1;
-    else if (lk_use_i && lk_hit_o) touch[hit_idx] = 1'b1;
-    valid_d = valid_q & ~inv_hit & ~fill_ovl;
-    if (fill_i) valid_d[victim] = 1'b1;
-    used_d = used_q | touch;
-    if (&(used_d | ~valid_d)) used_d = touch;
+    valid_d = '0;
+    used_d = '0;
+    if (upd) begin
+      if (fill_i) touch[victim] = 1'b1;
+      else if (lk_use_i && lk_hit_o) touch[hit_idx] = 1'b1;
+      valid_d = valid_q & ~inv_hit & ~fill_ovl;
+      if (fill_i) valid_d[victim] = 1'b1;
+      used_d = used_q | touch;
+      if (&(used_d | ~valid_d)) used_d = touch;
+    end
   end
 
   always_ff @(posedge clk_i) begin
@@ -162,7 +180,7 @@ module mmu_tlb #(
         vpn_q[i] <= '0;
         pfn_q[i] <= '0;
       end
-    end else begin
+    end else if (upd) begin
       valid_q <= valid_d;
       used_q <= used_d;
       if (fill_i) begin

@@ -90,15 +90,19 @@ module mmu_top #(
   localparam int unsigned BB = BeatBytes * 8;
   localparam int unsigned BeatLog2 = $clog2(BeatBytes);
   localparam logic [MemIdW-1:0] WalkIdW = MemIdW'(WalkId);  // regspec WALK_ID
-  // A parked request: id, vmid, address, write, data, strobes.
+  // A parked request: its key (id, vmid, address, write; what the walker
+  // and the conflict check read, one word) and its data and strobes (copied
+  // only when it goes to the output buffer).
   typedef struct packed {
     logic [MemIdW-1:0]    id;
     logic [3:0]           vmid;
     logic [47:0]          addr;
     logic                 we;
+  } mmu_key_t;
+  typedef struct packed {
     logic [BB-1:0]        wdata;
     logic [BeatBytes-1:0] wstrb;
-  } mmu_req_t;
+  } mmu_dat_t;
   // A request to the memory port (beat aligned, translated).
   typedef struct packed {
     logic [MemIdW-1:0]    id;
@@ -118,15 +122,14 @@ module mmu_top #(
 
   // ---------------------------------------------------------------- state
   // The request pushed to the output buffer this cycle (out_valid_d): its
-  // source and its address (the rest comes from the source).
+  // source and its address (the rest comes from the source, in storage).
   logic out_valid_d;
   out_sel_e out_sel_d;
   logic [47:0] out_addr_d;
-  mmu_out_t out_ent;
   // Output buffer: two entries, head in slot 0.  Room is judged on the
   // registered count alone, so no logic here waits on mem_req_ready_i in the
   // same cycle (the memory port's ready only pops the head).  The entries
-  // move only on a pop or a push (storage, below).
+  // move only on a pop or a push (storage, below); an empty slot is zero.
   logic [1:0] ob_valid_q, ob_valid_d;
   mmu_out_t ob_q [2];
   logic ob_pop, ob_slot;
@@ -136,7 +139,8 @@ module mmu_top #(
 
   // Miss FIFO: head in entry 0, shifted only on a pop (storage, below).
   logic [MissDepth-1:0] mq_valid_q, mq_valid_d;
-  mmu_req_t mq_q [MissDepth];
+  mmu_key_t mq_key_q [MissDepth];
+  mmu_dat_t mq_dat_q [MissDepth];
   logic [$clog2(MissDepth)-1:0] mq_park_idx;  // the first free entry
 
   walk_state_e wk_q, wk_d;
@@ -150,17 +154,17 @@ module mmu_top #(
   logic [31:0] wlen_q, wlen_d, wmax_q, wmax_d;  // this walk's length, the longest
 
   // ---------------------------------------------------------------- FIFO head
+  // Its key, read only with a head (every reader is the walker's, or a
+  // fault of the head's): zero without one.  Through a whole struct, not
+  // mq_key_q[0].field, which Yosys 0.23 does not read.
   logic [MemIdW-1:0] h_id;
   logic [3:0] h_vmid;
   logic [47:0] h_va;
   logic h_we;
-  // Read only with a head (every reader is the walker's, or a fault of the
-  // head's): no copy of the entry on a cycle without one.  Through a whole
-  // struct, not mq_q[0].field, which Yosys 0.23 does not read.
-  mmu_req_t mq_head;
+  mmu_key_t mq_head;
   always_comb begin
     mq_head = '0;
-    if (mq_valid_q[0]) mq_head = mq_q[0];
+    if (mq_valid_q[0]) mq_head = mq_key_q[0];
   end
   assign h_id = mq_head.id;
   assign h_vmid = mq_head.vmid;
@@ -174,13 +178,35 @@ module mmu_top #(
   logic fill;
   logic [47:12] pte_pa;  // the page (or fragment) frame the PTE names
   logic pte_null;
+  logic in_phys;
 
-  assign lk_head = wk_q == WkCheck;
-  assign lk_vmid = lk_head ? h_vmid : in_vmid_i;
-  assign lk_va = lk_head ? h_va : in_addr_i;
-  assign pte_pa = (wk_pte_q[PteSysLsb] ? SysmemBase[47:12] : 36'(VramBase) >> 12) +
-                  {8'd0, wk_pte_q[PteAddrLsb +: PteAddrW]};
-  assign pte_null = !wk_pte_q[PteVLsb];
+  // The TLB is looked up only for the head's check or a translated input.
+  always_comb begin
+    lk_head = 1'b0;
+    in_phys = 1'b0;
+    lk_en = 1'b0;
+    lk_vmid = in_vmid_i;
+    lk_va = in_addr_i;
+    if (wk_q == WkCheck) begin
+      lk_head = 1'b1;
+      lk_en = 1'b1;
+      lk_vmid = h_vmid;
+      lk_va = h_va;
+    end else if (in_valid_i) begin  // in_phys is read only for an input
+      in_phys = !enable_i || in_vmid_i == 4'd0;
+      lk_en = !in_phys;
+    end
+  end
+  // The PTE's frame, read only when the walk is done (the fill and the PA).
+  always_comb begin
+    pte_pa = '0;
+    pte_null = 1'b0;
+    if (wk_q == WkDone) begin
+      pte_pa = (wk_pte_q[PteSysLsb] ? SysmemBase[47:12] : 36'(VramBase) >> 12) +
+               {8'd0, wk_pte_q[PteAddrLsb +: PteAddrW]};
+      pte_null = !wk_pte_q[PteVLsb];
+    end
+  end
 
   mmu_tlb #(
     .TlbEntries(TlbEntries)
@@ -211,193 +237,220 @@ module mmu_top #(
     .inv_end_i
   );
 
-  // ---------------------------------------------------------------- classify input
-  logic in_phys, in_conflict, mq_full;
-  assign in_phys = !enable_i || in_vmid_i == 4'd0;
-  assign mq_full = &mq_valid_q;
-  // The TLB is looked up only for the head's check or a translated input.
-  assign lk_en = lk_head || (in_valid_i && !in_phys);
-  // Only an input with a parked request can conflict.
-  mmu_req_t mq_e;
-  always_comb begin
-    in_conflict = 1'b0;
-    mq_e = '0;
-    if (in_valid_i && mq_valid_q != '0) begin
-      for (int unsigned i = 0; i < MissDepth; i++) begin
-        mq_e = mq_q[i];
-        if (mq_valid_q[i] && mq_e.vmid == in_vmid_i && mq_e.addr[47:12] == in_addr_i[47:12])
-          in_conflict = 1'b1;
-      end
-    end
-  end
-
-  // ---------------------------------------------------------------- walker entry
-  logic [8:0] wk_idx;
-  logic [44:0] wk_entry_qw;  // the entry's address in 8-byte units
-  logic [63:0] wk_entry;
-  logic wk_rsp;
-  always_comb begin  // read only while the walker reads a table or waits for it
-    wk_idx = '0;
-    if (wk_q == WkRead || wk_q == WkWait) begin
-      unique case (wk_level_q)
-        2'd0: wk_idx = h_va[47:39];
-        2'd1: wk_idx = h_va[38:30];
-        2'd2: wk_idx = h_va[29:21];
-        default: wk_idx = h_va[20:12];
-      endcase
-    end
-  end
-  assign wk_entry_qw = {wk_table_q[47:12], wk_idx};
-  always_comb begin
-    wk_entry = '0;
-    if (wk_q == WkWait) wk_entry = mem_rsp_rdata_i[64*wk_entry_qw[BeatLog2-4:0] +: 64];  // its only reader
-  end
-  assign wk_rsp = mem_rsp_valid_i && mem_rsp_id_i == WalkIdW;
-
   // The outcome of a looked-up or walked translation for an access.
   function automatic logic [3:0] perm_fault(logic we, logic r, logic w, logic is_null);
     perm_fault = is_null ? FltNone : (we && !w) ? FltNoWrite : (!we && !r) ? FltNoRead : FltNone;
   endfunction
 
-  // ---------------------------------------------------------------- main
-  logic out_free, syn_free, client_rsp;
-  logic head_pop, in_take, in_park, in_fault;
-  logic [3:0] flt;
-
-  assign out_free = !ob_valid_q[1];
-  assign client_rsp = mem_rsp_valid_i && mem_rsp_id_i != WalkIdW;
-  assign syn_free = !syn_valid_q || !client_rsp;
-
+  // ---------------------------------------------------------------- activity
   // The idle path.  With the walker idle, no head, no input, no response,
   // no synthetic response waiting, no invalidation, nothing to send and the
   // walk length cleared, the block below changes nothing: m_act is 0, it
-  // keeps its defaults and its registers are not written.
-  logic m_act;
-  assign m_act = wk_q != WkIdle || mq_valid_q[0] || in_valid_i || mem_rsp_valid_i || syn_valid_q ||
-                 inv_i || ob_valid_q[0] || wlen_q != '0;
+  // keeps its quiet values and the registers are not written.  m_busy_q is
+  // set by a cycle with m_act and cleared by one without: with it clear the
+  // state is quiet (it changes only with m_act), so only an input can
+  // wake the MMU, and the state need not be looked at.
+  // wk_act: the walker or the FIFO head has work (a part of m_act).
+  logic m_busy_q, m_act, wk_act;
+  always_comb begin
+    wk_act = 1'b0;
+    m_act = in_valid_i || mem_rsp_valid_i || inv_i;
+    if (m_busy_q) begin
+      wk_act = wk_q != WkIdle || mq_valid_q[0] || wlen_q != '0;
+      m_act = m_act || wk_act || syn_valid_q || ob_valid_q[0];
+    end
+  end
+
+  // ---------------------------------------------------------------- main
+  logic out_free, syn_free, client_rsp;
+  logic head_pop, in_take, in_park, in_fault, in_conflict;
+  logic [3:0] flt;
+  mmu_key_t mq_e;  // a parked request's key, for the conflict check
+  logic mq_full;
+  assign mq_full = &mq_valid_q;
+  logic [8:0] wk_idx;
+  logic [44:0] wk_entry_qw;  // the table entry's address in 8-byte units
+  logic [63:0] wk_entry;
+  logic wk_rsp;
 
   always_comb begin
     out_valid_d = 1'b0;
     out_sel_d = OutIn;
     out_addr_d = '0;
-    syn_valid_d = syn_valid_q && client_rsp;  // presented unless a memory response had the slot
-    syn_id_d = syn_id_q;
-    syn_fault_d = syn_fault_q;
-    mq_valid_d = mq_valid_q;
+    syn_valid_d = 1'b0;
+    syn_id_d = '0;
+    syn_fault_d = 1'b0;
+    mq_valid_d = '0;
     mq_park_idx = '0;
-    wk_d = wk_q;
-    wk_level_d = wk_level_q;
-    wk_table_d = wk_table_q;
-    wk_stale_d = wk_stale_q || (inv_i && wk_q != WkIdle);
-    wk_pte_d = wk_pte_q;
-    wk_fault_d = wk_fault_q;
-    hits_d = hits_q;
-    misses_d = misses_q;
-    walks_d = walks_q;
-    // Walker busy: reading tables (a merged head's CHECK is not a walk).
-    wcyc_d = wcyc_q + {31'd0, wk_q != WkIdle && wk_q != WkCheck};
-    wlen_d = (wk_q == WkIdle) ? 32'd0 : wlen_q + 32'd1;
-    wmax_d = wmax_q;
+    wk_d = WkIdle;
+    wk_level_d = '0;
+    wk_table_d = '0;
+    wk_stale_d = 1'b0;
+    wk_pte_d = '0;
+    wk_fault_d = FltNone;
+    hits_d = '0;
+    misses_d = '0;
+    walks_d = '0;
+    wcyc_d = '0;
+    wlen_d = '0;
+    wmax_d = '0;
     fill = 1'b0;
     lk_use = 1'b0;
     head_pop = 1'b0;
     in_take = 1'b0;
     in_park = 1'b0;
+    in_conflict = 1'b0;
+    mq_e = '0;
     flt = FltNone;
     fault_o = 1'b0;
     in_fault = 1'b0;
+    out_free = 1'b0;
+    syn_free = 1'b0;
+    client_rsp = 1'b0;
+    wk_idx = '0;
+    wk_entry_qw = '0;
+    wk_entry = '0;
+    wk_rsp = 1'b0;
 
     if (m_act) begin
-      // Walker and FIFO head (they own the output and synthetic slots first).
-      unique case (wk_q)
-        WkIdle: if (mq_valid_q[0]) wk_d = WkCheck;
-        WkCheck: begin
-          if (lk_hit) begin
-            // Merged: an earlier walk filled this page.
-            flt = perm_fault(h_we, lk_r, lk_w, lk_null);
-            if (flt == FltNone && !lk_null && out_free) begin
-              out_valid_d = 1'b1;
-              out_sel_d = OutHead;
-              out_addr_d = lk_pa;
-              head_pop = 1'b1;
-            end else if ((flt != FltNone || lk_null) && syn_free) begin
-              syn_valid_d = 1'b1;
-              syn_id_d = h_id;
-              syn_fault_d = flt != FltNone;
-              head_pop = 1'b1;
-            end
-            // Counted once, as the miss it parked on; not again as a hit.
-            lk_use = head_pop;
-          end else begin
-            wk_d = WkRead;
-            wk_level_d = 2'd0;
-            wk_table_d = root_i[48*h_vmid +: 48];
-            wk_stale_d = 1'b0;
-          end
-        end
-        WkRead: if (out_free) begin
-          out_valid_d = 1'b1;
-          out_sel_d = OutWalk;
-          out_addr_d = {wk_entry_qw[44:BeatLog2-3], {BeatLog2{1'b0}}};
-          wk_d = WkWait;
-        end
-        WkWait: if (wk_rsp) begin
-          wk_pte_d = wk_entry;
-          if (mem_rsp_err_i) begin
-            wk_fault_d = FltWalkError;
-            wk_d = WkDone;
-          end else if (wk_level_q != 2'd3) begin
-            if (!wk_entry[PdeVLsb]) begin
-              wk_fault_d = FltPdeInvalid;
-              wk_d = WkDone;
-            end else if ((wk_entry & PdeReserved) != '0) begin
-              wk_fault_d = FltReserved;
-              wk_d = WkDone;
-            end else begin
-              wk_table_d = (wk_entry[PdeSysLsb] ? SysmemBase[47:0] : 48'(VramBase)) +
-                           {8'd0, wk_entry[PdeAddrLsb +: PdeAddrW], 12'h000};
-              wk_level_d = wk_level_q + 2'd1;
-              wk_d = WkRead;
-            end
-          end else begin
-            if ((wk_entry & PteReserved) != '0) wk_fault_d = FltReserved;
-            else if (!wk_entry[PteVLsb] && !wk_entry[PtePrtLsb]) wk_fault_d = FltPteInvalid;
-            else wk_fault_d = FltNone;
-            wk_d = WkDone;
-          end
-        end
-        WkDone: begin
-          if (wk_stale_q || inv_i) begin
-            // Invalidated during the walk: the entries read may be stale.
-            wk_d = WkCheck;
-          end else begin
-            flt = wk_fault_q != FltNone ? wk_fault_q :
-                  perm_fault(h_we, wk_pte_q[PteRLsb], wk_pte_q[PteWLsb], pte_null);
-            if (flt == FltNone && !pte_null && out_free) begin
-              out_valid_d = 1'b1;
-              out_sel_d = OutHead;
-              out_addr_d = wk_pte_q[PteFrag64kLsb] ? {pte_pa[47:16], h_va[15:0]} : {pte_pa[47:12], h_va[11:0]};
-              head_pop = 1'b1;
-            end else if ((flt != FltNone || pte_null) && syn_free) begin
-              syn_valid_d = 1'b1;
-              syn_id_d = h_id;
-              syn_fault_d = flt != FltNone;
-              head_pop = 1'b1;
-            end
-            // Cache what the walk found, faults excepted.
-            fill = head_pop && wk_fault_q == FltNone;
-            if (head_pop) begin
-              walks_d = walks_q + 32'd1;
-              if (wlen_q + 32'd1 > wmax_q) wmax_d = wlen_q + 32'd1;
-            end
-          end
-        end
-        default: wk_d = WkIdle;
-      endcase
+      out_free = !ob_valid_q[1];
+      client_rsp = mem_rsp_valid_i && mem_rsp_id_i != WalkIdW;
+      wk_rsp = mem_rsp_valid_i && mem_rsp_id_i == WalkIdW;
+      syn_free = !syn_valid_q || !client_rsp;
+      syn_valid_d = syn_valid_q && client_rsp;  // presented unless a memory response had the slot
+      syn_id_d = syn_id_q;
+      syn_fault_d = syn_fault_q;
+      mq_valid_d = mq_valid_q;
+      hits_d = hits_q;
+      misses_d = misses_q;
 
-      if (head_pop) begin
-        wk_d = WkIdle;
-        fault_o = flt != FltNone;
+      // Only an input with a parked request can conflict.
+      if (in_valid_i && mq_valid_q != '0) begin
+        for (int unsigned i = 0; i < MissDepth; i++) begin
+          mq_e = mq_key_q[i];
+          if (mq_valid_q[i] && mq_e.vmid == in_vmid_i && mq_e.addr[47:12] == in_addr_i[47:12])
+            in_conflict = 1'b1;
+        end
+      end
+
+      // The walker and the FIFO head, only with wk_act (idle: no head, the
+      // walker in WkIdle, its registers keep their values; wlen_q is 0).
+      if (wk_act) begin
+        wk_d = wk_q;
+        wk_level_d = wk_level_q;
+        wk_table_d = wk_table_q;
+        wk_stale_d = wk_stale_q || (inv_i && wk_q != WkIdle);
+        wk_pte_d = wk_pte_q;
+        wk_fault_d = wk_fault_q;
+        walks_d = walks_q;
+        // Walker busy: reading tables (a merged head's CHECK is not a walk).
+        wcyc_d = wcyc_q + {31'd0, wk_q != WkIdle && wk_q != WkCheck};
+        wlen_d = (wk_q == WkIdle) ? 32'd0 : wlen_q + 32'd1;
+        wmax_d = wmax_q;
+
+        // The table entry the walker reads or waits for.
+        if (wk_q == WkRead || wk_q == WkWait) begin
+          unique case (wk_level_q)
+            2'd0: wk_idx = h_va[47:39];
+            2'd1: wk_idx = h_va[38:30];
+            2'd2: wk_idx = h_va[29:21];
+            default: wk_idx = h_va[20:12];
+          endcase
+          wk_entry_qw = {wk_table_q[47:12], wk_idx};
+          if (wk_q == WkWait) wk_entry = mem_rsp_rdata_i[64*wk_entry_qw[BeatLog2-4:0] +: 64];
+        end
+
+        // Walker and FIFO head (they own the output and synthetic slots first).
+        unique case (wk_q)
+          WkIdle: if (mq_valid_q[0]) wk_d = WkCheck;
+          WkCheck: begin
+            if (lk_hit) begin
+              // Merged: an earlier walk filled this page.
+              flt = perm_fault(h_we, lk_r, lk_w, lk_null);
+              if (flt == FltNone && !lk_null && out_free) begin
+                out_valid_d = 1'b1;
+                out_sel_d = OutHead;
+                out_addr_d = lk_pa;
+                head_pop = 1'b1;
+              end else if ((flt != FltNone || lk_null) && syn_free) begin
+                syn_valid_d = 1'b1;
+                syn_id_d = h_id;
+                syn_fault_d = flt != FltNone;
+                head_pop = 1'b1;
+              end
+              // Counted once, as the miss it parked on; not again as a hit.
+              lk_use = head_pop;
+            end else begin
+              wk_d = WkRead;
+              wk_level_d = 2'd0;
+              wk_table_d = root_i[48*h_vmid +: 48];
+              wk_stale_d = 1'b0;
+            end
+          end
+          WkRead: if (out_free) begin
+            out_valid_d = 1'b1;
+            out_sel_d = OutWalk;
+            out_addr_d = {wk_entry_qw[44:BeatLog2-3], {BeatLog2{1'b0}}};
+            wk_d = WkWait;
+          end
+          WkWait: if (wk_rsp) begin
+            wk_pte_d = wk_entry;
+            if (mem_rsp_err_i) begin
+              wk_fault_d = FltWalkError;
+              wk_d = WkDone;
+            end else if (wk_level_q != 2'd3) begin
+              if (!wk_entry[PdeVLsb]) begin
+                wk_fault_d = FltPdeInvalid;
+                wk_d = WkDone;
+              end else if ((wk_entry & PdeReserved) != '0) begin
+                wk_fault_d = FltReserved;
+                wk_d = WkDone;
+              end else begin
+                wk_table_d = (wk_entry[PdeSysLsb] ? SysmemBase[47:0] : 48'(VramBase)) +
+                             {8'd0, wk_entry[PdeAddrLsb +: PdeAddrW], 12'h000};
+                wk_level_d = wk_level_q + 2'd1;
+                wk_d = WkRead;
+              end
+            end else begin
+              if ((wk_entry & PteReserved) != '0) wk_fault_d = FltReserved;
+              else if (!wk_entry[PteVLsb] && !wk_entry[PtePrtLsb]) wk_fault_d = FltPteInvalid;
+              else wk_fault_d = FltNone;
+              wk_d = WkDone;
+            end
+          end
+          WkDone: begin
+            if (wk_stale_q || inv_i) begin
+              // Invalidated during the walk: the entries read may be stale.
+              wk_d = WkCheck;
+            end else begin
+              flt = wk_fault_q != FltNone ? wk_fault_q :
+                    perm_fault(h_we, wk_pte_q[PteRLsb], wk_pte_q[PteWLsb], pte_null);
+              if (flt == FltNone && !pte_null && out_free) begin
+                out_valid_d = 1'b1;
+                out_sel_d = OutHead;
+                out_addr_d = wk_pte_q[PteFrag64kLsb] ? {pte_pa[47:16], h_va[15:0]} : {pte_pa[47:12], h_va[11:0]};
+                head_pop = 1'b1;
+              end else if ((flt != FltNone || pte_null) && syn_free) begin
+                syn_valid_d = 1'b1;
+                syn_id_d = h_id;
+                syn_fault_d = flt != FltNone;
+                head_pop = 1'b1;
+              end
+              // Cache what the walk found, faults excepted.
+              fill = head_pop && wk_fault_q == FltNone;
+              if (head_pop) begin
+                walks_d = walks_q + 32'd1;
+                if (wlen_q + 32'd1 > wmax_q) wmax_d = wlen_q + 32'd1;
+              end
+            end
+          end
+          default: wk_d = WkIdle;
+        endcase
+
+        if (head_pop) begin
+          wk_d = WkIdle;
+          fault_o = flt != FltNone;
+        end
       end
 
       // The input, when the head left it room.
@@ -454,49 +507,41 @@ module mmu_top #(
     end
   end
 
-  // The fault report names the access that faulted: the input or the head.
-  always_comb begin
-    fault_va_o = in_fault ? in_addr_i : h_va;
-    fault_vmid_o = in_fault ? in_vmid_i : h_vmid;
-    fault_client_o = 7'(in_fault ? in_id_i[MemIdW-1:1] : h_id[MemIdW-1:1]);
-    fault_write_o = in_fault ? in_we_i : h_we;
-    fault_cause_o = fault_o ? flt : FltNone;
-  end
-
   // Output buffer: pop the head the memory port took, then append the push
-  // (to slot ob_slot).  The entry pushed is formed only when there is one.
+  // (to slot ob_slot).  Apart from the block above: the memory port's ready
+  // is a top-level input, and logic that reads one is evaluated again on
+  // each input change, so only this reads it.  A head means m_act.
   always_comb begin
     ob_valid_d = ob_valid_q;
-    ob_pop = ob_valid_q[0] && mem_req_ready_i;
-    if (ob_pop) ob_valid_d = {1'b0, ob_valid_q[1]};
-    ob_slot = ob_valid_d[0];
-    if (out_valid_d) ob_valid_d[ob_slot] = 1'b1;
+    ob_pop = 1'b0;
+    ob_slot = 1'b0;
+    if (m_act) begin
+      ob_pop = ob_valid_q[0] && mem_req_ready_i;
+      if (ob_pop) ob_valid_d = {1'b0, ob_valid_q[1]};
+      ob_slot = ob_valid_d[0];
+      if (out_valid_d) ob_valid_d[ob_slot] = 1'b1;
+    end
   end
 
+  // The fault report names the access that faulted: the input or the head.
   always_comb begin
-    out_ent = '0;
-    if (out_valid_d) begin
-      out_ent.addr = out_addr_d & ~(48'(BeatBytes) - 48'd1);
-      unique case (out_sel_d)
-        OutHead: begin
-          out_ent.id = h_id;
-          out_ent.we = h_we;
-          out_ent.wdata = mq_head.wdata;
-          out_ent.wstrb = mq_head.wstrb;
-        end
-        OutWalk: out_ent.id = WalkIdW;
-        default: begin
-          out_ent.id = in_id_i;
-          out_ent.we = in_we_i;
-          out_ent.wdata = in_wdata_i;
-          out_ent.wstrb = in_wstrb_i;
-        end
-      endcase
+    fault_va_o = h_va;
+    fault_vmid_o = h_vmid;
+    fault_client_o = 7'(h_id[MemIdW-1:1]);
+    fault_write_o = h_we;
+    fault_cause_o = FltNone;
+    if (in_fault) begin
+      fault_va_o = in_addr_i;
+      fault_vmid_o = in_vmid_i;
+      fault_client_o = 7'(in_id_i[MemIdW-1:1]);
+      fault_write_o = in_we_i;
     end
+    if (fault_o) fault_cause_o = flt;
   end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
+      m_busy_q <= 1'b1;
       ob_valid_q <= '0;
       syn_valid_q <= 1'b0;
       syn_id_q <= '0;
@@ -514,70 +559,92 @@ module mmu_top #(
       wcyc_q <= '0;
       wlen_q <= '0;
       wmax_q <= '0;
-    end else if (m_act) begin  // else idle: every _d is its _q
-      ob_valid_q <= ob_valid_d;
-      syn_valid_q <= syn_valid_d;
-      syn_id_q <= syn_id_d;
-      syn_fault_q <= syn_fault_d;
-      mq_valid_q <= mq_valid_d;
-      wk_q <= wk_d;
-      wk_level_q <= wk_level_d;
-      wk_table_q <= wk_table_d;
-      wk_stale_q <= wk_stale_d;
-      wk_pte_q <= wk_pte_d;
-      wk_fault_q <= wk_fault_d;
-      hits_q <= hits_d;
-      misses_q <= misses_d;
-      walks_q <= walks_d;
-      wcyc_q <= wcyc_d;
-      wlen_q <= wlen_d;
-      wmax_q <= wmax_d;
+    end else begin
+      m_busy_q <= m_act;
+      if (m_act) begin  // else idle: the state stays as it is
+        ob_valid_q <= ob_valid_d;
+        syn_valid_q <= syn_valid_d;
+        syn_id_q <= syn_id_d;
+        syn_fault_q <= syn_fault_d;
+        mq_valid_q <= mq_valid_d;
+        hits_q <= hits_d;
+        misses_q <= misses_d;
+        if (wk_act) begin  // else the walker's _d are not formed
+          wk_q <= wk_d;
+          wk_level_q <= wk_level_d;
+          wk_table_q <= wk_table_d;
+          wk_stale_q <= wk_stale_d;
+          wk_pte_q <= wk_pte_d;
+          wk_fault_q <= wk_fault_d;
+          walks_q <= walks_d;
+          wcyc_q <= wcyc_d;
+          wlen_q <= wlen_d;
+          wmax_q <= wmax_d;
+        end
+      end
     end
   end
 
   // The miss FIFO and the output buffer (reset to zero, as their idle
-  // contents show on the ports), written only when they move: the FIFO
-  // shifts on a pop and takes a parked input at its first free entry; the
-  // output buffer shifts on a pop (its tail clears) and takes the push.
+  // contents show on the ports), written only when they move (each with
+  // m_act): the FIFO shifts on a pop and takes a parked input at its first
+  // free entry; the output buffer shifts on a pop (its tail clears) and
+  // takes the push, formed here from its source (out_sel_d): the input, the
+  // FIFO head or the walker's read.
+  logic [47:0] out_beat;
+  assign out_beat = out_addr_d & ~(48'(BeatBytes) - 48'd1);
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      for (int unsigned i = 0; i < MissDepth; i++) mq_q[i] <= '0;
+      for (int unsigned i = 0; i < MissDepth; i++) begin
+        mq_key_q[i] <= '0;
+        mq_dat_q[i] <= '0;
+      end
       ob_q[0] <= '0;
       ob_q[1] <= '0;
-    end else begin
+    end else if (m_act) begin
       if (head_pop) begin
-        for (int unsigned i = 0; i + 1 < MissDepth; i++) mq_q[i] <= mq_q[i+1];
+        for (int unsigned i = 0; i + 1 < MissDepth; i++) begin
+          mq_key_q[i] <= mq_key_q[i+1];
+          mq_dat_q[i] <= mq_dat_q[i+1];
+        end
       end else if (in_park) begin
-        mq_q[mq_park_idx] <= {in_id_i, in_vmid_i, in_addr_i, in_we_i, in_wdata_i, in_wstrb_i};
+        mq_key_q[mq_park_idx] <= {in_id_i, in_vmid_i, in_addr_i, in_we_i};
+        mq_dat_q[mq_park_idx] <= {in_wdata_i, in_wstrb_i};
       end
       if (ob_pop) begin
         ob_q[0] <= ob_q[1];
         ob_q[1] <= '0;
       end
-      if (out_valid_d) ob_q[ob_slot] <= out_ent;
+      if (out_valid_d) begin
+        unique case (out_sel_d)
+          OutHead: ob_q[ob_slot] <= {h_id, out_beat, h_we, mq_dat_q[0]};
+          OutWalk: ob_q[ob_slot] <= {WalkIdW, out_beat, 1'b0, BB'(0), BeatBytes'(0)};
+          default: ob_q[ob_slot] <= {in_id_i, out_beat, in_we_i, in_wdata_i, in_wstrb_i};
+        endcase
+      end
     end
   end
 
   assign in_ready_o = in_take;
+  // The head's fields (an empty head is all zeros).
   assign mem_req_valid_o = ob_valid_q[0];
-  mmu_out_t ob_head;
-  // The head's fields only with its valid (an empty head is all zeros too).
-  always_comb begin
-    ob_head = '0;
-    if (ob_valid_q[0]) ob_head = ob_q[0];
-  end
-  assign mem_req_id_o = ob_head.id;
-  assign mem_req_addr_o = ob_head.addr;
-  assign mem_req_we_o = ob_head.we;
-  assign mem_req_wdata_o = ob_head.wdata;
-  assign mem_req_wstrb_o = ob_head.wstrb;
+  assign {mem_req_id_o, mem_req_addr_o, mem_req_we_o, mem_req_wdata_o, mem_req_wstrb_o} = ob_q[0];
 
   // Memory responses for clients first; a synthetic one waits for a gap.
-  assign up_valid_o = client_rsp || syn_valid_q;
-  assign up_id_o = client_rsp ? mem_rsp_id_i : syn_id_q;
-  assign up_err_o = client_rsp ? mem_rsp_err_i : syn_fault_q;
-  assign up_fault_o = !client_rsp && syn_fault_q;
-  assign up_rdata_o = client_rsp ? mem_rsp_rdata_i : '0;
+  always_comb begin
+    up_valid_o = syn_valid_q;
+    up_id_o = syn_id_q;
+    up_err_o = syn_fault_q;
+    up_fault_o = syn_fault_q;
+    up_rdata_o = '0;
+    if (mem_rsp_valid_i && mem_rsp_id_i != WalkIdW) begin
+      up_valid_o = 1'b1;
+      up_id_o = mem_rsp_id_i;
+      up_err_o = mem_rsp_err_i;
+      up_fault_o = 1'b0;
+      up_rdata_o = mem_rsp_rdata_i;
+    end
+  end
 
   assign hits_o = hits_q;
   assign misses_o = misses_q;
@@ -596,7 +663,7 @@ module mmu_top #(
     if (!rst_ni) begin
       a_stall_q <= 1'b0;
     end else if (m_act) begin
-      a_mmu_req_stable: assert (!a_stall_q || (mem_req_valid_o && ob_head == a_ob_q))
+      a_mmu_req_stable: assert (!a_stall_q || (mem_req_valid_o && ob_q[0] == a_ob_q))
         else $error("mmu_top: the memory request changed while refused");
       // No TLB fill from a walk that an invalidation overtook.
       a_mmu_fill_fresh: assert (!(fill && (wk_stale_q || inv_i)))
@@ -608,21 +675,26 @@ module mmu_top #(
       a_mmu_walk_state_legal: assert (walk_state_legal(wk_q))
         else $error("mmu_top: illegal walker state %h", wk_q);
       a_stall_q <= mem_req_valid_o && !mem_req_ready_i;
+      // Kept only while refused (the check reads it only then).
+      if (mem_req_valid_o && !mem_req_ready_i) a_ob_q <= ob_q[0];
     end
-    // Kept only while refused (the check reads it only then).
-    if (mem_req_valid_o && !mem_req_ready_i) a_ob_q <= ob_head;
   end
+  // With m_act (idle: neither buffer moves, so what held still holds).
   always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
+    if (rst_ni && m_act) begin
       // The output buffer: filled from slot 0, never pushed when full.
       a_mmu_ob_bounds: assert (ob_valid_q != 2'b10 && !(out_valid_d && ob_valid_q[1]))
         else $error("mmu_top: output buffer %b, push %0d", ob_valid_q, out_valid_d);
       // The miss FIFO is filled from its head, without holes.
       a_mmu_mq_packed: assert ((mq_valid_q & (mq_valid_q + MissDepth'(1))) == '0)
         else $error("mmu_top: miss FIFO valid bits %b", mq_valid_q);
-    end
-    // On events, with m_act (idle: no response, no input, no synthetic one).
-    if (rst_ni && m_act) begin
+      // An empty head slot is zero (the port shows slot 0 as it is; slot 1
+      // clears as it moves up).  Compared only when empty: it is wide.
+      if (!ob_valid_q[0]) begin
+        a_mmu_ob_empty_zero: assert (ob_q[0] == '0)
+          else $error("mmu_top: empty output buffer head not zero");
+      end
+      // On events (idle: no response, no input, no synthetic one).
       // A synthetic response waiting for a gap keeps its id (nothing overwrites it).
       a_mmu_syn_held: assert (!(syn_valid_q && client_rsp) || (syn_valid_d && syn_id_d == syn_id_q))
         else $error("mmu_top: synthetic response %h overwritten", syn_id_q);
