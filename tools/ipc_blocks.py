@@ -14,8 +14,8 @@ reads callgrind_annotate's per-line counts of the generated C++ instead and
 charges each line to the block whose signal it names first
 (gpu_top__DOT__u_ce__DOT__... is u_ce; a name of gpu_top itself is "top");
 a line naming no signal (a brace, a continuation) goes to the block of the
-line before it, and "?" holds what comes before any name (the evaluation
-loop and its triggers).  Lines that only call another function are skipped:
+line before it, and "?" holds what comes before any name in a function
+(the evaluation loop, its triggers, each function's entry).  Lines that only call another function are skipped:
 the callee's own lines are counted.  The split is approximate at block
 boundaries; the total is exact.
 
@@ -29,8 +29,9 @@ import subprocess
 import sys
 
 BLOCK = re.compile(r'gpu_top__DOT__((?:g_queue__BRA__\d__KET____DOT__)?u_[A-Za-z0-9]+(?:_[a-z]+)?)__DOT__')
-LINE = re.compile(r'^\s*([0-9,]+|\.)\s(.*)$')
+LINE = re.compile(r'^\s*([0-9,]+|\.)  (.*)$')  # count, two spaces, the code
 SOURCE = re.compile(r'^-- Auto-annotated source: (.*)')
+FUNC = re.compile(r'^(?:VL_INLINE_OPT |static )?void \w+\(')
 
 
 def block_name(raw):
@@ -53,9 +54,11 @@ def lines(path):
         if not src or 'DepSet' not in src:
             continue
         m = LINE.match(text)
-        if not m or m.group(2).lstrip().startswith('=>'):
+        if not m or m.group(2).lstrip().startswith('=>') or 'events annotated' in m.group(2):
             continue
         code = m.group(2)
+        if FUNC.match(code):  # a function's first line: nobody's block yet
+            cur = '?'
         names = BLOCK.findall(code)
         if names:
             cur = block_name(names[0])
