@@ -80,10 +80,10 @@ module cp_mem_arb #(
     mem_req_wdata_o = '0;
     mem_req_wstrb_o = '0;
     if (found) begin
-      mem_req_id_o = {c_id_i[(MemIdW-1)*pick +: (MemIdW-1)], c_we_i[pick]};
+      mem_req_we_o = c_we_i[pick];  // read once: one reader of the gathered vector
+      mem_req_id_o = {c_id_i[(MemIdW-1)*pick +: (MemIdW-1)], mem_req_we_o};
       mem_req_vmid_o = c_vmid_i[4*pick +: 4];
       mem_req_addr_o = c_addr_i[48*pick +: 48];
-      mem_req_we_o = c_we_i[pick];
       mem_req_wdata_o = c_wdata_i[BeatBytes*8*pick +: BeatBytes*8];
       mem_req_wstrb_o = c_wstrb_i[BeatBytes*pick +: BeatBytes];
     end

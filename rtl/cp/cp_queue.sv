@@ -350,8 +350,8 @@ module cp_queue #(
   // The idle path.  The block below changes a register only when q_act: a
   // reset, a response, a request offered, a dword consumed, the doorbell
   // moving, an interrupt pulse to end, or a state that does more than wait
-  // for one of those.  Otherwise every _d equals its _q, so the block keeps
-  // its defaults and its registers are not written; only the counters move.
+  // for one of those.  Otherwise its registers are not written (so its _d
+  // are not read, and hold constants); only the counters move.
   logic q_wait, q_act;
   always_comb begin  // a chain of tests, not one expression of every term
     if (need_dw || state_q == StError) q_wait = 1'b1;
@@ -364,43 +364,76 @@ module cp_queue #(
   end
 
   always_comb begin
-    state_d = state_q;
-    ret_d = ret_q;
-    rptr_d = rptr_q;
-    in_ib_d = in_ib_q;
-    ib_vmid_d = ib_vmid_q;
-    ib_priv_d = ib_priv_q;
-    ib_ptr_d = ib_ptr_q;
-    ib_rem_d = ib_rem_q;
     buf_load = 1'b0;
-    buf_beat_d = buf_beat_q;
-    buf_valid_d = buf_valid_q;
-    rd_pend_d = rd_pend_q;
-    rd_fetch_d = rd_fetch_q;
-    rd_drop_d = rd_drop_q;
-    rd_beat_d = rd_beat_q;
-    wr_out_d = wr_out_q;
-    hdr_d = hdr_q;
-    cnt_d = cnt_q;
-    idx_d = idx_q;
     pl_load = 1'b0;
-    pkt_addr_d = pkt_addr_q;
-    pkt_ring_d = pkt_ring_q;
-    wr_addr_d = wr_addr_q;
-    wr_data_d = wr_data_q;
-    wr_64_d = wr_64_q;
-    poll_d = poll_q;
-    pte_left_d = pte_left_q;
-    pte_base_d = pte_base_q;
-    err_cause_d = err_cause_q;
-    err_addr_d = err_addr_q;
-    err_hdr_d = err_hdr_q;
-    pkts_d = pkts_q;
     fence_irq_d = 1'b0;
     err_set = 1'b0;
     err_cause = CauseNone;
+    if (!q_act) begin
+      // The registers hold (the always_ff loads them only with q_act), so
+      // no _d is read: constants, cheaper than copying every _q each cycle.
+      state_d = StIdle;
+      ret_d = StIdle;
+      rptr_d = '0;
+      in_ib_d = '0;
+      ib_vmid_d = '0;
+      ib_priv_d = '0;
+      ib_ptr_d = '0;
+      ib_rem_d = '0;
+      buf_beat_d = '0;
+      buf_valid_d = '0;
+      rd_pend_d = '0;
+      rd_fetch_d = '0;
+      rd_drop_d = '0;
+      rd_beat_d = '0;
+      wr_out_d = '0;
+      hdr_d = '0;
+      cnt_d = '0;
+      idx_d = '0;
+      pkt_addr_d = '0;
+      pkt_ring_d = '0;
+      wr_addr_d = '0;
+      wr_data_d = '0;
+      wr_64_d = '0;
+      poll_d = '0;
+      pte_left_d = '0;
+      pte_base_d = '0;
+      err_cause_d = CauseNone;
+      err_addr_d = '0;
+      err_hdr_d = '0;
+      pkts_d = '0;
+    end else begin
+      state_d = state_q;
+      ret_d = ret_q;
+      rptr_d = rptr_q;
+      in_ib_d = in_ib_q;
+      ib_vmid_d = ib_vmid_q;
+      ib_priv_d = ib_priv_q;
+      ib_ptr_d = ib_ptr_q;
+      ib_rem_d = ib_rem_q;
+      buf_beat_d = buf_beat_q;
+      buf_valid_d = buf_valid_q;
+      rd_pend_d = rd_pend_q;
+      rd_fetch_d = rd_fetch_q;
+      rd_drop_d = rd_drop_q;
+      rd_beat_d = rd_beat_q;
+      wr_out_d = wr_out_q;
+      hdr_d = hdr_q;
+      cnt_d = cnt_q;
+      idx_d = idx_q;
+      pkt_addr_d = pkt_addr_q;
+      pkt_ring_d = pkt_ring_q;
+      wr_addr_d = wr_addr_q;
+      wr_data_d = wr_data_q;
+      wr_64_d = wr_64_q;
+      poll_d = poll_q;
+      pte_left_d = pte_left_q;
+      pte_base_d = pte_base_q;
+      err_cause_d = err_cause_q;
+      err_addr_d = err_addr_q;
+      err_hdr_d = err_hdr_q;
+      pkts_d = pkts_q;
 
-    if (q_act) begin
       // Memory bookkeeping, in every state.
       if (granted && !req_we_o) begin
         rd_pend_d = 1'b1;
@@ -711,22 +744,28 @@ module cp_queue #(
   end
 
   // ---------------------------------------------------------------- counters
-  logic busy, stall_mem, stall_wait, stall_fence;
+  // They move only while busy (every stall state is busy) or on a reset:
+  // cnt_act, under which they are computed and loaded.
+  logic busy, cnt_act, stall_mem, stall_wait, stall_fence;
   assign busy = state_q != StIdle && state_q != StHalted && state_q != StError;
-  assign stall_wait = state_q == StWread || state_q == StWresp || state_q == StWpoll;
-  assign stall_fence = state_q == StFdrain || state_q == StFack || state_q == StInv;
-  assign stall_mem = (need_dw && !have_dw) || (req_valid_o && !req_ready_i && !stall_wait);
+  assign cnt_act = busy || qreset_i;
 
   always_comb begin
-    busy_d = busy_q + {31'd0, busy};
-    stall_mem_d = stall_mem_q + {31'd0, busy && stall_mem};
-    stall_wait_d = stall_wait_q + {31'd0, stall_wait};
-    stall_fence_d = stall_fence_q + {31'd0, stall_fence};
-    if (qreset_i) begin
-      busy_d = '0;
-      stall_mem_d = '0;
-      stall_wait_d = '0;
-      stall_fence_d = '0;
+    stall_wait = 1'b0;
+    stall_fence = 1'b0;
+    stall_mem = 1'b0;
+    busy_d = '0;
+    stall_mem_d = '0;
+    stall_wait_d = '0;
+    stall_fence_d = '0;
+    if (cnt_act && !qreset_i) begin
+      stall_wait = state_q == StWread || state_q == StWresp || state_q == StWpoll;
+      stall_fence = state_q == StFdrain || state_q == StFack || state_q == StInv;
+      stall_mem = (need_dw && !have_dw) || (req_valid_o && !req_ready_i && !stall_wait);
+      busy_d = busy_q + 32'd1;
+      stall_mem_d = stall_mem_q + {31'd0, stall_mem};
+      stall_wait_d = stall_wait_q + {31'd0, stall_wait};
+      stall_fence_d = stall_fence_q + {31'd0, stall_fence};
     end
   end
 
@@ -771,10 +810,12 @@ module cp_queue #(
       fence_irq_q <= 1'b0;
       err_irq_q <= 1'b0;
     end else begin
-      busy_q <= busy_d;
-      stall_mem_q <= stall_mem_d;
-      stall_wait_q <= stall_wait_d;
-      stall_fence_q <= stall_fence_d;
+      if (cnt_act) begin  // else no counter moves
+        busy_q <= busy_d;
+        stall_mem_q <= stall_mem_d;
+        stall_wait_q <= stall_wait_d;
+        stall_fence_q <= stall_fence_d;
+      end
       if (q_act) begin  // else every _d equals its _q (the idle path)
         state_q <= state_d;
         ret_q <= ret_d;

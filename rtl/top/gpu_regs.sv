@@ -183,11 +183,18 @@ module gpu_regs #(
   // The range update protocol: fields change only while VALID is clear.
   assign refuse = wr && is_apt && roff != RegAptCtrl && apt_valid_q[ar];
 
+  // The queue's state and error address are read once, into rq_*: with one
+  // reader Verilator forms each gathered vector only here, not every cycle.
+  logic [4:0] rq_state;
+  logic [47:0] rq_err_addr;
+
   // The read mux and the hit decode, on a request only (hit is read only
   // with wr or rd).
   always_comb begin
     hit = 1'b1;
     rdata = '0;
+    rq_state = '0;
+    rq_err_addr = '0;
     if (!reg_req_valid_i) begin
       // no request
     end else if (is_apt) begin
@@ -252,6 +259,8 @@ module gpu_regs #(
         default:      hit = 1'b0;
       endcase
     end else begin
+      rq_state = q_state_i[5*q +: 5];
+      rq_err_addr = q_err_addr_i[48*q +: 48];
       unique case (roff)
         RegQCtrl:       rdata = (32'(enable_q[q]) << QCtrlEnableLsb) |
                                 (32'(priv_q[q]) << QCtrlPrivLsb) |
@@ -265,16 +274,15 @@ module gpu_regs #(
         RegQRptrWbLo:   rdata = rptr_wb_addr_q[48*q +: 32];
         RegQRptrWbHi:   rdata = {16'd0, rptr_wb_addr_q[48*q + 32 +: 16]};
         RegQStatus: begin
-          rdata = 32'(q_state_i[5*q +: 5]) << QStatusStateLsb;
-          rdata[QStatusBusyLsb] = q_state_i[5*q +: 5] != StIdle &&
-                                  q_state_i[5*q +: 5] != StHalted && q_state_i[5*q +: 5] != StError;
-          rdata[QStatusHaltedLsb] = q_state_i[5*q +: 5] == StHalted;
-          rdata[QStatusErrorLsb] = q_state_i[5*q +: 5] == StError;
+          rdata = 32'(rq_state) << QStatusStateLsb;
+          rdata[QStatusBusyLsb] = rq_state != StIdle && rq_state != StHalted && rq_state != StError;
+          rdata[QStatusHaltedLsb] = rq_state == StHalted;
+          rdata[QStatusErrorLsb] = rq_state == StError;
           rdata[QStatusInIbLsb] = q_in_ib_i[q];
         end
         RegQErrCause:   rdata = 32'(q_err_cause_i[5*q +: 5]) << QErrCauseCauseLsb;
-        RegQErrAddrLo:  rdata = q_err_addr_i[48*q +: 32];
-        RegQErrAddrHi:  rdata = {16'd0, q_err_addr_i[48*q + 32 +: 16]};
+        RegQErrAddrLo:  rdata = rq_err_addr[31:0];
+        RegQErrAddrHi:  rdata = {16'd0, rq_err_addr[47:32]};
         RegQErrHeader:  rdata = q_err_hdr_i[32*q +: 32];
         RegQPkts:       rdata = q_pkts_i[32*q +: 32];
         RegQBusyCycles: rdata = q_busy_i[32*q +: 32];

@@ -308,7 +308,10 @@ module gpu_top #(
   );
 
   // One TLB invalidation per cycle: the register's first, then the queues
-  // in order; a queue whose request is not taken keeps asking.
+  // in order; a queue whose request is not taken keeps asking.  The
+  // granted queue's fields are read once, at its index (several readers of
+  // a gathered vector have Verilator form it every cycle).
+  logic [QW-1:0] inv_q;
   always_comb begin
     inv = r_inv;
     inv_all = r_inv_all;
@@ -316,15 +319,19 @@ module gpu_top #(
     inv_start = r_inv_start;
     inv_end = r_inv_end;
     q_inv_ready = '0;
+    inv_q = '0;
     for (int unsigned i = 0; i < NumQueues; i++) begin
       if (!inv && q_inv[i]) begin
         inv = 1'b1;
-        inv_all = q_inv_all[i];
-        inv_vmid = q_inv_vmid[4*i +: 4];
-        inv_start = q_inv_start[32*i +: 32];
-        inv_end = q_inv_end[32*i +: 32];
+        inv_q = QW'(i);
         q_inv_ready[i] = 1'b1;
       end
+    end
+    if (q_inv_ready != '0) begin
+      inv_all = q_inv_all[inv_q];
+      inv_vmid = q_inv_vmid[4*inv_q +: 4];
+      inv_start = q_inv_start[32*inv_q +: 32];
+      inv_end = q_inv_end[32*inv_q +: 32];
     end
   end
 
