@@ -816,7 +816,7 @@ module cp_queue #(
         stall_wait_q <= stall_wait_d;
         stall_fence_q <= stall_fence_d;
       end
-      if (q_act) begin  // else every _d equals its _q (the idle path)
+      if (q_act) begin  // else the _d are constants, not read (the idle path)
         state_q <= state_d;
         ret_q <= ret_d;
         rptr_q <= rptr_d;
@@ -893,9 +893,9 @@ module cp_queue #(
 `ifndef SYNTHESIS
   // Assertions (Verilator --assert; a failure is a model error, gm.h).
   // Checked on the cycles with q_act: on the others no request is offered,
-  // no response or interrupt comes, state_d == state_q is a waiting state
-  // (legal, neither StInv nor StCdrain) and fence_irq_d is 0, so each
-  // holds there.
+  // no response or interrupt comes, the state stays (the registers are not
+  // loaded; state_d is a constant nobody reads) in a waiting state (legal,
+  // neither StInv nor StCdrain) and fence_irq_d is 0, so each holds there.
   always_ff @(posedge clk_i) begin
     if (rst_ni && q_act) begin
       // Writes in flight never underflow: every ack matches a granted write.
