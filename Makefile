@@ -121,9 +121,9 @@ LIB_C := model/gm.c model/gm_apt.c model/gm_capture.c model/gm_capture_read.c mo
 	fw/fw_sched.c fw/fw_lock.c fw/fw_lock_copy.c fw/fw_lock_level.c fw/fw_gpuva.c fw/fw_gpuva_batch.c fw/fw_gpuva_move.c fw/fw_umd.c \
 	fw/umd_obj.c fw/umd_rec.c fw/umd_exec.c fw/umd_rt.c
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/obj/gen/gm_asserts.o \
-	$(B)/obj/model/gm_assert.o $(B)/obj/model/gm_be_vl.o \
+	$(B)/obj/model/gm_assert.o $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_vl_nt.o \
 	$(B)/obj/model/gm_be_sc.o
-VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
+VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_nt/Vgpu_nt__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
 VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads.o)
 ifneq ($(filter 1,$(COV) $(PROF))$(FAST),)
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/obj/gen/gm_asserts.o \
@@ -131,6 +131,11 @@ LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/ob
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a
 VL_RT := $(addprefix $(B)/vl_cc/,verilated.o verilated_threads.o \
 	$(if $(filter 1,$(TRACE)),verilated_fst_c.o) $(if $(filter 1,$(COV)),verilated_cov.o))
+endif
+# GM_VL_NT: the build has the model without trace support (gm.c picks it
+# for a model not made for waves; test_wave checks it refuses one).
+ifeq ($(filter 1,$(COV) $(PROF))$(FAST),)
+CFLAGS += -DGM_VL_NT
 endif
 LIB := $(B)/libgpusim.a
 
@@ -165,6 +170,14 @@ $(B)/vl_cc/Vgpu.mk: $(RTL_DEP)
 	$(VERILATOR) --cc --prefix Vgpu -Mdir $(@D) $(VFLAGS)
 	@touch $@
 
+# The plain model once more without trace support (vl_nt/, ~20 s): what the
+# Verilator backend runs unless a model is made for waves (gm_config.waves),
+# so trace support compiled in costs nothing while no wave is asked for.
+$(B)/vl_nt/Vgpu_nt.mk: $(RTL_DEP)
+	@mkdir -p $(@D)
+	$(VERILATOR) --cc --prefix Vgpu_nt -Mdir $(@D) $(filter-out --trace-fst,$(VFLAGS))
+	@touch $@
+
 $(B)/vl_sc/Vgpu_sc.mk: $(RTL_DEP)
 	@mkdir -p $(@D)
 	$(VERILATOR) --sc --prefix Vgpu_sc -Mdir $(@D) $(VFLAGS)
@@ -176,6 +189,9 @@ VL_MAKE = $(MAKE) --no-print-directory OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2 
 
 $(B)/vl_cc/Vgpu__ALL.a: $(B)/vl_cc/Vgpu.mk
 	+$(VL_MAKE) -C $(@D) -f Vgpu.mk Vgpu__ALL.a
+
+$(B)/vl_nt/Vgpu_nt__ALL.a: $(B)/vl_nt/Vgpu_nt.mk
+	+$(VL_MAKE) -C $(@D) -f Vgpu_nt.mk Vgpu_nt__ALL.a
 
 $(B)/vl_sc/Vgpu_sc__ALL.a: $(B)/vl_sc/Vgpu_sc.mk
 	+$(VL_MAKE) -C $(@D) -f Vgpu_sc.mk Vgpu_sc__ALL.a
@@ -227,6 +243,11 @@ $(B)/obj/model/gm_assert.o: model/gm_assert.cpp model/gm_assert.h model/gm_backe
 $(B)/obj/model/gm_be_vl.o: model/gm_be_vl.cpp model/gm_backend.h model/gm_pins.hpp $(B)/vl_cc/Vgpu.mk
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) $(COV_CXXFLAGS) -DVM_SC=0 -I$(B)/vl_cc -c $< -o $@
+
+$(B)/obj/model/gm_be_vl_nt.o: model/gm_be_vl.cpp model/gm_backend.h model/gm_pins.hpp $(B)/vl_nt/Vgpu_nt.mk
+	@mkdir -p $(@D)
+	$(CXX) $(filter-out $(VM_TRACE_DEFS),$(CXXFLAGS)) -DVM_TRACE=0 -DVM_TRACE_FST=0 -DVM_SC=0 \
+		-DGM_VL_NT -I$(B)/vl_nt -c $< -o $@
 
 $(B)/obj/model/gm_be_sc.o: model/gm_be_sc.cpp model/gm_backend.h $(B)/vl_sc/Vgpu_sc.mk
 	@mkdir -p $(@D)

@@ -113,7 +113,10 @@ bool gm_assert_enabled(void);
 /* gm_assert_take as the backends' `failed` op. */
 bool gm_assert_failed(void *be, char *buf, size_t n);
 
+/* The Verilator model with trace support (gm_config.waves) and, in builds
+ * that make both (GM_VL_NT), the same RTL without it (the default). */
 extern const struct gm_backend_ops gm_backend_verilator;
+extern const struct gm_backend_ops gm_backend_verilator_nt;
 extern const struct gm_backend_ops gm_backend_systemc;
 /* The C reference model (model/ref/ref_top.c); trace_open: GM_ERR_UNSUPPORTED. */
 extern const struct gm_backend_ops gm_backend_ref;

@@ -3,11 +3,24 @@
 // gm_be_vl.cpp - the plain Verilator backend: the thin C++ shim that owns a
 // VerilatedContext and a Vgpu per instance (no file-scope model, so several
 // models live in one process) and copies struct gm_pins in and out.
+//
+// Built twice in the default build: against Vgpu, verilated with trace
+// support (gm_backend_verilator: a model made for waves), and with GM_VL_NT
+// against Vgpu_nt, the same RTL verilated without it (gm_backend_verilator_nt:
+// every other model; its trace_open answers GM_ERR_UNSUPPORTED).
 
 #include <memory>
 #include <new>
 
+#ifdef GM_VL_NT
+#include "Vgpu_nt.h"
+using gm_vl_top = Vgpu_nt;
+#define GM_VL_OPS gm_backend_verilator_nt
+#else
 #include "Vgpu.h"
+using gm_vl_top = Vgpu;
+#define GM_VL_OPS gm_backend_verilator
+#endif
 #include "verilated.h"
 
 #include "gm_backend.h"
@@ -46,7 +59,7 @@ void cov_write(VerilatedContext &ctx)
 
 struct vl_backend {
 	std::unique_ptr<VerilatedContext> ctx;
-	std::unique_ptr<Vgpu> top;
+	std::unique_ptr<gm_vl_top> top;
 	std::unique_ptr<gm_fst> fst;
 	gm_pins *pins;
 };
@@ -60,7 +73,7 @@ int vl_create(gm_pins *pins, void **out)
 	be->ctx.reset(new VerilatedContext);
 	be->ctx->traceEverOn(true);
 	be->ctx->assertOn(gm_assert_enabled());
-	be->top.reset(new Vgpu{be->ctx.get(), "TOP"});
+	be->top.reset(new gm_vl_top{be->ctx.get(), "TOP"});
 	gm_pins_in(*be->top, *pins);
 	be->top->clk_i = 0;
 	be->top->eval();
@@ -89,7 +102,7 @@ void vl_destroy(void *p)
 void vl_cycle(void *p, uint64_t cycle, int dump)
 {
 	auto *be = static_cast<vl_backend *>(p);
-	Vgpu &top = *be->top;
+	gm_vl_top &top = *be->top;
 
 	gm_pins_in(top, *be->pins);
 	be->ctx->time(GM_WAVE_T_LOW(cycle)); // $error messages show the dump's time
@@ -119,6 +132,6 @@ void vl_trace_close(void *p)
 
 } // namespace
 
-extern "C" const gm_backend_ops gm_backend_verilator = {
+extern "C" const gm_backend_ops GM_VL_OPS = {
 	"verilator", vl_create, vl_destroy, vl_cycle, vl_trace_open, vl_trace_close, gm_assert_failed,
 };

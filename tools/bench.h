@@ -22,8 +22,10 @@ int bench_pipeline(void);
 int bench_umd(void);
 
 /* `gpusim idle`: a model of @be out of reset stepped @cycles cycles
- * (1..1e9) with nothing to do; prints the cycle count.  0, 1 when the
- * model failed, 2 for a bad count. */
-int bench_idle(enum gm_backend_kind be, uint64_t cycles);
+ * (1..1e9) with nothing to do; prints the cycle count.  With @wave (not
+ * NULL) a model made for waves records cycles @wave_from on into it (past
+ * the end: none, the cost of trace support compiled in and off).  0, 1
+ * when the model or the waveform failed, 2 for a bad count. */
+int bench_idle(enum gm_backend_kind be, uint64_t cycles, const char *wave, uint64_t wave_from);
 
 #endif /* BENCH_H */

@@ -15,24 +15,31 @@
 
 #define IDLE_CYCLES_MAX 1000000000ull
 
-int bench_idle(enum gm_backend_kind be, uint64_t cycles)
+int bench_idle(enum gm_backend_kind be, uint64_t cycles, const char *wave, uint64_t wave_from)
 {
 	struct gm_config cfg;
 	struct gm *g;
-	int st;
+	int st, wst;
 
 	if (!cycles || cycles > IDLE_CYCLES_MAX)
 		return 2;
 	gm_config_default(&cfg);
 	cfg.backend = be;
+	cfg.waves = wave != NULL;
 	st = gm_create(&cfg, &g);
 	if (st) {
 		fprintf(stderr, "gpusim: idle: %s\n", gm_status_name(st));
 		return 1;
 	}
+	if (wave && (st = gm_wave_open(g, wave, wave_from, GM_WAVE_END))) {
+		fprintf(stderr, "gpusim: idle: waveform %s: %s\n", wave, gm_status_name(st));
+		gm_destroy(g);
+		return 1;
+	}
 	st = gm_step(g, cycles);
 	printf("idle: %" PRIu64 " cycles on %s: %s\n", gm_cycles(g), gm_backend_name(g),
 	       gm_status_name(st));
+	wst = gm_wave_close(g);
 	gm_destroy(g);
-	return st ? 1 : 0;
+	return st || wst ? 1 : 0;
 }

@@ -6,7 +6,12 @@
 # Usage: tools/bench_ipc.sh [GPUSIM] [BACKEND...]   (make bench-ipc)
 #   GPUSIM    the binary (default build/bin/gpusim: valgrind cannot run a
 #             -march=native build on an AVX-512 host)
-#   BACKEND   verilator, systemc, ref (default all three)
+#   BACKEND   verilator, verilator+trace, systemc, ref (default all four)
+#
+# verilator+trace is the Verilator backend on its model with trace support
+# (a model made for waves: --wave FILE) recording nothing (--wave-from past
+# the run's end): the cost of trace support compiled in and off.  Plain
+# verilator runs the model without it, as every run without --wave does.
 #
 # For each short deterministic workload - idle (a model out of reset
 # clocked with nothing to do), the demo, copy streaming (`run copies`) and a
@@ -19,7 +24,7 @@ set -eu
 
 BIN=${1:-build/bin/gpusim}
 shift || true
-BACKENDS=${*:-verilator systemc ref}
+BACKENDS=${*:-verilator verilator+trace systemc ref}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -32,25 +37,28 @@ WORKLOADS=(
 
 cycles_of() { grep -oE '[0-9]+ cycles' "$1" | head -1 | cut -d' ' -f1; }
 
-printf '%-9s %-10s %10s %12s %12s\n' workload backend cycles "Ir/cycle" "cycles/s"
+printf '%-9s %-15s %10s %12s %12s\n' workload backend cycles "Ir/cycle" "cycles/s"
 declare -A RATE IPC
 for w in "${WORKLOADS[@]}"; do
 	name=${w%%|*} args=${w#*|}
 	for be in $BACKENDS; do
+		bargs="--backend $be"
+		[ "$be" = verilator+trace ] &&
+			bargs="--backend verilator --wave $TMP/w.fst --wave-from 1000000000"
 		# shellcheck disable=SC2086 # args are words
 		valgrind --tool=callgrind --toggle-collect=gm_tick --callgrind-out-file="$TMP/cg" \
-			"$BIN" $args --backend "$be" > "$TMP/out" 2> "$TMP/vg" || {
+			"$BIN" $args $bargs > "$TMP/out" 2> "$TMP/vg" || {
 			echo "bench_ipc: $name on $be failed:"; cat "$TMP/out" "$TMP/vg"; exit 1; }
 		cyc=$(cycles_of "$TMP/out")
 		ir=$(grep -oE 'refs: +[0-9,]+' "$TMP/vg" | tr -d ', ' | cut -d: -f2)
 		TIMEFORMAT='%U %S'
 		# shellcheck disable=SC2086
-		t=$( { time "$BIN" $args --backend "$be" > /dev/null; } 2>&1 )
+		t=$( { time "$BIN" $args $bargs > /dev/null; } 2>&1 )
 		rate=$(awk -v c="$cyc" -v t="$t" 'BEGIN { split(t, a, " "); s = a[1] + a[2];
 			printf "%.0f", (s > 0 ? c / s : 0) }')
 		ipc=$(awk -v i="$ir" -v c="$cyc" 'BEGIN { printf "%.0f", i / c }')
 		RATE[$name.$be]=$rate IPC[$name.$be]=$ipc
-		printf '%-9s %-10s %10s %12s %12s\n' "$name" "$be" "$cyc" "$ipc" "$rate"
+		printf '%-9s %-15s %10s %12s %12s\n' "$name" "$be" "$cyc" "$ipc" "$rate"
 	done
 done
 # Ratios from the instruction counts (steady) and from cycles/s (noisy).
@@ -59,6 +67,12 @@ for w in "${WORKLOADS[@]}"; do
 	for be in $BACKENDS; do
 		[ "$be" = verilator ] && continue
 		[ -n "${IPC[$name.verilator]:-}" ] || continue
+		if [ "$be" = verilator+trace ]; then
+			awk -v n="$name" -v iv="${IPC[$name.verilator]}" -v it="${IPC[$name.$be]}" 'BEGIN {
+				printf "%-9s trace support compiled in, off: %+.1f %% instructions per cycle\n",
+					n, 100 * (it - iv) / iv }'
+			continue
+		fi
 		awk -v n="$name" -v b="$be" -v iv="${IPC[$name.verilator]}" -v ib="${IPC[$name.$be]}" \
 			-v rv="${RATE[$name.verilator]}" -v rb="${RATE[$name.$be]}" 'BEGIN {
 			printf "%-9s %s/verilator: %.2fx by instructions per cycle, %.2fx by cycles/s\n",

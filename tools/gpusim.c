@@ -39,8 +39,9 @@ const char gpusim_usage[] =
 	"                  (Render, residency and paging, Patch, SubmitCommand, fences,\n"
 	"                  TDR) with its log and checks (exit 1 on a failed check);\n"
 	"                  `run all` runs each, `run --list` names them\n"
-	"  idle [--cycles N] [--backend B]  clock a model out of reset N cycles\n"
-	"                  (default 100000) with nothing to do (tools/bench_ipc.sh)\n"
+	"  idle [--cycles N] [--backend B] [--wave FILE [--wave-from N]]  clock a\n"
+	"                  model out of reset N cycles (default 100000) with nothing\n"
+	"                  to do (tools/bench_ipc.sh)\n"
 	"  replay FILE     run a capture (--capture; traces/FORMAT.md) on a fresh model\n"
 	"                  and check every result it recorded; the first mismatch is\n"
 	"                  printed with its record number (exit 1; 77: the backend\n"
@@ -391,6 +392,8 @@ static int cmd_idle(int argc, char **argv)
 {
 	enum gm_backend_kind be = GM_BACKEND_VERILATOR;
 	unsigned long long n = 100000;
+	const char *wave = NULL;
+	uint64_t wave_from = 0;
 	char *end;
 
 	for (int i = 1; i < argc; i++) {
@@ -405,11 +408,20 @@ static int cmd_idle(int argc, char **argv)
 			n = strtoull(argv[++i], &end, 10);
 			if (*end || !n || n > 1000000000ull)
 				return cli_usage(NULL, "bad --cycles", argv[i]);
+		} else if (!strcmp(a, "--wave")) {
+			wave = argv[++i];
+		} else if (!strcmp(a, "--wave-from")) {
+			if (!cli_parse_u64(argv[++i], &wave_from))
+				return cli_usage(NULL, "bad --wave-from", argv[i]);
 		} else {
 			return cli_usage(NULL, "unknown option", a);
 		}
 	}
-	return bench_idle(be, n);
+	if (wave_from && !wave)
+		return cli_usage(NULL, "--wave-from needs --wave", NULL);
+	if (cli_check_wave(NULL, wave, be))
+		return 2;
+	return bench_idle(be, n, wave, wave_from);
 }
 
 int main(int argc, char **argv)

@@ -280,6 +280,7 @@ static int replay_run(const struct replay_opts *o, struct gm_cap_reader *r,
 	int rc = 0, st;
 
 	cfg.backend = o->backend_set ? o->backend : h->cfg.backend;
+	cfg.waves = o->wave != NULL;
 	st = gm_create(&cfg, &rp.g);
 	if (st)
 		return refuse(o->path, "cannot build the model of its header: %s", gm_status_name(st));

@@ -317,6 +317,7 @@ static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct e
 	memset(e, 0, sizeof(*e));
 	cfg = p->cfg;
 	cfg.backend = kind;
+	cfg.waves = wave != NULL;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	st = gm_create(&cfg, &g);
 	if (st)

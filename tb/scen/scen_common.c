@@ -66,6 +66,7 @@ int scen_open(struct scen *s, const struct scen_pipe_opts *o, uint64_t vram_seg,
 	s->rng = o->seed ? o->seed : 1;
 	gm_config_default(&gc);
 	gc.backend = o->backend;
+	gc.waves = o->wave != NULL;
 	st = gm_create(&gc, &s->g);
 	if (st)
 		return st;

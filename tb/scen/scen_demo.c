@@ -356,6 +356,7 @@ int scen_demo_run(const struct scen_demo_opts *o, struct scen_demo_result *r)
 	dm.r = r;
 	gm_config_default(&cfg);
 	cfg.backend = o->backend;
+	cfg.waves = o->wave != NULL;
 	st = gm_create(&cfg, &dm.g);
 	if (st)
 		return st;

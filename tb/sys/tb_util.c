@@ -108,6 +108,11 @@ void tb_open_cfg(struct tb *t, const struct gm_config *cfg)
 		def.backend = tb_backend();
 		cfg = &def;
 	}
+	if (!cfg->waves && getenv("GPUSIM_WAVE_DIR") && *getenv("GPUSIM_WAVE_DIR")) {
+		def = *cfg; /* wave_from_env opens one: a model made for waves */
+		def.waves = true;
+		cfg = &def;
+	}
 	st = gm_create(cfg, &t->g);
 	if (st)
 		fail_msg("gm_create: %s", gm_status_name(st));
@@ -131,6 +136,16 @@ void tb_open_cfg(struct tb *t, const struct gm_config *cfg)
 void tb_open(struct tb *t)
 {
 	tb_open_cfg(t, NULL);
+}
+
+void tb_open_waves(struct tb *t)
+{
+	struct gm_config cfg;
+
+	gm_config_default(&cfg);
+	cfg.backend = tb_backend();
+	cfg.waves = true;
+	tb_open_cfg(t, &cfg);
 }
 
 void tb_close(struct tb *t)

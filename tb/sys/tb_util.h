@@ -37,6 +37,8 @@ enum gm_backend_kind tb_backend(void);
 /* Make a model with @cfg (NULL = defaults) and bring the firmware up. */
 void tb_open_cfg(struct tb *t, const struct gm_config *cfg);
 void tb_open(struct tb *t);
+/* tb_open with a model made for waves (gm_config.waves): gm_wave_open works. */
+void tb_open_waves(struct tb *t);
 void tb_close(struct tb *t);
 
 /* Register read/write that must succeed. */

@@ -7,6 +7,8 @@
  * no client owns fails a_arb_rsp_routed, reported as a model error with its
  * label and cycle, the clock stopped, an error marker in the run's view; a
  * busy run fails none; with GPUSIM_ASSERT=0 the same response fails none.
+ * A model not made for waves (the model without trace support) refuses one
+ * and runs the same cycles as the model with it.
  */
 #define _DEFAULT_SOURCE /* mkstemps */
 
@@ -70,8 +72,9 @@ static bool vcd_scan(const char *cmd, struct vcd_summary *s)
 	return pclose(p) == 0;
 }
 
-/* Keep queue 0 busy with NOPs and writes for a few hundred cycles. */
-static void keep_busy(struct tb *t)
+/* Keep queue 0 busy with NOPs and writes for a few hundred cycles: the
+ * fence that retires them. */
+static uint64_t keep_busy(struct tb *t)
 {
 	static uint32_t dw[512];
 	struct dma_buf b;
@@ -82,7 +85,7 @@ static void keep_busy(struct tb *t)
 		dma_emit_nop(&b, 8);
 		dma_emit_write_data(&b, t->scratch + 4 * (uint64_t)i, &v, 1);
 	}
-	tb_submit_ib(t, FW_QUEUE_RENDER, &b);
+	return tb_submit_ib(t, FW_QUEUE_RENDER, &b);
 }
 
 /* Remove waveform @path and the view gpusim wrote next to it (model/gm.h). */
@@ -114,7 +117,7 @@ static void test_wave_window(void **state)
 
 	(void)state;
 	temp_path(path);
-	tb_open(&t);
+	tb_open_waves(&t);
 	from = gm_cycles(t.g) + 100;
 	to = from + 200;
 	assert_int_equal(gm_wave_open(t.g, path, from, to), GM_OK);
@@ -147,7 +150,7 @@ static void test_wave_vcd_full(void **state)
 
 	(void)state;
 	temp_path(path);
-	tb_open(&t);
+	tb_open_waves(&t);
 	assert_int_equal(gm_wave_open(t.g, path, 0, GM_WAVE_END), GM_OK);
 	keep_busy(&t);
 	gm_step(t.g, 300);
@@ -169,7 +172,7 @@ static void test_wave_bad_args(void **state)
 	struct tb t;
 
 	(void)state;
-	tb_open(&t);
+	tb_open_waves(&t);
 	assert_int_equal(gm_wave_open(t.g, NULL, 0, 10), GM_ERR_BAD_ARG);
 	assert_int_equal(gm_wave_open(t.g, "/tmp/x.txt", 0, 10), GM_ERR_BAD_ARG);
 	assert_int_equal(gm_wave_open(t.g, "/tmp/x.fst", 10, 10), GM_ERR_BAD_ARG);
@@ -183,6 +186,62 @@ static void test_wave_bad_args(void **state)
 	tb_close(&t);
 }
 
+/* The registers and results a run leaves, read the same way on each model. */
+struct run_end {
+	uint64_t cycles;
+	uint32_t cycle_lo, scratch[20];
+	uint32_t qregs[(GPU_REG_Q_VMID(0) - GPU_REG_Q_CTRL(0)) / 4 + 1]; /* queue 0's */
+};
+
+static void run_busy(struct tb *t, struct run_end *e)
+{
+	memset(e, 0, sizeof(*e)); /* padding too: compared whole */
+	tb_wait(t, FW_QUEUE_RENDER, keep_busy(t));
+	assert_int_equal(gm_step(t->g, 100), GM_OK);
+	e->cycles = gm_cycles(t->g);
+	e->cycle_lo = tb_rd(t, GPU_REG_CYCLE_LO);
+	for (unsigned i = 0; i < sizeof(e->qregs) / 4; i++)
+		e->qregs[i] = tb_rd(t, GPU_REG_Q_CTRL(0) + 4 * i);
+	for (unsigned i = 0; i < 20; i++)
+		e->scratch[i] = tb_mem32(t, t->scratch + 4 * (uint64_t)i);
+	assert_int_equal(e->scratch[19], 7); /* the last write landed */
+}
+
+/*
+ * A model not made for waves runs the Verilator model built without trace
+ * support (model/gm.h, gm_config.waves): it refuses a waveform, creates no
+ * file, and runs the same cycles to the same registers and memory as the
+ * model with trace support, with a window open or not.
+ */
+static void test_wave_models_agree(void **state)
+{
+	char path[] = "/tmp/gpusim-wave-XXXXXX.fst";
+	struct run_end plain, traced;
+	struct tb t;
+
+	(void)state;
+	tb_open(&t);
+#ifdef GM_VL_NT
+	if (tb_backend() == GM_BACKEND_VERILATOR) {
+		assert_int_equal(gm_wave_open(t.g, "/tmp/gpusim-wave-refused.fst", 0, 10),
+				 GM_ERR_UNSUPPORTED);
+		assert_false(gm_wave_is_open(t.g));
+		assert_int_equal(access("/tmp/gpusim-wave-refused.fst", F_OK), -1);
+	}
+#endif
+	run_busy(&t, &plain);
+	tb_close(&t);
+
+	temp_path(path);
+	tb_open_waves(&t);
+	assert_int_equal(gm_wave_open(t.g, path, gm_cycles(t.g) + 200, gm_cycles(t.g) + 400),
+			 GM_OK);
+	run_busy(&t, &traced);
+	tb_close(&t);
+	remove_wave(path);
+	assert_memory_equal(&plain, &traced, sizeof(plain));
+}
+
 static void test_assert_model_error(void **state)
 {
 	char path[] = "/tmp/gpusim-assert-XXXXXX.fst", gtkw[64], line[256];
@@ -194,7 +253,7 @@ static void test_assert_model_error(void **state)
 
 	(void)state;
 	temp_path(path);
-	tb_open(&t);
+	tb_open_waves(&t);
 	/* A busy run fails no assertion. */
 	keep_busy(&t);
 	assert_int_equal(gm_step(t.g, 2000), GM_OK);
@@ -244,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_wave_window),
 		cmocka_unit_test(test_wave_vcd_full),
 		cmocka_unit_test(test_wave_bad_args),
+		cmocka_unit_test(test_wave_models_agree),
 		cmocka_unit_test(test_assert_model_error),
 	};
 

@@ -72,7 +72,7 @@ static struct file slurp(void)
 
 static struct gm_cap *open_cap(uint64_t cycle)
 {
-	struct gm_config cfg = { GM_BACKEND_REF, 1 << 20, 2 << 20, 3, 4, 5, 6, 7, 8 };
+	struct gm_config cfg = { GM_BACKEND_REF, 1 << 20, 2 << 20, 3, 4, 5, 6, 7, 8, false };
 	struct gm_cap *c = NULL;
 
 	assert_int_equal(gm_cap_create(path, &cfg, cycle, &c), GM_OK);
