@@ -14,10 +14,12 @@
 
 #ifdef GM_VL_NT
 #include "Vgpu_nt.h"
+#include "Vgpu_nt___024root.h"
 using gm_vl_top = Vgpu_nt;
 #define GM_VL_OPS gm_backend_verilator_nt
 #else
 #include "Vgpu.h"
+#include "Vgpu___024root.h"
 using gm_vl_top = Vgpu;
 #define GM_VL_OPS gm_backend_verilator
 #endif
@@ -105,11 +107,21 @@ void vl_cycle(void *p, uint64_t cycle, int dump)
 	gm_vl_top &top = *be->top;
 
 	gm_pins_in(top, *be->pins);
-	be->ctx->time(GM_WAVE_T_LOW(cycle)); // $error messages show the dump's time
 	top.clk_i = 0;
-	top.eval();
-	if (dump && be->fst)
+	if (dump && be->fst) {
+		be->ctx->time(GM_WAVE_T_LOW(cycle)); // $error messages show the dump's time
+		top.eval();
 		be->fst->dump(GM_WAVE_T_LOW(cycle));
+	} else {
+		// The clock-low evaluation changes nothing the rising edge's does
+		// not redo: gpu_top has one trigger, posedge clk_i (no negedge
+		// logic), and every evaluation first settles the logic fed by the
+		// inputs again.  What it leaves is the edge detector's memory of
+		// clk_i, written here instead: about 130 instructions a cycle
+		// (README, issue 19).  Verilator 5.006's generated member; another
+		// Verilator without it fails to compile here, not at run time.
+		top.rootp->__Vtrigrprev__TOP__clk_i = 0;
+	}
 	be->ctx->time(GM_WAVE_T_HIGH(cycle));
 	top.clk_i = 1;
 	top.eval();
