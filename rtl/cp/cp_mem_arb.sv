@@ -1,16 +1,24 @@
 // SPDX-License-Identifier: MIT
 //
-// cp_mem_arb: round-robin arbiter from NumClients request channels onto the
+// cp_mem_arb: round-robin arbiter of NumClients request channels for the
 // MMU's input (and so the memory port), and the demultiplexer of responses.
 //
 // Purpose: every client (queues, aperture, copy engine) issues at most one
-// request per cycle on a valid/ready channel.  A granted request leaves on
-// the port with id = {c_id_i of the client, we}; a response goes back to the
-// client whose id matches under its mask (c_idmask_i: a client that puts a
-// tag in its low id bits masks them out), and bit 0 tells a write
-// acknowledge from read data.  The grant rotates past the last winner, so no
-// client starves.  The port is a plain valid/ready channel: the request is
-// held stable until mem_req_ready_i.
+// request per cycle on a valid/ready channel.  One is granted a cycle:
+// mem_req_valid_o names it in mem_req_client_o, and its c_ready_o follows
+// mem_req_ready_i.  The grant rotates past the last winner, so no client
+// starves.  The port is a plain valid/ready channel: the request is held
+// stable until mem_req_ready_i.  A response goes back to the client whose
+// id matches under its mask (c_idmask_i: a client that puts a tag in its
+// low id bits masks them out), and bit 0 tells a write acknowledge from
+// read data.
+//
+// The request itself does not pass through here: the instantiating module
+// takes it from the granted client's own outputs (gpu_top: id = {client
+// id | tag, we}, VMID, address, beat).  Gathered into one vector for a
+// select here, every client's beat would be copied into a temporary (in
+// the Verilator model) on each cycle with a request, before the variable
+// select; Yosys 0.23 has no unpacked array ports to pass them apart.
 
 `default_nettype none
 
@@ -24,13 +32,8 @@ module cp_mem_arb #(
   // Clients (flattened arrays, client c in slice c)
   input  logic [NumClients-1:0]             c_valid_i,
   output logic [NumClients-1:0]             c_ready_o,
-  input  logic [NumClients-1:0]             c_we_i,
   input  logic [NumClients*(MemIdW-1)-1:0]  c_id_i,
   input  logic [NumClients*(MemIdW-1)-1:0]  c_idmask_i,
-  input  logic [NumClients*4-1:0]           c_vmid_i,
-  input  logic [NumClients*48-1:0]          c_addr_i,
-  input  logic [NumClients*BeatBytes*8-1:0] c_wdata_i,
-  input  logic [NumClients*BeatBytes-1:0]   c_wstrb_i,
   output logic [NumClients-1:0]             c_rsp_valid_o,
   output logic                              c_rsp_we_o,
   output logic                              c_rsp_err_o,
@@ -39,12 +42,8 @@ module cp_mem_arb #(
   // Memory master port
   output logic                              mem_req_valid_o,
   input  logic                              mem_req_ready_i,
-  output logic [MemIdW-1:0]                 mem_req_id_o,
-  output logic [3:0]                        mem_req_vmid_o,
-  output logic [47:0]                       mem_req_addr_o,
-  output logic                              mem_req_we_o,
-  output logic [BeatBytes*8-1:0]            mem_req_wdata_o,
-  output logic [BeatBytes-1:0]              mem_req_wstrb_o,
+  // the granted client (client c is slice c of the c_ vectors), with mem_req_valid_o
+  output logic [((NumClients > 1) ? $clog2(NumClients) : 1)-1:0] mem_req_client_o,
   input  logic                              mem_rsp_valid_i,
   input  logic [MemIdW-1:0]                 mem_rsp_id_i,
   input  logic                              mem_rsp_err_i,
@@ -70,25 +69,7 @@ module cp_mem_arb #(
   end
 
   assign mem_req_valid_o = found;
-  // The request only with its valid (the MMU reads it only then): zeros
-  // on an idle cycle, no select.
-  always_comb begin
-    mem_req_id_o = '0;
-    mem_req_vmid_o = '0;
-    mem_req_addr_o = '0;
-    mem_req_we_o = 1'b0;
-    mem_req_wdata_o = '0;
-    mem_req_wstrb_o = '0;
-    if (found) begin
-      mem_req_we_o = c_we_i[pick];  // read once: one reader of the gathered vector
-      mem_req_id_o = {c_id_i[(MemIdW-1)*pick +: (MemIdW-1)], mem_req_we_o};
-      mem_req_vmid_o = c_vmid_i[4*pick +: 4];
-      mem_req_addr_o = c_addr_i[48*pick +: 48];
-      mem_req_wdata_o = c_wdata_i[BeatBytes*8*pick +: BeatBytes*8];
-      mem_req_wstrb_o = c_wstrb_i[BeatBytes*pick +: BeatBytes];
-    end
-  end
-
+  assign mem_req_client_o = pick;
   always_comb begin
     c_ready_o = '0;
     if (found) c_ready_o[pick] = mem_req_ready_i;

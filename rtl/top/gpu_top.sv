@@ -92,6 +92,9 @@ module gpu_top #(
   localparam int unsigned CeTagW = $clog2(CeRobSlots);  // copy-engine read tag bits
   localparam int unsigned AptTagW = $clog2(AptSlots);   // aperture request slot bits
   localparam int unsigned QW = (NumQueues > 1) ? $clog2(NumQueues) : 1;
+  localparam int unsigned NCW = $clog2(NC);          // arbiter client number bits
+  localparam int unsigned AptArb = NumQueues;        // the aperture's arbiter client number
+  localparam int unsigned CeArb = NumQueues + 1;     // the copy engine's
 
   // Client numbers must stay clear of one another and of the walker.
   initial begin : check_params
@@ -106,12 +109,14 @@ module gpu_top #(
   logic [NumQueues*20-1:0] q_wptr, q_rptr;
   logic [NumQueues-1:0] q_in_ib, q_fence_irq, q_err_irq;
   logic [NumQueues*32-1:0] q_err_hdr, q_pkts, q_busy, q_stall_mem, q_stall_wait, q_stall_fence;
-  logic [NC-1:0] q_req_valid, q_req_ready, q_req_we, q_rsp_valid;
-  logic [NC*BB-1:0] q_wdata;
-  logic [NC*BeatBytes-1:0] q_wstrb;
-  logic [NC*48-1:0] c_addr;
-  logic [NC*4-1:0] c_vmid;
-  logic [NC*IW-1:0] c_id, c_idmask;
+  logic [NC-1:0] q_req_valid, q_req_ready, q_rsp_valid;
+  // The queues' request payloads; the aperture's and the copy engine's are
+  // apt_m_* and ce_req_* (the arbiter's client NumQueues and NumQueues+1).
+  logic [NumQueues-1:0] q_we;
+  logic [NumQueues*48-1:0] q_addr;
+  logic [NumQueues*BB-1:0] q_wdata;
+  logic [NumQueues*BeatBytes-1:0] q_wstrb;
+  logic [NC*IW-1:0] c_id, c_idmask;  // each client's id (tag bits 0), the bits a response must match
   logic rsp_we, rsp_err;
   logic [BB-1:0] rsp_rdata;
   logic [NumQueues*4-1:0] q_vmid;
@@ -131,9 +136,11 @@ module gpu_top #(
   logic fault, fault_write;
   logic [47:0] fault_va;
   logic [6:0] fault_client;
-  // Arbiter -> MMU
+  // Arbiter -> MMU (the request is the granted client's, selected below the arbiter)
   logic a_valid, a_ready, a_we, u_valid, u_err, u_fault, rsp_fault;
+  logic [NCW-1:0] a_client;
   logic [MemIdW-1:0] a_id, u_id;
+  logic [IW-1:0] a_cid;
   logic [3:0] a_vmid;
   logic [47:0] a_addr;
   logic [BB-1:0] a_wdata, u_rdata;
@@ -152,6 +159,9 @@ module gpu_top #(
   logic [1:0] ce_state;
   logic [31:0] ce_busy, ce_bytes;
   logic [CeTagW-1:0] ce_tag;
+  logic [47:0] ce_req_addr;
+  logic [BB-1:0] ce_req_wdata;
+  logic [BeatBytes-1:0] ce_req_wstrb;
   // Aperture
   logic [NumRanges-1:0] apt_valid;
   logic [NumRanges*3-1:0] apt_mode, apt_bpe;
@@ -169,6 +179,10 @@ module gpu_top #(
   logic [27:0] apt_err_off;
   logic [31:0] apt_accesses, apt_err_count;
   logic [AptTagW-1:0] apt_tag;
+  logic apt_m_we;
+  logic [47:0] apt_m_addr;
+  logic [BB-1:0] apt_m_wdata;
+  logic [BeatBytes-1:0] apt_m_wstrb;
   // Memory writes the port accepted, for the aperture's prefetch coherence
   logic snoop_valid_q;
   logic [47:0] snoop_addr_q;
@@ -379,8 +393,8 @@ module gpu_top #(
       .err_irq_o(q_err_irq[g]),
       .req_valid_o(q_req_valid[g]),
       .req_ready_i(q_req_ready[g]),
-      .req_we_o(q_req_we[g]),
-      .req_addr_o(c_addr[48*g +: 48]),
+      .req_we_o(q_we[g]),
+      .req_addr_o(q_addr[48*g +: 48]),
       .req_wdata_o(q_wdata[BB*g +: BB]),
       .req_wstrb_o(q_wstrb[BeatBytes*g +: BeatBytes]),
       .rsp_valid_i(q_rsp_valid[g]),
@@ -412,7 +426,6 @@ module gpu_top #(
     assign q_state[5*g +: 5] = state;
     assign qc_ready[g] = ce_cmd_ready && ce_pick == QW'(g);
     assign qc_done[g] = ce_done && ce_owner_q == QW'(g);
-    assign c_vmid[4*g +: 4] = q_cur_vmid[4*g +: 4];
     assign c_id[IW*g +: IW] = IW'(g);
     assign c_idmask[IW*g +: IW] = '1;
     assign q_err_cause[5*g +: 5] = cause;
@@ -518,9 +531,9 @@ module gpu_top #(
     .req_ready_i(q_req_ready[NumQueues+1]),
     .req_we_o(ce_req_we),
     .req_tag_o(ce_tag),
-    .req_addr_o(c_addr[48*(NumQueues+1) +: 48]),
-    .req_wdata_o(q_wdata[BB*(NumQueues+1) +: BB]),
-    .req_wstrb_o(q_wstrb[BeatBytes*(NumQueues+1) +: BeatBytes]),
+    .req_addr_o(ce_req_addr),
+    .req_wdata_o(ce_req_wdata),
+    .req_wstrb_o(ce_req_wstrb),
     .rsp_valid_i(q_rsp_valid[NumQueues+1]),
     .rsp_we_i(rsp_we),
     .rsp_tag_i(u_id[CeTagW:1]),
@@ -528,9 +541,7 @@ module gpu_top #(
     .rsp_fault_i(rsp_fault),
     .rsp_rdata_i(rsp_rdata)
   );
-  assign q_req_we[NumQueues+1] = ce_req_we;
-  assign c_vmid[4*(NumQueues+1) +: 4] = ce_vmid_q;
-  assign c_id[IW*(NumQueues+1) +: IW] = IW'(CeClient) | IW'(ce_tag);
+  assign c_id[IW*(NumQueues+1) +: IW] = IW'(CeClient);
   assign c_idmask[IW*(NumQueues+1) +: IW] = ~IW'(CeRobSlots - 1);
 
   // ---------------------------------------------------------------- aperture
@@ -577,19 +588,18 @@ module gpu_top #(
     .snoop_addr_i(snoop_addr_q),
     .m_req_valid_o(q_req_valid[NumQueues]),
     .m_req_ready_i(q_req_ready[NumQueues]),
-    .m_req_we_o(q_req_we[NumQueues]),
+    .m_req_we_o(apt_m_we),
     .m_req_tag_o(apt_tag),
-    .m_req_addr_o(c_addr[48*NumQueues +: 48]),
-    .m_req_wdata_o(q_wdata[BB*NumQueues +: BB]),
-    .m_req_wstrb_o(q_wstrb[BeatBytes*NumQueues +: BeatBytes]),
+    .m_req_addr_o(apt_m_addr),
+    .m_req_wdata_o(apt_m_wdata),
+    .m_req_wstrb_o(apt_m_wstrb),
     .m_rsp_valid_i(q_rsp_valid[NumQueues]),
     .m_rsp_we_i(rsp_we),
     .m_rsp_tag_i(u_id[AptTagW:1]),
     .m_rsp_err_i(rsp_err),
     .m_rsp_rdata_i(rsp_rdata)
   );
-  assign c_vmid[4*NumQueues +: 4] = '0;
-  assign c_id[IW*NumQueues +: IW] = IW'(AptClient) | IW'(apt_tag);
+  assign c_id[IW*NumQueues +: IW] = IW'(AptClient);
   assign c_idmask[IW*NumQueues +: IW] = ~IW'(AptSlots - 1);
 
   cp_mem_arb #(
@@ -601,13 +611,8 @@ module gpu_top #(
     .rst_ni,
     .c_valid_i(q_req_valid),
     .c_ready_o(q_req_ready),
-    .c_we_i(q_req_we),
     .c_id_i(c_id),
     .c_idmask_i(c_idmask),
-    .c_vmid_i(c_vmid),
-    .c_addr_i(c_addr),
-    .c_wdata_i(q_wdata),
-    .c_wstrb_i(q_wstrb),
     .c_rsp_valid_o(q_rsp_valid),
     .c_rsp_we_o(rsp_we),
     .c_rsp_err_o(rsp_err),
@@ -615,18 +620,55 @@ module gpu_top #(
     .c_rsp_rdata_o(rsp_rdata),
     .mem_req_valid_o(a_valid),
     .mem_req_ready_i(a_ready),
-    .mem_req_id_o(a_id),
-    .mem_req_vmid_o(a_vmid),
-    .mem_req_addr_o(a_addr),
-    .mem_req_we_o(a_we),
-    .mem_req_wdata_o(a_wdata),
-    .mem_req_wstrb_o(a_wstrb),
+    .mem_req_client_o(a_client),
     .mem_rsp_valid_i(u_valid),
     .mem_rsp_id_i(u_id),
     .mem_rsp_err_i(u_err),
     .mem_rsp_fault_i(u_fault),
     .mem_rsp_rdata_i(u_rdata)
   );
+
+  // The granted client's request, taken from its own outputs and only with
+  // a grant (the MMU reads it only then; zeros otherwise): the arbiter
+  // names the client, and no 256-bit beat is gathered with the others'.
+  // Only the queues' come through vectors (NumQueues of them), read only
+  // when a queue is granted.  Three ifs, not an else chain: the Verilator
+  // model turns an else chain of single assignments into a ?: and would
+  // then copy the queues' vectors out before it on every grant.
+  always_comb begin
+    a_cid = '0;
+    a_vmid = '0;
+    a_we = 1'b0;
+    a_addr = '0;
+    a_wdata = '0;
+    a_wstrb = '0;
+    if (a_valid) begin
+      if (a_client == NCW'(CeArb)) begin
+        a_we = ce_req_we;
+        a_cid = IW'(CeClient) | IW'(ce_tag);
+        a_vmid = ce_vmid_q;
+        a_addr = ce_req_addr;
+        a_wdata = ce_req_wdata;
+        a_wstrb = ce_req_wstrb;
+      end
+      if (a_client == NCW'(AptArb)) begin  // VMID 0: its accesses are physical
+        a_we = apt_m_we;
+        a_cid = IW'(AptClient) | IW'(apt_tag);
+        a_addr = apt_m_addr;
+        a_wdata = apt_m_wdata;
+        a_wstrb = apt_m_wstrb;
+      end
+      if (a_client < NCW'(NumQueues)) begin
+        a_we = q_we[QW'(a_client)];
+        a_cid = IW'(a_client);
+        a_vmid = q_cur_vmid[4*QW'(a_client) +: 4];
+        a_addr = q_addr[48*QW'(a_client) +: 48];
+        a_wdata = q_wdata[BB*QW'(a_client) +: BB];
+        a_wstrb = q_wstrb[BeatBytes*QW'(a_client) +: BeatBytes];
+      end
+    end
+  end
+  assign a_id = {a_cid, a_we};
 
   mmu_top #(
     .BeatBytes(BeatBytes),
