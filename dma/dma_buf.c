@@ -197,7 +197,7 @@ int dma_emit_copy(struct dma_buf *b, uint64_t dst, uint64_t src, uint32_t bytes)
 	return GM_OK;
 }
 
-/* The hardware's rules for one surface operand (cp_queue surf_bad). */
+/* The hardware's rules for one surface operand (cp_copy_cmd surf_bad). */
 static bool surf_ok(const struct dma_surf *s, uint32_t w, uint32_t h)
 {
 	struct dma_tile_info ti;

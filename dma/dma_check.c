@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dma_check.c - packet rules; keep in step with cp_queue.sv (StHeader,
- * StPayload for WRITE_DATA, StExec for the others).  The table-driven rules
- * (COUNT range, privileged, reserved payload bits, tile geometry) are
- * generated from regspec/gpusim.json into dma/dma_names.c, the same source
- * as the RTL's pkt_* and tile_* functions; what remains here is arithmetic
+ * dma_check.c - packet rules; keep in step with rtl/cp: cp_hdr_check.sv
+ * (StHeader), cp_exec.sv (StPayload, for WRITE_DATA) and cp_pkt_check.sv /
+ * cp_copy_cmd.sv (StExec, for the others).  The table-driven rules (COUNT
+ * range, privileged, reserved payload bits, tile geometry) are generated
+ * from regspec/gpusim.json into dma/dma_names.c, the same source as the
+ * RTL's pkt_* and tile_* functions; what remains here is arithmetic
  * (alignment, ranges, rectangles).
  */
 #include "dma_check.h"
@@ -62,7 +63,7 @@ static uint32_t check_ib(const uint32_t *pl, bool in_ib, bool priv, uint32_t ib_
 	return GPU_CAUSE_NONE;
 }
 
-/* A BLT/FILL surface operand (cp_queue surf_bad): bit 1 bad field, bit 0
+/* A BLT/FILL surface operand (cp_copy_cmd surf_bad): bit 1 bad field, bit 0
  * bad alignment.  @wb is the row width in bytes (up to 36 bits).  Reserved
  * bits were checked before. */
 static unsigned surf_bad(const uint32_t *base, uint32_t fmt, uint32_t x, uint64_t wb, uint32_t h)

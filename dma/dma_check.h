@@ -2,7 +2,7 @@
 /*
  * dma_check.h - the command processor's packet rules, in C.
  *
- * dma_pkt_check() refuses exactly what rtl/cp/cp_queue.sv refuses, in the
+ * dma_pkt_check() refuses exactly what a queue (rtl/cp/cp_*.sv) refuses, in the
  * same order, so the disassembler can say what the hardware would do and
  * the validator (the DxgkDdiRender role) can stop a bad buffer before it
  * reaches a ring.  Its tests run the same packets through both.
@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 /*
- * The cause (enum gpu_cause) cp_queue would latch for the packet at dw[0]
+ * The cause (enum gpu_cause) a queue would latch for the packet at dw[0]
  * when @left dwords (the header included) remain in its IB or ring, or
  * GPU_CAUSE_NONE.  @in_ib: the packet sits in an IB; @priv: the stream it
  * sits in runs privileged (a ring: Q_CTRL.PRIV; an IB: its INDIRECT_BUFFER's

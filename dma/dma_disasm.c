@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dma_disasm.c - the disassembler.  All names and layouts come from the
- * generated tables (dma_names.c); dma_pkt_check() says what cp_queue would
+ * generated tables (dma_names.c); dma_pkt_check() says what a queue would
  * refuse.  IB_MAX_DW is taken at its reset value and the queue as
  * privileged (the validator, not the disassembler, polices privilege).
  */

@@ -4,16 +4,16 @@
 // command, and the payload checks that decide whether it may run.
 //
 // Purpose: keep the surface-format checks and the command fields of the
-// three copy packets out of cp_queue's main FSM.  Combinational.
+// three copy packets out of the queue FSM (cp_exec).  Combinational.
 //
 // How to drive it: give the packet's opcode and payload register; raise
-// check_en_i in the cycle the packet executes (cp_queue StExec) to get
+// check_en_i in the cycle the packet executes (cp_exec StExec) to get
 // field_bad_o/align_bad_o, and cmd_en_i while the command is offered to the
 // copy engine (StCdrain) to get the ce_* fields.  With an enable clear its
 // outputs are zero and nothing is evaluated: Verilator recomputes every
 // block each cycle, and these are idle almost all the time.
 //
-// Checks (reserved bits are cp_queue's rsv_bad): COPY: a range past 2^48;
+// Checks (reserved bits are cp_pkt_check's rsv_bad): COPY: a range past 2^48;
 // BLT and FILL: a surface with an unknown mode or element size, a pitch the
 // layout cannot have, or a rectangle outside the pitch (tiled, or more than
 // one row) is BAD_FIELD, as are a width over 2^32 bytes and (BLT) two
@@ -22,7 +22,7 @@
 `default_nettype none
 
 module cp_copy_cmd #(
-  parameter int unsigned PayloadBits = 320  // cp_queue's payload register (PktFixedDw dwords)
+  parameter int unsigned PayloadBits = 320  // cp_exec's payload register (PktFixedDw dwords)
 ) (
   input  logic                   check_en_i,
   input  logic                   cmd_en_i,
@@ -185,7 +185,7 @@ module cp_copy_cmd #(
   // Assertions (Verilator --assert; a failure is a model error, gm.h).
   // Combinational: checked whenever the inputs settle to new values.
   always_comb begin
-    // cp_queue checks a packet (StExec) and offers it (StCdrain) in different states.
+    // cp_exec checks a packet (StExec) and offers it (StCdrain) in different states.
     a_copy_one_enable: assert (!(check_en_i && cmd_en_i))
       else $error("cp_copy_cmd: check and command enables at once");
     if (cmd_en_i) begin

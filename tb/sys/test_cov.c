@@ -68,7 +68,7 @@ static void inv_trial(struct tb *t, const unsigned nops[2], unsigned first, unsi
 /*
  * INVALIDATE_TLB from queue 0 and queue 1 in the same cycle: queue 0 has
  * the MMU's port, queue 1 waits one cycle (c_both_queues_invalidate,
- * c_queue_invalidate_refused, cp_queue c_cp_inv_refused).  The scan
+ * c_queue_invalidate_refused, cp_exec c_cp_inv_refused).  The scan
  * shifts queue 1's doorbell and its NOPs until its stall count says it
  * was refused; every other trial must take each invalidation at once.
  */
