@@ -314,6 +314,35 @@ def sv_packet_rules(s):
     return o
 
 
+def deposit_plan(m):
+    """The four stage masks of a 16-bit parallel deposit into @m, packed.
+
+    Hacker's Delight (2nd ed.) section 7-5, "expand": stage i moves bits
+    left by 2^i.  Applied from stage 3 down to 0 as
+    x = (x & ~mv_i) | ((x << 2^i) & mv_i), then x & m, it deposits the low
+    bits of x into the set bits of m, lowest first.  Checked here against
+    the bit-by-bit deposit for every input.
+    """
+    m0, mk, mvs = m, (~m << 1) & 0xFFFF, []
+    for i in range(4):
+        mp = mk ^ (mk << 1)
+        for sh in (2, 4, 8):
+            mp ^= mp << sh
+        mp &= 0xFFFF
+        mv = mp & m
+        mvs.append(mv)
+        m = (m ^ mv) | (mv >> (1 << i))
+        mk &= ~mp
+    for v in range(1 << bin(m0).count("1")):
+        x = v
+        for i in (3, 2, 1, 0):
+            x = (x & ~mvs[i]) | ((x << (1 << i)) & mvs[i])
+        want = sum(((v >> k) & 1) << b for k, b in enumerate(b for b in range(16) if m0 >> b & 1))
+        if x & m0 != want:
+            sys.exit("regtool: deposit plan of mask %#x wrong for %#x" % (m0, v))
+    return sum(mv << (16 * i) for i, mv in enumerate(mvs))
+
+
 def sv_tiles(s):
     """The tile geometry functions of the swizzle unit and the packet checks."""
     t = s.d["tiles"]
@@ -325,23 +354,27 @@ def sv_tiles(s):
         o.append("    %s = '0;" % name)
         o.append("    unique case (mode)")
         for m in t["modes"]:
-            vals = [value(xm, ym) for xm, ym in s.tile_masks(m)]
+            vals = [lit(value(xm, ym), width) for xm, ym in s.tile_masks(m)]
             mode = "Tile" + camel(m["mode"])
             if len(set(vals)) != 1 and not by_bpe:
                 sys.exit("regtool: %s of tile mode %s depends on the element size" % (name, m["mode"]))
             if len(set(vals)) == 1:
-                o.append("      %s: %s = %d'h%x;" % (mode, name, width, vals[0]))
+                o.append("      %s: %s = %s;" % (mode, name, vals[0]))
                 continue
             o.append("      %s: begin" % mode)
             o.append("        unique case (bpe)")
             for i, v in enumerate(vals):
-                o.append("          3'd%d: %s = %d'h%x;" % (i, name, width, v))
+                o.append("          3'd%d: %s = %s;" % (i, name, v))
             o.append("          default: %s = '0;" % name)
             o.append("        endcase")
             o.append("      end")
         o.append("      default: %s = '0;" % name)
         o.append("    endcase")
         o.append("  endfunction")
+
+    def lit(v, width):
+        """A literal: @v as is if a string, else a width-bit hex number."""
+        return v if isinstance(v, str) else "%d'h%x" % (width, v)
 
     pc = lambda v: bin(v).count("1")
     o.append("  // log2 of the tile width in bytes (LINEAR: 0, no grid)")
@@ -353,6 +386,23 @@ def sv_tiles(s):
     o.append("  // in-tile offset bits fed from the byte column / the row")
     per_mode("tile_xmask", "logic [15:0]", 16, lambda x, y: x)
     per_mode("tile_ymask", "logic [15:0]", 16, lambda x, y: y)
+    o += ["  // The swizzle unit's constants of a tiled format in one value (apt_swz;",
+          "  // the copy engine's walkers hold it for a command): the tile's log2",
+          "  // width, height and size, the in-tile masks, and for each mask the four",
+          "  // stage masks of a parallel bit deposit, stage i in bits 16*i +: 16",
+          "  // (Hacker's Delight, 2nd ed., section 7-5, \"expand\"): the deposit is",
+          "  // then four shift-and-merge steps, not a 16-step loop.  LINEAR: all 0.",
+          "  typedef struct packed {"]
+    fields = [("twl", 4), ("thl", 4), ("tbl", 5), ("xmask", 16), ("ymask", 16), ("xplan", 64), ("yplan", 64)]
+    o += ["    logic [%d:0] %s;" % (w - 1, n) for n, w in fields]
+    o += ["  } tile_geom_t;",
+          "  localparam int unsigned TileGeomW = %d;  // bits of a tile_geom_t (ports carry it as a vector)"
+          % sum(w for _, w in fields)]
+    o.append("  // Each value below is {twl, thl, tbl, xmask, ymask, xplan, yplan} (Yosys 0.23")
+    o.append("  // reads no assignment pattern).")
+    geom = lambda x, y: ("{4'd%d, 4'd%d, 5'd%d, 16'h%x, 16'h%x, 64'h%016x, 64'h%016x}" %
+                         (pc(x), pc(y), pc(x | y), x, y, deposit_plan(x), deposit_plan(y)))
+    per_mode("tile_geom", "logic [TileGeomW-1:0]", None, geom)  # a tile_geom_t (Yosys 0.23: no struct results)
     known = " || ".join("mode == Tile" + camel(v["name"]) for v in s.enums["tile_mode"]["values"])
     o += ["  // A layout the hardware can address: a known mode, an element of at most",
           "  // 2^TileBpeLog2Max bytes, a pitch that is a nonzero multiple of the",
@@ -521,6 +571,10 @@ def gen_names(s):
     o.append("")
     t = s.d["tiles"]
     n = t["bpe_log2_max"] + 1
+    def lit(v, width):
+        """A literal: @v as is if a string, else a width-bit hex number."""
+        return v if isinstance(v, str) else "%d'h%x" % (width, v)
+
     pc = lambda v: bin(v).count("1")
     o.append("/* Tile geometry per mode and bpe_log2 (regspec \"tiles\"); LINEAR has none. */")
     o.append("static const struct gpu_tile_geom gpu_tiles[][%d] = {" % n)

@@ -981,6 +981,42 @@
       default: tile_ymask = '0;
     endcase
   endfunction
+  // The swizzle unit's constants of a tiled format in one value (apt_swz;
+  // the copy engine's walkers hold it for a command): the tile's log2
+  // width, height and size, the in-tile masks, and for each mask the four
+  // stage masks of a parallel bit deposit, stage i in bits 16*i +: 16
+  // (Hacker's Delight, 2nd ed., section 7-5, "expand"): the deposit is
+  // then four shift-and-merge steps, not a 16-step loop.  LINEAR: all 0.
+  typedef struct packed {
+    logic [3:0] twl;
+    logic [3:0] thl;
+    logic [4:0] tbl;
+    logic [15:0] xmask;
+    logic [15:0] ymask;
+    logic [63:0] xplan;
+    logic [63:0] yplan;
+  } tile_geom_t;
+  localparam int unsigned TileGeomW = 173;  // bits of a tile_geom_t (ports carry it as a vector)
+  // Each value below is {twl, thl, tbl, xmask, ymask, xplan, yplan} (Yosys 0.23
+  // reads no assignment pattern).
+  function automatic logic [TileGeomW-1:0] tile_geom(tile_mode_e mode, logic [2:0] bpe);
+    tile_geom = '0;
+    unique case (mode)
+      TileSs64k: begin
+        unique case (bpe)
+          3'd0: tile_geom = {4'd8, 4'd8, 5'd16, 16'haa0f, 16'h55f0, 64'h8000070018002200, 64'h00000ff030004400};
+          3'd1: tile_geom = {4'd9, 4'd7, 5'd16, 16'haa8f, 16'h5570, 64'h00001e0060408880, 64'h400003f00c001100};
+          3'd2: tile_geom = {4'd9, 4'd7, 5'd16, 16'haa8f, 16'h5570, 64'h00001e0060408880, 64'h400003f00c001100};
+          3'd3: tile_geom = {4'd10, 4'd6, 5'd16, 16'haacf, 16'h5530, 64'h0000380081c02200, 64'h300000f003004400};
+          3'd4: tile_geom = {4'd10, 4'd6, 5'd16, 16'haacf, 16'h5530, 64'h0000380081c02200, 64'h300000f003004400};
+          default: tile_geom = '0;
+        endcase
+      end
+      TileY: tile_geom = {4'd7, 4'd5, 5'd12, 16'he0f, 16'h1f0, 64'h0000070000000e00, 64'h000001f000000000};
+      TileX: tile_geom = {4'd9, 4'd3, 5'd12, 16'h1ff, 16'he00, 64'h0000000000000000, 64'h0700000000000e00};
+      default: tile_geom = '0;
+    endcase
+  endfunction
   // A layout the hardware can address: a known mode, an element of at most
   // 2^TileBpeLog2Max bytes, a pitch that is a nonzero multiple of the
   // element (LINEAR) or of the tile width.

@@ -173,12 +173,13 @@ module apt_front #(
   logic s1_swz;
   logic [2:0] s1_mode, s1_bpe;
   logic [19:0] s1_pitch;
+  tile_geom_t s1_geom;
   assign s1_xb = s1_q.xb;
   assign s1_y = s1_q.y;
   apt_swz u_swz (
     .en_i(s1_swz),
     .mode_i(s1_mode),
-    .bpe_i(s1_bpe),
+    .geom_i(s1_geom),
     .pitch_i(s1_pitch),
     .xb_i(s1_xb),
     .y_i(s1_y),
@@ -199,6 +200,7 @@ module apt_front #(
     s1_mode = '0;
     s1_bpe = '0;
     s1_pitch = '0;
+    s1_geom = '0;
     if (busy_i) begin
       hq_cnt = hq_wr_q - hq_rd_q;
       head = hq_cnt != '0;
@@ -210,6 +212,7 @@ module apt_front #(
         s1_mode = rng_mode_i[3*s1_q.r +: 3];
         s1_bpe = rng_bpe_i[3*s1_q.r +: 3];
         s1_pitch = rng_pitch_i[20*s1_q.r +: 20];
+        s1_geom = tile_geom(s1_mode, s1_bpe);
       end
     end
   end

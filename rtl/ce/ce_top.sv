@@ -103,7 +103,8 @@ module ce_top #(
   // Latched when taken: the queue that sent it may be reset mid-command.
   logic start, start_q, stop, pair, pair_q;
   logic [47:0] src_base_q, dst_base_q;
-  logic [2:0] src_mode_q, dst_mode_q, bpe_q;
+  logic [2:0] src_mode_q, dst_mode_q;
+  tile_geom_t src_geom_q, dst_geom_q;  // the walkers' swizzle constants
   logic [19:0] src_pitch_q, dst_pitch_q, src_x0b_q, dst_x0b_q;
   logic [15:0] src_y0_q, dst_y0_q, h_q;
   logic [31:0] w_q;
@@ -125,7 +126,7 @@ module ce_top #(
     .stop_i(stop),
     .base_i(src_base_q),
     .mode_i(src_mode_q),
-    .bpe_i(bpe_q),
+    .geom_i(src_geom_q),
     .pitch_i(src_pitch_q),
     .x0b_i(src_x0b_q),
     .y0_i(src_y0_q),
@@ -147,7 +148,7 @@ module ce_top #(
     .stop_i(stop),
     .base_i(dst_base_q),
     .mode_i(dst_mode_q),
-    .bpe_i(bpe_q),
+    .geom_i(dst_geom_q),
     .pitch_i(dst_pitch_q),
     .x0b_i(dst_x0b_q),
     .y0_i(dst_y0_q),
@@ -596,7 +597,8 @@ module ce_top #(
       dst_base_q <= '0;
       src_mode_q <= '0;
       dst_mode_q <= '0;
-      bpe_q <= '0;
+      src_geom_q <= '0;
+      dst_geom_q <= '0;
       src_pitch_q <= '0;
       dst_pitch_q <= '0;
       src_x0b_q <= '0;
@@ -617,7 +619,8 @@ module ce_top #(
         dst_base_q <= cmd_dst_base_i;
         src_mode_q <= cmd_src_mode_i;
         dst_mode_q <= cmd_dst_mode_i;
-        bpe_q <= cmd_bpe_i;
+        src_geom_q <= tile_geom(cmd_src_mode_i, cmd_bpe_i);
+        dst_geom_q <= tile_geom(cmd_dst_mode_i, cmd_bpe_i);
         src_pitch_q <= cmd_src_pitch_i;
         dst_pitch_q <= cmd_dst_pitch_i;
         src_x0b_q <= cmd_src_x0b_i;

@@ -24,14 +24,16 @@
 
 `default_nettype none
 
-module ce_walk (
+module ce_walk #(
+  parameter int unsigned GeomW = 173  // TileGeomW of gpu_defs.svh (checked)
+) (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic        start_i,
   input  logic        stop_i,     // abandon the walk (error)
   input  logic [47:0] base_i,
   input  logic [2:0]  mode_i,
-  input  logic [2:0]  bpe_i,
+  input  logic [GeomW-1:0] geom_i,  // tile_geom(mode_i, bpe): the caller looks it up once
   input  logic [19:0] pitch_i,
   input  logic [19:0] x0b_i,      // first byte column
   input  logic [15:0] y0_i,       // first row
@@ -46,14 +48,23 @@ module ce_walk (
   output logic        done_o
 );
 
+  `include "gpu_defs.svh"
+
+  initial begin : check_params
+    if (GeomW != TileGeomW) $error("ce_walk: GeomW must be TileGeomW");
+  end
+
   logic busy_q, busy_d, r_q, r_d;
   logic [15:0] yb_q, yb_d;
   logic [32:0] c_q, c_d, p_q, p_d;
+  logic [47:0] off_q;  // byte offset of the position (p_q, yb_q + r_q)
+  logic moved;         // the position changes: start or a piece taken
 
-  // Evaluated only while busy (Verilator recomputes every block each
-  // cycle): the swizzle unit's inputs (its en_i is busy_q), the piece, and
-  // the next position.  Idle, every signal below keeps a constant default
-  // and the registers are not written.
+  // The offset is computed when the position changes, from the next
+  // position, and kept in off_q: the swizzle unit (its en_i is moved) is
+  // evaluated once a piece, not every cycle the engine cannot take one
+  // (Verilator recomputes every block each cycle).  Otherwise every signal
+  // below keeps a constant default.
   logic [31:0] xb;
   logic [15:0] y;
   logic [47:0] off;
@@ -63,17 +74,16 @@ module ce_walk (
   always_comb begin
     xb = '0;
     y = '0;
-    if (busy_q) begin
-      // The row feeds the swizzle unit, the rest uses its offset.
-      xb = 32'(x0b_i) + p_q[31:0];
-      y = y0_i + yb_q + {15'd0, r_q};
+    if (moved) begin
+      xb = 32'(x0b_i) + p_d[31:0];
+      y = y0_i + yb_d + {15'd0, r_d};
     end
   end
 
   apt_swz u_swz (
-    .en_i(busy_q),
+    .en_i(moved),
     .mode_i(mode_i),
-    .bpe_i(bpe_i),
+    .geom_i(geom_i),
     .pitch_i(pitch_i),
     .xb_i(xb),
     .y_i(y),
@@ -94,7 +104,7 @@ module ce_walk (
     if (busy_q) begin
       cend = c_q + (pair_i ? 33'd32 : {1'b0, w_i});
       seg_end = (cend < {1'b0, w_i}) ? cend : {1'b0, w_i};
-      addr_o = base_i + off;
+      addr_o = base_i + off_q;
       room = 5'd16 - {1'b0, addr_o[3:0]};
       left = seg_end - p_q;
       len = (left < 33'(room)) ? left[4:0] : room;
@@ -117,7 +127,9 @@ module ce_walk (
     p_d = '0;
     nxt = '0;
     nc = '0;
+    moved = 1'b0;
     if (start_i) begin
+      moved = 1'b1;
       busy_d = w_i != '0 && h_i != '0;
     end else if (busy_q) begin
       busy_d = !stop_i;
@@ -126,6 +138,7 @@ module ce_walk (
       c_d = c_q;
       p_d = p_q;
       if (!stop_i && ready_i) begin
+        moved = 1'b1;
         nxt = p_q + 33'(len);
         nc = c_q + (pair_i ? 33'd32 : {1'b0, w_i});
         p_d = nxt;
@@ -147,6 +160,7 @@ module ce_walk (
         end
       end
     end
+    moved = moved && busy_d;  // the last piece taken: no position left
   end
 
   always_ff @(posedge clk_i) begin
@@ -156,12 +170,14 @@ module ce_walk (
       yb_q <= '0;
       c_q <= '0;
       p_q <= '0;
+      off_q <= '0;
     end else if (busy_q || start_i) begin  // else idle: hold (the _d are defaults)
       busy_q <= busy_d;
       r_q <= r_d;
       yb_q <= yb_d;
       c_q <= c_d;
       p_q <= p_d;
+      if (moved) off_q <= off;
     end
   end
 
