@@ -62,6 +62,7 @@ enum { GM_REGION_VRAM, GM_REGION_SYS, GM_REGION_COUNT };
 struct gm_mem {
 	struct gm_mem_region region[GM_REGION_COUNT];
 	uint32_t beat_bytes;
+	uint64_t strb_mask;           /* the wstrb bits of one beat: beat_bytes ones */
 	uint32_t max_outstanding;
 	/* in flight per class (GM_REGION_* or GM_FIFO_ERR): rings of
 	 * max_outstanding entries each */
@@ -271,6 +272,7 @@ int gm_mem_create(const struct gm_mem_cfg *cfg, struct gm_mem **out)
 			goto err_free_fifos;
 	}
 	m->beat_bytes = cfg->beat_bytes;
+	m->strb_mask = cfg->beat_bytes < 64 ? (1ull << cfg->beat_bytes) - 1 : UINT64_MAX;
 	m->max_outstanding = cfg->max_outstanding;
 	m->first_due = UINT64_MAX;
 	region_init(&m->region[GM_REGION_VRAM], &cfg->vram, cfg->beat_bytes, &m->st.vram);
@@ -388,37 +390,56 @@ static int fifo_first(const struct gm_mem *m)
 	return best;
 }
 
+/* Copy the bytes of @src enabled in @strb to @dst (@beat_bytes of each);
+ * the number copied. */
+static uint32_t write_strobed(uint8_t *dst, const uint8_t *src, uint64_t strb, uint32_t beat_bytes)
+{
+	uint32_t nbytes = 0;
+
+	for (uint32_t w = 0; w < beat_bytes; w += 8) {
+		uint8_t en = (uint8_t)(strb >> w);
+
+		if (en == 0xffu) {
+			memcpy(dst + w, src + w, 8);
+			nbytes += 8;
+			continue;
+		}
+		for (uint32_t i = w; en; i++, en >>= 1)
+			if (en & 1u) {
+				dst[i] = src[i];
+				nbytes++;
+			}
+	}
+	return nbytes;
+}
+
 /*
- * Write the strobed bytes of one beat.  A beat is aligned and no larger
- * than a page, so it never crosses one; no strobe means no page is made.
- * Whole enabled 8-byte words are copied at once, the rest byte by byte.
+ * Write the strobed bytes of one beat; the number written is added to the
+ * region's wr_bytes.  A beat is aligned and no larger than a page, so it
+ * never crosses one; no strobe means no page is made.  A fully strobed
+ * beat (what a copy streams) is one memcpy; otherwise whole enabled 8-byte
+ * words are copied at once and the rest byte by byte, counting as it goes
+ * (the portable build has no popcount instruction).
  */
 static int port_write(struct gm_mem *m, struct gm_mem_region *r, const struct gm_mem_req *req)
 {
-	uint64_t strb = req->wstrb;
+	uint64_t strb = req->wstrb & m->strb_mask, nbytes = 0;
 	uint8_t *pg;
 
-	if (m->beat_bytes < 64)
-		strb &= (1ull << m->beat_bytes) - 1;
 	if (strb) {
 		pg = pt_get(&r->pt, req->addr >> GM_PAGE_SHIFT);
 		if (!pg)
 			return GM_ERR_NO_MEM;
 		pg += req->addr & (GM_PAGE_SIZE - 1);
-		for (uint32_t w = 0; w < m->beat_bytes; w += 8) {
-			uint8_t en = (uint8_t)(strb >> w);
-
-			if (en == 0xffu) {
-				memcpy(pg + w, req->wdata + w, 8);
-				continue;
-			}
-			for (uint32_t i = w; en; i++, en >>= 1)
-				if (en & 1u)
-					pg[i] = req->wdata[i];
+		if (strb == m->strb_mask) {
+			memcpy(pg, req->wdata, m->beat_bytes);
+			nbytes = m->beat_bytes;
+		} else {
+			nbytes = write_strobed(pg, req->wdata, strb, m->beat_bytes);
 		}
 	}
 	r->st->wr_reqs++;
-	r->st->wr_bytes += (uint64_t)__builtin_popcountll(strb);
+	r->st->wr_bytes += nbytes;
 	return GM_OK;
 }
 
