@@ -68,10 +68,11 @@ struct gm_mem {
 	 * max_outstanding entries each */
 	struct gm_mem_fifo {
 		struct gm_mem_flight *e;
-		uint32_t rd, n;
+		uint32_t rd, wr, n; /* head slot, slot past the tail, entries */
 	} fifo[GM_REGION_COUNT + 1];
 	uint32_t nflight;
-	uint64_t first_due;           /* the earliest head's due; UINT64_MAX: none */
+	int first;                    /* the class whose head comes out first; -1: none */
+	uint64_t first_due;           /* that head's due; UINT64_MAX: none */
 	uint64_t next_seq;
 	struct gm_mem_stats st;       /* pages filled in by gm_mem_get_stats */
 };
@@ -274,6 +275,7 @@ int gm_mem_create(const struct gm_mem_cfg *cfg, struct gm_mem **out)
 	m->beat_bytes = cfg->beat_bytes;
 	m->strb_mask = cfg->beat_bytes < 64 ? (1ull << cfg->beat_bytes) - 1 : UINT64_MAX;
 	m->max_outstanding = cfg->max_outstanding;
+	m->first = -1;
 	m->first_due = UINT64_MAX;
 	region_init(&m->region[GM_REGION_VRAM], &cfg->vram, cfg->beat_bytes, &m->st.vram);
 	region_init(&m->region[GM_REGION_SYS], &cfg->sys, cfg->beat_bytes, &m->st.sys);
@@ -362,32 +364,82 @@ static uint32_t fifo_slot(const struct gm_mem *m, const struct gm_mem_fifo *q, u
 	return at < m->max_outstanding ? at : at - m->max_outstanding;
 }
 
-/* Queue @f in class @k, in (due, seq) order; the caller has checked there
- * is room.  It goes at the tail unless requests were made with a `now`
- * earlier than an earlier request's (the model never does). */
-static void fifo_push(struct gm_mem *m, unsigned k, const struct gm_mem_flight *f)
+/* The ring slot after @at. */
+static uint32_t fifo_next(const struct gm_mem *m, uint32_t at)
 {
-	struct gm_mem_fifo *q = &m->fifo[k];
-	uint32_t i = q->n++;
-
-	for (; i && flight_before(f, &q->e[fifo_slot(m, q, i - 1)]); i--)
-		q->e[fifo_slot(m, q, i)] = q->e[fifo_slot(m, q, i - 1)];
-	q->e[fifo_slot(m, q, i)] = *f;
-	m->nflight++;
-	if (f->due < m->first_due)
-		m->first_due = f->due;
+	return at + 1 < m->max_outstanding ? at + 1 : 0;
 }
 
-/* The class whose head comes out first, or -1 when nothing is in flight. */
-static int fifo_first(const struct gm_mem *m)
+/* The ring slot before @at. */
+static uint32_t fifo_prev(const struct gm_mem *m, uint32_t at)
+{
+	return (at ? at : m->max_outstanding) - 1;
+}
+
+static struct gm_mem_flight *fifo_head(const struct gm_mem *m, unsigned k)
+{
+	return &m->fifo[k].e[m->fifo[k].rd];
+}
+
+/* Entry @i (0: the head) of class @k. */
+static struct gm_mem_flight *fifo_at(const struct gm_mem *m, unsigned k, uint32_t i)
+{
+	const struct gm_mem_fifo *q = &m->fifo[k];
+
+	return &q->e[fifo_slot(m, q, i)];
+}
+
+/* The slot past the tail of class @k: a request's response is built there
+ * in place rather than copied in, and is in flight once fifo_push takes it.
+ * The caller has checked there is room. */
+static struct gm_mem_flight *fifo_tail(const struct gm_mem *m, unsigned k)
+{
+	return &m->fifo[k].e[m->fifo[k].wr];
+}
+
+/* Move entry @i of class @k towards the head past every entry it comes
+ * before; its new position. */
+static uint32_t fifo_sink(struct gm_mem *m, unsigned k, uint32_t i)
+{
+	struct gm_mem_flight f = *fifo_at(m, k, i);
+
+	for (; i && flight_before(&f, fifo_at(m, k, i - 1)); i--)
+		*fifo_at(m, k, i) = *fifo_at(m, k, i - 1);
+	*fifo_at(m, k, i) = f;
+	return i;
+}
+
+/* Recompute which class's head comes out first (m->first, m->first_due). */
+static void fifo_find_first(struct gm_mem *m)
 {
 	int best = -1;
 
 	for (int k = 0; k < GM_FIFOS; k++)
-		if (m->fifo[k].n && (best < 0 || flight_before(&m->fifo[k].e[m->fifo[k].rd],
-							       &m->fifo[best].e[m->fifo[best].rd])))
+		if (m->fifo[k].n && (best < 0 || flight_before(fifo_head(m, k), fifo_head(m, best))))
 			best = k;
-	return best;
+	m->first = best;
+	m->first_due = best < 0 ? UINT64_MAX : fifo_head(m, best)->due;
+}
+
+/* Take the entry built at fifo_tail(m, k) into class @k, in (due, seq)
+ * order.  It stays at the tail unless requests were made with a `now`
+ * earlier than an earlier request's (the model never does).  Only a new
+ * head can change which class comes out first. */
+static void fifo_push(struct gm_mem *m, unsigned k)
+{
+	struct gm_mem_fifo *q = &m->fifo[k];
+	const struct gm_mem_flight *f = &q->e[q->wr];
+	uint32_t i = q->n++;
+
+	if (i && flight_before(f, &q->e[fifo_prev(m, q->wr)]))
+		i = fifo_sink(m, k, i);
+	q->wr = fifo_next(m, q->wr);
+	m->nflight++;
+	if (i == 0 && (m->first < 0 || m->first == (int)k ||
+		       flight_before(fifo_head(m, k), fifo_head(m, (unsigned)m->first)))) {
+		m->first = (int)k;
+		m->first_due = fifo_head(m, k)->due;
+	}
 }
 
 /* Copy the bytes of @src enabled in @strb to @dst (@beat_bytes of each);
@@ -479,27 +531,30 @@ bool gm_mem_can_accept(const struct gm_mem *m)
  */
 int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
 {
-	struct gm_mem_flight f;
+	struct gm_mem_flight *f;
 	struct gm_mem_region *r;
+	unsigned k;
 	int idx, ret;
 
 	if (!m || !req || (req->addr & (m->beat_bytes - 1)))
 		return GM_ERR_BAD_ARG;
 	if (!gm_mem_can_accept(m))
 		return GM_ERR_BUSY;
-	f.rsp.id = req->id;
-	f.rsp.write = req->write;
-	f.rsp.err = false;
-	f.rsp.accepted = now;
 	idx = region_index(m, req->addr, m->beat_bytes);
+	k = idx < 0 ? GM_FIFO_ERR : (unsigned)idx;
+	f = fifo_tail(m, k); /* not in flight until fifo_push: an error leaves it */
+	f->rsp.id = req->id;
+	f->rsp.write = req->write;
+	f->rsp.err = false;
+	f->rsp.accepted = now;
 	/* rdata is zero for writes and errors; a read fills its beat below */
 	if (idx < 0 || req->write)
-		memset(f.rsp.rdata, 0, sizeof(f.rsp.rdata));
+		memset(f->rsp.rdata, 0, sizeof(f->rsp.rdata));
 	else if (m->beat_bytes < GM_MEM_MAX_BEAT)
-		memset(f.rsp.rdata + m->beat_bytes, 0, GM_MEM_MAX_BEAT - m->beat_bytes);
+		memset(f->rsp.rdata + m->beat_bytes, 0, GM_MEM_MAX_BEAT - m->beat_bytes);
 	if (idx < 0) {
-		f.rsp.err = true;
-		f.due = now + GM_ERR_LATENCY_CYCLES;
+		f->rsp.err = true;
+		f->due = now + GM_ERR_LATENCY_CYCLES;
 		m->st.err_reqs++;
 	} else {
 		r = &m->region[idx];
@@ -508,14 +563,14 @@ int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
 			if (ret)
 				return ret;
 		} else {
-			region_read(r, req->addr, f.rsp.rdata, m->beat_bytes);
+			region_read(r, req->addr, f->rsp.rdata, m->beat_bytes);
 			r->st->rd_reqs++;
 			r->st->rd_bytes += m->beat_bytes;
 		}
-		f.due = bus_due(r, now);
+		f->due = bus_due(r, now);
 	}
-	f.seq = m->next_seq++;
-	fifo_push(m, idx < 0 ? GM_FIFO_ERR : (unsigned)idx, &f);
+	f->seq = m->next_seq++;
+	fifo_push(m, k);
 	return GM_OK;
 }
 
@@ -526,19 +581,15 @@ int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
 bool gm_mem_response(struct gm_mem *m, uint64_t now, struct gm_mem_rsp *rsp)
 {
 	struct gm_mem_fifo *q;
-	int k;
 
 	if (!m->nflight || m->first_due > now)
 		return false;
-	k = fifo_first(m);
-	q = &m->fifo[k];
+	q = &m->fifo[m->first];
 	*rsp = q->e[q->rd].rsp;
-	if (++q->rd == m->max_outstanding)
-		q->rd = 0;
+	q->rd = fifo_next(m, q->rd);
 	q->n--;
 	m->nflight--;
-	k = fifo_first(m);
-	m->first_due = k < 0 ? UINT64_MAX : m->fifo[k].e[m->fifo[k].rd].due;
+	fifo_find_first(m);
 	return true;
 }
 
