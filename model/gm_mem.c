@@ -47,6 +47,11 @@ struct gm_mem_region {
 	uint64_t beat_cost_fp;   /* bus time of one beat, 1/256 cycles */
 	uint64_t bus_free_fp;    /* first instant the data bus is idle, 1/256 cycles */
 	struct gm_mem_region_stats *st;
+	/* The pages the port last read [0] and wrote [1] (data NULL: none): a
+	 * copy streams through one source and one destination page at a time,
+	 * so most beats skip the table.  A page never moves or goes away
+	 * before gm_mem_destroy, so an entry never goes stale. */
+	struct gm_page_slot hot[2];
 };
 
 struct gm_mem_flight {
@@ -442,6 +447,35 @@ static void fifo_push(struct gm_mem *m, unsigned k)
 	}
 }
 
+/* The page @pfn of @r for a port read (NULL: never written) or, with
+ * @write, for a port write (allocated if absent; NULL: out of memory). */
+static uint8_t *port_page(struct gm_mem_region *r, uint64_t pfn, bool write)
+{
+	struct gm_page_slot *hot = &r->hot[write];
+	uint8_t *pg;
+
+	if (hot->data && hot->pfn == pfn)
+		return hot->data;
+	pg = write ? pt_get(&r->pt, pfn) : pt_find(&r->pt, pfn);
+	if (pg) {
+		hot->pfn = pfn;
+		hot->data = pg;
+	}
+	return pg;
+}
+
+/* Read one beat at @addr into @rdata, which the caller has zeroed (the
+ * bytes of a page never written stay so); a beat never crosses a page. */
+static void port_read(struct gm_mem *m, struct gm_mem_region *r, uint64_t addr, uint8_t *rdata)
+{
+	const uint8_t *pg = port_page(r, addr >> GM_PAGE_SHIFT, false);
+
+	if (pg)
+		memcpy(rdata, pg + (addr & (GM_PAGE_SIZE - 1)), m->beat_bytes);
+	r->st->rd_reqs++;
+	r->st->rd_bytes += m->beat_bytes;
+}
+
 /* Copy the bytes of @src enabled in @strb to @dst (@beat_bytes of each);
  * the number copied. */
 static uint32_t write_strobed(uint8_t *dst, const uint8_t *src, uint64_t strb, uint32_t beat_bytes)
@@ -479,7 +513,7 @@ static int port_write(struct gm_mem *m, struct gm_mem_region *r, const struct gm
 	uint8_t *pg;
 
 	if (strb) {
-		pg = pt_get(&r->pt, req->addr >> GM_PAGE_SHIFT);
+		pg = port_page(r, req->addr >> GM_PAGE_SHIFT, true);
 		if (!pg)
 			return GM_ERR_NO_MEM;
 		pg += req->addr & (GM_PAGE_SIZE - 1);
@@ -547,11 +581,10 @@ int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
 	f->rsp.write = req->write;
 	f->rsp.err = false;
 	f->rsp.accepted = now;
-	/* rdata is zero for writes and errors; a read fills its beat below */
-	if (idx < 0 || req->write)
-		memset(f->rsp.rdata, 0, sizeof(f->rsp.rdata));
-	else if (m->beat_bytes < GM_MEM_MAX_BEAT)
-		memset(f->rsp.rdata + m->beat_bytes, 0, GM_MEM_MAX_BEAT - m->beat_bytes);
+	/* rdata is zero for writes and errors and past the beat; a read fills
+	 * its beat below.  Zeroing all of it is a fixed-size store, cheaper
+	 * than a memset call for the tail alone. */
+	memset(f->rsp.rdata, 0, sizeof(f->rsp.rdata));
 	if (idx < 0) {
 		f->rsp.err = true;
 		f->due = now + GM_ERR_LATENCY_CYCLES;
@@ -563,9 +596,7 @@ int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
 			if (ret)
 				return ret;
 		} else {
-			region_read(r, req->addr, f->rsp.rdata, m->beat_bytes);
-			r->st->rd_reqs++;
-			r->st->rd_bytes += m->beat_bytes;
+			port_read(m, r, req->addr, f->rsp.rdata);
 		}
 		f->due = bus_due(r, now);
 	}
