@@ -45,6 +45,7 @@ struct gm_mem_region {
 	struct gm_mem_region_cfg cfg;
 	struct gm_page_table pt;
 	uint64_t beat_cost_fp;   /* bus time of one beat, 1/256 cycles */
+	uint64_t beat_starts;    /* offsets from base a whole beat fits at (0: none) */
 	uint64_t bus_free_fp;    /* first instant the data bus is idle, 1/256 cycles */
 	struct gm_mem_region_stats *st;
 	/* The pages the port last read [0] and wrote [1] (data NULL: none): a
@@ -222,6 +223,16 @@ static int region_write(struct gm_mem_region *r, uint64_t addr, const uint8_t *s
 	return GM_OK;
 }
 
+/* The region holding the beat at @addr, or -1: region_index for a beat,
+ * one compare a region (an address below base wraps past beat_starts). */
+static int region_of_beat(const struct gm_mem *m, uint64_t addr)
+{
+	for (int i = 0; i < GM_REGION_COUNT; i++)
+		if (addr - m->region[i].cfg.base < m->region[i].beat_starts)
+			return i;
+	return -1;
+}
+
 /* ---- configuration ------------------------------------------------------ */
 
 static bool region_cfg_ok(const struct gm_mem_region_cfg *c)
@@ -255,6 +266,7 @@ static void region_init(struct gm_mem_region *r, const struct gm_mem_region_cfg 
 	r->cfg = *c;
 	/* Rounded up so the modelled bandwidth never exceeds the configured one. */
 	r->beat_cost_fp = (((uint64_t)beat_bytes << GM_FP_SHIFT) + bpc - 1) / bpc;
+	r->beat_starts = c->size >= beat_bytes ? c->size - beat_bytes + 1 : 0;
 	r->st = st;
 }
 
@@ -414,16 +426,27 @@ static uint32_t fifo_sink(struct gm_mem *m, unsigned k, uint32_t i)
 	return i;
 }
 
-/* Recompute which class's head comes out first (m->first, m->first_due). */
+/* Of classes @a and @b (-1: none), the one whose head comes out first;
+ * -1 when neither holds an entry. */
+static int fifo_earlier(const struct gm_mem *m, int a, int b)
+{
+	if (a < 0 || !m->fifo[a].n)
+		return b >= 0 && m->fifo[b].n ? b : -1;
+	if (b < 0 || !m->fifo[b].n)
+		return a;
+	return flight_before(fifo_head(m, b), fifo_head(m, a)) ? b : a;
+}
+
+/* Recompute which class's head comes out first (m->first, m->first_due);
+ * the three classes are compared without a loop, as this runs once for
+ * every response. */
+_Static_assert(GM_FIFOS == 3, "fifo_find_first compares exactly three classes");
 static void fifo_find_first(struct gm_mem *m)
 {
-	int best = -1;
+	int k = fifo_earlier(m, fifo_earlier(m, GM_REGION_VRAM, GM_REGION_SYS), GM_FIFO_ERR);
 
-	for (int k = 0; k < GM_FIFOS; k++)
-		if (m->fifo[k].n && (best < 0 || flight_before(fifo_head(m, k), fifo_head(m, best))))
-			best = k;
-	m->first = best;
-	m->first_due = best < 0 ? UINT64_MAX : fifo_head(m, best)->due;
+	m->first = k;
+	m->first_due = k < 0 ? UINT64_MAX : fifo_head(m, (unsigned)k)->due;
 }
 
 /* Take the entry built at fifo_tail(m, k) into class @k, in (due, seq)
@@ -574,7 +597,7 @@ int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
 		return GM_ERR_BAD_ARG;
 	if (!gm_mem_can_accept(m))
 		return GM_ERR_BUSY;
-	idx = region_index(m, req->addr, m->beat_bytes);
+	idx = region_of_beat(m, req->addr);
 	k = idx < 0 ? GM_FIFO_ERR : (unsigned)idx;
 	f = fifo_tail(m, k); /* not in flight until fifo_push: an error leaves it */
 	f->rsp.id = req->id;
