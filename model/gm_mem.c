@@ -45,8 +45,14 @@ struct gm_mem_region {
 	struct gm_mem_region_cfg cfg;
 	struct gm_page_table pt;
 	uint64_t beat_cost_fp;   /* bus time of one beat, 1/256 cycles */
+	uint64_t beat_starts;    /* offsets from base a whole beat fits at (0: none) */
 	uint64_t bus_free_fp;    /* first instant the data bus is idle, 1/256 cycles */
 	struct gm_mem_region_stats *st;
+	/* The pages the port last read [0] and wrote [1] (data NULL: none): a
+	 * copy streams through one source and one destination page at a time,
+	 * so most beats skip the table.  A page never moves or goes away
+	 * before gm_mem_destroy, so an entry never goes stale. */
+	struct gm_page_slot hot[2];
 };
 
 struct gm_mem_flight {
@@ -62,15 +68,17 @@ enum { GM_REGION_VRAM, GM_REGION_SYS, GM_REGION_COUNT };
 struct gm_mem {
 	struct gm_mem_region region[GM_REGION_COUNT];
 	uint32_t beat_bytes;
+	uint64_t strb_mask;           /* the wstrb bits of one beat: beat_bytes ones */
 	uint32_t max_outstanding;
 	/* in flight per class (GM_REGION_* or GM_FIFO_ERR): rings of
 	 * max_outstanding entries each */
 	struct gm_mem_fifo {
 		struct gm_mem_flight *e;
-		uint32_t rd, n;
+		uint32_t rd, wr, n; /* head slot, slot past the tail, entries */
 	} fifo[GM_REGION_COUNT + 1];
 	uint32_t nflight;
-	uint64_t first_due;           /* the earliest head's due; UINT64_MAX: none */
+	int first;                    /* the class whose head comes out first; -1: none */
+	uint64_t first_due;           /* that head's due; UINT64_MAX: none */
 	uint64_t next_seq;
 	struct gm_mem_stats st;       /* pages filled in by gm_mem_get_stats */
 };
@@ -215,6 +223,16 @@ static int region_write(struct gm_mem_region *r, uint64_t addr, const uint8_t *s
 	return GM_OK;
 }
 
+/* The region holding the beat at @addr, or -1: region_index for a beat,
+ * one compare a region (an address below base wraps past beat_starts). */
+static int region_of_beat(const struct gm_mem *m, uint64_t addr)
+{
+	for (int i = 0; i < GM_REGION_COUNT; i++)
+		if (addr - m->region[i].cfg.base < m->region[i].beat_starts)
+			return i;
+	return -1;
+}
+
 /* ---- configuration ------------------------------------------------------ */
 
 static bool region_cfg_ok(const struct gm_mem_region_cfg *c)
@@ -248,6 +266,7 @@ static void region_init(struct gm_mem_region *r, const struct gm_mem_region_cfg 
 	r->cfg = *c;
 	/* Rounded up so the modelled bandwidth never exceeds the configured one. */
 	r->beat_cost_fp = (((uint64_t)beat_bytes << GM_FP_SHIFT) + bpc - 1) / bpc;
+	r->beat_starts = c->size >= beat_bytes ? c->size - beat_bytes + 1 : 0;
 	r->st = st;
 }
 
@@ -271,7 +290,9 @@ int gm_mem_create(const struct gm_mem_cfg *cfg, struct gm_mem **out)
 			goto err_free_fifos;
 	}
 	m->beat_bytes = cfg->beat_bytes;
+	m->strb_mask = cfg->beat_bytes < 64 ? (1ull << cfg->beat_bytes) - 1 : UINT64_MAX;
 	m->max_outstanding = cfg->max_outstanding;
+	m->first = -1;
 	m->first_due = UINT64_MAX;
 	region_init(&m->region[GM_REGION_VRAM], &cfg->vram, cfg->beat_bytes, &m->st.vram);
 	region_init(&m->region[GM_REGION_SYS], &cfg->sys, cfg->beat_bytes, &m->st.sys);
@@ -360,65 +381,174 @@ static uint32_t fifo_slot(const struct gm_mem *m, const struct gm_mem_fifo *q, u
 	return at < m->max_outstanding ? at : at - m->max_outstanding;
 }
 
-/* Queue @f in class @k, in (due, seq) order; the caller has checked there
- * is room.  It goes at the tail unless requests were made with a `now`
- * earlier than an earlier request's (the model never does). */
-static void fifo_push(struct gm_mem *m, unsigned k, const struct gm_mem_flight *f)
+/* The ring slot after @at. */
+static uint32_t fifo_next(const struct gm_mem *m, uint32_t at)
 {
-	struct gm_mem_fifo *q = &m->fifo[k];
-	uint32_t i = q->n++;
-
-	for (; i && flight_before(f, &q->e[fifo_slot(m, q, i - 1)]); i--)
-		q->e[fifo_slot(m, q, i)] = q->e[fifo_slot(m, q, i - 1)];
-	q->e[fifo_slot(m, q, i)] = *f;
-	m->nflight++;
-	if (f->due < m->first_due)
-		m->first_due = f->due;
+	return at + 1 < m->max_outstanding ? at + 1 : 0;
 }
 
-/* The class whose head comes out first, or -1 when nothing is in flight. */
-static int fifo_first(const struct gm_mem *m)
+/* The ring slot before @at. */
+static uint32_t fifo_prev(const struct gm_mem *m, uint32_t at)
 {
-	int best = -1;
+	return (at ? at : m->max_outstanding) - 1;
+}
 
-	for (int k = 0; k < GM_FIFOS; k++)
-		if (m->fifo[k].n && (best < 0 || flight_before(&m->fifo[k].e[m->fifo[k].rd],
-							       &m->fifo[best].e[m->fifo[best].rd])))
-			best = k;
-	return best;
+static struct gm_mem_flight *fifo_head(const struct gm_mem *m, unsigned k)
+{
+	return &m->fifo[k].e[m->fifo[k].rd];
+}
+
+/* Entry @i (0: the head) of class @k. */
+static struct gm_mem_flight *fifo_at(const struct gm_mem *m, unsigned k, uint32_t i)
+{
+	const struct gm_mem_fifo *q = &m->fifo[k];
+
+	return &q->e[fifo_slot(m, q, i)];
+}
+
+/* The slot past the tail of class @k: a request's response is built there
+ * in place rather than copied in, and is in flight once fifo_push takes it.
+ * The caller has checked there is room. */
+static struct gm_mem_flight *fifo_tail(const struct gm_mem *m, unsigned k)
+{
+	return &m->fifo[k].e[m->fifo[k].wr];
+}
+
+/* Move entry @i of class @k towards the head past every entry it comes
+ * before; its new position. */
+static uint32_t fifo_sink(struct gm_mem *m, unsigned k, uint32_t i)
+{
+	struct gm_mem_flight f = *fifo_at(m, k, i);
+
+	for (; i && flight_before(&f, fifo_at(m, k, i - 1)); i--)
+		*fifo_at(m, k, i) = *fifo_at(m, k, i - 1);
+	*fifo_at(m, k, i) = f;
+	return i;
+}
+
+/* Of classes @a and @b (-1: none), the one whose head comes out first;
+ * -1 when neither holds an entry. */
+static int fifo_earlier(const struct gm_mem *m, int a, int b)
+{
+	if (a < 0 || !m->fifo[a].n)
+		return b >= 0 && m->fifo[b].n ? b : -1;
+	if (b < 0 || !m->fifo[b].n)
+		return a;
+	return flight_before(fifo_head(m, b), fifo_head(m, a)) ? b : a;
+}
+
+/* Recompute which class's head comes out first (m->first, m->first_due);
+ * the three classes are compared without a loop, as this runs once for
+ * every response. */
+_Static_assert(GM_FIFOS == 3, "fifo_find_first compares exactly three classes");
+static void fifo_find_first(struct gm_mem *m)
+{
+	int k = fifo_earlier(m, fifo_earlier(m, GM_REGION_VRAM, GM_REGION_SYS), GM_FIFO_ERR);
+
+	m->first = k;
+	m->first_due = k < 0 ? UINT64_MAX : fifo_head(m, (unsigned)k)->due;
+}
+
+/* Take the entry built at fifo_tail(m, k) into class @k, in (due, seq)
+ * order.  It stays at the tail unless requests were made with a `now`
+ * earlier than an earlier request's (the model never does).  Only a new
+ * head can change which class comes out first. */
+static void fifo_push(struct gm_mem *m, unsigned k)
+{
+	struct gm_mem_fifo *q = &m->fifo[k];
+	const struct gm_mem_flight *f = &q->e[q->wr];
+	uint32_t i = q->n++;
+
+	if (i && flight_before(f, &q->e[fifo_prev(m, q->wr)]))
+		i = fifo_sink(m, k, i);
+	q->wr = fifo_next(m, q->wr);
+	m->nflight++;
+	if (i == 0 && (m->first < 0 || m->first == (int)k ||
+		       flight_before(fifo_head(m, k), fifo_head(m, (unsigned)m->first)))) {
+		m->first = (int)k;
+		m->first_due = fifo_head(m, k)->due;
+	}
+}
+
+/* The page @pfn of @r for a port read (NULL: never written) or, with
+ * @write, for a port write (allocated if absent; NULL: out of memory). */
+static uint8_t *port_page(struct gm_mem_region *r, uint64_t pfn, bool write)
+{
+	struct gm_page_slot *hot = &r->hot[write];
+	uint8_t *pg;
+
+	if (hot->data && hot->pfn == pfn)
+		return hot->data;
+	pg = write ? pt_get(&r->pt, pfn) : pt_find(&r->pt, pfn);
+	if (pg) {
+		hot->pfn = pfn;
+		hot->data = pg;
+	}
+	return pg;
+}
+
+/* Read one beat at @addr into @rdata, which the caller has zeroed (the
+ * bytes of a page never written stay so); a beat never crosses a page. */
+static void port_read(struct gm_mem *m, struct gm_mem_region *r, uint64_t addr, uint8_t *rdata)
+{
+	const uint8_t *pg = port_page(r, addr >> GM_PAGE_SHIFT, false);
+
+	if (pg)
+		memcpy(rdata, pg + (addr & (GM_PAGE_SIZE - 1)), m->beat_bytes);
+	r->st->rd_reqs++;
+	r->st->rd_bytes += m->beat_bytes;
+}
+
+/* Copy the bytes of @src enabled in @strb to @dst (@beat_bytes of each);
+ * the number copied. */
+static uint32_t write_strobed(uint8_t *dst, const uint8_t *src, uint64_t strb, uint32_t beat_bytes)
+{
+	uint32_t nbytes = 0;
+
+	for (uint32_t w = 0; w < beat_bytes; w += 8) {
+		uint8_t en = (uint8_t)(strb >> w);
+
+		if (en == 0xffu) {
+			memcpy(dst + w, src + w, 8);
+			nbytes += 8;
+			continue;
+		}
+		for (uint32_t i = w; en; i++, en >>= 1)
+			if (en & 1u) {
+				dst[i] = src[i];
+				nbytes++;
+			}
+	}
+	return nbytes;
 }
 
 /*
- * Write the strobed bytes of one beat.  A beat is aligned and no larger
- * than a page, so it never crosses one; no strobe means no page is made.
- * Whole enabled 8-byte words are copied at once, the rest byte by byte.
+ * Write the strobed bytes of one beat; the number written is added to the
+ * region's wr_bytes.  A beat is aligned and no larger than a page, so it
+ * never crosses one; no strobe means no page is made.  A fully strobed
+ * beat (what a copy streams) is one memcpy; otherwise whole enabled 8-byte
+ * words are copied at once and the rest byte by byte, counting as it goes
+ * (the portable build has no popcount instruction).
  */
 static int port_write(struct gm_mem *m, struct gm_mem_region *r, const struct gm_mem_req *req)
 {
-	uint64_t strb = req->wstrb;
+	uint64_t strb = req->wstrb & m->strb_mask, nbytes = 0;
 	uint8_t *pg;
 
-	if (m->beat_bytes < 64)
-		strb &= (1ull << m->beat_bytes) - 1;
 	if (strb) {
-		pg = pt_get(&r->pt, req->addr >> GM_PAGE_SHIFT);
+		pg = port_page(r, req->addr >> GM_PAGE_SHIFT, true);
 		if (!pg)
 			return GM_ERR_NO_MEM;
 		pg += req->addr & (GM_PAGE_SIZE - 1);
-		for (uint32_t w = 0; w < m->beat_bytes; w += 8) {
-			uint8_t en = (uint8_t)(strb >> w);
-
-			if (en == 0xffu) {
-				memcpy(pg + w, req->wdata + w, 8);
-				continue;
-			}
-			for (uint32_t i = w; en; i++, en >>= 1)
-				if (en & 1u)
-					pg[i] = req->wdata[i];
+		if (strb == m->strb_mask) {
+			memcpy(pg, req->wdata, m->beat_bytes);
+			nbytes = m->beat_bytes;
+		} else {
+			nbytes = write_strobed(pg, req->wdata, strb, m->beat_bytes);
 		}
 	}
 	r->st->wr_reqs++;
-	r->st->wr_bytes += (uint64_t)__builtin_popcountll(strb);
+	r->st->wr_bytes += nbytes;
 	return GM_OK;
 }
 
@@ -458,27 +588,29 @@ bool gm_mem_can_accept(const struct gm_mem *m)
  */
 int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
 {
-	struct gm_mem_flight f;
+	struct gm_mem_flight *f;
 	struct gm_mem_region *r;
+	unsigned k;
 	int idx, ret;
 
 	if (!m || !req || (req->addr & (m->beat_bytes - 1)))
 		return GM_ERR_BAD_ARG;
 	if (!gm_mem_can_accept(m))
 		return GM_ERR_BUSY;
-	f.rsp.id = req->id;
-	f.rsp.write = req->write;
-	f.rsp.err = false;
-	f.rsp.accepted = now;
-	idx = region_index(m, req->addr, m->beat_bytes);
-	/* rdata is zero for writes and errors; a read fills its beat below */
-	if (idx < 0 || req->write)
-		memset(f.rsp.rdata, 0, sizeof(f.rsp.rdata));
-	else if (m->beat_bytes < GM_MEM_MAX_BEAT)
-		memset(f.rsp.rdata + m->beat_bytes, 0, GM_MEM_MAX_BEAT - m->beat_bytes);
+	idx = region_of_beat(m, req->addr);
+	k = idx < 0 ? GM_FIFO_ERR : (unsigned)idx;
+	f = fifo_tail(m, k); /* not in flight until fifo_push: an error leaves it */
+	f->rsp.id = req->id;
+	f->rsp.write = req->write;
+	f->rsp.err = false;
+	f->rsp.accepted = now;
+	/* rdata is zero for writes and errors and past the beat; a read fills
+	 * its beat below.  Zeroing all of it is a fixed-size store, cheaper
+	 * than a memset call for the tail alone. */
+	memset(f->rsp.rdata, 0, sizeof(f->rsp.rdata));
 	if (idx < 0) {
-		f.rsp.err = true;
-		f.due = now + GM_ERR_LATENCY_CYCLES;
+		f->rsp.err = true;
+		f->due = now + GM_ERR_LATENCY_CYCLES;
 		m->st.err_reqs++;
 	} else {
 		r = &m->region[idx];
@@ -487,14 +619,12 @@ int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
 			if (ret)
 				return ret;
 		} else {
-			region_read(r, req->addr, f.rsp.rdata, m->beat_bytes);
-			r->st->rd_reqs++;
-			r->st->rd_bytes += m->beat_bytes;
+			port_read(m, r, req->addr, f->rsp.rdata);
 		}
-		f.due = bus_due(r, now);
+		f->due = bus_due(r, now);
 	}
-	f.seq = m->next_seq++;
-	fifo_push(m, idx < 0 ? GM_FIFO_ERR : (unsigned)idx, &f);
+	f->seq = m->next_seq++;
+	fifo_push(m, k);
 	return GM_OK;
 }
 
@@ -505,19 +635,15 @@ int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
 bool gm_mem_response(struct gm_mem *m, uint64_t now, struct gm_mem_rsp *rsp)
 {
 	struct gm_mem_fifo *q;
-	int k;
 
 	if (!m->nflight || m->first_due > now)
 		return false;
-	k = fifo_first(m);
-	q = &m->fifo[k];
+	q = &m->fifo[m->first];
 	*rsp = q->e[q->rd].rsp;
-	if (++q->rd == m->max_outstanding)
-		q->rd = 0;
+	q->rd = fifo_next(m, q->rd);
 	q->n--;
 	m->nflight--;
-	k = fifo_first(m);
-	m->first_due = k < 0 ? UINT64_MAX : m->fifo[k].e[m->fifo[k].rd].due;
+	fifo_find_first(m);
 	return true;
 }
 

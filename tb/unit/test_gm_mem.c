@@ -582,6 +582,66 @@ static void test_port_write_then_read(void **state)
 	gm_mem_destroy(m);
 }
 
+/* One read beat through the port at @addr, with nothing else in flight. */
+static struct gm_mem_rsp port_rd(struct gm_mem *m, uint64_t now, uint64_t addr)
+{
+	submit(m, now, rd_req(99, addr));
+	return pop(m, now + 1000);
+}
+
+/*
+ * A copy streams through one source and one destination page at a time;
+ * beats that hop between pages, regions and read/write must each see the
+ * right page, and a page the port found unwritten must be seen once the
+ * backdoor writes it.
+ */
+static void test_port_page_hops(void **state)
+{
+	struct gm_mem_cfg c = base_cfg();
+	struct gm_mem *m = make(&c);
+	struct gm_mem_rsp rsp;
+	uint8_t img[32];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(img); i++)
+		img[i] = (uint8_t)(0xc0 + i);
+	rsp = port_rd(m, 0, 0x1020);                      /* never written */
+	assert_zero(rsp.rdata, sizeof(rsp.rdata));
+	assert_int_equal(gm_mem_write(m, 0x1020, img, sizeof(img)), GM_OK);
+	rsp = port_rd(m, 10, 0x1020);
+	assert_memory_equal(rsp.rdata, img, 32);
+
+	submit(m, 20, wr_req(1, 0x0000, 0x10, ~0ull));    /* page 0 */
+	submit(m, 20, wr_req(2, 0x2000, 0x20, ~0ull));    /* page 2 */
+	submit(m, 20, wr_req(3, SYS_BASE, 0x30, ~0ull));  /* another region's page 0 */
+	submit(m, 20, wr_req(4, 0x0020, 0x40, 0x0full)); /* page 0 again, 4 bytes */
+	for (i = 1; i <= 4; i++)
+		pop(m, 1000);
+	assert_int_equal(stats(m).vram.wr_bytes, 32 + 32 + 4);
+	assert_int_equal(stats(m).vram.pages, 3);
+
+	rsp = port_rd(m, 2000, 0x0000);
+	for (i = 0; i < 32; i++)
+		assert_int_equal(rsp.rdata[i], 0x10 + i);
+	rsp = port_rd(m, 3000, 0x2000);
+	for (i = 0; i < 32; i++)
+		assert_int_equal(rsp.rdata[i], 0x20 + i);
+	rsp = port_rd(m, 4000, SYS_BASE);
+	for (i = 0; i < 32; i++)
+		assert_int_equal(rsp.rdata[i], 0x30 + i);
+	rsp = port_rd(m, 5000, 0x0020);
+	for (i = 0; i < 32; i++)
+		assert_int_equal(rsp.rdata[i], i < 4 ? 0x40 + i : 0);
+	rsp = port_rd(m, 6000, 0x1020);
+	assert_memory_equal(rsp.rdata, img, 32);
+	assert_zero(rsp.rdata + 32, sizeof(rsp.rdata) - 32);
+	rsp = port_rd(m, 7000, 0x3000);                   /* never written */
+	assert_zero(rsp.rdata, sizeof(rsp.rdata));
+	assert_int_equal(stats(m).vram.pages, 3);
+	gm_mem_destroy(m);
+}
+
 /* ---- port: timing --------------------------------------------------------- */
 
 static void test_port_latency_exact(void **state)
@@ -1043,6 +1103,7 @@ int main(void)
 		cmocka_unit_test(test_port_empty_strobe),
 		cmocka_unit_test(test_port_full_beat64),
 		cmocka_unit_test(test_port_write_then_read),
+		cmocka_unit_test(test_port_page_hops),
 		cmocka_unit_test(test_port_latency_exact),
 		cmocka_unit_test(test_port_out_of_order),
 		cmocka_unit_test(test_port_tie_order),
