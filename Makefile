@@ -103,7 +103,7 @@ LDLIBS := -lz -lpthread -lm $(OPT_FLAGS)
 endif
 
 # ---------------------------------------------------------------- sources
-RTL_SRC := rtl/apt/apt_swz.sv rtl/apt/apt_front.sv rtl/apt/apt_wr.sv rtl/apt/apt_rd.sv rtl/apt/apt_top.sv rtl/ce/ce_walk.sv rtl/ce/ce_top.sv \
+RTL_SRC := rtl/apt/apt_swz.sv rtl/apt/apt_front.sv rtl/apt/apt_wr.sv rtl/apt/apt_rd.sv rtl/apt/apt_top.sv rtl/ce/ce_walk.sv rtl/ce/ce_wr.sv rtl/ce/ce_top.sv \
 	rtl/cp/cp_mem_arb.sv rtl/cp/cp_copy_cmd.sv rtl/cp/cp_fetch.sv rtl/cp/cp_hdr_check.sv \
 	rtl/cp/cp_pkt_check.sv rtl/cp/cp_wait_cmp.sv rtl/cp/cp_exec.sv rtl/cp/cp_counters.sv \
 	rtl/cp/cp_queue.sv \

@@ -12,9 +12,9 @@
 //   source walker -> read issue (a beat read per new beat; the last
 //   ReuseWays beats read are reused without a new read) -> piece FIFO ->
 //   extractor (waits for the beat in its read slot, pushes the piece's bytes
-//   into the byte FIFO) -> byte FIFO -> destination walker -> write
-//   combining buffer (WcbWays beats; a beat leaves when all 32 bytes are in,
-//   when its entry is needed, or at the end) -> write issue.
+//   into the byte FIFO) -> ce_wr: byte FIFO -> destination walker's pieces
+//   -> write combining buffer (WcbWays beats; a beat leaves when all 32
+//   bytes are in, when its entry is needed, or at the end) -> write issue.
 // Reads carry the slot number as their tag (RobSlots slots: reads in flight
 // plus beats held for reuse), so responses may return in any order.  Writes
 // are posted and counted.  The memory channel takes one request per cycle;
@@ -82,7 +82,7 @@ module ce_top #(
   localparam int unsigned ReuseWays = 4;
   localparam int unsigned WcbWays = 4;
   localparam int unsigned PfDepth = 64;  // pieces: >= 2 per read in flight over the latency
-  localparam int unsigned BfBytes = 64;
+  localparam int unsigned BfBytes = 64;  // the byte FIFO (ce_wr)
   localparam int unsigned BL = $clog2(BeatBytes);
   localparam int unsigned PfW2 = $clog2(PfDepth);
   localparam int unsigned BeatWords = BeatBytes / 8;  // 64-bit words of a beat
@@ -187,26 +187,9 @@ module ce_top #(
   logic [48-BL+TagW-1:0] rq_q [RqDepth];
   logic [2:0] rq_wr_q, rq_rd_q;
 
-  // Byte FIFO: BfBytes bytes, written and read up to 16 at a time.  The
-  // pointers count bytes modulo 2 * BfBytes and the storage is that size, in
-  // 64-bit words: a piece is written as three whole words shifted to the
-  // write pointer, with no byte mask, since the bytes past the piece land in
-  // storage that holds no FIFO byte (at most BfBytes are held); a
-  // destination piece reads the three words at the read pointer.
-  localparam int unsigned BfWords = 2 * BfBytes / 8;
-  logic [63:0] bf_q [BfWords];
-  logic [6:0] bf_wr_q, bf_rd_q, bf_cnt;
-
-  // Write side: write combining.  The tags and strobes of the ways change
-  // only where a destination piece lands (one way a cycle, registers
-  // below), so they have no _d copies; the data, word w of way i in entry
-  // i*BeatWords+w, is written where a piece lands (at most two words: a
-  // piece never crosses 16 bytes) and read as a beat only for a write.
-  logic [WcbWays-1:0] w_v_q, w_v_d, w_cl_q, w_cl_d;
-  logic [47-BL:0] w_beat_q [WcbWays];
-  logic [BeatBytes-1:0] w_strb_q [WcbWays];
-  logic [63:0] w_data_q [WcbWays*BeatWords];
-  logic [1:0] w_evict_q, w_evict_d;
+  // Write side (ce_wr): the byte FIFO and the write-combining ways.
+  logic [6:0] bf_cnt;
+  logic wcb_empty;
   logic [15:0] wr_out_q, wr_out_d;
 
   // ---------------------------------------------------------------- pipeline moves
@@ -217,8 +200,8 @@ module ce_top #(
   // evaluated (Verilator recomputes every block each cycle) and every
   // signal it drives keeps its default: the values those signals have
   // there.  One block, in the order the values flow.
-  logic run, slot_free, pf_full, pf_empty, pf_push, pf_pop, rq_full, rq_empty, rq_push;
-  logic s_hit, s_new, e_take, d_take, d_hit, d_free, wr_req, rd_req;
+  logic run, busy, slot_free, pf_full, pf_empty, pf_push, pf_pop, rq_full, rq_empty, rq_push;
+  logic s_hit, s_new, e_take, d_take, wr_req, rd_req, flush;
   logic [TagW-1:0] s_slot, rq_slot, e_slot;
   logic [TagW:0] e_seq;
   logic [47-BL:0] rq_beat;
@@ -226,37 +209,32 @@ module ce_top #(
   logic [4:0] e_len;
   logic [5:0] e_off;
   logic [2:0] e_pos;
-  logic [1:0] d_way, f_way, i_way, e;
-  logic [BeatBytes-1:0] d_bmask, strb;
   logic [BWL-1:0] e_wi;
-  logic [5:0] e_sh, bf_wsh, bf_rsh, d_sh;
+  logic [5:0] e_sh;
   logic [63:0] e_pat, e_w0, e_w1, e_lo, e_hi;
-  logic [63:0] bf_w0, bf_w1, bf_w2, d_lo, d_hi, d_mlo, d_mhi, d_m0, d_m1, wd0, wd1;
-  logic [3:0] bf_wi, bf_ri;
-  logic [BWL-1:0] d_wi;
-  logic [2+BWL-1:0] wd_i0, wd_i1;
+  logic [47:0] wr_addr;
+  logic [BeatBytes-1:0] wr_strb;
+  logic [BeatBytes*8-1:0] wr_data;
+
+  // The states, apart: ce_wr reads them and ce_top reads what ce_wr computes
+  // from them (Verilator orders whole blocks).
+  assign busy = st_q != CeIdle;
+  assign run = st_q == CeRun;
+  assign stop = st_q == CeAbort;
 
   always_comb begin
-    run = 1'b0;
-    stop = 1'b0;
     pf_full = 1'b0;
     pf_empty = 1'b1;
     rq_full = 1'b0;
     rq_empty = 1'b1;
     slot_free = 1'b1;
-    bf_cnt = '0;
     {e_pos, e_seq, e_len, e_off, e_slot} = '0;
     {rq_beat, rq_slot} = '0;
     s_hit = 1'b0;
     s_slot = '0;
-    d_hit = 1'b0;
-    d_way = '0;
-    d_free = 1'b0;
-    f_way = '0;
     s_new = 1'b0;
     s_ready = 1'b0;
     e_take = 1'b0;
-    d_take = 1'b0;
     pf_push = 1'b0;
     pf_in = '0;
     e_wi = '0;
@@ -266,30 +244,6 @@ module ce_top #(
     e_w1 = '0;
     e_lo = '0;
     e_hi = '0;
-    bf_wi = '0;
-    bf_wsh = '0;
-    bf_w0 = '0;
-    bf_w1 = '0;
-    bf_w2 = '0;
-    e = '0;
-    d_bmask = '0;
-    strb = '0;
-    bf_ri = '0;
-    bf_rsh = '0;
-    d_lo = '0;
-    d_hi = '0;
-    d_wi = '0;
-    d_sh = '0;
-    d_mlo = '0;
-    d_mhi = '0;
-    d_m0 = '0;
-    d_m1 = '0;
-    wd_i0 = '0;
-    wd_i1 = '0;
-    wd0 = '0;
-    wd1 = '0;
-    wr_req = 1'b0;
-    i_way = '0;
     rd_req = 1'b0;
     req_valid_o = 1'b0;
     req_we_o = 1'b0;
@@ -298,19 +252,16 @@ module ce_top #(
     req_wstrb_o = '0;
     req_wdata_o = '0;
 
-    if (st_q != CeIdle) begin
-      run = st_q == CeRun;
-      stop = st_q == CeAbort;
+    if (busy) begin
       pf_full = (PfW2+1)'(pf_wr_q - pf_rd_q) == (PfW2+1)'(PfDepth);
       pf_empty = pf_wr_q == pf_rd_q;
       rq_full = 3'(rq_wr_q - rq_rd_q) == 3'(RqDepth);
       rq_empty = rq_wr_q == rq_rd_q;
       slot_free = (TagW+1)'(alloc_q - free_q) < (TagW+1)'(RobSlots);
-      bf_cnt = bf_wr_q - bf_rd_q;
       if (!pf_empty) {e_pos, e_seq, e_len, e_off, e_slot} = pf_q[pf_rd_q[PfW2-1:0]];
       if (!rq_empty) {rq_beat, rq_slot} = rq_q[rq_rd_q[1:0]];
 
-      // The searches, only while a piece waits.
+      // The reuse window's search, only while a piece waits.
       if (run && s_valid) begin
         for (int unsigned i = 0; i < ReuseWays; i++) begin
           if (cam_v_q[i] && cam_beat_q[i] == s_addr[47:BL]) begin
@@ -319,24 +270,11 @@ module ce_top #(
           end
         end
       end
-      if (run && d_valid) begin
-        for (int i = WcbWays - 1; i >= 0; i--) begin
-          if (w_v_q[i] && !w_cl_q[i] && w_beat_q[i] == d_addr[47:BL]) begin
-            d_hit = 1'b1;
-            d_way = 2'(i);
-          end
-          if (!w_v_q[i]) begin
-            d_free = 1'b1;
-            f_way = 2'(i);
-          end
-        end
-      end
 
       if (run) begin
         s_new = s_valid && !fill_q && !s_hit && slot_free && !pf_full && !rq_full;
         s_ready = !pf_full && (fill_q || s_hit || s_new);
         e_take = !pf_empty && (fill_q || rob_v_q[e_slot]) && (7'(BfBytes) - bf_cnt) >= 7'(e_len);
-        d_take = d_valid && bf_cnt >= 7'(d_len) && (d_hit || d_free);
       end
 
       // The source piece joins the piece FIFO.
@@ -351,7 +289,7 @@ module ce_top #(
       // 0 of a piece is byte e_off of its beat and a piece never crosses 16
       // bytes (ce_walk), so the beat's word holding it and the next hold it;
       // the fill pattern is rotated to the row byte position.  Bytes from
-      // e_len up are not used.  Into the byte FIFO at its write pointer.
+      // e_len up are not used.  Into the byte FIFO (ce_wr).
       if (e_take) begin
         if (fill_q) begin
           e_pat = (value_q >> {e_pos, 3'b000}) | (value_q << (64 - 32'({e_pos, 3'b000})));
@@ -365,61 +303,57 @@ module ce_top #(
           e_lo = (e_w0 >> e_sh) | (e_w1 << (7'd64 - 7'(e_sh)));
           e_hi = e_w1 >> e_sh;
         end
-        bf_wi = bf_wr_q[6:3];
-        bf_wsh = {bf_wr_q[2:0], 3'b000};
-        bf_w0 = (bf_q[bf_wi] & ((64'd1 << bf_wsh) - 64'd1)) | (e_lo << bf_wsh);
-        bf_w1 = (e_hi << bf_wsh) | (e_lo >> (7'd64 - 7'(bf_wsh)));
-        bf_w2 = e_hi >> (7'd64 - 7'(bf_wsh));
       end
 
-      // The destination piece: d_len bytes from the FIFO's read pointer, to
-      // byte d_addr[BL-1:0] of its way (a hit, or a free way): at most two
-      // words, the second only in the first half of 16 bytes.
-      if (d_take) begin
-        e = d_hit ? d_way : f_way;
-        d_bmask = {{(BeatBytes-16){1'b0}}, 16'((17'd1 << d_len) - 17'd1)} << d_addr[BL-1:0];
-        strb = (d_hit ? w_strb_q[e] : '0) | d_bmask;
-        bf_ri = bf_rd_q[6:3];
-        bf_rsh = {bf_rd_q[2:0], 3'b000};
-        d_lo = (bf_q[bf_ri] >> bf_rsh) | (bf_q[bf_ri + 4'd1] << (7'd64 - 7'(bf_rsh)));
-        d_hi = (bf_q[bf_ri + 4'd1] >> bf_rsh) | (bf_q[bf_ri + 4'd2] << (7'd64 - 7'(bf_rsh)));
-        d_wi = BWL'(d_addr[5:3]);
-        d_sh = {d_addr[2:0], 3'b000};
-        d_mlo = (d_len >= 5'd8) ? '1 : (64'd1 << {d_len[2:0], 3'b000}) - 64'd1;
-        d_mhi = (d_len > 5'd8) ? (64'd1 << {d_len - 5'd8, 3'b000}) - 64'd1 : '0;
-        d_m0 = d_mlo << d_sh;
-        d_m1 = (d_mhi << d_sh) | (d_mlo >> (7'd64 - 7'(d_sh)));
-        wd_i0 = {e, d_wi};
-        wd_i1 = {e, d_wi + BWL'(1)};
-        wd0 = (w_data_q[wd_i0] & ~d_m0) | ((d_lo << d_sh) & d_m0);
-        wd1 = (w_data_q[wd_i1] & ~d_m1) | (((d_hi << d_sh) | (d_lo >> (7'd64 - 7'(d_sh)))) & d_m1);
-      end
-
-      // The memory channel: a closed way's write first, else the next read
-      // (a read request does not look at req_ready_i: valid/ready rules).
-      for (int i = WcbWays - 1; i >= 0; i--) begin
-        if (w_v_q[i] && w_cl_q[i] && !stop) begin  // an abort writes nothing more
-          wr_req = 1'b1;
-          i_way = 2'(i);
-        end
-      end
+      // The memory channel: a closed way's write first (ce_wr offers none
+      // after an abort), else the next read (a read request does not look
+      // at req_ready_i: valid/ready rules).
       rd_req = !rq_empty && !wr_req && !stop;
       req_valid_o = wr_req || rd_req;
       req_we_o = wr_req;
       req_tag_o = wr_req ? '0 : rq_slot;
       req_addr_o = {rq_beat, {BL{1'b0}}};
       if (wr_req) begin
-        req_addr_o = {w_beat_q[i_way], {BL{1'b0}}};
-        req_wstrb_o = w_strb_q[i_way];
-        for (int unsigned j = 0; j < BeatWords; j++) begin
-          req_wdata_o[64*j +: 64] = w_data_q[{i_way, BWL'(j)}];
-        end
+        req_addr_o = wr_addr;
+        req_wstrb_o = wr_strb;
+        req_wdata_o = wr_data;
       end
     end
   end
   assign rq_push = s_new;
   assign pf_pop = e_take;
   assign d_ready = d_take;
+  assign flush = run && !start_q && d_done;  // the last pieces are in
+
+  ce_wr #(
+    .BeatBytes(BeatBytes),
+    .WcbWays(WcbWays),
+    .BfBytes(BfBytes)
+  ) u_wr (
+    .clk_i,
+    .rst_ni,
+    .busy_i(busy),
+    .act_i(ce_act),
+    .run_i(run),
+    .stop_i(stop),
+    .start_i(start),
+    .flush_i(flush),
+    .ext_take_i(e_take),
+    .ext_len_i(e_len),
+    .ext_lo_i(e_lo),
+    .ext_hi_i(e_hi),
+    .bf_cnt_o(bf_cnt),
+    .d_valid_i(d_valid),
+    .d_addr_i(d_addr),
+    .d_len_i(d_len),
+    .d_take_o(d_take),
+    .wr_req_o(wr_req),
+    .wr_addr_o(wr_addr),
+    .wr_strb_o(wr_strb),
+    .wr_data_o(wr_data),
+    .wr_grant_i(granted && wr_req),
+    .empty_o(wcb_empty)
+  );
 
   // ---------------------------------------------------------------- next state
   // The idle path.  In CeIdle with no command and no response the engine
@@ -452,9 +386,6 @@ module ce_top #(
     cam_v_d = '0;
     cam_ptr_d = '0;
     rob_v_d = '0;
-    w_v_d = '0;
-    w_cl_d = '0;
-    w_evict_d = '0;
     wr_out_d = '0;
 
     if (ce_act) begin
@@ -476,9 +407,6 @@ module ce_top #(
       cam_v_d = cam_v_q;
       cam_ptr_d = cam_ptr_q;
       rob_v_d = rob_v_q;
-      w_v_d = w_v_q;
-      w_cl_d = w_cl_q;
-      w_evict_d = w_evict_q;
       wr_out_d = wr_out_q;
 
       // Reads: a piece on a new beat takes the next slot and joins the reuse
@@ -501,25 +429,9 @@ module ce_top #(
         free_d = free_q + (TagW+1)'(1);
       end
 
-      // Writes.
-      if (granted && req_we_o) begin
-        w_v_d[i_way] = 1'b0;
-        wr_out_d = wr_out_d + 16'd1;
-      end
+      // Writes in flight (the ways: ce_wr).
+      if (granted && req_we_o) wr_out_d = wr_out_d + 16'd1;
       if (rsp_wr) wr_out_d = wr_out_d - 16'd1;
-      if (d_take) begin
-        if (!d_hit) begin
-          w_v_d[e] = 1'b1;
-          w_cl_d[e] = 1'b0;
-        end
-        // The way's new strobes (its tag, strobes and bytes: registers below).
-        if (&strb) w_cl_d[e] = 1'b1;
-      end else if (run && d_valid && !d_hit && !d_free && !(|(w_v_q & w_cl_q))) begin
-        // Every entry open and none matches: send the oldest choice off partial.
-        w_cl_d[w_evict_q] = 1'b1;
-        w_evict_d = w_evict_q + 2'd1;
-      end
-      if (run && !start_q && d_done) w_cl_d = w_v_q;  // the last pieces are in: flush
 
       unique case (st_q)
         CeIdle: begin
@@ -530,12 +442,11 @@ module ce_top #(
             rob_v_d = '0;
             alloc_d = '0;
             free_d = '0;
-            w_v_d = '0;
           end
         end
         CeRun: begin
           // (The walkers start the cycle after the command is taken.)
-          if (!start_q && s_done && d_done && pf_empty && bf_cnt == '0 && w_v_q == '0) st_d = CeDrain;
+          if (!start_q && s_done && d_done && pf_empty && bf_cnt == '0 && wcb_empty) st_d = CeDrain;
         end
         CeDrain, CeAbort: begin
           if (wr_out_q == '0 && rd_out_q == '0) begin
@@ -581,15 +492,6 @@ module ce_top #(
       rob_v_q <= '0;
       pf_wr_q <= '0;
       pf_rd_q <= '0;
-      bf_wr_q <= '0;
-      bf_rd_q <= '0;
-      w_v_q <= '0;
-      w_cl_q <= '0;
-      for (int unsigned i = 0; i < WcbWays; i++) begin
-        w_beat_q[i] <= '0;
-        w_strb_q[i] <= '0;
-      end
-      w_evict_q <= '0;
       wr_out_q <= '0;
       start_q <= 1'b0;
       pair_q <= 1'b0;
@@ -648,28 +550,17 @@ module ce_top #(
       if (start || stop) begin
         pf_wr_q <= '0;
         pf_rd_q <= '0;
-        bf_wr_q <= '0;
-        bf_rd_q <= '0;
       end else begin
         pf_wr_q <= pf_wr_q + (PfW2+1)'(pf_push);
         pf_rd_q <= pf_rd_q + (PfW2+1)'(pf_pop);
-        bf_wr_q <= bf_wr_q + (e_take ? 7'(e_len) : 7'd0);
-        bf_rd_q <= bf_rd_q + (d_take ? 7'(d_len) : 7'd0);
       end
-      w_v_q <= stop ? '0 : w_v_d;
-      w_cl_q <= w_cl_d;
-      if (d_take) begin
-        if (!d_hit) w_beat_q[e] <= d_addr[47:BL];
-        w_strb_q[e] <= strb;
-      end
-      w_evict_q <= w_evict_d;
       wr_out_q <= wr_out_d;
     end
   end
 
-  // Storage without reset: the ROB, the piece FIFO, the read queue, the
-  // reuse window's tags (read only under cam_v_q) and the byte FIFO; each
-  // written only when its stage advances, whole words.
+  // Storage without reset: the ROB, the piece FIFO, the read queue and the
+  // reuse window's tags (read only under cam_v_q); each written only when
+  // its stage advances, whole words.
   always_ff @(posedge clk_i) begin
     if (ce_act) begin  // each write below needs it
       if (rsp_rd) rob_q[rsp_tag_i] <= rsp_rdata_i;
@@ -679,24 +570,6 @@ module ce_top #(
         cam_beat_q[cam_ptr_q] <= s_addr[47:BL];
         cam_slot_q[cam_ptr_q] <= alloc_q[TagW-1:0];
       end
-      if (e_take) begin
-        bf_q[bf_wi] <= bf_w0;
-        bf_q[bf_wi + 4'd1] <= bf_w1;
-        bf_q[bf_wi + 4'd2] <= bf_w2;
-      end
-    end
-  end
-
-  // The write combining buffer's data (reset like its tags, so a strobe-off
-  // byte reads as before): a destination piece's words, merged under its
-  // byte mask.  A piece never crosses 16 bytes (ce_walk): its second word,
-  // if any, is in the same beat.
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      for (int unsigned i = 0; i < WcbWays * BeatWords; i++) w_data_q[i] <= '0;
-    end else if (d_take) begin
-      w_data_q[wd_i0] <= wd0;
-      if (!d_addr[3]) w_data_q[wd_i1] <= wd1;
     end
   end
 
@@ -729,7 +602,7 @@ module ce_top #(
         else $error("ce_top: done with %0d reads and %0d writes in flight", rd_out_q, wr_out_q);
       // The engine goes idle empty (the idle path above relies on it).
       a_ce_done_empty: assert (!(done_o && st_q == CeDrain &&
-                                 (!pf_empty || !rq_empty || bf_cnt != '0 || w_v_q != '0)))
+                                 (!pf_empty || !rq_empty || bf_cnt != '0 || !wcb_empty)))
         else $error("ce_top: idle with pieces, reads, bytes or ways left");
       // Unique tags in flight: a read's data lands in a slot that holds none.
       a_ce_rob_tag_unique: assert (!(rsp_rd && rob_v_q[rsp_tag_i]))
@@ -745,10 +618,6 @@ module ce_top #(
       a_ce_rq_bounds: assert (!(rq_push && rq_full) && !(rq_pop && rq_empty) &&
                               32'(3'(rq_wr_q - rq_rd_q)) <= RqDepth)
         else $error("ce_top: read queue push %0d pop %0d", rq_push, rq_pop);
-      // The byte FIFO: a destination piece takes only bytes that are there,
-      // the extractor adds only what fits.
-      a_ce_bf_bounds: assert (32'(bf_cnt) <= BfBytes && !(d_take && bf_cnt < 7'(d_len)))
-        else $error("ce_top: byte FIFO at %0d, destination piece of %0d", bf_cnt, d_len);
     end
   end
 
@@ -763,8 +632,7 @@ module ce_top #(
   c_ce_rob_full: cover property (@(posedge clk_i) run && s_valid && !fill_q && !s_hit && !slot_free);
   // the byte FIFO has no room for the next piece,
   c_ce_bf_full: cover property (@(posedge clk_i) run && !pf_empty && (fill_q || rob_v_q[e_slot]) && !e_take);
-  // every write-combining way is open and none matches: one leaves partial.
-  c_ce_wcb_evict: cover property (@(posedge clk_i) run && d_valid && !d_hit && !d_free && !(|(w_v_q & w_cl_q)));
+  // (every write-combining way open and none matching: ce_wr's c_ce_wcb_evict.)
   // An error or abort with requests still in flight: the engine drains.
   c_ce_abort_drain: cover property (@(posedge clk_i) st_q == CeAbort && (wr_out_q != '0 || rd_out_q != '0));
   // The owning queue is reset while the engine runs.
