@@ -136,7 +136,7 @@ void gm_tick(struct gm *g)
 	struct gm_pins *p = &g->pins;
 	struct gm_mem_rsp rsp;
 	bool can = gm_mem_can_accept(g->mem);
-	bool dump, have_rsp;
+	bool dump, have_rsp, fired;
 
 	p->mem_req_ready = can;
 	if (p->mem_req_valid && can) {
@@ -173,10 +173,10 @@ void gm_tick(struct gm *g)
 		wave_observe(g);
 	if (dump)
 		wave_mem_pins(g, have_rsp ? &rsp : NULL, p->mem_req_valid && !can);
-	g->ops->cycle(g->be, g->cycle, dump);
+	fired = g->ops->cycle(g->be, g->cycle, dump);
 	if (dump)
 		g->wave_last = g->cycle + 1;
-	if (g->ops->failed && !g->failed &&
+	if (fired && g->ops->failed && !g->failed &&
 	    g->ops->failed(g->be, g->fail_what, sizeof(g->fail_what))) {
 		g->failed = true;
 		g->fail_cycle = g->cycle;

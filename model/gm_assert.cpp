@@ -18,7 +18,6 @@
 
 namespace {
 
-thread_local bool g_failed;
 thread_local char g_what[256];
 
 // The label of the assertion at or before @line of @file (Verilator gives
@@ -37,15 +36,17 @@ const char *label_of(const char *file, int line)
 
 } // namespace
 
+__thread bool gm_assert_pending;
+
 void vl_stop(const char *filename, int linenum, const char *hier)
 {
 	const char *label = label_of(filename, linenum);
 
-	if (!g_failed) // the first one of a cycle names it
+	if (!gm_assert_pending) // the first one of a cycle names it
 		std::snprintf(g_what, sizeof(g_what), "%s (%s:%d%s%s)", label ? label : "$stop",
 			      filename ? filename : "?", linenum, hier && hier[0] ? " in " : "",
 			      hier ? hier : "");
-	g_failed = true;
+	gm_assert_pending = true;
 	Verilated::runFlushCallbacks();
 }
 
@@ -64,9 +65,9 @@ extern "C" bool gm_assert_failed(void *be, char *buf, size_t n)
 
 extern "C" bool gm_assert_take(char *buf, size_t n)
 {
-	if (!g_failed)
+	if (!gm_assert_pending)
 		return false;
-	g_failed = false;
+	gm_assert_pending = false;
 	if (buf && n)
 		std::snprintf(buf, n, "%s", g_what);
 	return true;

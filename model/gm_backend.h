@@ -79,9 +79,12 @@ struct gm_backend_ops {
 	/*
 	 * One clock: apply the inputs, rising edge, settle, copy the outputs.
 	 * @cycle is the index of this cycle; when a trace is open it is
-	 * dumped at GM_WAVE_T_LOW(cycle) and GM_WAVE_T_HIGH(cycle).
+	 * dumped at GM_WAVE_T_LOW(cycle) and GM_WAVE_T_HIGH(cycle).  Returns
+	 * true when an RTL assertion has failed and `failed` has not yet
+	 * named it (gm.c asks `failed` only then: asking every cycle cost
+	 * about 20 instructions).
 	 */
-	void (*cycle)(void *be, uint64_t cycle, int dump);
+	bool (*cycle)(void *be, uint64_t cycle, int dump);
 	/* Open an FST trace of the whole design.  GM_OK or GM_ERR_IO. */
 	int (*trace_open)(void *be, const char *path);
 	/* Flush and close the trace, if open. */
@@ -112,6 +115,13 @@ bool gm_assert_enabled(void);
 
 /* gm_assert_take as the backends' `failed` op. */
 bool gm_assert_failed(void *be, char *buf, size_t n);
+
+#ifdef __cplusplus
+/* Whether gm_assert_take has a failure to give: the Verilated backends'
+ * `cycle` result.  __thread rather than thread_local: C++ reaches an extern
+ * thread_local through a wrapper call, and this is read every cycle. */
+extern __thread bool gm_assert_pending;
+#endif
 
 /* The Verilator model with trace support (gm_config.waves) and, in builds
  * that make both (GM_VL_NT), the same RTL without it (the default). */

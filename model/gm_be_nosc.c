@@ -20,11 +20,12 @@ static void nosc_destroy(void *be)
 	(void)be;
 }
 
-static void nosc_cycle(void *be, uint64_t cycle, int dump)
+static bool nosc_cycle(void *be, uint64_t cycle, int dump)
 {
 	(void)be;
 	(void)cycle;
 	(void)dump;
+	return false;
 }
 
 static int nosc_trace_open(void *be, const char *path)

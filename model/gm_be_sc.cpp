@@ -238,7 +238,7 @@ void sc_destroy(void *p)
 	be->pins = nullptr;
 }
 
-void sc_cycle(void *p, uint64_t cycle, int dump)
+bool sc_cycle(void *p, uint64_t cycle, int dump)
 {
 	auto *be = static_cast<sc_backend *>(p);
 
@@ -252,6 +252,7 @@ void sc_cycle(void *p, uint64_t cycle, int dump)
 	if (dump && be->fst)
 		be->fst->dump(GM_WAVE_T_HIGH(cycle));
 	be->pins_out();
+	return gm_assert_pending;
 }
 
 int sc_trace_open(void *p, const char *path)

@@ -114,7 +114,7 @@ void vl_destroy(void *p)
 	Verilated::threadContextp(nullptr);
 }
 
-void vl_cycle(void *p, uint64_t cycle, int dump)
+bool vl_cycle(void *p, uint64_t cycle, int dump)
 {
 	auto *be = static_cast<vl_backend *>(p);
 	gm_vl_top &top = *be->top;
@@ -146,6 +146,7 @@ void vl_cycle(void *p, uint64_t cycle, int dump)
 		gm_vl_root_eval(top.rootp);
 	}
 	gm_pins_out(top, *be->pins);
+	return gm_assert_pending;
 }
 
 int vl_trace_open(void *p, const char *path)

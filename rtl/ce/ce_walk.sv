@@ -71,15 +71,6 @@ module ce_walk #(
   logic [32:0] seg_end;
   logic [4:0] len;
 
-  always_comb begin
-    xb = '0;
-    y = '0;
-    if (moved) begin
-      xb = 32'(x0b_i) + p_d[31:0];
-      y = y0_i + yb_d + {15'd0, r_d};
-    end
-  end
-
   apt_swz u_swz (
     .en_i(moved),
     .mode_i(mode_i),
@@ -161,6 +152,13 @@ module ce_walk #(
       end
     end
     moved = moved && busy_d;  // the last piece taken: no position left
+    // The swizzle unit's inputs: the next position.
+    xb = '0;
+    y = '0;
+    if (moved) begin
+      xb = 32'(x0b_i) + p_d[31:0];
+      y = y0_i + yb_d + {15'd0, r_d};
+    end
   end
 
   always_ff @(posedge clk_i) begin
