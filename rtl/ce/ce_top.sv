@@ -584,29 +584,37 @@ module ce_top #(
   // CeAbort clears them), so each holds there.
   always_ff @(posedge clk_i) begin
     if (rst_ni && ce_act) begin
-      // Every response matches a request in flight.
-      a_ce_rd_rsp_known: assert (!(rsp_rd && rd_out_q == '0))
-        else $error("ce_top: read response with none in flight");
-      a_ce_wr_ack_known: assert (!(rsp_wr && wr_out_q == '0))
-        else $error("ce_top: write ack with none in flight");
+      // The checks on an event sit under it: Verilator evaluates every term
+      // of an assertion's expression, the test of an `if` only.
+      if (rsp_valid_i) begin
+        // Every response matches a request in flight.
+        a_ce_rd_rsp_known: assert (!(rsp_rd && rd_out_q == '0))
+          else $error("ce_top: read response with none in flight");
+        a_ce_wr_ack_known: assert (!(rsp_wr && wr_out_q == '0))
+          else $error("ce_top: write ack with none in flight");
+        // Unique tags in flight: a read's data lands in a slot that holds none.
+        a_ce_rob_tag_unique: assert (!(rsp_rd && rob_v_q[rsp_tag_i]))
+          else $error("ce_top: read data for slot %0d, which holds data", rsp_tag_i);
+      end
       a_ce_state_legal: assert (ce_state_legal(st_q))
         else $error("ce_top: illegal state %h", st_q);
-      // An abort writes nothing more (README: the engine drains).
-      a_ce_abort_no_write: assert (!(st_q == CeAbort && granted && req_we_o))
-        else $error("ce_top: a write issued after the abort");
-      // ... nor reads: the abort only waits for what is in flight.
-      a_ce_abort_no_read: assert (!(st_q == CeAbort && granted && !req_we_o))
-        else $error("ce_top: a read issued after the abort");
-      // Drain: done (also after an error or abort) only with nothing in flight.
-      a_ce_done_drained: assert (!(done_o && (wr_out_q != '0 || rd_out_q != '0)))
-        else $error("ce_top: done with %0d reads and %0d writes in flight", rd_out_q, wr_out_q);
-      // The engine goes idle empty (the idle path above relies on it).
-      a_ce_done_empty: assert (!(done_o && st_q == CeDrain &&
-                                 (!pf_empty || !rq_empty || bf_cnt != '0 || !wcb_empty)))
-        else $error("ce_top: idle with pieces, reads, bytes or ways left");
-      // Unique tags in flight: a read's data lands in a slot that holds none.
-      a_ce_rob_tag_unique: assert (!(rsp_rd && rob_v_q[rsp_tag_i]))
-        else $error("ce_top: read data for slot %0d, which holds data", rsp_tag_i);
+      if (stop) begin
+        // An abort writes nothing more (README: the engine drains).
+        a_ce_abort_no_write: assert (!(granted && req_we_o))
+          else $error("ce_top: a write issued after the abort");
+        // ... nor reads: the abort only waits for what is in flight.
+        a_ce_abort_no_read: assert (!(granted && !req_we_o))
+          else $error("ce_top: a read issued after the abort");
+      end
+      if (done_o) begin
+        // Drain: done (also after an error or abort) only with nothing in flight.
+        a_ce_done_drained: assert (wr_out_q == '0 && rd_out_q == '0)
+          else $error("ce_top: done with %0d reads and %0d writes in flight", rd_out_q, wr_out_q);
+        // The engine goes idle empty (the idle path above relies on it).
+        a_ce_done_empty: assert (!(st_q == CeDrain &&
+                                   (!pf_empty || !rq_empty || bf_cnt != '0 || !wcb_empty)))
+          else $error("ce_top: idle with pieces, reads, bytes or ways left");
+      end
       // At most one read per reorder slot.
       a_ce_rd_out_max: assert (32'(rd_out_q) <= RobSlots)
         else $error("ce_top: %0d reads in flight, %0d slots", rd_out_q, RobSlots);

@@ -663,15 +663,24 @@ module mmu_top #(
     if (!rst_ni) begin
       a_stall_q <= 1'b0;
     end else if (m_act) begin
-      a_mmu_req_stable: assert (!a_stall_q || (mem_req_valid_o && ob_q[0] == a_ob_q))
-        else $error("mmu_top: the memory request changed while refused");
+      // The checks on an event sit under it: Verilator evaluates every term
+      // of an assertion's expression (here a 345-bit compare), the test of
+      // an `if` only.
+      if (a_stall_q) begin
+        a_mmu_req_stable: assert (mem_req_valid_o && ob_q[0] == a_ob_q)
+          else $error("mmu_top: the memory request changed while refused");
+      end
       // No TLB fill from a walk that an invalidation overtook.
-      a_mmu_fill_fresh: assert (!(fill && (wk_stale_q || inv_i)))
-        else $error("mmu_top: TLB fill from a walk an invalidation overtook");
-      a_mmu_mq_no_overflow: assert (!(in_park && mq_full))
-        else $error("mmu_top: parked a miss in a full miss FIFO");
-      a_mmu_pop_or_park: assert (!(in_park && head_pop))
-        else $error("mmu_top: the miss FIFO popped and parked in one cycle");
+      if (fill) begin
+        a_mmu_fill_fresh: assert (!(wk_stale_q || inv_i))
+          else $error("mmu_top: TLB fill from a walk an invalidation overtook");
+      end
+      if (in_park) begin
+        a_mmu_mq_no_overflow: assert (!mq_full)
+          else $error("mmu_top: parked a miss in a full miss FIFO");
+        a_mmu_pop_or_park: assert (!head_pop)
+          else $error("mmu_top: the miss FIFO popped and parked in one cycle");
+      end
       a_mmu_walk_state_legal: assert (walk_state_legal(wk_q))
         else $error("mmu_top: illegal walker state %h", wk_q);
       a_stall_q <= mem_req_valid_o && !mem_req_ready_i;
@@ -696,14 +705,20 @@ module mmu_top #(
       end
       // On events (idle: no response, no input, no synthetic one).
       // A synthetic response waiting for a gap keeps its id (nothing overwrites it).
-      a_mmu_syn_held: assert (!(syn_valid_q && client_rsp) || (syn_valid_d && syn_id_d == syn_id_q))
-        else $error("mmu_top: synthetic response %h overwritten", syn_id_q);
+      if (syn_valid_q && client_rsp) begin
+        a_mmu_syn_held: assert (syn_valid_d && syn_id_d == syn_id_q)
+          else $error("mmu_top: synthetic response %h overwritten", syn_id_q);
+      end
       // The walker has one read in flight (id WalkId): its data comes only while it waits.
-      a_mmu_walk_one_read: assert (!(wk_rsp && wk_q != WkWait))
-        else $error("mmu_top: walker data in state %h", wk_q);
+      if (wk_rsp) begin
+        a_mmu_walk_one_read: assert (wk_q == WkWait)
+          else $error("mmu_top: walker data in state %h", wk_q);
+      end
       // The input is taken only when offered.
-      a_mmu_take_valid: assert (!(in_take && !in_valid_i))
-        else $error("mmu_top: input taken with no request");
+      if (in_take) begin
+        a_mmu_take_valid: assert (in_valid_i)
+          else $error("mmu_top: input taken with no request");
+      end
     end
   end
 
