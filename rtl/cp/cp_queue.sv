@@ -406,10 +406,13 @@ module cp_queue #(
       if (qreset_i) begin
         a_wr_held_q <= 1'b0;
       end else begin
-        // A write held while the arbiter refuses it keeps its address and data.
-        a_cp_wr_stable: assert (!(a_wr_held_q && wr_req) ||
-                                (req_addr_o == a_wr_addr_q && req_wdata_o == a_wr_data_q))
-          else $error("cp_queue: a refused write changed to %h", req_addr_o);
+        // A write held while the arbiter refuses it keeps its address and
+        // data (under its event: Verilator evaluates every term of an
+        // assertion, here a 256-bit compare, but only the test of an if).
+        if (a_wr_held_q && wr_req) begin
+          a_cp_wr_stable: assert (req_addr_o == a_wr_addr_q && req_wdata_o == a_wr_data_q)
+            else $error("cp_queue: a refused write changed to %h", req_addr_o);
+        end
         a_wr_held_q <= wr_req && !req_ready_i;
       end
     end
