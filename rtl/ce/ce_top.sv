@@ -190,7 +190,7 @@ module ce_top #(
   // Write side (ce_wr): the byte FIFO and the write-combining ways.
   logic [6:0] bf_cnt;
   logic wcb_empty;
-  logic [15:0] wr_out_q, wr_out_d;
+  logic [15:0] wr_out_q, wr_out_d;  // writes in flight, counted here (their acks come to ce_top)
 
   // ---------------------------------------------------------------- pipeline moves
   // Everything below needs the engine out of CeIdle: in CeIdle both walkers
