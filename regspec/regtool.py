@@ -377,15 +377,11 @@ def sv_tiles(s):
         return v if isinstance(v, str) else "%d'h%x" % (width, v)
 
     pc = lambda v: bin(v).count("1")
+    # The masks and the tile height reach the RTL only through tile_geom.
     o.append("  // log2 of the tile width in bytes (LINEAR: 0, no grid)")
     per_mode("tile_tw_log2", "logic [3:0]", 4, lambda x, y: pc(x))
-    o.append("  // log2 of the tile height in rows (LINEAR: 0)")
-    per_mode("tile_th_log2", "logic [3:0]", 4, lambda x, y: pc(y))
     o.append("  // log2 of the tile size in bytes (LINEAR: 0)")
     per_mode("tile_tb_log2", "logic [4:0]", 5, lambda x, y: pc(x | y), by_bpe=False)
-    o.append("  // in-tile offset bits fed from the byte column / the row")
-    per_mode("tile_xmask", "logic [15:0]", 16, lambda x, y: x)
-    per_mode("tile_ymask", "logic [15:0]", 16, lambda x, y: y)
     o += ["  // The swizzle unit's constants of a tiled format in one value (apt_swz;",
           "  // the copy engine's walkers hold it for a command): the tile's log2",
           "  // width, height and size, the in-tile masks, and for each mask the four",

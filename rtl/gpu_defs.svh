@@ -915,25 +915,6 @@
       default: tile_tw_log2 = '0;
     endcase
   endfunction
-  // log2 of the tile height in rows (LINEAR: 0)
-  function automatic logic [3:0] tile_th_log2(tile_mode_e mode, logic [2:0] bpe);
-    tile_th_log2 = '0;
-    unique case (mode)
-      TileSs64k: begin
-        unique case (bpe)
-          3'd0: tile_th_log2 = 4'h8;
-          3'd1: tile_th_log2 = 4'h7;
-          3'd2: tile_th_log2 = 4'h7;
-          3'd3: tile_th_log2 = 4'h6;
-          3'd4: tile_th_log2 = 4'h6;
-          default: tile_th_log2 = '0;
-        endcase
-      end
-      TileY: tile_th_log2 = 4'h5;
-      TileX: tile_th_log2 = 4'h3;
-      default: tile_th_log2 = '0;
-    endcase
-  endfunction
   // log2 of the tile size in bytes (LINEAR: 0)
   function automatic logic [4:0] tile_tb_log2(tile_mode_e mode);
     tile_tb_log2 = '0;
@@ -942,43 +923,6 @@
       TileY: tile_tb_log2 = 5'hc;
       TileX: tile_tb_log2 = 5'hc;
       default: tile_tb_log2 = '0;
-    endcase
-  endfunction
-  // in-tile offset bits fed from the byte column / the row
-  function automatic logic [15:0] tile_xmask(tile_mode_e mode, logic [2:0] bpe);
-    tile_xmask = '0;
-    unique case (mode)
-      TileSs64k: begin
-        unique case (bpe)
-          3'd0: tile_xmask = 16'haa0f;
-          3'd1: tile_xmask = 16'haa8f;
-          3'd2: tile_xmask = 16'haa8f;
-          3'd3: tile_xmask = 16'haacf;
-          3'd4: tile_xmask = 16'haacf;
-          default: tile_xmask = '0;
-        endcase
-      end
-      TileY: tile_xmask = 16'he0f;
-      TileX: tile_xmask = 16'h1ff;
-      default: tile_xmask = '0;
-    endcase
-  endfunction
-  function automatic logic [15:0] tile_ymask(tile_mode_e mode, logic [2:0] bpe);
-    tile_ymask = '0;
-    unique case (mode)
-      TileSs64k: begin
-        unique case (bpe)
-          3'd0: tile_ymask = 16'h55f0;
-          3'd1: tile_ymask = 16'h5570;
-          3'd2: tile_ymask = 16'h5570;
-          3'd3: tile_ymask = 16'h5530;
-          3'd4: tile_ymask = 16'h5530;
-          default: tile_ymask = '0;
-        endcase
-      end
-      TileY: tile_ymask = 16'h1f0;
-      TileX: tile_ymask = 16'he00;
-      default: tile_ymask = '0;
     endcase
   endfunction
   // The swizzle unit's constants of a tiled format in one value (apt_swz;
