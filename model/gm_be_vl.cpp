@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <new>
+#include <type_traits>
 
 #ifdef GM_VL_NT
 #include "Vgpu_nt.h"
@@ -25,17 +26,24 @@ using gm_vl_top = Vgpu;
 #endif
 #include "verilated.h"
 
-// The root's evaluation, which Vgpu::eval_step calls after the model's
-// initialisation (its first call) and before draining the message queues
-// of Verilator's worker threads (a model verilated without --threads has
-// none).  Verilator 5.006's generated name: another Verilator without it
-// fails to link, not at run time.
+// Two regions of the root's evaluation (Vgpu___024root___eval, which
+// Vgpu::eval_step calls after the model's initialisation, its first call,
+// and before draining the message queues of Verilator's worker threads, of
+// which a model verilated without --threads has none): see vl_edge.
+// Verilator 5.006's generated names: another Verilator without them fails
+// to link, not at run time.
 #ifdef GM_VL_NT
-void Vgpu_nt___024root___eval(Vgpu_nt___024root *vlSelf);
-#define gm_vl_root_eval Vgpu_nt___024root___eval
+using gm_vl_root = Vgpu_nt___024root;
+void Vgpu_nt___024root___eval_ico(Vgpu_nt___024root *vlSelf);
+void Vgpu_nt___024root___eval_nba(Vgpu_nt___024root *vlSelf);
+#define gm_vl_root_eval_ico Vgpu_nt___024root___eval_ico
+#define gm_vl_root_eval_nba Vgpu_nt___024root___eval_nba
 #else
-void Vgpu___024root___eval(Vgpu___024root *vlSelf);
-#define gm_vl_root_eval Vgpu___024root___eval
+using gm_vl_root = Vgpu___024root;
+void Vgpu___024root___eval_ico(Vgpu___024root *vlSelf);
+void Vgpu___024root___eval_nba(Vgpu___024root *vlSelf);
+#define gm_vl_root_eval_ico Vgpu___024root___eval_ico
+#define gm_vl_root_eval_nba Vgpu___024root___eval_nba
 #endif
 
 #include "gm_backend.h"
@@ -79,6 +87,28 @@ struct vl_backend {
 	gm_pins *pins;
 };
 
+
+// One rising edge of clk_i, the inputs written: what the root's evaluation
+// does for it, without its scheduling loops.  gpu_top has one trigger, posedge
+// clk_i (each trigger vector has one entry; the static_asserts stop a build
+// whose RTL has more), so those loops run the input-combinational region
+// once (its trigger is "first iteration") and then, the edge seen, the NBA
+// region once; each region's function tests the trigger set here.  The edge
+// detector's memory of clk_i is left as the loops leave it.  About 100
+// instructions a cycle (README, issue 19).
+inline void vl_edge(gm_vl_root *r)
+{
+	static_assert(std::is_same<decltype(r->__VicoTriggered), VlTriggerVec<1>>::value &&
+			      std::is_same<decltype(r->__VactTriggered), VlTriggerVec<1>>::value &&
+			      std::is_same<decltype(r->__VnbaTriggered), VlTriggerVec<1>>::value,
+		      "gpu_top has a trigger besides posedge clk_i: vl_edge would miss it");
+	r->__VicoTriggered.at(0) = true;
+	gm_vl_root_eval_ico(r);
+	r->__VnbaTriggered.at(0) = true;
+	gm_vl_root_eval_nba(r);
+	r->__Vtrigrprev__TOP__clk_i = 1;
+}
+
 int vl_create(gm_pins *pins, void **out)
 {
 	auto *be = new (std::nothrow) vl_backend;
@@ -120,30 +150,27 @@ bool vl_cycle(void *p, uint64_t cycle, int dump)
 	gm_vl_top &top = *be->top;
 
 	gm_pins_in(top, *be->pins);
-	top.clk_i = 0;
 	if (dump && be->fst) {
+		top.clk_i = 0;
 		be->ctx->time(GM_WAVE_T_LOW(cycle)); // $error messages show the dump's time
 		top.eval();
 		be->fst->dump(GM_WAVE_T_LOW(cycle));
-	} else {
-		// The clock-low evaluation changes nothing the rising edge's does
-		// not redo: gpu_top has one trigger, posedge clk_i (no negedge
-		// logic), and every evaluation first settles the logic fed by the
-		// inputs again.  What it leaves is the edge detector's memory of
-		// clk_i, written here instead: about 130 instructions a cycle
-		// (README, issue 19).  Verilator 5.006's generated member; another
-		// Verilator without it fails to compile here, not at run time.
-		top.rootp->__Vtrigrprev__TOP__clk_i = 0;
-	}
-	be->ctx->time(GM_WAVE_T_HIGH(cycle));
-	top.clk_i = 1;
-	if (dump && be->fst) {
+		be->ctx->time(GM_WAVE_T_HIGH(cycle));
+		top.clk_i = 1;
 		top.eval();
 		be->fst->dump(GM_WAVE_T_HIGH(cycle));
 	} else {
-		// vl_create's eval() initialised the model; without a dump the
-		// rest of eval() is bookkeeping (about 45 instructions a cycle).
-		gm_vl_root_eval(top.rootp);
+		// Without a dump, the rising edge alone.  The clock-low
+		// evaluation changes nothing the edge's does not redo: gpu_top
+		// has one trigger, posedge clk_i (no negedge logic), and every
+		// evaluation first settles the logic fed by the inputs again
+		// (about 130 instructions a cycle).  vl_create's eval()
+		// initialised the model, and the rest of eval() around the two
+		// regions vl_edge runs is bookkeeping and the scheduling loops
+		// (about 150 more; README, issue 19).
+		be->ctx->time(GM_WAVE_T_HIGH(cycle));
+		top.clk_i = 1;
+		vl_edge(top.rootp);
 	}
 	gm_pins_out(top, *be->pins);
 	return gm_assert_pending;

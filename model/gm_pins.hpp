@@ -10,6 +10,7 @@
 #define GM_PINS_HPP
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 
 #if VM_TRACE
@@ -26,8 +27,13 @@ struct gm_fst {
 #include "gm_backend.h"
 #include "gm_status.h"
 
+// A beat's words as one copy (a loop of word copies is not vectorised:
+// the pins and the model might alias).
 template <typename Top> inline void gm_pins_in(Top &t, const gm_pins &p)
 {
+	static_assert(sizeof(t.mem_rsp_rdata_i) == sizeof(p.mem_rsp_rdata) &&
+			      sizeof(t.mem_req_wdata_o) == sizeof(p.mem_req_wdata),
+		      "a beat's pins are GM_BEAT_WORDS words");
 	t.rst_ni = p.rst_n;
 	t.reg_req_valid_i = p.reg_req_valid;
 	t.reg_req_we_i = p.reg_req_we;
@@ -39,8 +45,7 @@ template <typename Top> inline void gm_pins_in(Top &t, const gm_pins &p)
 	t.mem_rsp_id_i = p.mem_rsp_id;
 	// gm.c changes the data pins only with their valid: copied with it
 	if (p.mem_rsp_valid)
-		for (unsigned i = 0; i < GM_BEAT_WORDS; i++)
-			t.mem_rsp_rdata_i[i] = p.mem_rsp_rdata[i];
+		std::memcpy(t.mem_rsp_rdata_i.data(), p.mem_rsp_rdata, sizeof(p.mem_rsp_rdata));
 	t.apt_req_valid_i = p.apt_req_valid;
 	t.apt_req_we_i = p.apt_req_we;
 	t.apt_req_addr_i = p.apt_req_addr;
@@ -67,8 +72,7 @@ template <typename Top> inline void gm_pins_out(const Top &t, gm_pins &p)
 	p.mem_req_addr = t.mem_req_addr_o;
 	// gm.c reads the data pins only with their valid
 	if (p.mem_req_valid)
-		for (unsigned i = 0; i < GM_BEAT_WORDS; i++)
-			p.mem_req_wdata[i] = t.mem_req_wdata_o[i];
+		std::memcpy(p.mem_req_wdata, &t.mem_req_wdata_o[0], sizeof(p.mem_req_wdata));
 	p.mem_req_wstrb = t.mem_req_wstrb_o;
 	p.irq = t.irq_o;
 	p.apt_req_ready = t.apt_req_ready_o;
