@@ -119,10 +119,10 @@ int vl_create(gm_pins *pins, void **out)
 	be->ctx->traceEverOn(true);
 	be->ctx->assertOn(gm_assert_enabled());
 	be->top.reset(new gm_vl_top{be->ctx.get(), "TOP"});
-	gm_pins_in(*be->top, *pins);
+	gm_pins_in(*be->top->rootp, *pins);
 	be->top->clk_i = 0;
 	be->top->eval();
-	gm_pins_out(*be->top, *pins);
+	gm_pins_out(*be->top->rootp, *pins);
 	*out = be;
 	return GM_OK;
 }
@@ -149,7 +149,7 @@ bool vl_cycle(void *p, uint64_t cycle, int dump)
 	auto *be = static_cast<vl_backend *>(p);
 	gm_vl_top &top = *be->top;
 
-	gm_pins_in(top, *be->pins);
+	gm_pins_in(*top.rootp, *be->pins);
 	if (dump && be->fst) {
 		top.clk_i = 0;
 		be->ctx->time(GM_WAVE_T_LOW(cycle)); // $error messages show the dump's time
@@ -172,7 +172,7 @@ bool vl_cycle(void *p, uint64_t cycle, int dump)
 		top.clk_i = 1;
 		vl_edge(top.rootp);
 	}
-	gm_pins_out(top, *be->pins);
+	gm_pins_out(*top.rootp, *be->pins);
 	return gm_assert_pending;
 }
 

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 //
 // gm_pins.hpp - what the backends share: copying struct gm_pins into and out
-// of a plain Verilated gpu_top (port names from rtl/top/gpu_top.sv), and
+// of a plain Verilated gpu_top's root, which holds the ports (names from
+// rtl/top/gpu_top.sv; the model class's port members are references to
+// them, and through a reference each copy reloads it, as a byte stored
+// may alias it: about 35 instructions a cycle more), and
 // opening and closing its FST trace.  A model verilated without trace
 // support (VM_TRACE 0: make fast, TRACE=0) has none to open: trace_open
 // answers GM_ERR_UNSUPPORTED.
@@ -29,7 +32,7 @@ struct gm_fst {
 
 // A beat's words as one copy (a loop of word copies is not vectorised:
 // the pins and the model might alias).
-template <typename Top> inline void gm_pins_in(Top &t, const gm_pins &p)
+template <typename Root> inline void gm_pins_in(Root &t, const gm_pins &p)
 {
 	static_assert(sizeof(t.mem_rsp_rdata_i) == sizeof(p.mem_rsp_rdata) &&
 			      sizeof(t.mem_req_wdata_o) == sizeof(p.mem_req_wdata),
@@ -60,7 +63,7 @@ template <typename Top> inline void gm_pins_in(Top &t, const gm_pins &p)
 	t.mm_sys_backlog_i = p.mm_sys_backlog;
 }
 
-template <typename Top> inline void gm_pins_out(const Top &t, gm_pins &p)
+template <typename Root> inline void gm_pins_out(const Root &t, gm_pins &p)
 {
 	p.reg_req_ready = t.reg_req_ready_o;
 	p.reg_rsp_valid = t.reg_rsp_valid_o;

@@ -181,7 +181,10 @@ module gpu_regs #(
     end
   end
   // The range update protocol: fields change only while VALID is clear.
-  assign refuse = wr && is_apt && roff != RegAptCtrl && apt_valid_q[ar];
+  always_comb begin
+    refuse = 1'b0;
+    if (wr) refuse = is_apt && roff != RegAptCtrl && apt_valid_q[ar];
+  end
 
   // The queue's state and error address are read once, into rq_*: with one
   // reader Verilator forms each gathered vector only here, not every cycle.
@@ -463,15 +466,26 @@ module gpu_regs #(
   assign apt_end_o = apt_end_q;
   assign apt_base_o = apt_base_q;
   assign apt_pitch_o = apt_pitch_q;
-  // Writes to the aperture's registers: the ranges, APT_ERR_STATUS, APT_FLUSH.
+  // Writes to the aperture's registers: the ranges, APT_ERR_STATUS,
+  // APT_FLUSH.  Decoded only with a write, as the offset is (Verilator
+  // evaluates every term of an expression, the test of an `if` only).
   logic g_apt_wr;
-  assign g_apt_wr = wr && hit && !is_q && !is_vm && !is_apt &&
-                    (roff == RegAptErrStatus || roff == RegAptFlush);
-  assign apt_cfg_wr_o = wr && is_apt;
-  assign apt_wr_o = (wr && is_apt) || g_apt_wr;
-  assign apt_err_clr_o = g_apt_wr && roff == RegAptErrStatus &&
-                         reg_req_wdata_i[AptErrStatusValidLsb];
-  assign apt_pf_drop_o = g_apt_wr && roff == RegAptFlush && reg_req_wdata_i[AptFlushPfLsb];
+  always_comb begin
+    g_apt_wr = 1'b0;
+    apt_cfg_wr_o = 1'b0;
+    apt_wr_o = 1'b0;
+    apt_err_clr_o = 1'b0;
+    apt_pf_drop_o = 1'b0;
+    if (wr) begin
+      g_apt_wr = hit && !is_q && !is_vm && !is_apt &&
+                 (roff == RegAptErrStatus || roff == RegAptFlush);
+      apt_cfg_wr_o = is_apt;
+      apt_wr_o = is_apt || g_apt_wr;
+      apt_err_clr_o = g_apt_wr && roff == RegAptErrStatus &&
+                      reg_req_wdata_i[AptErrStatusValidLsb];
+      apt_pf_drop_o = g_apt_wr && roff == RegAptFlush && reg_req_wdata_i[AptFlushPfLsb];
+    end
+  end
   assign inv_o = inv_d;
   assign inv_all_o = inv_vmid_q[MmuInvVmidAllLsb];
   assign inv_vmid_o = inv_vmid_q[3:0];
