@@ -190,9 +190,10 @@ module ce_walk #(
       // A piece is 1..16 bytes and never crosses 16 bytes (so never a beat).
       a_walk_piece_16: assert (len_o != '0 && 6'(addr_o[3:0]) + 6'(len_o) <= 6'd16)
         else $error("ce_walk: piece of %0d bytes at %h", len_o, addr_o);
-      // The walk stays inside its rectangle: the column inside its segment,
-      // the row inside H, the second row of a pair only in pair order.
-      a_walk_in_rect: assert (p_q >= c_q && p_q < seg_end && seg_end <= {1'b0, w_i} &&
+      // The walk stays inside its rectangle: the column inside its segment
+      // (whose end is at most W by its definition above), the row inside
+      // H, the second row of a pair only in pair order.
+      a_walk_in_rect: assert (p_q >= c_q && p_q < seg_end &&
                               yb_q + 16'(r_q) < h_i && (!r_q || pair_i))
         else $error("ce_walk: position (%0d, %0d+%0d) outside %0d x %0d", p_q, yb_q, r_q, w_i, h_i);
     end

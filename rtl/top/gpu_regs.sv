@@ -518,17 +518,14 @@ module gpu_regs #(
     a_fstat_q <= fault_status_q;
     a_fva_q <= fault_va_q;
   end
-  // INT_STATUS can fall and a range write be refused only with a request;
-  // the latched fault is checked while latched.
+  // INT_STATUS can fall only with a request; the latched fault is checked
+  // while latched.
   always_ff @(posedge clk_i) begin
     if (rst_ni && reg_req_valid_i) begin
       // INT_STATUS bits are sticky: one falls only by a W1C write of it.
       a_regs_int_sticky: assert ((int_status_q & ~int_status_d) == '0 ||
                                  (wr && hit && !is_q && !is_vm && !is_apt && roff == RegIntStatus))
         else $error("gpu_regs: INT_STATUS %h -> %h without a write", int_status_q, int_status_d);
-      // A refused range write is a write to a valid range's field, never APT_CTRL.
-      a_regs_refuse_apt: assert (!refuse || (is_apt && roff != RegAptCtrl && apt_valid_q[ar]))
-        else $error("gpu_regs: refused a write to %h", reg_req_addr_i);
     end
     if (rst_ni && a_latched_q) begin
       // The first fault stays latched until software clears VALID.
