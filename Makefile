@@ -12,7 +12,7 @@
 #   make gen        regenerate the files derived from regspec/gpusim.json
 #   make check-gen  fail if a generated file is stale
 #   make waves      run the demo with a full FST and print the GTKWave command
-#   make bench      simulation speed and modelled efficiency figures
+#   make bench      simulation speed and modelled efficiency figures, then bench-ipc's
 #   make bench-ipc  host instructions per simulated cycle (callgrind) and cycles/s
 #   make bench-blocks  the same split by RTL block
 #   make fast       the speed build build-fast/bin/gpusim (PGO, -march=native, no waves)
@@ -476,6 +476,7 @@ test-slurm: deps-test deps-slurm
 bench: deps-test
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)
 	$(BIN) bench
+	tools/bench_ipc.sh $(BIN)
 
 # Host instructions per simulated cycle (callgrind, steady under load) and
 # cycles/s of idle, the demo, copy streaming and a scenario on each backend.
