@@ -467,8 +467,8 @@ module gpu_regs #(
   assign apt_base_o = apt_base_q;
   assign apt_pitch_o = apt_pitch_q;
   // Writes to the aperture's registers: the ranges, APT_ERR_STATUS,
-  // APT_FLUSH.  Decoded only with a write, as the offset is (Verilator
-  // evaluates every term of an expression, the test of an `if` only).
+  // APT_FLUSH.  Decoded only with a write (the offset only with a request:
+  // every term of an expression is evaluated, of an `if` only the test).
   logic g_apt_wr;
   always_comb begin
     g_apt_wr = 1'b0;
