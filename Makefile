@@ -12,7 +12,8 @@
 #   make gen        regenerate the files derived from regspec/gpusim.json
 #   make check-gen  fail if a generated file is stale
 #   make waves      run the demo with a full FST and print the GTKWave command
-#   make bench      simulation speed and modelled efficiency figures, then bench-ipc's
+#   make bench      simulation speed and modelled efficiency figures, then bench-ipc's,
+#                   written to tb/bench/FIGURES.md
 #   make bench-ipc  host instructions per simulated cycle (callgrind) and cycles/s
 #   make bench-blocks  the same split by RTL block
 #   make fast       the speed build build-fast/bin/gpusim (PGO, -march=native, no waves)
@@ -475,10 +476,13 @@ test-slurm: deps-test deps-slurm
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(TEST_BIN)
 	sh tb/regress/slurm/test_slurm.sh
 
+# gpusim bench, then bench-ipc's table; both written as one markdown table to
+# tb/bench/FIGURES.md (committed: the README's figures; NOTES.md beside it
+# holds their history), so a change's effect shows in git diff.
+BENCH_FIGURES := tb/bench/FIGURES.md
 bench: deps-test
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)
-	$(BIN) bench
-	tools/bench_ipc.sh $(BIN)
+	tools/bench_figures.sh $(BIN) $(BENCH_FIGURES)
 
 # Host instructions per simulated cycle (callgrind, steady under load) and
 # cycles/s of idle, the demo, copy streaming and a scenario on each backend.
