@@ -476,9 +476,10 @@ test-slurm: deps-test deps-slurm
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(TEST_BIN)
 	sh tb/regress/slurm/test_slurm.sh
 
-# gpusim bench, then bench-ipc's table; both written as one markdown table to
+# gpusim bench, then bench-ipc's table, written as markdown tables to
 # tb/bench/FIGURES.md (committed: the README's figures; NOTES.md beside it
-# holds their history), so a change's effect shows in git diff.
+# holds their history), so a change's effect shows in git diff.  The runs'
+# raw output stays in build/bench/ (tools/bench_figures.sh --render).
 BENCH_FIGURES := tb/bench/FIGURES.md
 bench: deps-test
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)
