@@ -4,8 +4,8 @@
 
 Usage: tb/check_waivers.py [--self-test]   (run from the repository root)
 
-SPEC 3: "-Wall clean under Verilator (waivers only in a waiver file, each
-with a reason)".  `make lint` proves the first half; this fails, naming file
+The RTL is -Wall clean under Verilator with waivers only in a waiver file,
+each with a reason (README: rtl/lint/, `make lint`).  `make lint` proves the first half; this fails, naming file
 and line, on
   - a `verilator lint_off` (or `lint_off` pragma) in an RTL source
     (rtl/**/*.sv, *.svh): waivers belong in rtl/lint/*.vlt;
