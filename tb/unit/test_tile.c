@@ -547,7 +547,7 @@ static void test_grid(void **state)
 	}
 }
 
-/* ------------------------------------------------- spec formula, random */
+/* ------------------------------------------- dma_tile.h formula, random */
 
 /*
  * dma_tile_offset() against ref_offset() at random points of random legal
