@@ -229,18 +229,20 @@ set_tests_properties(rand_scoreboard PROPERTIES LABELS "rtl;ref" TIMEOUT 300)
 add_test(rand_null_frag tests/test_rand --count 100 --null-frag --quiet)
 set_tests_properties(rand_null_frag PROPERTIES LABELS "rtl;ref" TIMEOUT 300)
 
-# The testplan (tb/testplan.txt): every rule of regspec/REGISTERS.md, the README
-# and the public WDDM documents it names has a record; every record names tests
-# that exist, or is marked GAP with a reason; --self-test proves broken plans fail.
+# The testplan (tb/testplan.txt): every rule of regspec/REGISTERS.md (derived
+# from regspec/gpusim.json), traces/FORMAT.md, the README and the public WDDM
+# documents it names has a record; every record names tests that exist, or is
+# marked GAP with a reason; --self-test proves broken plans and documents fail.
 add_test(check_testplan python3 tb/check_testplan.py --self-test)
 set_tests_properties(check_testplan PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
 
-# One clock and a synchronous active-low reset in every RTL file,
-# which lint and synthesis accept either way; --self-test: broken copies fail.
+# One clock and a synchronous active-low reset in every RTL file, which lint
+# and synthesis accept either way; --self-test: broken copies fail.
 add_test(check_rtl_clocking python3 tb/check_rtl_clocking.py --self-test)
 set_tests_properties(check_rtl_clocking PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
 
-# Lint waivers only in rtl/lint/*.vlt, each rule explained in its comments; --self-test: a waiver in a source or one without a reason fails.
+# Lint waivers only in rtl/lint/*.vlt, each rule explained in its comments;
+# --self-test: a waiver in a source or one without a reason fails.
 add_test(check_waivers python3 tb/check_waivers.py --self-test)
 set_tests_properties(check_waivers PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
 
