@@ -108,8 +108,9 @@ struct lock_row {
 
 static const uint32_t page3 = 3, page16 = 16;
 
-/* The flag rules (pfnLockCb and the D3DDDICB_LOCKFLAGS remarks, d3dumddi.h), the page
- * list, the aperture's pitch: every range free, nothing locked. */
+/* The flag rules (pfnLockCb in d3dumddi.h, the D3DDDICB_LOCKFLAGS remarks in
+ * d3dukmdt.h), the page list, the aperture's pitch: every range free, nothing
+ * locked. */
 static const struct lock_row flag_rows[] = {
 	{ "ReadOnly with WriteOnly", GM_ERR_BAD_ARG, LR_L, LK_RO | LK_WO, 0, NULL },
 	{ "ReadOnly with WriteOnly and a range", GM_ERR_BAD_ARG, LR_L, LK_RO | LK_WO | LK_AA, 0, NULL },
