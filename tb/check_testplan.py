@@ -25,9 +25,9 @@ The check fails, naming the plan's line, when
     regspec/gpusim.json, a record type or error to traces/FORMAT.md, a rule
     to @rules), or a record belongs to no rule of its document (a rule
     renamed or removed), or names a document without an @doc line;
-  - an @doc names a repository document that does not exist, gives @rules
-    to a document whose rules are derived, or leaves a document without
-    rules;
+  - an @doc names a repository document that does not exist or lies outside
+    the repository, gives @rules to a document whose rules are derived, or
+    leaves a document without rules;
   - a record names a CTest that tb/tests.cmake does not define (foreach
     loops expanded);
   - a record names a sub-test its CTest's sources do not hold: an identifier
@@ -301,6 +301,9 @@ def doc_rules(repo, docs, declared, plan_name, errs):
         where = "%s:%d" % (plan_name, n)
         derived = None
         if kind == "repo":
+            if os.path.isabs(name) or ".." in name.replace("\\", "/").split("/"):
+                errs.append("%s: @doc %s: %s is outside the repository" % (where, key, name))
+                continue
             if not repo.exists(name):
                 errs.append("%s: @doc %s: %s does not exist in the repository" % (where, key, name))
                 continue
@@ -512,6 +515,9 @@ def self_test(plan_text, repo):
          lines + ["@doc selftest no/such/DOC.md", "@rules selftest x", "selftest.x | x | " + ctest],
          {}, "no/such/DOC.md does not exist"),
         ("%s gone" % FORMAT_DOC, lines, {FORMAT_DOC: None}, "does not exist"),
+        ("a document outside the repository",
+         lines + ["@doc selftest ../shared/SPEC.md", "@rules selftest x", "selftest.x | x | " + ctest],
+         {}, "outside the repository"),
     ]
     bad = []
     for what, ls, files, want in cases:
