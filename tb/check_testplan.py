@@ -178,7 +178,8 @@ def regspec_rules(spec):
     enums = {e["name"]: e for e in spec.get("enums", [])}
     for name, prefix in [("tile_mode", "tile")] + sorted(ERROR_ENUMS.items()):
         if name not in enums:
-            raise ValueError("%s has no enum %r (update tb/check_testplan.py)" % (REGSPEC_SRC, name))
+            raise ValueError("%s has no enum %r (update tb/check_testplan.py)"
+                             % (REGSPEC_SRC, name))
         skip0 = name in ERROR_ENUMS
         out += ["%s.%s" % (prefix, v["name"]) for v in enums[name]["values"]
                 if not (skip0 and int(str(v["value"]), 0) == 0)]
@@ -261,11 +262,13 @@ def parse_plan(plan_text, plan_name, errs):
             arg = arg.strip()
             if word == "@doc" and re.fullmatch(r"[a-z][a-z0-9_]*", key) and arg:
                 if key in docs:
-                    errs.append("%s: @doc %s repeated (first on line %d)" % (where, key, docs[key][0]))
+                    errs.append("%s: @doc %s repeated (first on line %d)"
+                                % (where, key, docs[key][0]))
                 elif arg.startswith("public:") and arg[7:].strip():
                     docs[key] = (n, "public", arg[7:].strip())
                 elif arg.startswith("public:") or " " in arg:
-                    errs.append("%s: @doc %s: a repository path, or public: and a title" % (where, key))
+                    errs.append("%s: @doc %s: a repository path, or public: and a title"
+                                % (where, key))
                 else:
                     docs[key] = (n, "repo", arg)
             elif word == "@rules" and key and arg:
@@ -310,7 +313,8 @@ def doc_rules(repo, docs, declared, plan_name, errs):
             try:
                 derived = derived_rules(repo, name)
             except (ValueError, OSError, KeyError, TypeError) as e:
-                errs.append("%s: @doc %s: cannot derive the rules of %s: %s" % (where, key, name, e))
+                errs.append("%s: @doc %s: cannot derive the rules of %s: %s"
+                            % (where, key, name, e))
                 continue
         if derived is not None:
             if key in declared:
@@ -472,8 +476,8 @@ def self_test(plan_text, repo):
         s["enums"] = [e for e in s["enums"] if e["name"] != "mmu_fault"]
 
     fmt_text = repo.text(FORMAT_DOC)
-    fmt_err = re.sub(r"(\n\|\s*`GM_CAP_ERR_\w+`[^\n]*)", r"\1\n| `GM_CAP_ERR_SELFTEST` | self-test |",
-                     fmt_text, count=1)
+    fmt_err = re.sub(r"(\n\|\s*`GM_CAP_ERR_\w+`[^\n]*)",
+                     r"\1\n| `GM_CAP_ERR_SELFTEST` | self-test |", fmt_text, count=1)
     fmt_rec = re.sub(r"(\n\|\s*1\s*\|\s*`\w+`[^\n]*)", r"\1\n| 99 | `selftest_rec` | - | - |",
                      fmt_text, count=1)
     # (what, plan lines, overridden files, the error expected or None)
@@ -516,7 +520,8 @@ def self_test(plan_text, repo):
          {}, "no/such/DOC.md does not exist"),
         ("%s gone" % FORMAT_DOC, lines, {FORMAT_DOC: None}, "does not exist"),
         ("a document outside the repository",
-         lines + ["@doc selftest ../shared/SPEC.md", "@rules selftest x", "selftest.x | x | " + ctest],
+         lines + ["@doc selftest ../shared/SPEC.md", "@rules selftest x",
+                  "selftest.x | x | " + ctest],
          {}, "outside the repository"),
     ]
     bad = []
