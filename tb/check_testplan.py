@@ -284,8 +284,9 @@ def parse_plan(plan_text, plan_name, errs):
             continue
         rid, note = f[0], (f[3] if len(f) == 4 else "")
         if not ID_RE.match(rid):
-            errs.append("%s: malformed ID %r: want DOC.RULE or DOC.RULE.ASPECT, DOC an @doc key"
-                        % (where, rid))
+            errs.append("%s: malformed ID %r: want DOC.RULE or DOC.RULE.ASPECT, DOC an @doc key%s"
+                        % (where, rid, " (a numbered ID of the old plan: key it to the rule of"
+                           " a document it checks)" if re.match(r"\d", rid) else ""))
         elif rid in ids:
             errs.append("%s: ID %s repeated (first on line %d)" % (where, rid, ids[rid]))
         ids.setdefault(rid, n)
