@@ -41,7 +41,8 @@ struct gpu_reg_desc {
 	uint32_t rw_bits;
 };
 
-/* Each returns the enum value's name, or NULL for a value the spec lacks. */
+/* Each returns the enum value's name, or NULL for a value
+ * regspec/gpusim.json lacks. */
 const char *gpu_opcode_name(uint32_t v);
 const char *gpu_cause_name(uint32_t v);
 const char *gpu_cp_state_name(uint32_t v);

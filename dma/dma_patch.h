@@ -33,7 +33,7 @@
  * The address written is alloc.addr + alloc_offset and must lie below
  * 2^GPU_PA_BITS.
  *
- * SplitOffset.  Seed 001 (DXGKARG_PATCH) refers to D3DDDI_PATCHLOCATIONLIST
+ * SplitOffset.  DXGKARG_PATCH (d3dkmddi.h) refers to D3DDDI_PATCHLOCATIONLIST
  * without defining it; the WDDM reference defines it as the byte offset at
  * which the DMA buffer must be split if the allocation cannot be brought
  * into memory.  So it is
@@ -227,7 +227,7 @@ void dma_patch_args_init(struct dma_patch_args *a, void *dma, uint32_t dma_size,
  *     <= dma_size, both 4-aligned; the DMA buffer's bytes below
  *     2^GPU_PA_BITS, else GM_ERR_ADDR;
  *   - priv non-NULL when priv_size != 0; priv_sub_start <= priv_sub_end <=
- *     priv_size; priv_sub_start == 0 unless paging (the seed: always 0 for
+ *     priv_size; priv_sub_start == 0 unless paging (DXGKARG_PATCH: always 0 for
  *     non-paging requests);
  *   - allocs/locs non-NULL when their count != 0 and not overlapping the
  *     DMA buffer (a patch must not rewrite the lists it was checked

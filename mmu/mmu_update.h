@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mmu_update.h - GPU-VA update operations (UpdateGpuVirtualAddress; SPEC 6
- * and 8, seed 004): what a batch of MAP / UNMAP / COPY operations makes of
- * the page tables, and the PTE_WRITE runs that make it so on the GPU.
+ * mmu_update.h - GPU-VA update operations (pfnUpdateGpuVirtualAddressCb and
+ * D3DDDICB_UPDATEGPUVIRTUALADDRESS, d3dumddi.h): what a batch of MAP / UNMAP /
+ * COPY operations makes of the page tables, and the PTE_WRITE runs that make
+ * it so on the GPU.
  *
  * The driver applies a batch on the GPU, never with CPU writes to table
  * memory: a paging buffer waits (WAIT_MEM) for the rendering context's

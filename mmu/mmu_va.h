@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mmu_va.h - GPU virtual-address reservation (SPEC 6).
+ * mmu_va.h - GPU virtual-address reservation (pfnReserveGpuVirtualAddressCb,
+ * d3dumddi.h).
  *
  * A space is the VA range [min, max); reservations are disjoint ranges in
  * it.  Every base and size is a multiple of MMU_VA_ALIGN (64 KiB, the

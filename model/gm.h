@@ -44,7 +44,7 @@ struct gm_config {
 	/*
 	 * Whether gm_wave_open() may be called on this model.  false (the
 	 * default): the Verilator backend runs its model built without trace
-	 * support, 3-4 % fewer host instructions a cycle (README, issue 19),
+	 * support, 3-4 % fewer host instructions a cycle (README, "Simulation speed"),
 	 * and gm_wave_open() answers GM_ERR_UNSUPPORTED.  true: the model
 	 * built with it, which can open a waveform at any cycle.  The two
 	 * are the same RTL and run the same cycles.  The SystemC backend

@@ -5,9 +5,9 @@
 Usage: tb/check_rtl_clocking.py [--self-test] [FILE.sv...]
        (default: every rtl/**/*.sv; run from the repository root)
 
-SPEC 3: "single clock domain, synchronous active-low reset".  Lint and
-synthesis pass either way, so this reads the sources (comments removed) and
-fails, naming file and line, on
+The RTL has a single clock domain and a synchronous active-low reset (the
+rule of rtl/, house style).  Lint and synthesis pass either way, so this
+reads the sources (comments removed) and fails, naming file and line, on
   - a sequential block that is not `always_ff @(posedge clk_i)`: another
     clock, a negedge, a reset in the sensitivity list (asynchronous), a
     plain `always @(...)` or an `always_latch`;

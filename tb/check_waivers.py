@@ -4,9 +4,9 @@
 
 Usage: tb/check_waivers.py [--self-test]   (run from the repository root)
 
-SPEC 3: "-Wall clean under Verilator (waivers only in a waiver file, each
-with a reason)".  `make lint` proves the first half; this fails, naming file
-and line, on
+The RTL is -Wall clean under Verilator with waivers only in a waiver file,
+each with a reason (rtl/lint/, `make lint`).  `make lint` proves the first
+half; this fails, naming file and line, on
   - a `verilator lint_off` (or `lint_off` pragma) in an RTL source
     (rtl/**/*.sv, *.svh): waivers belong in rtl/lint/*.vlt;
   - a lint_off in a .vlt whose rule the file's comments do not name (the

@@ -48,7 +48,7 @@ set_tests_properties(unit_fw_handles PROPERTIES LABELS unit TIMEOUT 60)
 add_test(unit_fw_residency tests/test_fw_residency)
 set_tests_properties(unit_fw_residency PROPERTIES LABELS unit TIMEOUT 60)
 
-# The user-mode driver's contexts (seed 002) without the GPU, then the same
+# The user-mode driver's contexts (D3D11 deferred-context handles) without the GPU, then the same
 # test built with clang's ThreadSanitizer (a report fails it) and under
 # valgrind (out of memory at every allocation point leaks nothing).
 add_test(unit_umd tests/test_umd)
@@ -195,7 +195,8 @@ set_tests_properties(views_run PROPERTIES LABELS waves TIMEOUT 120)
 add_test(rtl_gpuva tests/test_gpuva)
 set_tests_properties(rtl_gpuva PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 
-# Deferred contexts recorded on threads, executed through the pipeline on the RTL (seed 002).
+# Deferred contexts recorded on threads, executed through the pipeline on the RTL
+# (D3D11 deferred contexts, context-local DDI handles).
 add_test(rtl_umd tests/test_umd_rtl)
 set_tests_properties(rtl_umd PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 
@@ -228,18 +229,20 @@ set_tests_properties(rand_scoreboard PROPERTIES LABELS "rtl;ref" TIMEOUT 300)
 add_test(rand_null_frag tests/test_rand --count 100 --null-frag --quiet)
 set_tests_properties(rand_null_frag PROPERTIES LABELS "rtl;ref" TIMEOUT 300)
 
-# The testplan (tb/testplan.txt): every SPEC feature names tests that exist,
-# or is marked GAP with a reason; --self-test proves broken plans fail.
+# The testplan (tb/testplan.txt): every rule of regspec/REGISTERS.md (derived
+# from regspec/gpusim.json), traces/FORMAT.md, the README and the public WDDM
+# documents it names has a record; every record names tests that exist, or is
+# marked GAP with a reason; --self-test proves broken plans and documents fail.
 add_test(check_testplan python3 tb/check_testplan.py --self-test)
 set_tests_properties(check_testplan PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
 
-# One clock and a synchronous active-low reset in every RTL file (SPEC 3),
-# which lint and synthesis accept either way; --self-test: broken copies fail.
+# One clock and a synchronous active-low reset in every RTL file, which lint
+# and synthesis accept either way; --self-test: broken copies fail.
 add_test(check_rtl_clocking python3 tb/check_rtl_clocking.py --self-test)
 set_tests_properties(check_rtl_clocking PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
 
-# Lint waivers only in rtl/lint/*.vlt, each rule explained in its comments
-# (SPEC 3); --self-test: a waiver in a source or one without a reason fails.
+# Lint waivers only in rtl/lint/*.vlt, each rule explained in its comments;
+# --self-test: a waiver in a source or one without a reason fails.
 add_test(check_waivers python3 tb/check_waivers.py --self-test)
 set_tests_properties(check_waivers PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
 

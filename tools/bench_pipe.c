@@ -209,7 +209,8 @@ static int gpuva_batch(struct fw_kmd *k, struct fw_device *dev, uint32_t f, uint
 }
 
 /* Cycles from a 128-operation UpdateGpuVirtualAddress batch's submission to
- * its fence (seed 004's queue limit): with new page tables, and a remap. */
+ * its fence (pfnUpdateGpuVirtualAddressCb's queue of 128
+ * operations): with new page tables, and a remap. */
 static int bench_gpuva(struct fw_kmd *k)
 {
 	const struct fw_alloc_desc d = { .size = 1u << 20, .width = 512, .height = 512, .pitch = 2048,
@@ -254,7 +255,7 @@ static int unlock1(struct fw_kmd *k, struct fw_device *dev, uint32_t h)
 	return fw_kmd_unlock_cb(k, dev, &(struct fw_unlock_args){ 1, &h }) ? 1 : 0;
 }
 
-/* Seed 000: Lock's latency for an idle allocation and one a 1 MiB FILL is
+/* pfnLockCb (d3dumddi.h): Lock's latency for an idle allocation and one a 1 MiB FILL is
  * writing, and the CPU's bytes per cycle through a swizzling range (a
  * 64 KiB Tile-Y surface). */
 static int bench_lock(struct fw_umd *u, struct fw_kmd *k, struct fw_dmabuf *out)

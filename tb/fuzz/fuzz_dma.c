@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * fuzz_dma.c - libFuzzer harness for the DMA-buffer code that takes
- * untrusted input (SPEC 11: bad input gets the documented error, never a
+ * untrusted input (bad input gets the error its header documents, never a
  * crash or a hang).  The first input dword picks the target:
  *
  *   0  dma_validate_cmdbuf: the rest is a user command buffer; the limits

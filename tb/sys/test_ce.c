@@ -458,10 +458,11 @@ static void test_reset_aborts(void **state)
 }
 
 /*
- * The engine is pipelined (SPEC 3.5): on one large command it keeps the
- * memory port busy.  A copy crosses the port twice (read and write), so its
- * utilisation is (read + write bytes) / (beat bytes x the engine's busy
- * cycles); the section 10 targets (make bench reports them) are the bounds:
+ * The engine is pipelined: on one large command it keeps the memory port
+ * busy.  A copy crosses the port twice (read and write), so its utilisation
+ * is (read + write bytes) / (beat bytes x the engine's busy cycles); the
+ * copy-engine efficiency targets (make bench reports the same measures) are
+ * the bounds:
  * 90 % for a linear COPY, 75 % for a BLT between linear and SS64K or Tile-Y,
  * each way, on the default memory configuration.
  */

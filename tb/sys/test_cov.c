@@ -175,7 +175,7 @@ static uint64_t irq_trial(struct tb *t, unsigned k, unsigned pre, bool int1, uin
 	uint64_t t0;
 	int st;
 
-	while (gpu_opcode_name(++bad))  /* an opcode the spec does not have */
+	while (gpu_opcode_name(++bad))  /* an opcode regspec does not have */
 		;
 	for (unsigned q = 0; q < 2; q++) {
 		raw_setup(t, q);

@@ -2,7 +2,7 @@
 /*
  * test_gpuva.c - per-process GPU virtual addressing and
  * UpdateGpuVirtualAddress through the pipeline on the RTL (fw_gpuva.h,
- * seed 004).
+ * pfnUpdateGpuVirtualAddressCb in d3dumddi.h).
  *
  * Testplan
  *   a GPU-VA device renders translated in its VMID; the page tables in

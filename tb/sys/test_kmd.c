@@ -13,7 +13,7 @@
  * paging under the TDR limit) and test_kmd_evict.c (eviction, multipass,
  * re-patch).
  *
- * Testplan (issue 5):
+ * Tests (tb/testplan.txt maps them to the rules they check):
  *   test_kmd_bad_args         every fw_kmd entry point against a table of bad
  *                             arguments (NULLs, out-of-range values, another
  *                             device's handle or fence, another pipeline's

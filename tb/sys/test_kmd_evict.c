@@ -9,7 +9,7 @@
  * result back from the model's memory wherever fw_alloc.loc says the bytes
  * live now.
  *
- * Testplan (issue 5):
+ * Tests (tb/testplan.txt maps them to the rules they check):
  *   test_kmd_repatch_after_move  one rendered DMA buffer submitted twice, its
  *                             allocation evicted and paged in elsewhere in
  *                             between: the second run writes the new address,

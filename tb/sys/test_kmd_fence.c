@@ -8,7 +8,7 @@
  * result back from the model's memory wherever fw_alloc.loc says the bytes
  * live now.
  *
- * Testplan (issue 5):
+ * Tests (tb/testplan.txt maps them to the rules they check):
  *   test_kmd_mfence_monotonic monitored fences read in small slices during
  *                             submissions never go back; waits on values
  *                             never requested are refused.
@@ -45,7 +45,7 @@ static int fill_flags(struct kt *x, struct fw_device *dev, const struct kbuf *b,
 }
 
 /*
- * Issue 14 item 6: DXGK_PATCHFLAGS NullRendering - the submission's fence
+ * DXGK_PATCHFLAGS (d3dkmddi.h) NullRendering - the submission's fence
  * and signals complete, its packets do not run (a FILL leaves the bytes as
  * they were) and nothing is paged in for it (a fresh allocation still lives
  * nowhere).  Present and RedirectedPresent are accepted and run; Paging (the

@@ -9,17 +9,17 @@
  * result back from the model's memory wherever fw_alloc.loc says the bytes
  * live now.
  *
- * Testplan (issue 5):
- *   test_kmd_lock_codes       (issue 14) the D3DDDICB_LOCK argument set:
- *                             every flag combination the seed and the public
- *                             D3DDDICB_LOCKFLAGS remarks constrain, the page
+ * Tests (tb/testplan.txt maps them to the rules they check):
+ *   test_kmd_lock_codes       the D3DDDICB_LOCK argument set:
+ *                             every flag combination the pfnLockCb page and
+ *                             the D3DDDICB_LOCKFLAGS remarks constrain, the page
  *                             list, locked-already, every range in use
  *                             (NOTAVAILABLE, CANTEVICTPINNEDALLOCATION,
  *                             DonotEvict), VRAM too small (E_OUTOFMEMORY), a
  *                             removed device, Unlock's table: exact code,
  *                             nothing changed (nor hAllocation and pData);
  *                             eight driver-picked ranges, windows disjoint.
- *   test_kmd_lock_sync        (issue 14) DonotWait -> WASSTILLDRAWING,
+ *   test_kmd_lock_sync        DonotWait -> WASSTILLDRAWING,
  *                             DonotWait|IgnoreSync does not wait, IgnoreSync
  *                             alone waits, IgnoreReadSync
  *                             waits for writers only, Discard|DonotWait
@@ -28,14 +28,14 @@
  *                             raw and with a page list reaches the right
  *                             bytes; a range-locked allocation's DMA buffer
  *                             is refused.
- *   test_kmd_lock_discard     (issue 14) Discard renaming: a busy allocation
+ *   test_kmd_lock_discard     Discard renaming: a busy allocation
  *                             gets a new instance without a wait; A0 after a
  *                             submitted A1, or a patch list out of instance
  *                             order, refused; FW_LOCK_MAX_INSTANCES then
  *                             E_OUTOFMEMORY; flush and Discard|
  *                             NoExistingReference reuses an idle instance;
  *                             every instance's bytes right; destroy frees them.
- *   test_kmd_destroy_locked   (issue 12) destroying a locked allocation's
+ *   test_kmd_destroy_locked   destroying a locked allocation's
  *                             resource unlocks it: the range unmapped
  *                             (VALID 0, the window plain VRAM again) and free,
  *                             the next allocation in the same VRAM not reached
@@ -108,8 +108,9 @@ struct lock_row {
 
 static const uint32_t page3 = 3, page16 = 16;
 
-/* The flag rules (seed 000 and the D3DDDICB_LOCKFLAGS remarks), the page
- * list, the aperture's pitch: every range free, nothing locked. */
+/* The flag rules (pfnLockCb in d3dumddi.h, the D3DDDICB_LOCKFLAGS remarks in
+ * d3dukmdt.h), the page list, the aperture's pitch: every range free, nothing
+ * locked. */
 static const struct lock_row flag_rows[] = {
 	{ "ReadOnly with WriteOnly", GM_ERR_BAD_ARG, LR_L, LK_RO | LK_WO, 0, NULL },
 	{ "ReadOnly with WriteOnly and a range", GM_ERR_BAD_ARG, LR_L, LK_RO | LK_WO | LK_AA, 0, NULL },
@@ -152,8 +153,8 @@ static void lock_rows(struct kt *x, struct fw_device *dev, const uint32_t *hs,
 }
 
 /*
- * Seed 000, items 1 and 8 of issue 14: the D3DDDICB_LOCK argument set and
- * the result codes.  Every flag combination the seed and the public
+ * pfnLockCb (d3dumddi.h): the D3DDDICB_LOCK argument set and the result
+ * codes.  Every flag combination the pfnLockCb page and the public
  * D3DDDICB_LOCKFLAGS remarks constrain gives its exact code and changes
  * nothing (ROW's snapshot, and the caller's hAllocation and pData); the
  * aperture ranges are the driver's: eight locks get eight ranges with
@@ -211,7 +212,7 @@ static void test_kmd_lock_codes(void **state)
 	    lock_field(&x, A, L.h, 2));
 	lock_rows(&x, A, hs, flag_rows, sizeof(flag_rows) / sizeof(flag_rows[0]));
 
-	/* Already locked: raw then raw, raw then swizzled (the seed: not both). */
+	/* Already locked: raw then raw, raw then swizzled (pfnLockCb: not both). */
 	assert_int_equal(kt_lock_cb(&x, A, L.h, LK_LE, 0, NULL, &pd), GM_OK);
 	assert_int_equal(pd, L.a->loc.addr);
 	ROW(&x, "lock: locked already (raw)", GM_ERR_BAD_ARG,
@@ -273,7 +274,7 @@ static void test_kmd_lock_codes(void **state)
 }
 
 /*
- * Seed 000, item 2 of issue 14: the synchronisation rules.  A 1 MiB FILL
+ * pfnLockCb's synchronisation rules.  A 1 MiB FILL
  * submitted and not retired: DonotWait gives WASSTILLDRAWING and changes
  * nothing; DonotWait|IgnoreSync locks at once (the FILL still pending);
  * IgnoreSync alone is ignored (the lock waits: nothing pending after, the
@@ -435,13 +436,13 @@ static size_t adapter_allocs(struct kt *x)
 }
 
 /*
- * Seed 000, item 3 of issue 14: Discard renaming.  A Discard lock of an
+ * pfnLockCb's Discard renaming.  A Discard lock of an
  * allocation the GPU still writes does not wait: it hands back a new
  * instance (new handle, other memory, same family).  Once a submitted DMA
  * buffer used instance A1, a buffer referencing A0 is refused, and a patch
  * list using A2 before A1 too (nothing changed); in order it runs.  Without
  * NoExistingReference at most FW_LOCK_MAX_INSTANCES instances are made, then
- * E_OUTOFMEMORY; the seed's retry with Discard|NoExistingReference after a
+ * E_OUTOFMEMORY; pfnLockCb's retry with Discard|NoExistingReference after a
  * flush reuses an idle instance (no new allocation), which is then the
  * newest.  Every instance holds what the GPU wrote into it; destroying the
  * resource frees them all.
@@ -494,7 +495,7 @@ static void test_kmd_lock_discard(void **state)
 	}
 	ROW(&x, "lock: Discard, every instance made", GM_ERR_NO_MEM,
 	    lock_discard(&x, A, h[last], 0, &g));
-	/* The seed's retry: flush, then Discard|NoExistingReference. */
+	/* pfnLockCb's retry: flush, then Discard|NoExistingReference. */
 	sem_set(&x, &SEM, 1);
 	kt_idle(&x);
 	sem_set(&x, &SEM, 0);
@@ -531,7 +532,7 @@ static void test_kmd_lock_discard(void **state)
 /* ------------------------------------------------------------ destroy locked */
 
 /*
- * Issue 12, finding 2: destroying a resource whose allocation is locked
+ * The driver's own contract (fw_lock.h): destroying a resource whose allocation is locked
  * unlocks it (the lock ends with the handle it was made through): the
  * range is unmapped (APT_CTRL.VALID = 0: the window bytes read VRAM
  * linearly again, not the freed surface), free for another lock, and no

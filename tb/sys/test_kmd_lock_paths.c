@@ -9,16 +9,16 @@
  * result back from the model's memory wherever fw_alloc.loc says the bytes
  * live now.
  *
- * Testplan (issue 5):
- *   test_kmd_lock_random      (issue 14, seeded) random Lock (raw, through a
+ * Tests (tb/testplan.txt maps them to the rules they check):
+ *   test_kmd_lock_random      (seeded) random Lock (raw, through a
  *                             range, DonotWait, ReadOnly, Discard with the
- *                             seed's retry), Unlock, long GPU FILLs and
+ *                             pfnLockCb retry), Unlock, long GPU FILLs and
  *                             evictions over six allocations and their
  *                             instances against a C model of every
  *                             instance's bytes: each ReadOnly lock reads the
  *                             model, and at the end every instance, wherever
  *                             it lives, holds it.
- *   test_kmd_lock_windows     (issue 12) a lock window overlapping a live
+ *   test_kmd_lock_windows     a lock window overlapping a live
  *                             lock's, another device's or its own, in any
  *                             range: refused, nothing changed; windows side
  *                             by side both work and the CPU's writes through
@@ -110,7 +110,7 @@ static void cp_pages(const uint8_t *got, const uint8_t *want, uint64_t bytes,
 }
 
 /*
- * Seed 000, item 4 of issue 14: the unswizzled-copy fallback.  With all 8
+ * pfnLockCb's unswizzled-copy fallback.  With all 8
  * ranges taken, a swizzled (SS64K, Tile-Y) allocation locked with
  * AcquireAperture and LockEntire is S_OK with pData in system memory: the
  * copy engine's linear copy of the whole allocation, equal to the C
@@ -271,7 +271,7 @@ static unsigned ranges_of(const struct kt *x, const struct fw_alloc *a)
 }
 
 /*
- * Seed 000, item 4 of issue 14, second part: a resource with MIP levels
+ * The unswizzled-copy fallback, second part: a resource with MIP levels
  * (own offsets and pitches) locked with AcquireAperture gets one range per
  * level, each level's linear view at its offset from pData (checked
  * against the C reference's untiling of the raw bits); unlock releases all
@@ -409,7 +409,7 @@ static void lr_lock(struct lr *r, unsigned f)
 
 	if (st == GM_ERR_STILL_DRAWING && flags == LK_NW)
 		return;
-	if (st == GM_ERR_NO_MEM && (flags & LK_DI)) { /* the seed's retry */
+	if (st == GM_ERR_NO_MEM && (flags & LK_DI)) { /* pfnLockCb's retry */
 		kt_idle(r->x);
 		a.Flags |= LK_NX;
 		st = fw_kmd_lock_cb(r->x->k, r->dev, &a);
@@ -457,8 +457,8 @@ static void lr_fill(struct lr *r, unsigned f)
 }
 
 /*
- * Item 8 of issue 14 (seeded): random Lock (raw or through a range, with
- * DonotWait, ReadOnly, Discard and the seed's retry), Unlock, GPU FILLs and
+ * Seeded: random Lock (raw or through a range, with
+ * DonotWait, ReadOnly, Discard and pfnLockCb's retry), Unlock, GPU FILLs and
  * evictions (a 192 KiB VRAM segment, a 160 KiB hog locked now and then) over six
  * allocations and their Discard instances, against a C model of every
  * instance's bytes: each ReadOnly lock reads the model's bytes, and at the
@@ -525,7 +525,7 @@ static void test_kmd_lock_random(void **state)
 }
 
 /*
- * Issue 12, finding 1: Lock never hands out window bytes a live lock
+ * Lock never hands out window bytes a live lock
  * holds, whichever device holds it and whichever range either uses (the
  * lowest-numbered range would win the overlap and take the other's CPU
  * writes).  Windows side by side both work, and the CPU's writes through
@@ -570,7 +570,7 @@ static void test_kmd_lock_windows(void **state)
 	assert_int_equal(gm_apt_write(x.t.g, w + sz, pb, sz), GM_OK);
 	assert_int_equal(gm_apt_read(x.t.g, w, got, sz), GM_OK);
 	assert_memory_equal(got, pa, sz);
-	/* Seed 000: while the CPU holds it through a range, no DMA buffer that
+	/* pfnLockCb: while the CPU holds it through a range, no DMA buffer that
 	 * references it is submitted. */
 	fw_umd_begin(x.u);
 	kt_fill(x.u, LA.h, 0, PITCH, sz / PITCH, 0x5555555555555555ull);

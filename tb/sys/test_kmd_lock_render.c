@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_kmd_lock_render.c - a Lock and the GPU at once (seed 000, fw_lock.h):
+ * test_kmd_lock_render.c - a Lock and the GPU at once (pfnLockCb, fw_lock.h):
  * rendering from an allocation the CPU holds raw, dynamic allocations in
  * the system segment, and MIP levels locked one call at a time.
  *
@@ -8,7 +8,7 @@
  * result back from the model's memory wherever fw_alloc.loc says the bytes
  * live now.
  *
- * Testplan (issue 14):
+ * Tests (tb/testplan.txt maps them to the rules they check):
  *   test_kmd_render_locked    a raw lock of a VRAM buffer, then a FILL of
  *                             half of it: the buffer moves to the system
  *                             segment, the GPU writes it there, the same pData
@@ -178,7 +178,7 @@ static void test_kmd_render_locked(void **state)
 	moves = x.k->st.evictions + x.k->st.page_ins;
 	assert_int_equal(fill_rows(&x, A, DY.h, 0, 16, v2), GM_OK);
 	/* Even in system memory a Lock goes through the callback, for the GPU may
-	 * still be writing it (seed 000): while the FILL is pending DonotWait is
+	 * still be writing it (pfnLockCb): while the FILL is pending DonotWait is
 	 * WASSTILLDRAWING (kt_lock_cb: nothing written), and a plain lock waits. */
 	assert_int_equal(DY.a->loc.seg_id, FW_KMD_SEG_SYS);
 	assert_int_equal(kt_lock_cb(&x, A, DY.h, LK_NW, 0, NULL, NULL), GM_ERR_STILL_DRAWING);

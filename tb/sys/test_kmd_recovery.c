@@ -8,7 +8,7 @@
  * result back from the model's memory wherever fw_alloc.loc says the bytes
  * live now.
  *
- * Testplan (issue 5):
+ * Tests (tb/testplan.txt maps them to the rules they check):
  *   test_kmd_device_removed   a hang (WAIT_MEM nobody satisfies) and TDR: each
  *                             entry point naming the device gives
  *                             GM_ERR_DEVICE_REMOVED and changes nothing, its
@@ -18,14 +18,14 @@
  *                             removed device still works and frees its lock
  *                             (destroying its resource before gives
  *                             GM_ERR_DEVICE_REMOVED and keeps the lock).
- *   test_kmd_paging_not_hung  (issue 12) the driver's paging is no device's
+ *   test_kmd_paging_not_hung  the driver's paging is no device's
  *                             hang: at the default TDR limit one dword into a
  *                             fresh 4 MiB and a fresh 64 MiB allocation (FILL
  *                             zero page-ins, an eviction COPY, far longer than
  *                             the limit) completes, nobody removed; at a limit
  *                             of 20000 cycles a Lock of a fresh 4 MiB
  *                             allocation and one dword into another too.
- *   test_kmd_eviction_pressure (issue 12) four devices writing into 2 MiB
+ *   test_kmd_eviction_pressure four devices writing into 2 MiB
  *                             buffers through a 6 MiB VRAM segment, each
  *                             submission behind megabytes of paging: no TDR,
  *                             every dword in place; then one device hangs
@@ -34,7 +34,7 @@
  *   test_kmd_eviction_pressure_timing  the same under four other memory
  *                             latencies and bandwidths (gm_config): the GPU
  *                             a little faster or slower, the driver right on
- *                             every timing (issue 12 on ref: an eviction it
+ *                             every timing (once, on ref: an eviction it
  *                             did not need found no room, GM_ERR_FULL).
  *   test_kmd_queue_error      the same recovery from a hardware error instead
  *                             of a timeout: a COPY the validator accepts reads
@@ -206,7 +206,7 @@ static void one_dword_fresh(struct kt *x, struct fw_device *dev, const struct kb
 }
 
 /*
- * Issue 12, finding 3: the driver's own paging is no device's hang.  At
+ * The driver's own paging is no device's hang (README, TDR).  At
  * the default TDR limit a single dword written into a fresh 4 MiB
  * allocation (a FILL zero page-in far longer than the limit) completes
  * and its device stays; then into a fresh 64 MiB one, which fills the
@@ -279,7 +279,7 @@ static void test_kmd_paging_not_hung(void **state)
 #define PR_ROUNDS 2u
 
 /*
- * Issue 12, finding 3 under eviction pressure: four devices, each
+ * The driver's paging under eviction pressure: four devices, each
  * submission writing a dword into both of its device's 2 MiB buffers,
  * round after round through a 6 MiB VRAM segment, so that every
  * submission waits for megabytes of eviction COPYs and page-ins.  No
@@ -370,7 +370,7 @@ static void test_kmd_eviction_pressure(void **state)
  * finishes its paging and its buffers a little earlier or later, so
  * retirements fall before or after the driver's next placement, as they do
  * between the RTL and the reference model (~0.2 % apart).  A driver that
- * is right on one timing only (issue 12: an eviction it did not need, no
+ * is right on one timing only (as one was: an eviction it did not need, no
  * room for it in the system segment, GM_ERR_FULL after the TDR on ref
  * only) fails some row here on every backend.
  */

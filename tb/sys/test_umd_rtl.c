@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_umd_rtl.c - the user-mode driver's deferred contexts end to end on
- * the RTL (seed 002): threads record command lists at once, the immediate
- * context executes them as command buffers with allocation and patch lists
- * through the pipeline (Render, residency, Patch, SubmitCommand), and every
+ * test_umd_rtl.c - the user-mode driver's deferred contexts (D3D11,
+ * context-local DDI handles) end to end on the RTL: threads record command
+ * lists at once, the immediate context executes them as command buffers with
+ * allocation and patch lists through the pipeline (Render, residency, Patch, SubmitCommand), and every
  * surface is read back and checked against the workload's oracle.  Out of
  * memory on one deferred context leaves the others' work intact.
  */

@@ -782,7 +782,7 @@ static int mem_read(void *ctx, uint64_t addr, uint32_t *dw, size_t n)
 	return 0;
 }
 
-/* An opcode the spec lacks, found in the table rather than typed. */
+/* An opcode regspec lacks, found in the table rather than typed. */
 static uint32_t unknown_opcode(void)
 {
 	for (uint32_t op = GPU_HDR_OPCODE_MASK; op > 0; op--)

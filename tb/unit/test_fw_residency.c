@@ -254,7 +254,7 @@ static struct fw_alloc_desc rows_desc(uint64_t bytes)
  * F 13 MiB | 1 MiB - 4 KiB free, LRU order S, A0, A1, F.  A 1 MiB request
  * takes victims in LRU order until a hole opens and evicts only those in
  * it: S, the oldest, never goes when its 4 KiB are not where the request
- * lands (issue 12: that eviction found no room in the system segment).
+ * lands (such an eviction once found no room in the system segment).
  */
 static void test_pick_hole(void **state)
 {

@@ -1134,8 +1134,8 @@ static void test_shadow(void **state)
 
 /* ---- 128 operations ---------------------------------------------------------------- */
 
-/* 128 64 KiB tiles of RD, tile t at pool tile perm(t): the seed's queue
- * limit in one batch, as tiled-resource code sends it. */
+/* 128 64 KiB tiles of RD, tile t at pool tile perm(t): pfnUpdateGpuVirtualAddressCb's
+ * queue limit in one batch, as tiled-resource code sends it. */
 static void tile_batch(struct fx *f, unsigned int mul, unsigned int add,
 		       struct mmu_update_result *r)
 {

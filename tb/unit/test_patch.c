@@ -16,7 +16,7 @@
  * command that reproduces it.  No test measures time (benchmarks are kept
  * apart; rnd_case_make() is a generator of valid requests they can reuse).
  *
- * Testplan (SPEC 5, seed 001 DXGKARG_PATCH)
+ * Tests (the patcher, the DxgkDdiPatch role; DXGKARG_PATCH, d3dkmddi.h)
  *   lists: add, one entry per allocation, full ..... test_alloc_list, test_patch_list
  *   encoding of each DriverId, exact bytes ........ test_patch_golden
  *   every argument/entry rule, exact error and
@@ -833,7 +833,7 @@ static void p_present(struct fix *f) { f->a.flags |= DMA_PATCH_F_PRESENT; }
 static void p_dma_null(struct fix *f) { f->a.dma = NULL; }
 
 /*
- * A paging buffer (seed 001: no allocation or patch list, no device) is
+ * A paging buffer (DXGKARG_PATCH: no allocation or patch list, no device) is
  * accepted with nothing to do; any list on it is refused.
  */
 static void test_patch_paging(void **state)

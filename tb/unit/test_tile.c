@@ -21,7 +21,7 @@
  *   a tile at every element size .... test_published
  *   one-to-one onto a tile .......... test_tile_bijective (every mode x bpe)
  *   row-major tile grid ............. test_grid
- *   offset = the spec formula ....... test_offset_random (large pitches and
+ *   offset = dma_tile.h's formula ... test_offset_random (large pitches and
  *                                     coordinates, 64-bit tile index)
  *   surface size .................... test_surface_bytes
  *   tile then untile = identity ..... test_roundtrip_random (also: exactly the
@@ -547,7 +547,7 @@ static void test_grid(void **state)
 	}
 }
 
-/* ------------------------------------------------- spec formula, random */
+/* ------------------------------------------- dma_tile.h formula, random */
 
 /*
  * dma_tile_offset() against ref_offset() at random points of random legal

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_umd.c - the user-mode driver's contexts without the GPU (seed 002):
+ * test_umd.c - the user-mode driver's contexts without the GPU (D3D11
+ * deferred contexts: context-local DDI handles, CalcDeferredContextHandleSize,
+ * CheckDeferredContextHandleSizes):
  * the handle-size table, the data layout, the create/destroy order per
  * context and every violation of it, errors through SetError, out of
  * memory at every allocation point of a recording, and deferred contexts
