@@ -1,13 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fw_kmd.c - the submission pipeline's lifetime: bring-up, teardown, and
- * closing a device (see fw_kmd.h).
+ * fw_kmd.c - the submission pipeline's lifetime: bring-up (which lists the
+ * roles' scheduler hooks), teardown, closing a device, and the CPU waits
+ * that span roles (see fw_kmd.h).
  */
 #include <inttypes.h>
 #include <string.h>
 
 #include "fw_kmd.h"
 #include "gpu_hw.h"
+
+#define WAIT_SLICE 4096u /* cycles a CPU wait runs the GPU between looks */
+
+static uint64_t now(const struct fw_kmd *k)
+{
+	return gm_cycles(k->d->gm);
+}
 
 void fw_kmd_cfg_default(struct fw_kmd_cfg *cfg)
 {
@@ -41,6 +49,10 @@ int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg
 	memset(k, 0, sizeof(*k));
 	k->d = d;
 	k->cfg = *cfg;
+	/* The roles a submission passes through, in phase order (fw_sched.h). */
+	k->sched_ops[0] = &fw_lock_sched_ops;
+	k->sched_ops[1] = &fw_gpuva_sched_ops;
+	k->sched_ops[2] = &fw_paging_sched_ops;
 	sys_next = d->sys_next; /* what fw_alloc_sys carves below is given back on error */
 	st = fw_adapter_init(&k->ad, NULL);
 	if (st)
@@ -120,4 +132,55 @@ int fw_kmd_device_destroy(struct fw_kmd *k, struct fw_device *dev, uint64_t budg
 	fw_mfence_release_device(k, dev);
 	fw_device_destroy(dev);
 	return GM_OK;
+}
+
+int fw_kmd_idle(struct fw_kmd *k, uint64_t budget)
+{
+	uint64_t end;
+	int st;
+
+	if (!k || !k->d)
+		return GM_ERR_BAD_ARG;
+	end = now(k) + budget;
+	st = fw_kmd_poll(k, budget);
+	if (st)
+		return st;
+	if (fw_sched_busy(k))
+		return GM_ERR_TIMEOUT;
+	/* A paging buffer no render submission waits for (its submit failed
+	 * after residency moved things) may still be moving bytes. */
+	if (fw_paging_wait(k, end > now(k) ? end - now(k) : 0))
+		return GM_ERR_TIMEOUT;
+	return GM_OK;
+}
+
+int fw_mfence_wait(struct fw_kmd *k, uint32_t id, uint64_t value, uint64_t budget)
+{
+	struct fw_mfence *m = fw_mfence_get(k, id);
+	uint64_t end, v;
+
+	if (!m || value > m->requested)
+		return GM_ERR_BAD_ARG;
+	end = now(k) + budget;
+	for (;;) {
+		int st = fw_mfence_read(k, id, &v);
+
+		uint64_t slice = end - now(k) < WAIT_SLICE ? end - now(k) : WAIT_SLICE;
+
+		if (st || v >= value)
+			return st;
+		if (now(k) >= end || (!fw_sched_busy(k) && !fw_gpuva_queued_ops(k)))
+			return GM_ERR_TIMEOUT;
+		if (fw_sched_busy(k)) {
+			st = fw_kmd_poll(k, slice);
+		} else { /* only page-table updates left: the paging queue writes the fence */
+			uint64_t t = now(k);
+
+			st = fw_paging_wait(k, slice);
+			if (!st && now(k) == t) /* what is left waits for work never submitted */
+				return GM_ERR_TIMEOUT;
+		}
+		if (st && st != GM_ERR_TIMEOUT)
+			return st;
+	}
 }

@@ -62,4 +62,15 @@ void fw_kmd_fini(struct fw_kmd *k);
  */
 int fw_kmd_device_destroy(struct fw_kmd *k, struct fw_device *dev, uint64_t budget) GM_MUST_CHECK;
 
+/* Poll until nothing is pending on the render queue and the paging queue
+ * is done: GM_OK, or GM_ERR_TIMEOUT after @budget; the codes of
+ * fw_kmd_poll. */
+int fw_kmd_idle(struct fw_kmd *k, uint64_t budget) GM_MUST_CHECK;
+
+/* Wait (polling) until monitored fence @id reaches @value, running the
+ * render queue, or the paging queue when only page-table updates are left
+ * to write it: GM_OK; GM_ERR_TIMEOUT; GM_ERR_BAD_ARG (unknown id, @value
+ * never requested); the codes of fw_mfence_read and fw_kmd_poll. */
+int fw_mfence_wait(struct fw_kmd *k, uint32_t id, uint64_t value, uint64_t budget) GM_MUST_CHECK;
+
 #endif /* FW_KMD_H */

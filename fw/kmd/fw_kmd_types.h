@@ -34,6 +34,9 @@
 #define FW_GPUVA_BATCH_DW 16384u /* dwords of one batch's paging buffer */
 #define FW_GPUVA_MAX_MAPPED 16u  /* allocations one GPU-VA space maps */
 #define FW_KMD_RAW_LOCKS 16u     /* live locks without an aperture range */
+#define FW_SCHED_ROLES 3u        /* roles with scheduler hooks (fw_sched.h) */
+
+struct fw_sched_ops;
 
 /* One allocation a command buffer references (D3DDDI_ALLOCATIONLIST). */
 struct fw_alloc_ref {
@@ -193,6 +196,8 @@ struct fw_kmd {
 	struct fw_dev *d;
 	struct fw_adapter ad;
 	struct fw_kmd_cfg cfg;
+	/* the roles' scheduler hooks, in phase order (fw_kmd_init; fw_sched.h) */
+	const struct fw_sched_ops *sched_ops[FW_SCHED_ROLES];
 	/* fw_sched.c */
 	uint64_t slot_addr[FW_KMD_SLOTS];
 	struct fw_kmd_pending pend[FW_KMD_SLOTS];

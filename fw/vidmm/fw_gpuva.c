@@ -322,3 +322,35 @@ int fw_gpuva_update(struct fw_kmd *k, struct fw_device *dev, const struct fw_gpu
 			   a->fence_value, a->fence_value + 1);
 	return st;
 }
+
+/* check: a signal the process's held page-table updates wait for above, or
+ * a patch list on a GPU-VA device's buffer (it addresses memory by VA:
+ * nothing to patch) is refused (GM_ERR_BAD_ARG). */
+static int gpuva_check(const struct fw_kmd *k, const struct fw_dmabuf *buf,
+		       const struct fw_signal *sig, uint32_t nsig)
+{
+	if (!fw_gpuva_signals_ok(k, sig, nsig))
+		return GM_ERR_BAD_ARG;
+	return buf->nloc && fw_gpuva_vmid(k, buf->dev) ? GM_ERR_BAD_ARG : GM_OK;
+}
+
+/* patch: the IB runs in its device's VMID (0: physical). */
+static void gpuva_patch(const struct fw_kmd *k, struct fw_dmabuf *buf, struct fw_sched_run *run)
+{
+	run->vmid = fw_gpuva_vmid(k, buf->dev);
+}
+
+/* submitted: page-table updates waiting for what it signals may go now. */
+static int gpuva_submitted(struct fw_kmd *k, const struct fw_dmabuf *buf)
+{
+	(void)buf;
+	return fw_gpuva_release(k);
+}
+
+const struct fw_sched_ops fw_gpuva_sched_ops = {
+	.name = "gpuva",
+	.check = gpuva_check,
+	.patch = gpuva_patch,
+	.submitted = gpuva_submitted,
+	.removed = fw_gpuva_remove_device,
+};

@@ -165,4 +165,9 @@ void fw_gpuva_remove_device(struct fw_kmd *k, const struct fw_device *dev);
 /* @dev is being closed: its VMID, table pool and reservations are free again. */
 void fw_gpuva_release_device(struct fw_kmd *k, const struct fw_device *dev);
 
+/* GPU-VA's scheduler hooks (fw_sched.h): check (fw_gpuva_signals_ok, no
+ * patch list on a GPU-VA device's buffer), patch (the VMID), submitted
+ * (fw_gpuva_release), removed (fw_gpuva_remove_device). */
+extern const struct fw_sched_ops fw_gpuva_sched_ops;
+
 #endif /* FW_GPUVA_H */

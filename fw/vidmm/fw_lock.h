@@ -242,4 +242,9 @@ bool fw_lock_holds(const struct fw_kmd *k, const struct fw_alloc *a);
 int fw_lock_release_handle(void *kmd, const struct fw_device *dev, uint32_t handle)
 	GM_MUST_CHECK;
 
+/* Lock's scheduler hooks (fw_sched.h): check (fw_lock_holds,
+ * fw_lock_instances_ok), prepare (fw_lock_render), submitted
+ * (fw_lock_instances_used). */
+extern const struct fw_sched_ops fw_lock_sched_ops;
+
 #endif /* FW_LOCK_H */

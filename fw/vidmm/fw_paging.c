@@ -457,3 +457,55 @@ int fw_paging_submit_ib(struct fw_kmd *k, uint64_t addr, uint32_t ndw, uint64_t 
 	}
 	return st;
 }
+
+/* check: allocations the VRAM segment could never hold together are
+ * refused (GM_ERR_FULL) before anything is evicted for them. */
+static int paging_check(const struct fw_kmd *k, const struct fw_dmabuf *buf,
+			const struct fw_signal *sig, uint32_t nsig)
+{
+	uint64_t need = 0;
+
+	(void)sig;
+	(void)nsig;
+	for (uint32_t i = 0; i < buf->nalloc; i++) {
+		const struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
+
+		if (!fw_paging_from_system(a))
+			need += (a->d.size + a->align - 1) / a->align * a->align;
+	}
+	return need > k->cfg.vram_bytes ? GM_ERR_FULL : GM_OK;
+}
+
+/* patch: the memory manager's part of Patch - where each allocation is
+ * now (DXGKARG_PATCH's pAllocationList) - and the IB waits for the last IB
+ * on the paging queue. */
+static void paging_patch(const struct fw_kmd *k, struct fw_dmabuf *buf, struct fw_sched_run *run)
+{
+	for (uint32_t i = 0; i < buf->nalloc; i++) {
+		const struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
+
+		buf->alloc[i].addr = a->loc.addr;
+		buf->alloc[i].segment_id = a->loc.seg_id;
+	}
+	run->wait_fence = k->pg.last_fence;
+}
+
+/* submitted: what the buffer writes is content again, even if discarded
+ * before (not with NullRendering: nothing ran). */
+static int paging_submitted(struct fw_kmd *k, const struct fw_dmabuf *buf)
+{
+	(void)k;
+	for (uint32_t i = 0; i < buf->nalloc && !(buf->flags & DMA_PATCH_F_NULL_RENDERING); i++)
+		if (buf->alloc[i].write)
+			fw_dmabuf_alloc(buf, i)->content_valid = true;
+	return GM_OK;
+}
+
+const struct fw_sched_ops fw_paging_sched_ops = {
+	.name = "paging",
+	.check = paging_check,
+	.resident = fw_paging_make_resident,
+	.patch = paging_patch,
+	.submitted = paging_submitted,
+	.progress = fw_paging_progress,
+};

@@ -105,4 +105,10 @@ bool fw_paging_pending(const struct fw_kmd *k);
  * fence reads now (for the timeout watch).  GM_OK; GM_ERR_ADDR. */
 int fw_paging_progress(struct fw_kmd *k, uint64_t *pieces) GM_MUST_CHECK;
 
+/* Paging's scheduler hooks (fw_sched.h): check (the VRAM segment can hold
+ * the buffer's allocations together), resident (fw_paging_make_resident),
+ * patch (the allocations' addresses, the paging fence to wait for),
+ * submitted (what it writes is content), progress (fw_paging_progress). */
+extern const struct fw_sched_ops fw_paging_sched_ops;
+
 #endif /* FW_PAGING_H */

@@ -39,6 +39,11 @@ struct fw_mfence *fw_mfence_get(struct fw_kmd *k, uint32_t id)
 	return &k->mf[id];
 }
 
+uint64_t fw_mfence_addr(const struct fw_kmd *k, uint32_t id)
+{
+	return k->mf[id].addr;
+}
+
 /* Read what the GPU wrote; the CPU's view never goes back. */
 static int mfence_update(struct fw_kmd *k, struct fw_mfence *m)
 {

@@ -8,10 +8,7 @@
 
 #include "dma_buf.h"
 #include "dma_names.h"
-#include "fw_gpuva.h"
-#include "fw_lock.h"
 #include "fw_mfence.h"
-#include "fw_paging.h"
 #include "fw_render.h"
 #include "fw_sched.h"
 #include "gpu_hw.h"
@@ -29,22 +26,105 @@ static uint64_t now(const struct fw_kmd *k)
 
 static int recover_errors(struct fw_kmd *k, bool *recovered);
 
+/* The roles' hooks (fw_sched.h): each phase calls them in k->sched_ops order. */
+#define EACH_ROLE(k, o)                                                                     \
+	for (const struct fw_sched_ops *const *o = (k)->sched_ops;                          \
+	     o < (k)->sched_ops + FW_SCHED_ROLES; o++)                                      \
+		if (*o)
+
+static int roles_check(const struct fw_kmd *k, const struct fw_dmabuf *buf,
+		       const struct fw_signal *sig, uint32_t nsig)
+{
+	EACH_ROLE(k, o)
+		if ((*o)->check) {
+			int st = (*o)->check(k, buf, sig, nsig);
+
+			if (st)
+				return st;
+		}
+	return GM_OK;
+}
+
+static int roles_prepare(struct fw_kmd *k, const struct fw_dmabuf *buf)
+{
+	EACH_ROLE(k, o)
+		if ((*o)->prepare) {
+			int st = (*o)->prepare(k, buf);
+
+			if (st)
+				return st;
+		}
+	return GM_OK;
+}
+
+static int roles_resident(struct fw_kmd *k, const struct fw_dmabuf *buf)
+{
+	EACH_ROLE(k, o)
+		if ((*o)->resident) {
+			int st = (*o)->resident(k, buf);
+
+			if (st)
+				return st;
+		}
+	return GM_OK;
+}
+
+static void roles_patch(const struct fw_kmd *k, struct fw_dmabuf *buf, struct fw_sched_run *run)
+{
+	*run = (struct fw_sched_run){ 0 };
+	EACH_ROLE(k, o)
+		if ((*o)->patch)
+			(*o)->patch(k, buf, run);
+}
+
+/* Every role's hook runs; the first code is the result. */
+static int roles_submitted(struct fw_kmd *k, const struct fw_dmabuf *buf)
+{
+	int st = GM_OK;
+
+	EACH_ROLE(k, o)
+		if ((*o)->submitted) {
+			int r = (*o)->submitted(k, buf);
+
+			st = st ? st : r;
+		}
+	return st;
+}
+
+static void roles_removed(struct fw_kmd *k, const struct fw_device *dev)
+{
+	EACH_ROLE(k, o)
+		if ((*o)->removed)
+			(*o)->removed(k, dev);
+}
+
+static int roles_progress(struct fw_kmd *k, uint64_t *count)
+{
+	*count = 0;
+	EACH_ROLE(k, o)
+		if ((*o)->progress) {
+			uint64_t c;
+			int st = (*o)->progress(k, &c);
+
+			if (st)
+				return st;
+			*count += c;
+		}
+	return GM_OK;
+}
+
 /* Patch slot @slot's DMA buffer with the current addresses and the fence id
  * of the submission about to be emitted and write it to the slot. */
-static int patch_slot(struct fw_kmd *k, unsigned slot)
+static int patch_slot(struct fw_kmd *k, unsigned slot, struct fw_sched_run *run)
 {
 	struct fw_kmd_pending *p = &k->pend[slot];
 	struct dma_patch_stats ps;
 	struct dma_patch_args pa;
 	int st;
 
-	/* The memory manager's part of Patch: where each allocation is now. */
-	for (uint32_t i = 0; i < p->buf.nalloc; i++) {
-		const struct fw_alloc *a = fw_dmabuf_alloc(&p->buf, i);
-
-		p->buf.alloc[i].addr = a->loc.addr;
-		p->buf.alloc[i].segment_id = a->loc.seg_id;
-	}
+	/* The roles' part of Patch: where each allocation is now, what the IB
+	 * waits for, its VMID. */
+	roles_patch(k, &p->buf, run);
 	memcpy(k->scratch, p->buf.dw, p->buf.ndw * 4ull);
 	dma_patch_args_init(&pa, k->scratch, p->buf.ndw * 4u, k->slot_addr[slot], p->buf.alloc,
 			    p->buf.nalloc, p->buf.loc, p->buf.nloc);
@@ -69,19 +149,19 @@ static int submit_slot(struct fw_kmd *k, unsigned slot)
 	struct fw_kmd_pending *p = &k->pend[slot];
 	bool null = p->buf.flags & DMA_PATCH_F_NULL_RENDERING;
 	uint32_t ring[RING_MAX_DW];
+	struct fw_sched_run run;
 	struct dma_buf rb;
-	int st = null ? GM_OK : patch_slot(k, slot);
+	int st = null ? GM_OK : patch_slot(k, slot, &run);
 
 	dma_buf_init(&rb, ring, RING_MAX_DW);
-	if (!st && !null && k->pg.last_fence)
-		st = dma_emit_wait_mem(&rb, k->d->q[PAGING_Q].fence_addr, k->pg.last_fence, UINT64_MAX,
+	if (!st && !null && run.wait_fence)
+		st = dma_emit_wait_mem(&rb, k->d->q[PAGING_Q].fence_addr, run.wait_fence, UINT64_MAX,
 				       GPU_FUNC_GE, true, WAIT_POLL_CYCLES);
 	if (!st && !null)
-		st = dma_emit_indirect_buffer_ctx(&rb, k->slot_addr[slot], p->buf.ndw,
-						  fw_gpuva_vmid(k, p->buf.dev), false);
+		st = dma_emit_indirect_buffer_ctx(&rb, k->slot_addr[slot], p->buf.ndw, run.vmid, false);
 	for (uint32_t i = 0; !st && i < p->nsig; i++)
-		st = dma_emit_release_fence(&rb, k->mf[p->sig[i].fence].addr, p->sig[i].value, true,
-					    false);
+		st = dma_emit_release_fence(&rb, fw_mfence_addr(k, p->sig[i].fence), p->sig[i].value,
+					    true, false);
 	if (st)
 		return st;
 	for (uint64_t waited = 0;; waited += SLOT_WAIT_SLICE) {
@@ -141,7 +221,6 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 		  uint32_t nsig, uint64_t *fence)
 {
 	struct fw_kmd_pending *p;
-	uint64_t need = 0;
 	bool again;
 	unsigned slot;
 	int st;
@@ -154,35 +233,19 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	    buf->nalloc > FW_KMD_MAX_ALLOCS || buf->nloc > FW_KMD_MAX_LOCS ||
 	    nsig > FW_KMD_MAX_SIGNALS || (nsig && !sig) || !fw_render_flags_ok(buf->flags))
 		return GM_ERR_BAD_ARG;
-	/* seed 000: an allocation the CPU holds through an aperture range may
-	 * not be referenced by a DMA buffer submitted to the GPU */
 	for (uint32_t i = 0; i < buf->nalloc; i++)
-		if (!buf->alloc[i].handle || fw_lock_holds(k, fw_dmabuf_alloc(buf, i)))
+		if (!buf->alloc[i].handle)
 			return GM_ERR_BAD_ARG;
-	if (!fw_mfence_signals_ok(k, buf->dev, sig, nsig) || !fw_gpuva_signals_ok(k, sig, nsig))
-		return GM_ERR_BAD_ARG;
-	/* A GPU-VA device's buffer addresses memory by VA: nothing to patch. */
-	if (buf->nloc && fw_gpuva_vmid(k, buf->dev))
+	if (!fw_mfence_signals_ok(k, buf->dev, sig, nsig))
 		return GM_ERR_BAD_ARG;
 	/* The patch list too, before residency moves anything. */
-	if (fw_render_check_locs(buf, k->scratch) || !fw_lock_instances_ok(buf))
+	if (fw_render_check_locs(buf, k->scratch))
 		return GM_ERR_BAD_ARG;
-	/* Allocations the VRAM segment could never hold together: refused
-	 * before anything is evicted for them. */
-	for (uint32_t i = 0; i < buf->nalloc; i++) {
-		const struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
-
-		if (!fw_paging_from_system(a))
-			need += (a->d.size + a->align - 1) / a->align * a->align;
-	}
-	if (need > k->cfg.vram_bytes)
-		return GM_ERR_FULL;
-	/* seed 000: what the CPU holds raw in VRAM goes to the system segment */
-	if (!(buf->flags & DMA_PATCH_F_NULL_RENDERING)) {
-		st = fw_lock_render(k, buf);
-		if (st)
-			return st;
-	}
+	st = roles_check(k, buf, sig, nsig);
+	if (!st && !(buf->flags & DMA_PATCH_F_NULL_RENDERING))
+		st = roles_prepare(k, buf);
+	if (st)
+		return st;
 	st = free_slot(k, &slot);
 	if (st)
 		return st;
@@ -197,7 +260,7 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	/* NullRendering: no packet runs, so nothing needs to be resident. */
 	for (st = GM_OK; !(buf->flags & DMA_PATCH_F_NULL_RENDERING);) {
 		/* VRAM full of what pending work uses: wait for some of it to retire. */
-		while ((st = fw_paging_make_resident(k, &p->buf)) == GM_ERR_BUSY && any_pending(k)) {
+		while ((st = roles_resident(k, &p->buf)) == GM_ERR_BUSY && any_pending(k)) {
 			st = wait_retire(k);
 			if (st)
 				break;
@@ -222,15 +285,11 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	}
 	p->used = true;
 	p->seq = ++k->seq;
-	fw_lock_instances_used(buf);
-	/* What this submission writes is content again, even if discarded before. */
-	for (uint32_t i = 0; i < buf->nalloc && !(buf->flags & DMA_PATCH_F_NULL_RENDERING); i++)
-		if (buf->alloc[i].write)
-			fw_dmabuf_alloc(buf, i)->content_valid = true;
 	fw_mfence_request(k, sig, nsig);
 	k->st.submits++;
-	/* page-table updates waiting for what this buffer signals may go now */
-	st = fw_gpuva_release(k);
+	/* Lock: its instances are the newest; GPU-VA: page-table updates waiting
+	 * for what it signals may go now; paging: what it writes is content. */
+	st = roles_submitted(k, buf);
 	if (fence)
 		*fence = p->fence;
 	FW_KMD_LOG(k, "submit: device %u, %u dwords, %u allocations, %u patches, fence %" PRIu64 "\n",
@@ -288,7 +347,7 @@ static int recover(struct fw_kmd *k, const char *why)
 	st = fw_device_mark_removed(guilty);
 	if (!st)
 		st = fw_mfence_remove_device(k, guilty);
-	fw_gpuva_remove_device(k, guilty);
+	roles_removed(k, guilty);
 	if (st)
 		return st;
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
@@ -309,7 +368,7 @@ static int recover(struct fw_kmd *k, const char *why)
 		}
 		if (!next)
 			return GM_OK;
-		st = fw_paging_make_resident(k, &next->buf);
+		st = roles_resident(k, &next->buf);
 		if (!st)
 			st = submit_slot(k, (unsigned)(next - k->pend));
 		if (st) {
@@ -358,15 +417,15 @@ static int recover_errors(struct fw_kmd *k, bool *recovered)
 }
 
 /*
- * Progress for the TDR watch: the render fence moved, or the paging queue
- * finished a piece of paging work (fw_paging.h).  A render submission
+ * Progress for the TDR watch: the render fence moved, or a role's own work
+ * moved (the paging queue finished a piece of paging work, fw_paging.h).  A render submission
  * waiting for its paging is the driver's work, not the device's hang: its
  * own tdr_cycles run from the last piece.  GM_OK; GM_ERR_ADDR.
  */
 static int watch(struct fw_kmd *k)
 {
 	uint64_t r = k->d->q[RENDER_Q].fence_seen, p;
-	int st = fw_paging_progress(k, &p);
+	int st = roles_progress(k, &p);
 
 	if (!st && (r != k->seen_render || p != k->seen_pieces)) {
 		k->seen_render = r;
@@ -445,55 +504,9 @@ int fw_kmd_poll(struct fw_kmd *k, uint64_t cycles)
 	}
 }
 
-int fw_kmd_idle(struct fw_kmd *k, uint64_t budget)
+bool fw_sched_busy(const struct fw_kmd *k)
 {
-	uint64_t end;
-	int st;
-
-	if (!k || !k->d)
-		return GM_ERR_BAD_ARG;
-	end = now(k) + budget;
-	st = fw_kmd_poll(k, budget);
-	if (st)
-		return st;
-	if (any_pending(k))
-		return GM_ERR_TIMEOUT;
-	/* A paging buffer no render submission waits for (its submit failed
-	 * after residency moved things) may still be moving bytes. */
-	if (fw_paging_wait(k, end > now(k) ? end - now(k) : 0))
-		return GM_ERR_TIMEOUT;
-	return GM_OK;
-}
-
-int fw_mfence_wait(struct fw_kmd *k, uint32_t id, uint64_t value, uint64_t budget)
-{
-	struct fw_mfence *m = fw_mfence_get(k, id);
-	uint64_t end, v;
-
-	if (!m || value > m->requested)
-		return GM_ERR_BAD_ARG;
-	end = now(k) + budget;
-	for (;;) {
-		int st = fw_mfence_read(k, id, &v);
-
-		uint64_t slice = end - now(k) < SLOT_WAIT_SLICE ? end - now(k) : SLOT_WAIT_SLICE;
-
-		if (st || v >= value)
-			return st;
-		if (now(k) >= end || (!any_pending(k) && !fw_gpuva_queued_ops(k)))
-			return GM_ERR_TIMEOUT;
-		if (any_pending(k)) {
-			st = fw_kmd_poll(k, slice);
-		} else { /* only page-table updates left: the paging queue writes the fence */
-			uint64_t t = now(k);
-
-			st = fw_paging_wait(k, slice);
-			if (!st && now(k) == t) /* what is left waits for work never submitted */
-				return GM_ERR_TIMEOUT;
-		}
-		if (st && st != GM_ERR_TIMEOUT)
-			return st;
-	}
+	return any_pending(k);
 }
 
 bool fw_sched_references(const struct fw_kmd *k, const struct fw_alloc *a, bool writes_only)

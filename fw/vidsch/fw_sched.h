@@ -3,11 +3,12 @@
  * fw_sched.h - the scheduler of the render queue: SubmitCommand, retire,
  * timeout detection and recovery, and every CPU wait that runs the GPU.
  *
- * fw_kmd_submit makes a DMA buffer's allocations resident (fw_paging.c),
- * patches a copy of it with their addresses of the day (dma_patch) and puts
- * it in the render queue's ring as an IB behind a WAIT_MEM on the paging
- * fence, followed by its monitored-fence signals and the queue fence whose
- * value is the SubmissionFenceId.  fw_kmd_poll is the scheduler's loop: it
+ * fw_kmd_submit takes a DMA buffer through the roles' hooks (struct
+ * fw_sched_ops below: Lock's, GPU-VA's, paging's), patches a copy of it with
+ * its allocations' addresses of the day (dma_patch) and puts it in the
+ * render queue's ring as an IB behind a WAIT_MEM on the paging fence,
+ * followed by its monitored-fence signals and the queue fence whose value
+ * is the SubmissionFenceId.  fw_kmd_poll is the scheduler's loop: it
  * runs the GPU to the next interrupt, lets the interrupt handler record
  * what happened (fw_isr), retires the submissions the render fence passed
  * and decides the recovery.
@@ -26,6 +27,55 @@
 #define FW_SCHED_H
 
 #include "fw_kmd_types.h"
+
+/*
+ * The roles a submission passes through, as drm_sched_backend_ops are for a
+ * DRM scheduler.  fw_kmd_init lists one table per role in k->sched_ops, in
+ * the order Lock (fw_lock.h), GPU-VA (fw_gpuva.h), paging (fw_paging.h); the
+ * scheduler knows nothing else of them.  Each phase calls the roles that
+ * have its hook, in that order, at one fixed point of the submission:
+ *
+ *   check      fw_kmd_submit, after its own checks (arguments, allocation
+ *              handles, monitored-fence signals, the patch list): may the
+ *              buffer run at all?  Nothing has changed yet; the first code
+ *              that is not GM_OK is fw_kmd_submit's (Lock and GPU-VA refuse
+ *              with GM_ERR_BAD_ARG, paging with GM_ERR_FULL).
+ *   prepare    before a DMA buffer slot is taken (not for NullRendering):
+ *              move what would stop the buffer from running (Lock: raw
+ *              locks in VRAM go to the system segment).
+ *   resident   with the slot taken, and again when TDR resubmits the buffer
+ *              (not for NullRendering): make its allocations resident.
+ *              GM_ERR_BUSY: the scheduler waits for a submission to retire
+ *              and calls the phase again.
+ *   patch      before the buffer is patched and goes in the ring (not for
+ *              NullRendering; again on resubmission): the role writes its
+ *              part of the run - the allocations' addresses in @buf's
+ *              allocation list (DXGKARG_PATCH's pAllocationList), *@run's
+ *              paging fence and VMID.
+ *   submitted  once the buffer is in the ring and its monitored-fence
+ *              signals requested; a code is fw_kmd_submit's, the submission
+ *              stands.
+ *   removed    TDR removed @dev (after its monitored fences jumped).
+ *   progress   the TDR watch: a count that grows while the role's own work
+ *              moves (paging: pieces of paging buffers done); the watch sums
+ *              the roles' counts.
+ */
+struct fw_sched_run {
+	uint64_t wait_fence;  /* paging-queue fence the IB waits for (WAIT_MEM); 0: none */
+	unsigned vmid;        /* the VMID the IB runs in; 0: physical */
+};
+
+struct fw_sched_ops {
+	const char *name;
+	int (*check)(const struct fw_kmd *k, const struct fw_dmabuf *buf,
+		     const struct fw_signal *sig, uint32_t nsig);
+	int (*prepare)(struct fw_kmd *k, const struct fw_dmabuf *buf);
+	int (*resident)(struct fw_kmd *k, const struct fw_dmabuf *buf);
+	void (*patch)(const struct fw_kmd *k, struct fw_dmabuf *buf, struct fw_sched_run *run);
+	int (*submitted)(struct fw_kmd *k, const struct fw_dmabuf *buf);
+	void (*removed)(struct fw_kmd *k, const struct fw_device *dev);
+	int (*progress)(struct fw_kmd *k, uint64_t *count);
+};
 
 /*
  * SubmitCommand: residency, patch, submit (see the top of this file); the
@@ -74,16 +124,10 @@ int fw_kmd_submit_cmdbuf(struct fw_kmd *k, struct fw_device *dev, const struct f
  */
 int fw_kmd_poll(struct fw_kmd *k, uint64_t cycles) GM_MUST_CHECK;
 
-/* Poll until nothing is pending: GM_OK, or GM_ERR_TIMEOUT after @budget;
- * the codes of fw_kmd_poll. */
-int fw_kmd_idle(struct fw_kmd *k, uint64_t budget) GM_MUST_CHECK;
+/* ---- for the pipeline's other files (fw_lock.c, fw_paging.c, fw_kmd.c) */
 
-/* Wait (polling) until monitored fence @id reaches @value: GM_OK;
- * GM_ERR_TIMEOUT; GM_ERR_BAD_ARG (unknown id, @value never requested); the
- * codes of fw_mfence_read and fw_kmd_poll. */
-int fw_mfence_wait(struct fw_kmd *k, uint32_t id, uint64_t value, uint64_t budget) GM_MUST_CHECK;
-
-/* ---- for the pipeline's other files (fw_lock.c, fw_kmd.c) */
+/* Whether a submission is pending on the render queue. */
+bool fw_sched_busy(const struct fw_kmd *k);
 
 /* True when a pending submission references @a (@writes_only: writes it). */
 bool fw_sched_references(const struct fw_kmd *k, const struct fw_alloc *a, bool writes_only);
