@@ -53,6 +53,9 @@ int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg
 	k->sched_ops[0] = &fw_lock_sched_ops;
 	k->sched_ops[1] = &fw_gpuva_sched_ops;
 	k->sched_ops[2] = &fw_paging_sched_ops;
+	/* What residency must not move, and who follows what moves (fw_paging.h). */
+	k->paging_ops[0] = &fw_lock_paging_ops;
+	k->paging_ops[1] = &fw_gpuva_paging_ops;
 	sys_next = d->sys_next; /* what fw_alloc_sys carves below is given back on error */
 	st = fw_adapter_init(&k->ad, NULL);
 	if (st)

@@ -35,8 +35,10 @@
 #define FW_GPUVA_MAX_MAPPED 16u  /* allocations one GPU-VA space maps */
 #define FW_KMD_RAW_LOCKS 16u     /* live locks without an aperture range */
 #define FW_SCHED_ROLES 3u        /* roles with scheduler hooks (fw_sched.h) */
+#define FW_PAGING_CLIENTS 2u     /* residency's clients (fw_paging.h) */
 
 struct fw_sched_ops;
+struct fw_paging_ops;
 
 /* One allocation a command buffer references (D3DDDI_ALLOCATIONLIST). */
 struct fw_alloc_ref {
@@ -198,6 +200,8 @@ struct fw_kmd {
 	struct fw_kmd_cfg cfg;
 	/* the roles' scheduler hooks, in phase order (fw_kmd_init; fw_sched.h) */
 	const struct fw_sched_ops *sched_ops[FW_SCHED_ROLES];
+	/* residency's clients, which pin allocations or follow them (fw_paging.h) */
+	const struct fw_paging_ops *paging_ops[FW_PAGING_CLIENTS];
 	/* fw_sched.c */
 	uint64_t slot_addr[FW_KMD_SLOTS];
 	struct fw_kmd_pending pend[FW_KMD_SLOTS];

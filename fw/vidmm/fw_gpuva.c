@@ -354,3 +354,10 @@ const struct fw_sched_ops fw_gpuva_sched_ops = {
 	.submitted = gpuva_submitted,
 	.removed = fw_gpuva_remove_device,
 };
+
+const struct fw_paging_ops fw_gpuva_paging_ops = {
+	.name = "gpuva",
+	.pinned = fw_gpuva_busy_allocs,
+	.follows = fw_gpuva_is_mapped,
+	.moved = fw_gpuva_relocate,
+};

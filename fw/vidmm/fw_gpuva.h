@@ -170,4 +170,8 @@ void fw_gpuva_release_device(struct fw_kmd *k, const struct fw_device *dev);
  * (fw_gpuva_release), removed (fw_gpuva_remove_device). */
 extern const struct fw_sched_ops fw_gpuva_sched_ops;
 
+/* GPU-VA's residency hooks (fw_paging.h): pinned (fw_gpuva_busy_allocs),
+ * follows (fw_gpuva_is_mapped), moved (fw_gpuva_relocate). */
+extern const struct fw_paging_ops fw_gpuva_paging_ops;
+
 #endif /* FW_GPUVA_H */

@@ -247,4 +247,7 @@ int fw_lock_release_handle(void *kmd, const struct fw_device *dev, uint32_t hand
  * (fw_lock_instances_used). */
 extern const struct fw_sched_ops fw_lock_sched_ops;
 
+/* Lock's residency hook (fw_paging.h): pinned (what a lock entry holds). */
+extern const struct fw_paging_ops fw_lock_paging_ops;
+
 #endif /* FW_LOCK_H */

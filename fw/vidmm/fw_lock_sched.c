@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fw_lock_sched.c - Lock's part of a submission: its scheduler hooks
- * (struct fw_sched_ops, fw_sched.h) and what they decide - a DMA buffer may
+ * fw_lock_sched.c - Lock's part of a submission and of residency: its
+ * scheduler hooks (struct fw_sched_ops, fw_sched.h) and what they decide - a DMA buffer may
  * not reference an allocation the CPU holds through a range or the copy
  * fallback, nor an instance older than one already submitted (Discard),
  * and what the CPU holds raw in VRAM goes to the system segment first
- * (D3DDDICB_LOCK / pfnLockCb in d3dumddi.h; see fw_lock.h).
+ * (D3DDDICB_LOCK / pfnLockCb in d3dumddi.h; see fw_lock.h); its residency
+ * hook (struct fw_paging_ops, fw_paging.h): a locked allocation stays put.
  */
 #include <inttypes.h>
 
@@ -156,4 +157,23 @@ const struct fw_sched_ops fw_lock_sched_ops = {
 	.check = lock_check,
 	.prepare = fw_lock_render,
 	.submitted = lock_submitted,
+};
+
+/* pinned: every allocation a lock entry holds (ranges, then raw entries). */
+static size_t lock_pinned(const struct fw_kmd *k, struct fw_alloc **out)
+{
+	size_t n = 0;
+
+	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
+		if (k->apt[r].a)
+			out[n++] = k->apt[r].a;
+	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
+		if (k->raw[r].a)
+			out[n++] = k->raw[r].a;
+	return n;
+}
+
+const struct fw_paging_ops fw_lock_paging_ops = {
+	.name = "lock",
+	.pinned = lock_pinned,
 };

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "dma_buf.h"
-#include "fw_gpuva.h"
 #include "fw_paging.h"
 #include "fw_sched.h"
 #include "fw_render.h"
@@ -18,8 +17,13 @@
 #define FILL_ROW_BYTES 0x10000u    /* FILL of a byte range: rows of 64 KiB */
 #define PIECE_MAX_BYTES 0x40000u  /* 256 KiB: about 17,000 cycles of FILL on this model */
 #define PIECE_MIN_BYTES 0x1000u
-#define MAX_EXCLUDED (FW_KMD_MAX_ALLOCS * (FW_KMD_SLOTS + 1) + GPU_APT_RANGES + FW_KMD_RAW_LOCKS + \
-		      GPU_NUM_VMIDS * FW_GPUVA_MAX_MAPPED)
+#define MAX_EXCLUDED (FW_KMD_MAX_ALLOCS * (FW_KMD_SLOTS + 1) + FW_PAGING_PINNED_MAX)
+
+/* The residency clients' hooks (fw_paging.h), in k->paging_ops order. */
+#define EACH_CLIENT(k, o)                                                                   \
+	for (const struct fw_paging_ops *const *o = (k)->paging_ops;                         \
+	     o < (k)->paging_ops + FW_PAGING_CLIENTS; o++)                                   \
+		if (*o)
 
 int fw_paging_progress(struct fw_kmd *k, uint64_t *pieces)
 {
@@ -231,28 +235,35 @@ static size_t excluded(const struct fw_kmd *k, const struct fw_dmabuf *buf, stru
 		out[n++] = fw_dmabuf_alloc(buf, i);
 	if (a)
 		out[n++] = a;
-	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-		for (uint32_t i = 0; k->pend[s].used && i < k->pend[s].buf.nalloc; i++)
-			out[n++] = fw_dmabuf_alloc(&k->pend[s].buf, i);
-	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
-		if (k->apt[r].a)
-			out[n++] = k->apt[r].a;
-	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
-		if (k->raw[r].a)
-			out[n++] = k->raw[r].a;
-	return n + fw_gpuva_busy_allocs(k, out + n);
+	n += fw_sched_allocs(k, out + n);
+	EACH_CLIENT(k, o)
+		if ((*o)->pinned)
+			n += (*o)->pinned(k, out + n);
+	return n;
 }
 
-/* @a moved from @prev: a process that maps it has its translations follow
- * (after the bytes' move, which goes out first). */
+/* Whether a client's view of @a follows it when it moves (a process maps it). */
+static bool followed(const struct fw_kmd *k, const struct fw_alloc *a)
+{
+	EACH_CLIENT(k, o)
+		if ((*o)->follows && (*o)->follows(k, a))
+			return true;
+	return false;
+}
+
+/* @a moved from @prev: a client whose view follows it (a process that maps
+ * it: its translations) is told, after the bytes' move, which goes out first. */
 static int follow(struct fw_kmd *k, struct fw_alloc *a, const struct fw_loc *prev)
 {
 	int st;
 
-	if (!fw_gpuva_is_mapped(k, a))
+	if (!followed(k, a))
 		return GM_OK;
 	st = paging_flush(k);
-	return st ? st : fw_gpuva_relocate(k, a, prev);
+	EACH_CLIENT(k, o)
+		if (!st && (*o)->follows && (*o)->follows(k, a))
+			st = (*o)->moved(k, a, prev);
+	return st;
 }
 
 /* Evict @a from VRAM: TRANSFER to the system segment, or drop it when its
@@ -263,7 +274,7 @@ static int evict_one(struct fw_kmd *k, struct fw_alloc *a)
 	struct fw_loc prev;
 	int st;
 
-	if (!a->content_valid && !fw_gpuva_is_mapped(k, a)) {
+	if (!a->content_valid && !followed(k, a)) {
 		st = fw_res_evict(&k->ad, a, &prev);
 		if (!st) {
 			k->st.discards++;

@@ -37,6 +37,31 @@
  * drops it, a page-in fills zero.  GM_OK; GM_ERR_BAD_ARG; GM_ERR_DEVICE_REMOVED. */
 int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle) GM_MUST_CHECK;
 
+/*
+ * The roles that hold allocations in place or follow them when they move
+ * (Lock, GPU-VA) are residency's clients: fw_kmd_init lists their hooks in
+ * k->paging_ops, and residency asks them, never reading their state:
+ *   pinned   append to @out what must not move now (a locked allocation, one
+ *            a busy process maps); returns how many.  All clients together
+ *            write at most FW_PAGING_PINNED_MAX.
+ *   follows  whether the client's view of @a follows it when it moves (a
+ *            process maps it): evicting it then keeps a place in the system
+ *            segment even when its content was discarded;
+ *   moved    @a moved from @from to a->loc, its bytes' move already on the
+ *            paging queue: the client's view follows (GPU-VA: an internal
+ *            page-table batch).  Called only when follows said so.
+ * A pending submission's allocations do not move either (fw_sched_allocs).
+ */
+#define FW_PAGING_PINNED_MAX (GPU_APT_RANGES + FW_KMD_RAW_LOCKS + \
+			      GPU_NUM_VMIDS * FW_GPUVA_MAX_MAPPED)
+
+struct fw_paging_ops {
+	const char *name;
+	size_t (*pinned)(const struct fw_kmd *k, struct fw_alloc **out);
+	bool (*follows)(const struct fw_kmd *k, const struct fw_alloc *a);
+	int (*moved)(struct fw_kmd *k, struct fw_alloc *a, const struct fw_loc *from);
+};
+
 /* ---- for the pipeline's other files (fw_sched.c, fw_lock.c) */
 
 /*

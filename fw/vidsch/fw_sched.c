@@ -519,6 +519,16 @@ bool fw_sched_references(const struct fw_kmd *k, const struct fw_alloc *a, bool 
 	return false;
 }
 
+size_t fw_sched_allocs(const struct fw_kmd *k, struct fw_alloc **out)
+{
+	size_t n = 0;
+
+	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
+		for (uint32_t i = 0; k->pend[s].used && i < k->pend[s].buf.nalloc; i++)
+			out[n++] = fw_dmabuf_alloc(&k->pend[s].buf, i);
+	return n;
+}
+
 int fw_sched_drain(struct fw_kmd *k, const struct fw_device *dev, uint64_t budget)
 {
 	uint64_t end = now(k) + budget;

@@ -132,6 +132,11 @@ bool fw_sched_busy(const struct fw_kmd *k);
 /* True when a pending submission references @a (@writes_only: writes it). */
 bool fw_sched_references(const struct fw_kmd *k, const struct fw_alloc *a, bool writes_only);
 
+/* Append to @out every allocation a pending submission references (at
+ * most FW_KMD_MAX_ALLOCS * FW_KMD_SLOTS, repeats included); returns how
+ * many. */
+size_t fw_sched_allocs(const struct fw_kmd *k, struct fw_alloc **out);
+
 /* Poll until @dev has nothing pending, up to @budget cycles: GM_OK;
  * GM_ERR_TIMEOUT (still pending); the codes of fw_kmd_poll. */
 int fw_sched_drain(struct fw_kmd *k, const struct fw_device *dev, uint64_t budget) GM_MUST_CHECK;
