@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fw_gpuva.h - per-process GPU virtual address spaces and
- * UpdateGpuVirtualAddress (seed 004: pfnReserveGpuVirtualAddressCb,
+ * UpdateGpuVirtualAddress (d3dumddi.h: pfnReserveGpuVirtualAddressCb,
  * pfnUpdateGpuVirtualAddressCb).
  *
  * A device made a GPU-VA device (fw_gpuva_enable) gets a VMID of its own
  * and page tables in VRAM.  Its DMA buffers run translated in that VMID:
  * the render ring, privileged, names the VMID in each INDIRECT_BUFFER, and
  * the buffers address memory by GPU VA (no patching needed).  Other devices
- * keep the physical, patched path of seed 001.
+ * keep the physical, patched path of DXGKARG_PATCH (d3dkmddi.h).
  *
  * Page-table memory is never written by the CPU once the device is up.
  * The driver keeps a host shadow of the device's table pool (mmu_shadow.h);
@@ -41,7 +41,7 @@
 #include "fw_kmd_types.h"
 #include "mmu_update.h"
 
-#define FW_GPUVA_MAX_QUEUED_OPS 128u   /* seed 004: more than this blocks */
+#define FW_GPUVA_MAX_QUEUED_OPS 128u   /* pfnUpdateGpuVirtualAddressCb: more than this blocks */
 #define FW_GPUVA_MAX_BATCH_OPS 128u    /* operations in one call */
 
 /* D3DDDIGPUVIRTUALADDRESS_RESERVATION_TYPE */

@@ -165,7 +165,7 @@ void fw_gpuva_remove_device(struct fw_kmd *k, const struct fw_device *dev)
 			k->vab[i].used = false;
 }
 
-/* A free batch slot, after waiting (blocking the caller, as seed 004 says)
+/* A free batch slot, after waiting (blocking the caller, as pfnUpdateGpuVirtualAddressCb says)
  * while more than FW_GPUVA_MAX_QUEUED_OPS operations would be queued. */
 static int batch_slot(struct fw_kmd *k, uint32_t nops, struct fw_gpuva_batch **out)
 {

@@ -109,7 +109,7 @@ static bool args_ok(const struct fw_lock_args *x, const struct fw_alloc *a)
 }
 
 /*
- * One range per MIP level of @a (seed 000) in @r[0..*nr) and one window for
+ * One range per MIP level of @a (pfnLockCb) in @r[0..*nr) and one window for
  * all, each level at its own offset in it; or *nr = 0: not enough ranges
  * free for every level (none is taken then: the allocation is served whole,
  * all its levels) and the copy fallback serves the lock (LockEntire or a

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fw_lock_level.c - Lock of a surface's MIP levels one call at a time
- * (seed 000: "the user-mode driver can acquire several swizzling ranges
+ * (pfnLockCb: "the user-mode driver can acquire several swizzling ranges
  * for one allocation by calling pfnLockCb, e.g. one per MIP level; when
  * one of them cannot be acquired, the allocation is evicted to serve the
  * lock, all its MIP levels, and every swizzling range is reclaimed").

@@ -76,8 +76,8 @@ struct fw_paging_ops {
 int fw_paging_make_resident(struct fw_kmd *k, const struct fw_dmabuf *buf) GM_MUST_CHECK;
 
 /* Whether the GPU uses @a where it lives, with no page-in: in VRAM, or in
- * the system segment when it is dynamic (its home, seed 000) or pinned
- * there by a lock (seed 000: rendering from an allocation the CPU holds
+ * the system segment when it is dynamic (its home, pfnLockCb) or pinned
+ * there by a lock (pfnLockCb: rendering from an allocation the CPU holds
  * raw; see fw_lock_render). */
 bool fw_paging_in_place(const struct fw_alloc *a);
 

@@ -87,7 +87,7 @@ struct fw_sched_ops {
  * submitted).  With NullRendering (buf->flags) nothing is made resident or
  * patched and the IB is not put in the ring: the signals and the fence
  * complete in order, no packet runs; GM_ERR_BAD_ARG too for an allocation
- * the CPU holds through a range or the copy fallback (seed 000); an
+ * the CPU holds through a range or the copy fallback (pfnLockCb); an
  * allocation it holds raw in VRAM goes to the system segment first
  * (fw_lock_render: GM_ERR_CANT_RENDER_LOCKED when it cannot, nothing
  * moved); dynamic allocations are used in the system segment (fw_paging.h);
