@@ -5,6 +5,7 @@
  * that span roles (see fw_kmd.h).
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fw_kmd.h"
@@ -35,6 +36,46 @@ static int release_handle(void *kmd, const struct fw_device *dev, uint32_t handl
 	return st ? st : fw_lock_release_handle(kmd, dev, handle);
 }
 
+/* Free the roles' state (NULL pointers too) and clear the links to it. */
+static void roles_free(struct fw_kmd *k)
+{
+	free(k->sch);
+	free(k->pg);
+	free(k->mfs);
+	free(k->va);
+	free(k->lk);
+	k->sch = NULL;
+	k->pg = NULL;
+	k->mfs = NULL;
+	k->va = NULL;
+	k->lk = NULL;
+	k->mf = NULL;
+	k->apt = k->raw = NULL;
+	k->vas = NULL;
+	k->vab = NULL;
+}
+
+/* Each role's state, zeroed, and the read-only views into it.  GM_OK;
+ * GM_ERR_NO_MEM (nothing left allocated). */
+static int roles_alloc(struct fw_kmd *k)
+{
+	k->sch = calloc(1, sizeof(*k->sch));
+	k->pg = calloc(1, sizeof(*k->pg));
+	k->mfs = calloc(1, sizeof(*k->mfs));
+	k->va = calloc(1, sizeof(*k->va));
+	k->lk = calloc(1, sizeof(*k->lk));
+	if (!k->sch || !k->pg || !k->mfs || !k->va || !k->lk) {
+		roles_free(k);
+		return GM_ERR_NO_MEM;
+	}
+	k->mf = k->mfs->mf;
+	k->apt = k->lk->apt;
+	k->raw = k->lk->raw;
+	k->vas = k->va->vas;
+	k->vab = k->va->vab;
+	return GM_OK;
+}
+
 int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg)
 {
 	struct fw_seg_desc vram, sys;
@@ -57,9 +98,14 @@ int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg
 	k->paging_ops[0] = &fw_lock_paging_ops;
 	k->paging_ops[1] = &fw_gpuva_paging_ops;
 	sys_next = d->sys_next; /* what fw_alloc_sys carves below is given back on error */
-	st = fw_adapter_init(&k->ad, NULL);
+	st = roles_alloc(k);
 	if (st)
 		return st;
+	st = fw_adapter_init(&k->ad, NULL);
+	if (st) {
+		roles_free(k);
+		return st;
+	}
 	/* A Lock ends with the handle it was made through. */
 	fw_adapter_on_release(&k->ad, release_handle, k);
 	vram = (struct fw_seg_desc){ .id = FW_KMD_SEG_VRAM, .kind = FW_SEG_VRAM,
@@ -77,24 +123,29 @@ int fw_kmd_init(struct fw_kmd *k, struct fw_dev *d, const struct fw_kmd_cfg *cfg
 					    .cpu_visible = true };
 		st = fw_adapter_add_seg(&k->ad, &sys);
 	}
+	/* The roles' system memory, in this order (the address map of every
+	 * transcript follows from it): the scheduler's DMA buffer slots, the
+	 * paging buffer, the monitored fences, the paging progress fence, the
+	 * GPU-VA batches. */
 	for (unsigned i = 0; !st && i < FW_KMD_SLOTS; i++)
-		st = fw_alloc_sys(d, FW_KMD_DMA_DW * 4ull, 256, &k->slot_addr[i]);
+		st = fw_alloc_sys(d, FW_KMD_DMA_DW * 4ull, 256, &k->sch->slot_addr[i]);
 	if (!st)
-		st = fw_alloc_sys(d, FW_KMD_DMA_DW * 4ull, 256, &k->pg.addr);
+		st = fw_alloc_sys(d, FW_KMD_DMA_DW * 4ull, 256, &k->pg->addr);
 	if (!st)
-		st = fw_alloc_sys(d, 8ull * (FW_KMD_MAX_MFENCES + 1), 32, &k->mf_addr);
+		st = fw_alloc_sys(d, 8ull * (FW_KMD_MAX_MFENCES + 1), 32, &k->mfs->addr);
 	if (!st)
-		st = fw_alloc_sys(d, 8, 32, &k->pg.progress_addr);
+		st = fw_alloc_sys(d, 8, 32, &k->pg->progress_addr);
 	if (!st) /* the GPU counts paging pieces there from zero */
-		st = gm_backdoor_write(d->gm, k->pg.progress_addr, &k->pg.pieces, 8);
+		st = gm_backdoor_write(d->gm, k->pg->progress_addr, &k->pg->pieces, 8);
 	for (unsigned i = 0; !st && cfg->pt_bytes && i < FW_GPUVA_BATCHES; i++)
-		st = fw_alloc_sys(d, FW_GPUVA_BATCH_DW * 4ull, 256, &k->vab[i].addr);
+		st = fw_alloc_sys(d, FW_GPUVA_BATCH_DW * 4ull, 256, &k->va->vab[i].addr);
 	/* GPU-VA devices: the render ring names each IB's VMID, so it is privileged
 	 * (the IBs themselves run unprivileged). */
 	if (!st && cfg->pt_bytes)
 		st = fw_queue_set_priv(d, FW_QUEUE_RENDER, true);
 	if (st) {
 		fw_adapter_fini(&k->ad);
+		roles_free(k);
 		d->sys_next = sys_next;
 		k->d = NULL;
 		return st == GM_ERR_BAD_ARG ? GM_ERR_BAD_ARG : GM_ERR_NO_MEM;
@@ -111,9 +162,10 @@ void fw_kmd_fini(struct fw_kmd *k)
 	if (!k || !k->d)
 		return;
 	for (unsigned v = 1; v < GPU_NUM_VMIDS; v++)
-		if (k->vas[v])
-			fw_gpuva_release_device(k, k->vas[v]->dev);
+		if (k->va->vas[v])
+			fw_gpuva_release_device(k, k->va->vas[v]->dev);
 	fw_adapter_fini(&k->ad);
+	roles_free(k);
 	k->d = NULL;
 }
 

@@ -5,19 +5,38 @@
  * DxgkDdiBuildPagingBuffer) and the video memory manager / scheduler around
  * them (residency, eviction, monitored fences, timeout detection, Lock).
  *
+ * The driver is split by role, one folder per layer: fw/umd (the user-mode
+ * driver), fw/vidmm (the video memory manager: segments and allocations,
+ * residency and paging, Lock, GPU-VA), fw/vidsch (the scheduler: submission,
+ * retire, TDR; monitored fences), fw/kmd (the miniport: device bring-up,
+ * Render, and this pipeline).  Each role keeps its state in its own struct,
+ * defined in its header (struct fw_sched_state, fw_paging_state,
+ * fw_mfence_state, fw_gpuva_state, fw_lock_state); struct fw_kmd
+ * (fw_kmd_types.h) links them.  The roles call each other one way
+ * (tb/check_roles.py): where a lower role needs a higher one, it calls
+ * through a hook table the pipeline fills in at bring-up.
+ *
  * The path of one command buffer:
  *   fw_kmd_render()  validate the user command buffer, copy it into a
  *                    kernel DMA buffer, resolve its allocation handles and
  *                    keep its patch list (fw_render.h);
- *   fw_kmd_submit()  make every referenced allocation resident in VRAM with
- *                    paging buffers on the paging queue (fw_paging.h), patch
- *                    a copy of the DMA buffer and submit it to the render
- *                    queue (fw_sched.h);
- *   fw_kmd_poll()    the scheduler's loop: interrupts, retire, timeout
- *                    detection and recovery (fw_sched.h).
- * Monitored fences are in fw_mfence.h, Lock in fw_lock.h, the objects they
- * share in fw_kmd_types.h.  This header adds the pipeline's lifetime and
- * gathers them all: clients include this header only.
+ *   fw_kmd_submit()  take it through the roles' hooks in a fixed order
+ *                    (struct fw_sched_ops, fw_sched.h):
+ *                      check     Lock, GPU-VA, paging may refuse it;
+ *                      prepare   Lock moves raw-locked allocations out of VRAM;
+ *                      resident  paging makes its allocations resident with
+ *                                paging buffers on the paging queue;
+ *                      patch     paging writes the allocations' addresses,
+ *                                the paging fence to wait for; GPU-VA the VMID;
+ *                      (the scheduler patches a copy and puts it in the ring)
+ *                      submitted Lock, GPU-VA, paging note it was submitted;
+ *   fw_kmd_poll()    the scheduler's loop: interrupts, retire (monitored
+ *                    fences), timeout detection and recovery (the removed
+ *                    hook tells the roles of a removed device) (fw_sched.h).
+ * Residency in turn asks Lock and GPU-VA what must not move and tells
+ * GPU-VA what moved (struct fw_paging_ops, fw_paging.h).  This header adds
+ * the pipeline's lifetime and the CPU waits that span roles and gathers
+ * them all: clients include this header only.
  *
  * Queues: FW_QUEUE_RENDER runs the devices' DMA buffers in physical mode
  * (VMID 0, patched addresses); FW_QUEUE_COPY is the paging queue.

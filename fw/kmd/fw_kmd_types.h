@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fw_kmd_types.h - the submission pipeline's objects and shared state: DMA
- * buffers and their lists, submissions, the paging buffer, monitored
- * fences, and struct fw_kmd that holds them.  Each role's functions are in
- * its own header (fw_render.h, fw_paging.h, fw_mfence.h, fw_sched.h,
- * fw_lock.h); fw_kmd.h gathers them for clients.  fw_kmd_init sets
- * struct fw_kmd up; after that a group of its fields is changed only by the
- * file named above it.
+ * fw_kmd_types.h - the objects the submission pipeline's roles pass each
+ * other (command buffers, DMA buffers and their lists, monitored-fence
+ * signals, the configuration and statistics) and struct fw_kmd, which
+ * links the roles.  Each role's state and functions are in its own header
+ * (fw_render.h, fw_paging.h, fw_mfence.h, fw_sched.h, fw_lock.h,
+ * fw_gpuva.h); fw_kmd.h gathers them for clients.
  */
 #ifndef FW_KMD_TYPES_H
 #define FW_KMD_TYPES_H
@@ -18,9 +17,6 @@
 #include "dma_patch.h"
 #include "fw_dev.h"
 #include "fw_res.h"
-#include "mmu_pt.h"
-#include "mmu_shadow.h"
-#include "mmu_va.h"
 
 #define FW_KMD_DMA_DW 4096u      /* dwords in one DMA buffer */
 #define FW_KMD_MAX_ALLOCS 32u    /* allocations one DMA buffer references */
@@ -88,69 +84,6 @@ struct fw_signal {
 	uint64_t value;
 };
 
-struct fw_mfence {
-	struct fw_device *dev;   /* NULL: free id */
-	uint64_t addr;           /* 8 bytes of system memory the GPU writes */
-	uint64_t requested;      /* highest value a submission will write */
-	uint64_t seen;           /* highest value the CPU has read: never goes back */
-};
-
-/* A submission on the render queue, from SubmitCommand to retire.  Slot i
- * of the DMA buffers belongs to pend[i]. */
-struct fw_kmd_pending {
-	bool used;
-	uint64_t fence;          /* render-queue fence = SubmissionFenceId (changes on resubmission) */
-	uint64_t seq;            /* submission order */
-	struct fw_dmabuf buf;    /* copy, dwords unpatched: patched again on resubmission */
-	struct fw_signal sig[FW_KMD_MAX_SIGNALS];
-	uint32_t nsig;
-	uint64_t submit_cycle;
-};
-
-/* The paging buffer being built (host side) before it goes to the paging
- * queue.  Its work comes in pieces; each ends by writing the count of pieces
- * emitted so far to the progress fence, so a long paging buffer is seen
- * moving (fw_paging.h). */
-struct fw_kmd_paging {
-	uint32_t dw[FW_KMD_DMA_DW];
-	uint32_t ndw;
-	uint64_t addr;           /* its system-memory home, run as an IB */
-	uint64_t fence;          /* paging-queue fence of the last paging buffer submitted */
-	uint64_t last_fence;     /* of the last IB of any kind there (GPU-VA batches too):
-				  * what a render submission waits for */
-	uint64_t progress_addr;  /* the progress fence: 8 bytes of system memory */
-	uint64_t pieces;         /* pieces emitted (the last value written there) */
-};
-
-/* A GPU-VA device's address space (fw_gpuva.c). */
-struct fw_gpuva_space {
-	struct fw_device *dev;
-	unsigned vmid;
-	uint64_t pool_pa, pool_bytes, pool_next; /* its page-table pool in VRAM, bump-allocated */
-	struct mmu_shadow sh;                    /* host copy of the pool */
-	struct mmu_pt pt;                        /* built in the shadow */
-	struct mmu_va_space vs;                  /* reservations */
-	uint64_t kernel_va;                      /* the driver's reservation (DMA buffers) */
-	struct fw_alloc *mapped[FW_GPUVA_MAX_MAPPED]; /* allocations a MAP named, till released */
-	unsigned nmapped;
-};
-
-/* An UpdateGpuVirtualAddress batch from the call until the GPU did it. */
-struct fw_gpuva_batch {
-	bool used;
-	bool held;               /* in the driver, not on the paging queue yet */
-	struct fw_device *dev;
-	uint32_t fence;          /* monitored fence id, 0: none (the driver's own batch) */
-	uint64_t value;          /* FenceValue: waited for, then value + 1 written */
-	bool do_not_wait;
-	uint32_t nops;
-	uint64_t seq;            /* call order: batches go to the queue in it */
-	uint64_t addr;           /* its paging buffer in system memory */
-	uint32_t ndw;
-	uint32_t nruns;          /* PTE_WRITE runs in it (the statistics' figure) */
-	uint64_t paging_fence;   /* on the queue: the paging-queue fence that retires it */
-};
-
 struct fw_kmd_cfg {
 	uint64_t vram_base, vram_bytes; /* the VRAM segment (physical; 64 KiB aligned) */
 	uint64_t pt_bytes;              /* VRAM above the segment for GPU-VA page tables
@@ -168,62 +101,48 @@ struct fw_kmd_stats {
 	uint64_t last_submit_to_retire;  /* cycles, of the last submission retired */
 };
 
-/* A Lock: an allocation mapped for the CPU through one aperture range, or
- * (in fw_kmd.raw) given to it where it lives or as a linear copy. */
-struct fw_lock_range {
-	struct fw_alloc *a;          /* NULL: the range (entry) is free */
-	struct fw_device *dev;       /* the device that locked it, */
-	uint32_t handle;             /* through this handle of its own */
-	uint32_t flags;              /* FW_LOCK_* it was locked with */
-	uint64_t win;                /* range: window bytes [win, win + a->d.size);
-				      * raw: a->loc.addr when locked;
-				      * copy: the staging copy in the system segment */
-	bool copy;                   /* raw entry: the unswizzled-copy fallback */
-	bool follow;                 /* range entry: a raw lock whose allocation went to
-				      * the system segment for rendering; the range shows
-				      * its raw bytes at the window they had in VRAM,
-				      * whose VRAM stays booked while the lock lasts */
-	bool view;                   /* range entry: shows a copy lock's staging copy
-				      * linearly at the window the allocation's levels had
-				      * (fw_lock_level.c); not a lock of its own */
-	unsigned view_range;         /* copy entry: 1 + its view's range; 0: none */
-	uint32_t levels;             /* MIP levels (bit i: level i) locked one at a time
-				      * through this entry; 0: the whole allocation */
-	uint32_t *pages;             /* copy: the pages copied (host heap); NULL: all */
-	uint32_t npages;
-};
+/* Each role's state: its own struct, defined in its header and changed only
+ * by its files (fw_kmd_init brings the memory up). */
+struct fw_sched_state;   /* fw_sched.h: DMA buffer slots, submissions, TDR watch */
+struct fw_paging_state;  /* fw_paging.h: the paging buffer, LRU stamp */
+struct fw_mfence_state;  /* fw_mfence.h: the monitored fences */
+struct fw_gpuva_state;   /* fw_gpuva.h: address spaces, page-table batches */
+struct fw_lock_state;    /* fw_lock.h: aperture-range and raw locks */
+struct fw_mfence;
+struct fw_lock_range;
+struct fw_gpuva_space;
+struct fw_gpuva_batch;
 
-/* Large (two DMA buffers per slot): allocate it, do not put it on the stack. */
+/*
+ * The pipeline: the links between the roles and what they share - the
+ * device, the adapter (segments, allocations: fw_res.h), the configuration,
+ * the hook tables the scheduler and residency call (fw_sched.h,
+ * fw_paging.h), one pointer to each role's state and the statistics every
+ * role counts into.  fw_kmd_init sets it up; fw_kmd_fini frees the roles'
+ * state.
+ */
 struct fw_kmd {
 	struct fw_dev *d;
 	struct fw_adapter ad;
 	struct fw_kmd_cfg cfg;
-	/* the roles' scheduler hooks, in phase order (fw_kmd_init; fw_sched.h) */
+	/* the roles' scheduler hooks, in phase order (fw_sched.h) */
 	const struct fw_sched_ops *sched_ops[FW_SCHED_ROLES];
 	/* residency's clients, which pin allocations or follow them (fw_paging.h) */
 	const struct fw_paging_ops *paging_ops[FW_PAGING_CLIENTS];
-	/* fw_sched.c */
-	uint64_t slot_addr[FW_KMD_SLOTS];
-	struct fw_kmd_pending pend[FW_KMD_SLOTS];
-	uint64_t progress_cycle;                     /* TDR watch: last progress seen */
-	uint64_t seen_render, seen_pieces;           /* render fence, paging pieces done then */
-	uint64_t seq;
-	uint32_t scratch[FW_KMD_DMA_DW];             /* the DMA buffer being patched */
-	/* fw_paging.c */
-	struct fw_kmd_paging pg;
-	uint64_t use_stamp;
-	/* fw_mfence.c */
-	uint64_t mf_addr;                            /* FW_KMD_MAX_MFENCES + 1 values */
-	struct fw_mfence mf[FW_KMD_MAX_MFENCES + 1]; /* id 0 unused */
-	/* fw_gpuva.c */
-	struct fw_gpuva_space *vas[GPU_NUM_VMIDS];   /* by VMID; [0] unused */
-	struct fw_gpuva_batch vab[FW_GPUVA_BATCHES];
-	uint64_t va_seq;
-	uint32_t va_dw[FW_GPUVA_BATCH_DW];           /* the batch being built */
-	/* fw_lock.c */
-	struct fw_lock_range apt[GPU_APT_RANGES];    /* the lock of each aperture range */
-	struct fw_lock_range raw[FW_KMD_RAW_LOCKS];  /* locks without a range */
+	struct fw_sched_state *sch;
+	struct fw_paging_state *pg;
+	struct fw_mfence_state *mfs;
+	struct fw_gpuva_state *va;
+	struct fw_lock_state *lk;
 	struct fw_kmd_stats st;
+	/* Read-only views into the roles' state for the tests and tools that
+	 * inspect it (tb/, tools/): monitored fences by id, the locks of the
+	 * aperture ranges and the raw locks, the address space of each VMID,
+	 * the page-table batches.  The roles use their own pointer above. */
+	const struct fw_mfence *mf;
+	const struct fw_lock_range *apt, *raw;
+	struct fw_gpuva_space *const *vas;
+	const struct fw_gpuva_batch *vab;
 };
 
 /* A line of the pipeline's log, stamped with the cycle. */

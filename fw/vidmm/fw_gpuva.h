@@ -40,6 +40,47 @@
 
 #include "fw_kmd_types.h"
 #include "mmu_update.h"
+#include "mmu_pt.h"
+#include "mmu_shadow.h"
+#include "mmu_va.h"
+
+/* A GPU-VA device's address space (fw_gpuva.c). */
+struct fw_gpuva_space {
+	struct fw_device *dev;
+	unsigned vmid;
+	uint64_t pool_pa, pool_bytes, pool_next; /* its page-table pool in VRAM, bump-allocated */
+	struct mmu_shadow sh;                    /* host copy of the pool */
+	struct mmu_pt pt;                        /* built in the shadow */
+	struct mmu_va_space vs;                  /* reservations */
+	uint64_t kernel_va;                      /* the driver's reservation (DMA buffers) */
+	struct fw_alloc *mapped[FW_GPUVA_MAX_MAPPED]; /* allocations a MAP named, till released */
+	unsigned nmapped;
+};
+
+/* An UpdateGpuVirtualAddress batch from the call until the GPU did it. */
+struct fw_gpuva_batch {
+	bool used;
+	bool held;               /* in the driver, not on the paging queue yet */
+	struct fw_device *dev;
+	uint32_t fence;          /* monitored fence id, 0: none (the driver's own batch) */
+	uint64_t value;          /* FenceValue: waited for, then value + 1 written */
+	bool do_not_wait;
+	uint32_t nops;
+	uint64_t seq;            /* call order: batches go to the queue in it */
+	uint64_t addr;           /* its paging buffer in system memory */
+	uint32_t ndw;
+	uint32_t nruns;          /* PTE_WRITE runs in it (the statistics' figure) */
+	uint64_t paging_fence;   /* on the queue: the paging-queue fence that retires it */
+};
+
+/* GPU-VA's state (k->va): the address spaces by VMID ([0] unused), the
+ * batches, their call order, the batch being built. */
+struct fw_gpuva_state {
+	struct fw_gpuva_space *vas[GPU_NUM_VMIDS];
+	struct fw_gpuva_batch vab[FW_GPUVA_BATCHES];
+	uint64_t seq;
+	uint32_t dw[FW_GPUVA_BATCH_DW];
+};
 
 #define FW_GPUVA_MAX_QUEUED_OPS 128u   /* pfnUpdateGpuVirtualAddressCb: more than this blocks */
 #define FW_GPUVA_MAX_BATCH_OPS 128u    /* operations in one call */

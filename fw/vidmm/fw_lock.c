@@ -19,7 +19,7 @@
 /* Lock entry @i: the ranges' first, then the raw ones. */
 static struct fw_lock_range *lock_at(struct fw_kmd *k, unsigned i)
 {
-	return i < GPU_APT_RANGES ? &k->apt[i] : &k->raw[i - GPU_APT_RANGES];
+	return i < GPU_APT_RANGES ? &k->lk->apt[i] : &k->lk->raw[i - GPU_APT_RANGES];
 }
 
 struct fw_lock_range *fw_lock_of(struct fw_kmd *k, const struct fw_alloc *a)
@@ -35,7 +35,7 @@ struct fw_lock_range *fw_lock_of(struct fw_kmd *k, const struct fw_alloc *a)
 static bool lock_window(const struct fw_kmd *k, const struct fw_lock_range *l, uint64_t *start,
 			uint64_t *end)
 {
-	bool range = l >= k->apt && l < k->apt + GPU_APT_RANGES;
+	bool range = l >= k->lk->apt && l < k->lk->apt + GPU_APT_RANGES;
 
 	if (!l->a || (!range && (l->copy || l->a->loc.seg_id != FW_KMD_SEG_VRAM)))
 		return false;
@@ -131,7 +131,7 @@ static int range_pick(struct fw_kmd *k, const struct fw_alloc *a, const struct f
 		tall |= v.bytes / v.pitch > 0xffffu;
 	}
 	for (unsigned q = 0; q < GPU_APT_RANGES && *nr < want; q++)
-		if (!k->apt[q].a)
+		if (!k->lk->apt[q].a)
 			r[(*nr)++] = q;
 	if (*nr == want && window_pick(k, a->d.size, win))
 		return GM_OK;
@@ -210,14 +210,14 @@ static int lock_book(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev
 	a->pinned = true;
 	a->content_valid = true;
 	for (i = 0; i < nr; i++)
-		k->apt[r[i]] = l;
+		k->lk->apt[r[i]] = l;
 	if (!nr)
 		*raw = l;
 	if (nr)
 		gm_wave_mark(k->d->gm, GM_MARK_NOTE, "lock: through an aperture range");
 	FW_KMD_LOG(k, "lock: %" PRIu64 " bytes at 0x%" PRIx64 " %s%u (0x%" PRIx64 ")\n",
 		   a->d.size, a->loc.addr, nr ? "through aperture range " : "raw, entry ",
-		   nr ? r[0] : (unsigned)(raw - k->raw), l.win);
+		   nr ? r[0] : (unsigned)(raw - k->lk->raw), l.win);
 	if (nr > 1)
 		FW_KMD_LOG(k, "lock: %u MIP levels, %u ranges from range %u\n", nr, nr, r[0]);
 	return GM_OK;
@@ -226,8 +226,8 @@ static int lock_book(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev
 struct fw_lock_range *fw_lock_raw_free(struct fw_kmd *k)
 {
 	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
-		if (!k->raw[r].a)
-			return &k->raw[r];
+		if (!k->lk->raw[r].a)
+			return &k->lk->raw[r];
 	return NULL;
 }
 
@@ -342,7 +342,7 @@ unsigned fw_lock_range_free(const struct fw_kmd *k, unsigned after)
 {
 	unsigned r;
 
-	for (r = after; r < GPU_APT_RANGES && k->apt[r].a; r++)
+	for (r = after; r < GPU_APT_RANGES && k->lk->apt[r].a; r++)
 		;
 	return r;
 }
@@ -363,7 +363,7 @@ int fw_kmd_lock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsign
 	if (st)
 		return st;
 	end = (uint64_t)win + a->d.size;
-	if (range >= GPU_APT_RANGES || k->apt[range].a || fw_lock_of(k, a) || nlevels(a) > 1 ||
+	if (range >= GPU_APT_RANGES || k->lk->apt[range].a || fw_lock_of(k, a) || nlevels(a) > 1 ||
 	    (win & 7u) || (a->d.pitch & 7u) || end > GPU_APT_WINDOW_BYTES ||
 	    window_taken(k, win, end) || a->d.pitch > GPU_PKT_BLT_SRC_PITCH_MASK)
 		return GM_ERR_BAD_ARG;
@@ -384,15 +384,15 @@ static int lock_release(struct fw_kmd *k, struct fw_lock_range *l, bool write_ba
 	struct fw_alloc *a = l->a;
 	int st = GM_OK;
 
-	if (l >= k->apt && l < k->apt + GPU_APT_RANGES) {
+	if (l >= k->lk->apt && l < k->lk->apt + GPU_APT_RANGES) {
 		struct fw_lock_range was = *l;
 
 		/* the CPU's posted writes land before the ranges go */
 		if (gm_apt_flush(k->d->gm) == GM_ERR_HW)
 			return GM_ERR_HW;
 		for (unsigned r = 0; !st && r < GPU_APT_RANGES; r++)
-			if (k->apt[r].a == a && !(st = fw_apt_unmap(k->d, r)))
-				k->apt[r] = (struct fw_lock_range){ 0 };
+			if (k->lk->apt[r].a == a && !(st = fw_apt_unmap(k->d, r)))
+				k->lk->apt[r] = (struct fw_lock_range){ 0 };
 		if (!st && was.follow &&
 		    fw_seg_free(fw_adapter_seg(&k->ad, FW_KMD_SEG_VRAM), was.win))
 			FW_KMD_LOG(k, "unlock: the VRAM under window 0x%" PRIx64 " was not booked\n",
@@ -403,7 +403,7 @@ static int lock_release(struct fw_kmd *k, struct fw_lock_range *l, bool write_ba
 		st = fw_lock_copy_pages(k, l, false);
 	}
 	if (!st && l->view_range && !(st = fw_apt_unmap(k->d, l->view_range - 1)))
-		k->apt[l->view_range - 1] = (struct fw_lock_range){ 0 };
+		k->lk->apt[l->view_range - 1] = (struct fw_lock_range){ 0 };
 	if (st)
 		return st;
 	fw_lock_copy_drop(k, l);
@@ -420,10 +420,10 @@ int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsi
 	if (st)
 		return st;
 	/* Only the device that locked it (a shared allocation has several). */
-	if (range >= GPU_APT_RANGES || k->apt[range].a != a || k->apt[range].dev != dev ||
-	    k->apt[range].view)
+	if (range >= GPU_APT_RANGES || k->lk->apt[range].a != a || k->lk->apt[range].dev != dev ||
+	    k->lk->apt[range].view)
 		return GM_ERR_BAD_ARG;
-	return lock_release(k, &k->apt[range], false);
+	return lock_release(k, &k->lk->apt[range], false);
 }
 
 /* The lock @dev holds on the allocation @handle names: GM_OK and *l;

@@ -72,6 +72,38 @@
 
 #include "fw_kmd_types.h"
 
+/* A Lock: an allocation mapped for the CPU through one aperture range, or
+ * (in fw_kmd.raw) given to it where it lives or as a linear copy. */
+struct fw_lock_range {
+	struct fw_alloc *a;          /* NULL: the range (entry) is free */
+	struct fw_device *dev;       /* the device that locked it, */
+	uint32_t handle;             /* through this handle of its own */
+	uint32_t flags;              /* FW_LOCK_* it was locked with */
+	uint64_t win;                /* range: window bytes [win, win + a->d.size);
+				      * raw: a->loc.addr when locked;
+				      * copy: the staging copy in the system segment */
+	bool copy;                   /* raw entry: the unswizzled-copy fallback */
+	bool follow;                 /* range entry: a raw lock whose allocation went to
+				      * the system segment for rendering; the range shows
+				      * its raw bytes at the window they had in VRAM,
+				      * whose VRAM stays booked while the lock lasts */
+	bool view;                   /* range entry: shows a copy lock's staging copy
+				      * linearly at the window the allocation's levels had
+				      * (fw_lock_level.c); not a lock of its own */
+	unsigned view_range;         /* copy entry: 1 + its view's range; 0: none */
+	uint32_t levels;             /* MIP levels (bit i: level i) locked one at a time
+				      * through this entry; 0: the whole allocation */
+	uint32_t *pages;             /* copy: the pages copied (host heap); NULL: all */
+	uint32_t npages;
+};
+
+/* Lock's state (k->lk): the lock of each aperture range, the locks without
+ * a range. */
+struct fw_lock_state {
+	struct fw_lock_range apt[GPU_APT_RANGES];
+	struct fw_lock_range raw[FW_KMD_RAW_LOCKS];
+};
+
 /* D3DDDICB_LOCKFLAGS.Value, the public bit layout (d3dukmdt.h). */
 #define FW_LOCK_READONLY            (1u << 0)  /* ReadOnly */
 #define FW_LOCK_WRITEONLY           (1u << 1)  /* WriteOnly */

@@ -19,11 +19,11 @@
 bool fw_lock_holds(const struct fw_kmd *k, const struct fw_alloc *a)
 {
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
-		if (k->apt[r].a == a && !k->apt[r].follow)
+		if (k->lk->apt[r].a == a && !k->lk->apt[r].follow)
 			return true;
 	/* the copy fallback: its write-back would undo the GPU's writes */
 	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
-		if (k->raw[r].a == a && k->raw[r].copy)
+		if (k->lk->raw[r].a == a && k->lk->raw[r].copy)
 			return true;
 	return false;
 }
@@ -71,8 +71,8 @@ void fw_lock_instances_used(const struct fw_dmabuf *buf)
 static struct fw_lock_range *raw_in_vram(struct fw_kmd *k, const struct fw_alloc *a)
 {
 	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
-		if (k->raw[r].a == a && !k->raw[r].copy && a->loc.seg_id == FW_KMD_SEG_VRAM)
-			return &k->raw[r];
+		if (k->lk->raw[r].a == a && !k->lk->raw[r].copy && a->loc.seg_id == FW_KMD_SEG_VRAM)
+			return &k->lk->raw[r];
 	return NULL;
 }
 
@@ -95,8 +95,8 @@ static int follow_to_system(struct fw_kmd *k, struct fw_lock_range *l, unsigned 
 	FW_KMD_LOG(k, "render from a raw lock: %" PRIu64 " bytes to system 0x%" PRIx64
 		   ", the CPU's window 0x%" PRIx64 " follows through range %u\n",
 		   a->d.size, a->loc.addr, l->win, r);
-	k->apt[r] = *l;
-	k->apt[r].follow = true;
+	k->lk->apt[r] = *l;
+	k->lk->apt[r].follow = true;
 	*l = (struct fw_lock_range){ 0 };
 	return GM_OK;
 }
@@ -165,11 +165,11 @@ static size_t lock_pinned(const struct fw_kmd *k, struct fw_alloc **out)
 	size_t n = 0;
 
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
-		if (k->apt[r].a)
-			out[n++] = k->apt[r].a;
+		if (k->lk->apt[r].a)
+			out[n++] = k->lk->apt[r].a;
 	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
-		if (k->raw[r].a)
-			out[n++] = k->raw[r].a;
+		if (k->lk->raw[r].a)
+			out[n++] = k->lk->raw[r].a;
 	return n;
 }
 

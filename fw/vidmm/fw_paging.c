@@ -27,7 +27,7 @@
 
 int fw_paging_progress(struct fw_kmd *k, uint64_t *pieces)
 {
-	return gm_backdoor_read64(k->d->gm, k->pg.progress_addr, pieces);
+	return gm_backdoor_read64(k->d->gm, k->pg->progress_addr, pieces);
 }
 
 /* Bytes one piece of paging work moves or fills: at most PIECE_MAX_BYTES,
@@ -55,8 +55,8 @@ static int wait_moving(struct fw_kmd *k)
 	uint64_t seen, now;
 	int st = fw_paging_progress(k, &seen);
 
-	while (!st && k->pg.fence) {
-		st = fw_fence_wait(k->d, PAGING_Q, k->pg.fence, k->cfg.tdr_cycles);
+	while (!st && k->pg->fence) {
+		st = fw_fence_wait(k->d, PAGING_Q, k->pg->fence, k->cfg.tdr_cycles);
 		if (st != GM_ERR_TIMEOUT)
 			break;
 		st = fw_paging_progress(k, &now);
@@ -69,21 +69,21 @@ static int wait_moving(struct fw_kmd *k)
 
 int fw_paging_wait(struct fw_kmd *k, uint64_t budget)
 {
-	if (!k->pg.last_fence)
+	if (!k->pg->last_fence)
 		return GM_OK;
-	return fw_fence_wait(k->d, PAGING_Q, k->pg.last_fence, budget);
+	return fw_fence_wait(k->d, PAGING_Q, k->pg->last_fence, budget);
 }
 
 bool fw_paging_pending(const struct fw_kmd *k)
 {
-	return k->pg.ndw || k->d->q[PAGING_Q].fence_seen < k->pg.last_fence;
+	return k->pg->ndw || k->d->q[PAGING_Q].fence_seen < k->pg->last_fence;
 }
 
 /* Submit the paging buffer built so far to the paging queue (no lists, no
  * context: an IB and the queue's fence). */
 static int paging_flush(struct fw_kmd *k)
 {
-	struct fw_kmd_paging *pg = &k->pg;
+	struct fw_paging_state *pg = k->pg;
 	int st;
 
 	if (pg->ndw == 0)
@@ -153,16 +153,16 @@ static int paging_emit(struct fw_kmd *k, struct piece *p)
 	struct dma_buf b;
 	int st;
 
-	p->progress_addr = k->pg.progress_addr;
-	p->pieces = k->pg.pieces + 1;
+	p->progress_addr = k->pg->progress_addr;
+	p->pieces = k->pg->pieces + 1;
 
 	for (int tries = 0; tries < 2; tries++) {
-		dma_buf_init(&b, k->pg.dw, FW_KMD_DMA_DW);
-		b.len = k->pg.ndw;
+		dma_buf_init(&b, k->pg->dw, FW_KMD_DMA_DW);
+		b.len = k->pg->ndw;
 		st = emit_piece(&b, p);
 		if (st != GM_ERR_FULL) {
-			k->pg.ndw = (uint32_t)b.len;
-			k->pg.pieces += !st;
+			k->pg->ndw = (uint32_t)b.len;
+			k->pg->pieces += !st;
 			return st;
 		}
 		st = paging_flush(k);
@@ -393,12 +393,12 @@ int fw_paging_make_resident(struct fw_kmd *k, const struct fw_dmabuf *buf)
 	size_t nbusy = excluded(k, buf, NULL, busy);
 	int st = GM_OK, st2;
 
-	k->use_stamp++;
+	k->pg->use_stamp++;
 	for (uint32_t i = 0; !st && i < buf->nalloc; i++) {
 		struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
 
 		st = page_in(k, a, busy, nbusy);
-		a->last_use = k->use_stamp;
+		a->last_use = k->pg->use_stamp;
 	}
 	/* Even after a failure: what moved in the books moves in memory. */
 	st2 = paging_flush(k);
@@ -455,6 +455,11 @@ int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle)
 	return GM_OK;
 }
 
+uint64_t fw_paging_last_fence(const struct fw_kmd *k)
+{
+	return k->pg->last_fence;
+}
+
 int fw_paging_submit_ib(struct fw_kmd *k, uint64_t addr, uint32_t ndw, uint64_t *fence)
 {
 	int st;
@@ -463,7 +468,7 @@ int fw_paging_submit_ib(struct fw_kmd *k, uint64_t addr, uint32_t ndw, uint64_t 
 		return GM_ERR_BAD_ARG;
 	st = fw_submit_ib(k->d, PAGING_Q, addr, ndw, fence);
 	if (!st) {
-		k->pg.last_fence = *fence;
+		k->pg->last_fence = *fence;
 		k->st.paging_buffers++;
 	}
 	return st;
@@ -498,7 +503,7 @@ static void paging_patch(const struct fw_kmd *k, struct fw_dmabuf *buf, struct f
 		buf->alloc[i].addr = a->loc.addr;
 		buf->alloc[i].segment_id = a->loc.seg_id;
 	}
-	run->wait_fence = k->pg.last_fence;
+	run->wait_fence = k->pg->last_fence;
 }
 
 /* submitted: what the buffer writes is content again, even if discarded

@@ -33,6 +33,23 @@
 #include "dma_buf.h"
 #include "fw_kmd_types.h"
 
+/* The paging buffer being built (host side) before it goes to the paging
+ * queue.  Its work comes in pieces; each ends by writing the count of pieces
+ * emitted so far to the progress fence, so a long paging buffer is seen
+ * moving (fw_paging.h).  Residency's state (k->pg), with the LRU stamp. */
+struct fw_paging_state {
+	uint32_t dw[FW_KMD_DMA_DW];
+	uint32_t ndw;
+	uint64_t addr;           /* its system-memory home, run as an IB */
+	uint64_t fence;          /* paging-queue fence of the last paging buffer submitted */
+	uint64_t last_fence;     /* of the last IB of any kind there (GPU-VA batches too):
+				  * what a render submission waits for */
+	uint64_t progress_addr;  /* the progress fence: 8 bytes of system memory */
+	uint64_t pieces;         /* pieces emitted (the last value written there) */
+	uint64_t use_stamp;      /* LRU: stamped on an allocation each time a submission uses it */
+};
+
+
 /* Mark an allocation's content discardable (DISCARD_CONTENT): an eviction
  * drops it, a page-in fills zero.  GM_OK; GM_ERR_BAD_ARG; GM_ERR_DEVICE_REMOVED. */
 int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle) GM_MUST_CHECK;
@@ -62,7 +79,11 @@ struct fw_paging_ops {
 	int (*moved)(struct fw_kmd *k, struct fw_alloc *a, const struct fw_loc *from);
 };
 
-/* ---- for the pipeline's other files (fw_sched.c, fw_lock.c) */
+/* ---- for the pipeline's other files (fw_sched.c, fw_lock.c, fw_gpuva.c) */
+
+/* The paging-queue fence of the last IB of any kind put there (what a
+ * render submission waits for). */
+uint64_t fw_paging_last_fence(const struct fw_kmd *k);
 
 /*
  * Make every allocation of @buf resident where the GPU uses it (VRAM, or

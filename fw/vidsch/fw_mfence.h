@@ -15,6 +15,21 @@
 
 #include "fw_kmd_types.h"
 
+/* A monitored fence. */
+struct fw_mfence {
+	struct fw_device *dev;   /* NULL: free id */
+	uint64_t addr;           /* 8 bytes of system memory the GPU writes */
+	uint64_t requested;      /* highest value a submission will write */
+	uint64_t seen;           /* highest value the CPU has read: never goes back */
+};
+
+/* The monitored fences' state (k->mfs): their values in system memory and
+ * the fences by id (0 unused). */
+struct fw_mfence_state {
+	uint64_t addr;                               /* FW_KMD_MAX_MFENCES + 1 values */
+	struct fw_mfence mf[FW_KMD_MAX_MFENCES + 1];
+};
+
 /*
  * create: GM_OK and *id; GM_ERR_FULL; GM_ERR_BAD_ARG; GM_ERR_DEVICE_REMOVED;
  * GM_ERR_ADDR (the fence's memory is outside the model: nothing made).

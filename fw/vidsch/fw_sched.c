@@ -117,7 +117,7 @@ static int roles_progress(struct fw_kmd *k, uint64_t *count)
  * of the submission about to be emitted and write it to the slot. */
 static int patch_slot(struct fw_kmd *k, unsigned slot, struct fw_sched_run *run)
 {
-	struct fw_kmd_pending *p = &k->pend[slot];
+	struct fw_kmd_pending *p = &k->sch->pend[slot];
 	struct dma_patch_stats ps;
 	struct dma_patch_args pa;
 	int st;
@@ -125,8 +125,8 @@ static int patch_slot(struct fw_kmd *k, unsigned slot, struct fw_sched_run *run)
 	/* The roles' part of Patch: where each allocation is now, what the IB
 	 * waits for, its VMID. */
 	roles_patch(k, &p->buf, run);
-	memcpy(k->scratch, p->buf.dw, p->buf.ndw * 4ull);
-	dma_patch_args_init(&pa, k->scratch, p->buf.ndw * 4u, k->slot_addr[slot], p->buf.alloc,
+	memcpy(k->sch->scratch, p->buf.dw, p->buf.ndw * 4ull);
+	dma_patch_args_init(&pa, k->sch->scratch, p->buf.ndw * 4u, k->sch->slot_addr[slot], p->buf.alloc,
 			    p->buf.nalloc, p->buf.loc, p->buf.nloc);
 	pa.fence_id = (uint32_t)(k->d->q[RENDER_Q].fence_emitted + 1);
 	pa.flags = p->buf.flags;
@@ -138,7 +138,7 @@ static int patch_slot(struct fw_kmd *k, unsigned slot, struct fw_sched_run *run)
 	}
 	k->st.patches++;
 	k->st.patch_entries += ps.entries;
-	return gm_backdoor_write(k->d->gm, k->slot_addr[slot], k->scratch, pa.dma_size);
+	return gm_backdoor_write(k->d->gm, k->sch->slot_addr[slot], k->sch->scratch, pa.dma_size);
 }
 
 /* Patch pend @p's DMA buffer and put it in its slot, then the ring packets:
@@ -146,7 +146,7 @@ static int patch_slot(struct fw_kmd *k, unsigned slot, struct fw_sched_run *run)
  * NullRendering: only the signals and the fence (nothing runs). */
 static int submit_slot(struct fw_kmd *k, unsigned slot)
 {
-	struct fw_kmd_pending *p = &k->pend[slot];
+	struct fw_kmd_pending *p = &k->sch->pend[slot];
 	bool null = p->buf.flags & DMA_PATCH_F_NULL_RENDERING;
 	uint32_t ring[RING_MAX_DW];
 	struct fw_sched_run run;
@@ -158,7 +158,7 @@ static int submit_slot(struct fw_kmd *k, unsigned slot)
 		st = dma_emit_wait_mem(&rb, k->d->q[PAGING_Q].fence_addr, run.wait_fence, UINT64_MAX,
 				       GPU_FUNC_GE, true, WAIT_POLL_CYCLES);
 	if (!st && !null)
-		st = dma_emit_indirect_buffer_ctx(&rb, k->slot_addr[slot], p->buf.ndw, run.vmid, false);
+		st = dma_emit_indirect_buffer_ctx(&rb, k->sch->slot_addr[slot], p->buf.ndw, run.vmid, false);
 	for (uint32_t i = 0; !st && i < p->nsig; i++)
 		st = dma_emit_release_fence(&rb, fw_mfence_addr(k, p->sig[i].fence), p->sig[i].value,
 					    true, false);
@@ -180,7 +180,7 @@ static int submit_slot(struct fw_kmd *k, unsigned slot)
 static bool any_pending(const struct fw_kmd *k)
 {
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-		if (k->pend[s].used)
+		if (k->sch->pend[s].used)
 			return true;
 	return false;
 }
@@ -188,11 +188,11 @@ static bool any_pending(const struct fw_kmd *k)
 static int free_slot(struct fw_kmd *k, unsigned *slot)
 {
 	for (;;) {
-		uint64_t seen = k->progress_cycle;
+		uint64_t seen = k->sch->progress_cycle;
 		int st;
 
 		for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-			if (!k->pend[s].used) {
+			if (!k->sch->pend[s].used) {
 				*slot = s;
 				return GM_OK;
 			}
@@ -201,7 +201,7 @@ static int free_slot(struct fw_kmd *k, unsigned *slot)
 		st = fw_kmd_poll(k, 2 * k->cfg.tdr_cycles);
 		if (st)
 			return st;
-		if (k->progress_cycle == seen)
+		if (k->sch->progress_cycle == seen)
 			return GM_ERR_TIMEOUT;
 	}
 }
@@ -239,7 +239,7 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	if (!fw_mfence_signals_ok(k, buf->dev, sig, nsig))
 		return GM_ERR_BAD_ARG;
 	/* The patch list too, before residency moves anything. */
-	if (fw_render_check_locs(buf, k->scratch))
+	if (fw_render_check_locs(buf, k->sch->scratch))
 		return GM_ERR_BAD_ARG;
 	st = roles_check(k, buf, sig, nsig);
 	if (!st && !(buf->flags & DMA_PATCH_F_NULL_RENDERING))
@@ -252,7 +252,7 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	/* poll may have removed the device */
 	if (fw_device_is_removed(buf->dev))
 		return GM_ERR_DEVICE_REMOVED;
-	p = &k->pend[slot];
+	p = &k->sch->pend[slot];
 	p->buf = *buf;
 	if (nsig) /* @sig may be NULL then, and memcpy from NULL is undefined */
 		memcpy(p->sig, sig, nsig * sizeof(*sig));
@@ -276,7 +276,7 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	}
 	if (!st) {
 		if (!any_pending(k))
-			k->progress_cycle = now(k); /* the watch starts with work */
+			k->sch->progress_cycle = now(k); /* the watch starts with work */
 		st = submit_slot(k, slot);
 	}
 	if (st) {
@@ -284,7 +284,7 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 		return st;
 	}
 	p->used = true;
-	p->seq = ++k->seq;
+	p->seq = ++k->sch->seq;
 	fw_mfence_request(k, sig, nsig);
 	k->st.submits++;
 	/* Lock: its instances are the newest; GPU-VA: page-table updates waiting
@@ -307,9 +307,9 @@ static int retire(struct fw_kmd *k)
 		int st;
 
 		for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-			if (k->pend[s].used && k->pend[s].fence <= rq->fence_seen &&
-			    (!p || k->pend[s].seq < p->seq))
-				p = &k->pend[s];
+			if (k->sch->pend[s].used && k->sch->pend[s].fence <= rq->fence_seen &&
+			    (!p || k->sch->pend[s].seq < p->seq))
+				p = &k->sch->pend[s];
 		if (!p)
 			return GM_OK;
 		st = fw_mfence_retire(k, p->sig, p->nsig);
@@ -334,10 +334,10 @@ static int recover(struct fw_kmd *k, const char *why)
 	if (st)
 		return st;
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-		if (k->pend[s].used && (!old || k->pend[s].seq < old->seq))
-			old = &k->pend[s];
+		if (k->sch->pend[s].used && (!old || k->sch->pend[s].seq < old->seq))
+			old = &k->sch->pend[s];
 	k->st.tdrs++;
-	k->progress_cycle = now(k);
+	k->sch->progress_cycle = now(k);
 	if (!old)
 		return GM_OK;
 	guilty = old->buf.dev;
@@ -351,8 +351,8 @@ static int recover(struct fw_kmd *k, const char *why)
 	if (st)
 		return st;
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-		if (k->pend[s].used && k->pend[s].buf.dev == guilty) {
-			k->pend[s].used = false;
+		if (k->sch->pend[s].used && k->sch->pend[s].buf.dev == guilty) {
+			k->sch->pend[s].used = false;
 			k->st.failed++;
 		}
 	/* Resubmit the survivors, oldest first. */
@@ -360,7 +360,7 @@ static int recover(struct fw_kmd *k, const char *why)
 		struct fw_kmd_pending *next = NULL;
 
 		for (unsigned s = 0; s < FW_KMD_SLOTS; s++) {
-			struct fw_kmd_pending *p = &k->pend[s];
+			struct fw_kmd_pending *p = &k->sch->pend[s];
 
 			if (p->used && p->fence <= k->d->q[RENDER_Q].fence_lost &&
 			    (!next || p->seq < next->seq))
@@ -370,7 +370,7 @@ static int recover(struct fw_kmd *k, const char *why)
 			return GM_OK;
 		st = roles_resident(k, &next->buf);
 		if (!st)
-			st = submit_slot(k, (unsigned)(next - k->pend));
+			st = submit_slot(k, (unsigned)(next - k->sch->pend));
 		if (st) {
 			FW_KMD_LOG(k, "resubmission failed (%s): device %u removed\n", gm_status_name(st),
 				next->buf.dev->tag);
@@ -427,10 +427,10 @@ static int watch(struct fw_kmd *k)
 	uint64_t r = k->d->q[RENDER_Q].fence_seen, p;
 	int st = roles_progress(k, &p);
 
-	if (!st && (r != k->seen_render || p != k->seen_pieces)) {
-		k->seen_render = r;
-		k->seen_pieces = p;
-		k->progress_cycle = now(k);
+	if (!st && (r != k->sch->seen_render || p != k->sch->seen_pieces)) {
+		k->sch->seen_render = r;
+		k->sch->seen_pieces = p;
+		k->sch->progress_cycle = now(k);
 	}
 	return st;
 }
@@ -482,7 +482,7 @@ int fw_kmd_poll(struct fw_kmd *k, uint64_t cycles)
 			continue;
 		if (!any_pending(k) || t >= end)
 			return GM_OK;
-		deadline = k->progress_cycle + k->cfg.tdr_cycles;
+		deadline = k->sch->progress_cycle + k->cfg.tdr_cycles;
 		if (t >= deadline) {
 			st = reset_and_recover(k, "timeout");
 			if (st)
@@ -512,9 +512,9 @@ bool fw_sched_busy(const struct fw_kmd *k)
 bool fw_sched_references(const struct fw_kmd *k, const struct fw_alloc *a, bool writes_only)
 {
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-		for (uint32_t i = 0; k->pend[s].used && i < k->pend[s].buf.nalloc; i++)
-			if (fw_dmabuf_alloc(&k->pend[s].buf, i) == a &&
-			    (!writes_only || k->pend[s].buf.alloc[i].write))
+		for (uint32_t i = 0; k->sch->pend[s].used && i < k->sch->pend[s].buf.nalloc; i++)
+			if (fw_dmabuf_alloc(&k->sch->pend[s].buf, i) == a &&
+			    (!writes_only || k->sch->pend[s].buf.alloc[i].write))
 				return true;
 	return false;
 }
@@ -524,9 +524,35 @@ size_t fw_sched_allocs(const struct fw_kmd *k, struct fw_alloc **out)
 	size_t n = 0;
 
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-		for (uint32_t i = 0; k->pend[s].used && i < k->pend[s].buf.nalloc; i++)
-			out[n++] = fw_dmabuf_alloc(&k->pend[s].buf, i);
+		for (uint32_t i = 0; k->sch->pend[s].used && i < k->sch->pend[s].buf.nalloc; i++)
+			out[n++] = fw_dmabuf_alloc(&k->sch->pend[s].buf, i);
 	return n;
+}
+
+bool fw_sched_device_busy(const struct fw_kmd *k, const struct fw_device *dev)
+{
+	for (unsigned i = 0; i < FW_KMD_SLOTS; i++)
+		if (k->sch->pend[i].used && k->sch->pend[i].buf.dev == dev)
+			return true;
+	return false;
+}
+
+bool fw_sched_signals(const struct fw_kmd *k, uint32_t fence, uint64_t value)
+{
+	for (unsigned s = 0; s < FW_KMD_SLOTS; s++) {
+		const struct fw_kmd_pending *p = &k->sch->pend[s];
+
+		for (uint32_t i = 0; p->used && i < p->nsig; i++)
+			if (p->sig[i].fence == fence && p->sig[i].value >= value)
+				return true;
+	}
+	return false;
+}
+
+void fw_sched_slots(const struct fw_kmd *k, uint64_t *lo, uint64_t *hi)
+{
+	*lo = k->sch->slot_addr[0];
+	*hi = k->sch->slot_addr[FW_KMD_SLOTS - 1] + FW_KMD_DMA_DW * 4ull;
 }
 
 int fw_sched_drain(struct fw_kmd *k, const struct fw_device *dev, uint64_t budget)
@@ -538,7 +564,7 @@ int fw_sched_drain(struct fw_kmd *k, const struct fw_device *dev, uint64_t budge
 	for (;;) {
 		busy = false;
 		for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-			busy |= k->pend[s].used && k->pend[s].buf.dev == dev;
+			busy |= k->sch->pend[s].used && k->sch->pend[s].buf.dev == dev;
 		if (!busy)
 			return GM_OK;
 		if (now(k) >= end)

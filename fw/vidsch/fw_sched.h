@@ -28,6 +28,29 @@
 
 #include "fw_kmd_types.h"
 
+/* A submission on the render queue, from SubmitCommand to retire.  Slot i
+ * of the DMA buffers belongs to pend[i]. */
+struct fw_kmd_pending {
+	bool used;
+	uint64_t fence;          /* render-queue fence = SubmissionFenceId (changes on resubmission) */
+	uint64_t seq;            /* submission order */
+	struct fw_dmabuf buf;    /* copy, dwords unpatched: patched again on resubmission */
+	struct fw_signal sig[FW_KMD_MAX_SIGNALS];
+	uint32_t nsig;
+	uint64_t submit_cycle;
+};
+
+/* The scheduler's state (k->sch): the DMA buffer slots and their
+ * submissions, the submission order, the TDR watch. */
+struct fw_sched_state {
+	uint64_t slot_addr[FW_KMD_SLOTS];            /* each slot's DMA buffer in system memory */
+	struct fw_kmd_pending pend[FW_KMD_SLOTS];
+	uint64_t progress_cycle;                     /* TDR watch: last progress seen */
+	uint64_t seen_render, seen_pieces;           /* render fence, roles' progress then */
+	uint64_t seq;
+	uint32_t scratch[FW_KMD_DMA_DW];             /* the DMA buffer being patched */
+};
+
 /*
  * The roles a submission passes through, as drm_sched_backend_ops are for a
  * DRM scheduler.  fw_kmd_init lists one table per role in k->sched_ops, in
@@ -136,6 +159,17 @@ bool fw_sched_references(const struct fw_kmd *k, const struct fw_alloc *a, bool 
  * most FW_KMD_MAX_ALLOCS * FW_KMD_SLOTS, repeats included); returns how
  * many. */
 size_t fw_sched_allocs(const struct fw_kmd *k, struct fw_alloc **out);
+
+/* Whether @dev has a submission pending. */
+bool fw_sched_device_busy(const struct fw_kmd *k, const struct fw_device *dev);
+
+/* Whether a pending submission signals monitored fence @fence to @value or
+ * above. */
+bool fw_sched_signals(const struct fw_kmd *k, uint32_t fence, uint64_t value);
+
+/* The system-memory bytes [*lo, *hi) the DMA buffer slots span (the IBs
+ * the render ring runs). */
+void fw_sched_slots(const struct fw_kmd *k, uint64_t *lo, uint64_t *hi);
 
 /* Poll until @dev has nothing pending, up to @budget cycles: GM_OK;
  * GM_ERR_TIMEOUT (still pending); the codes of fw_kmd_poll. */
