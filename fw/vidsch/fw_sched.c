@@ -11,12 +11,10 @@
 #include "fw_mfence.h"
 #include "fw_render.h"
 #include "fw_sched.h"
+#include "fw_submit.h"
 #include "gpu_hw.h"
 
 #define RENDER_Q FW_QUEUE_RENDER
-#define PAGING_Q FW_QUEUE_COPY
-#define WAIT_POLL_CYCLES 16u
-#define RING_MAX_DW 250u           /* what fw_submit takes at once */
 #define SLOT_WAIT_SLICE 4096u
 
 static uint64_t now(const struct fw_kmd *k)
@@ -113,66 +111,44 @@ static int roles_progress(struct fw_kmd *k, uint64_t *count)
 	return GM_OK;
 }
 
-/* Patch slot @slot's DMA buffer with the current addresses and the fence id
- * of the submission about to be emitted and write it to the slot. */
-static int patch_slot(struct fw_kmd *k, unsigned slot, struct fw_sched_run *run)
-{
-	struct fw_kmd_pending *p = &k->sch->pend[slot];
-	struct dma_patch_stats ps;
-	struct dma_patch_args pa;
-	int st;
-
-	/* The roles' part of Patch: where each allocation is now, what the IB
-	 * waits for, its VMID. */
-	roles_patch(k, &p->buf, run);
-	memcpy(k->sch->scratch, p->buf.dw, p->buf.ndw * 4ull);
-	dma_patch_args_init(&pa, k->sch->scratch, p->buf.ndw * 4u, k->sch->slot_addr[slot], p->buf.alloc,
-			    p->buf.nalloc, p->buf.loc, p->buf.nloc);
-	pa.fence_id = (uint32_t)(k->d->q[RENDER_Q].fence_emitted + 1);
-	pa.flags = p->buf.flags;
-	pa.stats = &ps;
-	st = dma_patch(&pa);
-	if (st) {
-		FW_KMD_LOG(k, "patch refused: entry %u, %s\n", ps.bad_entry, dma_patch_why_name(ps.why));
-		return GM_ERR_BAD_ARG;
-	}
-	k->st.patches++;
-	k->st.patch_entries += ps.entries;
-	return gm_backdoor_write(k->d->gm, k->sch->slot_addr[slot], k->sch->scratch, pa.dma_size);
-}
-
-/* Patch pend @p's DMA buffer and put it in its slot, then the ring packets:
- * wait for paging, the IB, the monitored-fence signals, the queue fence.
+/* Patch pend @p's DMA buffer into its slot (the roles' patch hooks first:
+ * where each allocation is now, what the IB waits for, its VMID), then
+ * submit it (DxgkDdiPatch, DxgkDdiSubmitCommand: fw_submit.h).
  * NullRendering: only the signals and the fence (nothing runs). */
 static int submit_slot(struct fw_kmd *k, unsigned slot)
 {
 	struct fw_kmd_pending *p = &k->sch->pend[slot];
-	bool null = p->buf.flags & DMA_PATCH_F_NULL_RENDERING;
-	uint32_t ring[RING_MAX_DW];
-	struct fw_sched_run run;
-	struct dma_buf rb;
-	int st = null ? GM_OK : patch_slot(k, slot, &run);
+	struct fw_ddi_submit sub = { .null = p->buf.flags & DMA_PATCH_F_NULL_RENDERING,
+				     .dma_addr = k->sch->slot_addr[slot], .ndw = p->buf.ndw,
+				     .nsig = p->nsig, .ring_wait_cycles = k->cfg.tdr_cycles };
+	int st;
 
-	dma_buf_init(&rb, ring, RING_MAX_DW);
-	if (!st && !null && run.wait_fence)
-		st = dma_emit_wait_mem(&rb, k->d->q[PAGING_Q].fence_addr, run.wait_fence, UINT64_MAX,
-				       GPU_FUNC_GE, true, WAIT_POLL_CYCLES);
-	if (!st && !null)
-		st = dma_emit_indirect_buffer_ctx(&rb, k->sch->slot_addr[slot], p->buf.ndw, run.vmid, false);
-	for (uint32_t i = 0; !st && i < p->nsig; i++)
-		st = dma_emit_release_fence(&rb, fw_mfence_addr(k, p->sig[i].fence), p->sig[i].value,
-					    true, false);
+	if (!sub.null) {
+		struct fw_sched_run run;
+		struct dma_patch_stats ps;
+
+		roles_patch(k, &p->buf, &run);
+		sub.wait_fence = run.wait_fence;
+		sub.vmid = run.vmid;
+		st = fw_ddi_patch(k->d, &p->buf, sub.dma_addr,
+				  (uint32_t)(k->d->q[RENDER_Q].fence_emitted + 1), k->sch->scratch, &ps);
+		if (st == GM_ERR_BAD_ARG)
+			FW_KMD_LOG(k, "patch refused: entry %u, %s\n", ps.bad_entry,
+				   dma_patch_why_name(ps.why));
+		if (st != GM_ERR_BAD_ARG) {
+			k->st.patches++;
+			k->st.patch_entries += ps.entries;
+		}
+		if (st)
+			return st;
+	}
+	for (uint32_t i = 0; i < p->nsig; i++) {
+		sub.sig_addr[i] = fw_mfence_addr(k, p->sig[i].fence);
+		sub.sig_value[i] = p->sig[i].value;
+	}
+	st = fw_ddi_submit_command(k->d, &sub, &p->fence);
 	if (st)
 		return st;
-	for (uint64_t waited = 0;; waited += SLOT_WAIT_SLICE) {
-		st = fw_submit(k->d, RENDER_Q, ring, (uint32_t)rb.len, &p->fence);
-		if (st != GM_ERR_FULL || waited > k->cfg.tdr_cycles)
-			break;
-		if (gm_step(k->d->gm, SLOT_WAIT_SLICE))
-			return GM_ERR_HW; /* the model stopped (gm_model_error) */
-	}
-	if (st)
-		return st == GM_ERR_FULL ? GM_ERR_TIMEOUT : st;
 	p->submit_cycle = now(k);
 	return GM_OK;
 }
