@@ -122,7 +122,8 @@ GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
 	regspec/REGISTERS.md $(wildcard traces/filters/*.txt)
 
 # The driver, by layer (see FW_DIRS).
-FW_KMD_C := fw/kmd/fw_dev.c fw/kmd/fw_vm.c fw/kmd/fw_kmd.c fw/kmd/fw_render.c fw/kmd/fw_submit.c
+FW_KMD_C := fw/kmd/fw_dev.c fw/kmd/fw_vm.c fw/kmd/fw_kmd.c fw/kmd/fw_render.c fw/kmd/fw_submit.c \
+	fw/kmd/fw_pagingbuf.c
 FW_ALLOC_C := fw/vidmm/fw_mem.c fw/vidmm/fw_adapter.c fw/vidmm/fw_res.c fw/vidmm/fw_residency.c
 FW_VIDMM_C := $(FW_ALLOC_C) fw/vidmm/fw_paging.c fw/vidmm/fw_lock.c fw/vidmm/fw_lock_copy.c \
 	fw/vidmm/fw_lock_level.c fw/vidmm/fw_lock_sched.c fw/vidmm/fw_gpuva.c fw/vidmm/fw_gpuva_batch.c fw/vidmm/fw_gpuva_move.c

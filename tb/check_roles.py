@@ -8,8 +8,8 @@ Usage: tb/check_roles.py [--root DIR] [-v] [--self-test]
 The driver is split by WDDM role: the user-mode driver (fw/umd/), the video
 memory manager's roles (fw/vidmm/: segments and allocations, paging, Lock,
 GPU-VA), the scheduler's roles (fw/vidsch/: submission scheduling and TDR,
-monitored fences) and the miniport (fw/kmd/: device bring-up, Render, Patch
-and SubmitCommand, the pipeline's objects and lifetime).  ROLES below names each role's files by
+monitored fences) and the miniport (fw/kmd/: device bring-up, Render, Patch,
+SubmitCommand and BuildPagingBuffer, the pipeline's objects and lifetime).  ROLES below names each role's files by
 their file name, so the check reads the flat fw/ of older trees as well
 (--root).
 
@@ -43,7 +43,7 @@ ROLES = [
     ("vidmm.paging", "vidmm", ["fw_paging*.[ch]"]),
     ("vidsch.sched", "vidsch", ["fw_sched*.[ch]"]),
     ("vidsch.mfence", "vidsch", ["fw_mfence*.[ch]"]),
-    ("kmd.submit", "kmd", ["fw_submit*.[ch]"]),
+    ("kmd.submit", "kmd", ["fw_submit*.[ch]", "fw_pagingbuf.[ch]"]),
     ("kmd.render", "kmd", ["fw_render*.[ch]"]),
     ("kmd.types", "kmd", ["fw_kmd_types.h"]),
     ("vidmm.alloc", "vidmm", ["fw_mem.[ch]", "fw_adapter.c", "fw_res.[ch]", "fw_residency.[ch]"]),

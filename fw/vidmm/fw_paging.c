@@ -8,13 +8,13 @@
 
 #include "dma_buf.h"
 #include "fw_paging.h"
+#include "fw_pagingbuf.h"
 #include "fw_sched.h"
 #include "fw_render.h"
 #include "fw_residency.h"
 #include "gpu_hw.h"
 
 #define PAGING_Q FW_QUEUE_COPY
-#define FILL_ROW_BYTES 0x10000u    /* FILL of a byte range: rows of 64 KiB */
 #define PIECE_MAX_BYTES 0x40000u  /* 256 KiB: about 17,000 cycles of FILL on this model */
 #define PIECE_MIN_BYTES 0x1000u
 #define MAX_EXCLUDED (FW_KMD_MAX_ALLOCS * (FW_KMD_SLOTS + 1) + FW_PAGING_PINNED_MAX)
@@ -106,49 +106,9 @@ static int paging_flush(struct fw_kmd *k)
 	return GM_OK;
 }
 
-/* One piece: COPY @bytes from @src to @dst, FILL them with zero (@fill), or
- * BLT the @w x @h rectangle @bs -> @bd (@bd not NULL), then the progress
- * fence's next value, with interrupt (the scheduler's watch wakes to see it). */
-struct piece {
-	uint64_t dst, src, bytes;
-	bool fill;
-	const struct dma_surf *bd, *bs;
-	uint32_t w, h;
-	uint64_t progress_addr, pieces;
-};
-
-/* FILL zero over a byte range: 64 KiB rows, then one short row. */
-static int emit_zero(struct dma_buf *b, uint64_t dst, uint64_t bytes)
-{
-	struct dma_surf s = { .base = dst, .pitch = FILL_ROW_BYTES, .mode = GPU_TILE_LINEAR };
-	uint64_t rest = bytes % FILL_ROW_BYTES;
-	int st = GM_OK;
-
-	if (bytes >= FILL_ROW_BYTES)
-		st = dma_emit_fill(b, &s, FILL_ROW_BYTES, (uint32_t)(bytes / FILL_ROW_BYTES), 0);
-	s.base += bytes - rest;
-	if (!st && rest)
-		st = dma_emit_fill(b, &s, (uint32_t)rest, 1, 0);
-	return st;
-}
-
-static int emit_piece(struct dma_buf *b, const struct piece *p)
-{
-	size_t len0 = b->len;
-	int st = p->bd     ? dma_emit_blt(b, p->bd, p->bs, p->w, p->h)
-		 : p->fill ? emit_zero(b, p->dst, p->bytes)
-			   : dma_emit_copy(b, p->dst, p->src, (uint32_t)p->bytes);
-
-	if (!st)
-		st = dma_emit_release_fence(b, p->progress_addr, p->pieces, true, true);
-	if (st)
-		b->len = len0;
-	return st;
-}
-
 /* Append piece @p, the progress fence's next value after it, to the paging
  * buffer; a full one goes out first. */
-static int paging_emit(struct fw_kmd *k, struct piece *p)
+static int paging_emit(struct fw_kmd *k, struct fw_ddi_paging_op *p)
 {
 	struct dma_buf b;
 	int st;
@@ -159,7 +119,7 @@ static int paging_emit(struct fw_kmd *k, struct piece *p)
 	for (int tries = 0; tries < 2; tries++) {
 		dma_buf_init(&b, k->pg->dw, FW_KMD_DMA_DW);
 		b.len = k->pg->ndw;
-		st = emit_piece(&b, p);
+		st = fw_ddi_build_paging_buffer(&b, p);
 		if (st != GM_ERR_FULL) {
 			k->pg->ndw = (uint32_t)b.len;
 			k->pg->pieces += !st;
@@ -183,8 +143,8 @@ static int paging_move(struct fw_kmd *k, uint64_t dst, uint64_t src, uint64_t by
 	uint64_t max = piece_bytes(k);
 
 	for (uint64_t off = 0; off < bytes; off += max) {
-		struct piece p = { .dst = dst + off, .src = src + off, .fill = fill,
-				   .bytes = bytes - off < max ? bytes - off : max };
+		struct fw_ddi_paging_op p = { .dst = dst + off, .src = src + off, .fill = fill,
+					      .bytes = bytes - off < max ? bytes - off : max };
 		int st = paging_emit(k, &p);
 
 		if (st)
@@ -202,8 +162,8 @@ int fw_paging_blt(struct fw_kmd *k, const struct dma_surf *dst, const struct dma
 	if (rows == 0)
 		rows = 1;
 	for (uint32_t y = 0; y < h; y += (uint32_t)rows) {
-		struct piece p = { .bd = &d, .bs = &s, .w = w,
-				   .h = h - y < rows ? h - y : (uint32_t)rows };
+		struct fw_ddi_paging_op p = { .bd = &d, .bs = &s, .w = w,
+					      .h = h - y < rows ? h - y : (uint32_t)rows };
 		int st;
 
 		d.y = (uint16_t)(dst->y + y);
