@@ -92,10 +92,11 @@ endif
 TRACE ?= 1
 VM_TRACE_DEFS := -DVM_TRACE=$(TRACE) -DVM_TRACE_FST=$(TRACE)
 
-# fw/ by layer: the user-mode driver, the video memory manager (vidmm) and
-# scheduler (vidsch) roles of the OS, the miniport (kmd).  Each folder is an
+# fw/ by layer: the user-mode driver (umd), the OS side - the pipeline that
+# links the roles (dxgkrnl), the video memory manager (vidmm) and the
+# scheduler (vidsch) - and the miniport (kmd).  Each folder is an
 # include path, so clients outside fw/ name a header by its file name.
-FW_DIRS := fw/umd fw/vidmm fw/vidsch fw/kmd
+FW_DIRS := fw/umd fw/dxgkrnl fw/vidmm fw/vidsch fw/kmd
 INCS := -Imodel -Idma $(addprefix -I,$(FW_DIRS)) -Immu
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes $(INCS) $(SANFLAGS) \
 	$(OPT_FLAGS)
@@ -122,7 +123,8 @@ GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
 	regspec/REGISTERS.md $(wildcard traces/filters/*.txt)
 
 # The driver, by layer (see FW_DIRS).
-FW_KMD_C := fw/kmd/fw_dev.c fw/kmd/fw_vm.c fw/kmd/fw_kmd.c fw/kmd/fw_render.c fw/kmd/fw_submit.c \
+FW_DXGK_C := fw/dxgkrnl/fw_kmd.c
+FW_KMD_C := fw/kmd/fw_dev.c fw/kmd/fw_vm.c fw/kmd/fw_render.c fw/kmd/fw_submit.c \
 	fw/kmd/fw_pagingbuf.c
 FW_ALLOC_C := fw/vidmm/fw_mem.c fw/vidmm/fw_adapter.c fw/vidmm/fw_res.c fw/vidmm/fw_residency.c
 FW_VIDMM_C := $(FW_ALLOC_C) fw/vidmm/fw_paging.c fw/vidmm/fw_lock.c fw/vidmm/fw_lock_copy.c \
@@ -134,7 +136,7 @@ FW_H := $(wildcard $(addsuffix /*.h,$(FW_DIRS)))
 LIB_C := model/gm.c model/gm_apt.c model/gm_capture.c model/gm_capture_read.c model/gm_view.c model/gm_mem.c model/gm_status.c $(wildcard model/ref/*.c) dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
 	dma/dma_patch.c dma/dma_validate.c \
 	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c mmu/mmu_shadow.c mmu/mmu_update.c \
-	$(FW_KMD_C) $(FW_VIDMM_C) $(FW_VIDSCH_C) $(FW_UMD_C)
+	$(FW_DXGK_C) $(FW_KMD_C) $(FW_VIDMM_C) $(FW_VIDSCH_C) $(FW_UMD_C)
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/obj/gen/gm_asserts.o \
 	$(B)/obj/model/gm_assert.o $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_vl_nt.o \
 	$(B)/obj/model/gm_be_sc.o

@@ -5,13 +5,14 @@
 Usage: tb/check_roles.py [--root DIR] [-v] [--self-test]
        (run from the repository root; CTest runs it as check_roles)
 
-The driver is split by WDDM role: the user-mode driver (fw/umd/), the video
+The driver is split by WDDM role: the user-mode driver (fw/umd/), the
+pipeline that brings the roles up and links them (fw/dxgkrnl/), the video
 memory manager's roles (fw/vidmm/: segments and allocations, paging, Lock,
 GPU-VA), the scheduler's roles (fw/vidsch/: submission scheduling and TDR,
 monitored fences) and the miniport (fw/kmd/: device bring-up, Render, Patch,
-SubmitCommand and BuildPagingBuffer, the pipeline's objects and lifetime).  ROLES below names each role's files by
-their file name, so the check reads the flat fw/ of older trees as well
-(--root).
+SubmitCommand and BuildPagingBuffer, the objects the roles pass each other).
+ROLES below names each role's files by their file name, so the check reads
+the flat fw/ of older trees as well (--root).
 
 Every `#include "x.h"` of a file of role A naming a header of role B != A is
 an arrow A -> B (a role calls another only through its header, so the arrows
@@ -37,10 +38,10 @@ import sys
 # belongs to the first role whose pattern matches its name.
 ROLES = [
     ("umd", "umd", ["umd*.[ch]", "fw_umd.[ch]"]),
-    ("kmd.pipeline", "kmd", ["fw_kmd.[ch]"]),
+    ("dxgkrnl.pipeline", "dxgkrnl", ["fw_kmd.[ch]"]),
     ("vidmm.lock", "vidmm", ["fw_lock*.[ch]"]),
     ("vidmm.gpuva", "vidmm", ["fw_gpuva*.[ch]"]),
-    ("vidmm.paging", "vidmm", ["fw_paging*.[ch]"]),
+    ("vidmm.paging", "vidmm", ["fw_paging.[ch]"]),
     ("vidsch.sched", "vidsch", ["fw_sched*.[ch]"]),
     ("vidsch.mfence", "vidsch", ["fw_mfence*.[ch]"]),
     ("kmd.submit", "kmd", ["fw_submit*.[ch]", "fw_pagingbuf.[ch]"]),
@@ -163,7 +164,7 @@ def report(edges, errors, verbose, out):
     out.write("role graph (A -> B: a file of A includes a header of B):\n")
     for role, fold, _ in ROLES:
         to = sorted({b for a, b in edges if a == role}, key=order)
-        out.write(f"  {role:14} ({fold}/) -> {', '.join(to) if to else '-'}\n")
+        out.write(f"  {role:16} ({fold}/) -> {', '.join(to) if to else '-'}\n")
         if verbose:
             for b in to:
                 for path, line, h in edges[(role, b)]:

@@ -6,10 +6,12 @@
  * them (residency, eviction, monitored fences, timeout detection, Lock).
  *
  * The driver is split by role, one folder per layer: fw/umd (the user-mode
- * driver), fw/vidmm (the video memory manager: segments and allocations,
- * residency and paging, Lock, GPU-VA), fw/vidsch (the scheduler: submission,
- * retire, TDR; monitored fences), fw/kmd (the miniport: device bring-up,
- * Render, and this pipeline).  Each role keeps its state in its own struct,
+ * driver), fw/dxgkrnl (this pipeline: the roles' bring-up, links and the
+ * CPU waits that span them), fw/vidmm (the video memory manager: segments
+ * and allocations, residency and paging, Lock, GPU-VA), fw/vidsch (the
+ * scheduler: submission, retire, TDR; monitored fences), fw/kmd (the
+ * miniport: device bring-up, interrupts and queue reset, Render, Patch,
+ * SubmitCommand, BuildPagingBuffer).  Each role keeps its state in its own struct,
  * defined in its header (struct fw_sched_state, fw_paging_state,
  * fw_mfence_state, fw_gpuva_state, fw_lock_state); struct fw_kmd
  * (fw_kmd_types.h) links them.  The roles call each other one way
