@@ -93,7 +93,12 @@ endif
 TRACE ?= 1
 VM_TRACE_DEFS := -DVM_TRACE=$(TRACE) -DVM_TRACE_FST=$(TRACE)
 
-INCS := -Imodel -Idma -Ifw -Immu
+# fw/ by layer: the user-mode driver (umd), the OS side - the pipeline that
+# links the roles (dxgkrnl), the video memory manager (vidmm) and the
+# scheduler (vidsch) - and the miniport (kmd).  Each folder is an
+# include path, so clients outside fw/ name a header by its file name.
+FW_DIRS := fw/umd fw/dxgkrnl fw/vidmm fw/vidsch fw/kmd
+INCS := -Imodel -Idma $(addprefix -I,$(FW_DIRS)) -Immu
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes $(INCS) $(SANFLAGS) \
 	$(OPT_FLAGS)
 CXXFLAGS := -std=c++17 -O2 -g -Wall $(INCS) -I$(VL_INC) -I$(VL_INC)/vltstd \
@@ -118,12 +123,21 @@ VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast 
 GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
 	regspec/REGISTERS.md $(wildcard traces/filters/*.txt)
 
+# The driver, by layer (see FW_DIRS).
+FW_DXGK_C := fw/dxgkrnl/fw_kmd.c
+FW_KMD_C := fw/kmd/fw_dev.c fw/kmd/fw_vm.c fw/kmd/fw_render.c fw/kmd/fw_submit.c \
+	fw/kmd/fw_pagingbuf.c
+FW_ALLOC_C := fw/vidmm/fw_mem.c fw/vidmm/fw_adapter.c fw/vidmm/fw_res.c fw/vidmm/fw_residency.c
+FW_VIDMM_C := $(FW_ALLOC_C) fw/vidmm/fw_paging.c fw/vidmm/fw_lock.c fw/vidmm/fw_lock_copy.c \
+	fw/vidmm/fw_lock_level.c fw/vidmm/fw_lock_sched.c fw/vidmm/fw_gpuva.c fw/vidmm/fw_gpuva_batch.c fw/vidmm/fw_gpuva_move.c
+FW_VIDSCH_C := fw/vidsch/fw_mfence.c fw/vidsch/fw_sched.c
+FW_UMD_C := fw/umd/fw_umd.c fw/umd/umd_obj.c fw/umd/umd_rec.c fw/umd/umd_exec.c fw/umd/umd_rt.c
+FW_H := $(wildcard $(addsuffix /*.h,$(FW_DIRS)))
+
 LIB_C := model/gm.c model/gm_apt.c model/gm_capture.c model/gm_capture_read.c model/gm_view.c model/gm_mem.c model/gm_status.c $(wildcard model/ref/*.c) dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
 	dma/dma_patch.c dma/dma_validate.c \
-	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c mmu/mmu_shadow.c mmu/mmu_update.c fw/fw_dev.c fw/fw_vm.c \
-	fw/fw_mem.c fw/fw_adapter.c fw/fw_res.c fw/fw_residency.c fw/fw_kmd.c fw/fw_render.c fw/fw_paging.c fw/fw_mfence.c \
-	fw/fw_sched.c fw/fw_lock.c fw/fw_lock_copy.c fw/fw_lock_level.c fw/fw_gpuva.c fw/fw_gpuva_batch.c fw/fw_gpuva_move.c fw/fw_umd.c \
-	fw/umd_obj.c fw/umd_rec.c fw/umd_exec.c fw/umd_rt.c
+	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c mmu/mmu_shadow.c mmu/mmu_update.c \
+	$(FW_DXGK_C) $(FW_KMD_C) $(FW_VIDMM_C) $(FW_VIDSCH_C) $(FW_UMD_C)
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/obj/gen/gm_asserts.o \
 	$(B)/obj/model/gm_assert.o $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_vl_nt.o \
 	$(B)/obj/model/gm_be_sc.o
@@ -218,7 +232,7 @@ $(B)/vl_sc/verilated_fst_c.o: VL_SAN_WAIVE += $(if $(SANFLAGS),-fno-sanitize=shi
 $(B)/obj/fw/%.o $(B)/obj/tb/scen/%.o $(B)/obj/tools/bench_pipe.o $(B)/obj/tools/bench_umd.o: \
 	CFLAGS += -DGM_CHECK_RESULTS
 
-$(B)/obj/%.o: %.c $(wildcard model/*.h model/ref/*.h dma/*.h fw/*.h mmu/*.h) model/gpu_hw.h
+$(B)/obj/%.o: %.c $(wildcard model/*.h model/ref/*.h dma/*.h mmu/*.h) $(FW_H) model/gpu_hw.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -312,7 +326,7 @@ $(B)/tests/test_patch $(B)/tests/test_disasm: $(B)/tests/%: $(B)/obj/tb/unit/%.o
 
 # The allocation layer's unit tests, over one fixture (tb/unit/tb_fw.c).
 FW_UNIT := test_fw_mem test_fw_res test_fw_handles test_fw_residency
-FW_UNIT_OBJ := $(addprefix $(B)/obj/,fw/fw_mem.o fw/fw_adapter.o fw/fw_res.o fw/fw_residency.o \
+FW_UNIT_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(FW_ALLOC_C)) $(addprefix $(B)/obj/,\
 	dma/dma_tile.o dma/dma_names.o model/gm_status.o tb/unit/tb_fw.o)
 $(addprefix $(B)/tests/,$(FW_UNIT)): $(B)/tests/%: $(B)/obj/tb/unit/%.o $(FW_UNIT_OBJ) $(SEED_OBJ)
 	@mkdir -p $(@D)
@@ -336,14 +350,14 @@ $(B)/tests/test_mmu_update: $(B)/obj/tb/unit/test_mmu_update.o $(B)/obj/mmu/mmu_
 
 # The user-mode driver without the GPU (record only), and the same test
 # built with clang's ThreadSanitizer: the threads record at once.
-UMD_UNIT_C := tb/unit/test_umd.c tb/umd_work.c tb/tb_seed.c fw/umd_obj.c fw/umd_rec.c fw/umd_rt.c \
-	fw/fw_mem.c fw/fw_adapter.c fw/fw_res.c fw/fw_residency.c dma/dma_tile.c dma/dma_names.c model/gm_status.c
+UMD_UNIT_C := tb/unit/test_umd.c tb/umd_work.c tb/tb_seed.c fw/umd/umd_obj.c fw/umd/umd_rec.c \
+	fw/umd/umd_rt.c $(FW_ALLOC_C) dma/dma_tile.c dma/dma_names.c model/gm_status.c
 $(B)/tests/test_umd: $(patsubst %.c,$(B)/obj/%.o,$(UMD_UNIT_C))
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka -lpthread $(SANFLAGS)
 
 TSAN_FLAGS := -std=c11 -O1 -g -fsanitize=thread $(INCS) -Itb
-$(B)/tests/test_umd_tsan: $(UMD_UNIT_C) $(wildcard fw/*.h dma/*.h model/*.h tb/*.h) model/gpu_hw.h
+$(B)/tests/test_umd_tsan: $(UMD_UNIT_C) $(FW_H) $(wildcard dma/*.h model/*.h tb/*.h) model/gpu_hw.h
 	@mkdir -p $(@D)
 	clang $(TSAN_FLAGS) $(UMD_UNIT_C) -o $@ -lcmocka -lpthread
 

@@ -241,6 +241,12 @@ set_tests_properties(check_testplan PROPERTIES WORKING_DIRECTORY .. LABELS lint 
 add_test(check_rtl_clocking python3 tb/check_rtl_clocking.py --self-test)
 set_tests_properties(check_rtl_clocking PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
 
+# The driver's roles (fw/umd, vidmm, vidsch, kmd) depend one way: the role
+# graph from fw/'s #include lines has no circle; --self-test: a planted
+# circle and a file no role claims fail.
+add_test(check_roles python3 tb/check_roles.py --self-test)
+set_tests_properties(check_roles PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
+
 # Lint waivers only in rtl/lint/*.vlt, each rule explained in its comments;
 # --self-test: a waiver in a source or one without a reason fails.
 add_test(check_waivers python3 tb/check_waivers.py --self-test)

@@ -180,10 +180,10 @@ void kt_snap_take(const struct kt *x, struct snap *s)
 	s->st = k->st;
 	s->cycles = gm_cycles(x->t.g);
 	s->sys_next = x->t.d.sys_next;
-	s->seq = k->seq;
-	s->use_stamp = k->use_stamp;
-	s->pg_fence = k->pg.fence;
-	s->pg_ndw = k->pg.ndw;
+	s->seq = k->sch->seq;
+	s->use_stamp = k->pg->use_stamp;
+	s->pg_fence = k->pg->fence;
+	s->pg_ndw = k->pg->ndw;
 	for (unsigned q = 0; q < 2; q++) {
 		s->emitted[q] = x->t.d.q[q].fence_emitted;
 		s->seen[q] = x->t.d.q[q].fence_seen;
@@ -192,8 +192,8 @@ void kt_snap_take(const struct kt *x, struct snap *s)
 		s->halted[q] = x->t.d.q[q].halted;
 	}
 	for (unsigned i = 0; i < FW_KMD_SLOTS; i++) {
-		s->used[i] = k->pend[i].used;
-		s->pend_fence[i] = k->pend[i].fence;
+		s->used[i] = k->sch->pend[i].used;
+		s->pend_fence[i] = k->sch->pend[i].fence;
 	}
 	memcpy(s->mf, k->mf, sizeof(s->mf));
 	memcpy(s->apt, k->apt, sizeof(s->apt));

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_fw_handles.c - cmocka unit tests for device-local handles, surfaces shared between devices and a
- * removed device (fw/fw_res.c): handles unique per device, another
+ * removed device (fw/vidmm/fw_res.c): handles unique per device, another
  * device's and stale ones refused, shared surfaces outliving a device, every
  * call on a removed device refused with nothing changed.
  *
  * Build and run:
  *   gcc -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
- *       -Imodel -Idma -Ifw -Immu -Itb -Itb/unit -o /tmp/test_fw_handles tb/unit/test_fw_handles.c tb/unit/tb_fw.c \
- *       fw/fw_mem.c fw/fw_adapter.c fw/fw_res.c fw/fw_residency.c dma/dma_tile.c \
+ *       -Imodel -Idma -Ifw/vidmm -Ifw/kmd -Immu -Itb -Itb/unit -o /tmp/test_fw_handles tb/unit/test_fw_handles.c tb/unit/tb_fw.c \
+ *       fw/vidmm/fw_mem.c fw/vidmm/fw_adapter.c fw/vidmm/fw_res.c fw/vidmm/fw_residency.c dma/dma_tile.c \
  *       dma/dma_names.c model/gm_status.c tb/tb_seed.c -lcmocka
  *   /tmp/test_fw_handles
  *

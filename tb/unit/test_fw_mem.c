@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_fw_mem.c - cmocka unit tests for the segment allocator (fw/fw_mem.c): segment descriptions, aligned
+ * test_fw_mem.c - cmocka unit tests for the segment allocator (fw/vidmm/fw_mem.c): segment descriptions, aligned
  * first fit, fragmentation and coalescing, bad frees, host-heap failure and
  * a seeded random alloc/free sequence against a sorted-range model.
  *
  * Build and run:
  *   gcc -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
- *       -Imodel -Idma -Ifw -Immu -Itb -Itb/unit -o /tmp/test_fw_mem tb/unit/test_fw_mem.c tb/unit/tb_fw.c \
- *       fw/fw_mem.c fw/fw_adapter.c fw/fw_res.c fw/fw_residency.c dma/dma_tile.c \
+ *       -Imodel -Idma -Ifw/vidmm -Ifw/kmd -Immu -Itb -Itb/unit -o /tmp/test_fw_mem tb/unit/test_fw_mem.c tb/unit/tb_fw.c \
+ *       fw/vidmm/fw_mem.c fw/vidmm/fw_adapter.c fw/vidmm/fw_res.c fw/vidmm/fw_residency.c dma/dma_tile.c \
  *       dma/dma_names.c model/gm_status.c tb/tb_seed.c -lcmocka
  *   /tmp/test_fw_mem
  *

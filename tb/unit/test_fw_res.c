@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_fw_res.c - cmocka unit tests for the adapter, devices and resources (fw/fw_res.c): the adapter's
+ * test_fw_res.c - cmocka unit tests for the adapter, devices and resources (fw/vidmm/fw_res.c): the adapter's
  * arguments, the device limit, CreateResource and its layout checks, bad
  * arguments and host-heap failure (nothing changed), a seeded random
  * resource sequence, the status values.
  *
  * Build and run:
  *   gcc -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
- *       -Imodel -Idma -Ifw -Immu -Itb -Itb/unit -o /tmp/test_fw_res tb/unit/test_fw_res.c tb/unit/tb_fw.c \
- *       fw/fw_mem.c fw/fw_adapter.c fw/fw_res.c fw/fw_residency.c dma/dma_tile.c \
+ *       -Imodel -Idma -Ifw/vidmm -Ifw/kmd -Immu -Itb -Itb/unit -o /tmp/test_fw_res tb/unit/test_fw_res.c tb/unit/tb_fw.c \
+ *       fw/vidmm/fw_mem.c fw/vidmm/fw_adapter.c fw/vidmm/fw_res.c fw/vidmm/fw_residency.c dma/dma_tile.c \
  *       dma/dma_names.c model/gm_status.c tb/tb_seed.c -lcmocka
  *   /tmp/test_fw_res
  *

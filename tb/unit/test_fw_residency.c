@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_fw_residency.c - cmocka unit tests for placement, eviction and victim selection (fw/fw_residency.c):
+ * test_fw_residency.c - cmocka unit tests for placement, eviction and victim selection (fw/vidmm/fw_residency.c):
  * place and evict, LRU victims with pinned and excluded allocations, the
  * victims of one placement's lowest hole.
  *
  * Build and run:
  *   gcc -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
- *       -Imodel -Idma -Ifw -Immu -Itb -Itb/unit -o /tmp/test_fw_residency tb/unit/test_fw_residency.c tb/unit/tb_fw.c \
- *       fw/fw_mem.c fw/fw_adapter.c fw/fw_res.c fw/fw_residency.c dma/dma_tile.c \
+ *       -Imodel -Idma -Ifw/vidmm -Ifw/kmd -Immu -Itb -Itb/unit -o /tmp/test_fw_residency tb/unit/test_fw_residency.c tb/unit/tb_fw.c \
+ *       fw/vidmm/fw_mem.c fw/vidmm/fw_adapter.c fw/vidmm/fw_res.c fw/vidmm/fw_residency.c dma/dma_tile.c \
  *       dma/dma_names.c model/gm_status.c tb/tb_seed.c -lcmocka
  *   /tmp/test_fw_residency
  *

@@ -22,8 +22,8 @@
 struct fw_gpuva_space *fw_gpuva_space_of(const struct fw_kmd *k, const struct fw_device *dev)
 {
 	for (unsigned v = 1; v < GPU_NUM_VMIDS; v++)
-		if (k->vas[v] && k->vas[v]->dev == dev)
-			return k->vas[v];
+		if (k->va->vas[v] && k->va->vas[v]->dev == dev)
+			return k->va->vas[v];
 	return NULL;
 }
 
@@ -68,7 +68,7 @@ int fw_gpuva_enable(struct fw_kmd *k, struct fw_device *dev)
 	if (fw_device_is_removed(dev))
 		return GM_ERR_DEVICE_REMOVED;
 	for (unsigned v = GPU_NUM_VMIDS - 1; v >= 1; v--)
-		if (!k->vas[v])
+		if (!k->va->vas[v])
 			vmid = v;
 	if (!vmid)
 		return GM_ERR_FULL;
@@ -83,9 +83,9 @@ int fw_gpuva_enable(struct fw_kmd *k, struct fw_device *dev)
 	s->pool_next = s->pool_pa;
 	/* The DMA buffer slots the render ring runs as IBs: mapped where they
 	 * are (VA = PA) in a reservation of the driver's own. */
-	slot_lo = k->slot_addr[0] & ~(MMU_VA_ALIGN - 1);
-	slot_hi = (k->slot_addr[FW_KMD_SLOTS - 1] + FW_KMD_DMA_DW * 4ull + MMU_VA_ALIGN - 1) &
-		  ~(MMU_VA_ALIGN - 1);
+	fw_sched_slots(k, &slot_lo, &slot_hi);
+	slot_lo &= ~(MMU_VA_ALIGN - 1);
+	slot_hi = (slot_hi + MMU_VA_ALIGN - 1) & ~(MMU_VA_ALIGN - 1);
 	st = mmu_shadow_init(&s->sh, s->pool_pa, sub, pool_alloc, s);
 	if (st)
 		goto err_free;
@@ -102,7 +102,7 @@ int fw_gpuva_enable(struct fw_kmd *k, struct fw_device *dev)
 				     .map = { .base_address = slot_lo, .size_in_bytes = slot_hi - slot_lo,
 					      .alloc_pa = slot_lo, .allocation_size = slot_hi - slot_lo,
 					      .flags = MMU_MAP_R | MMU_MAP_SYS } };
-	k->vas[vmid] = s;
+	k->va->vas[vmid] = s;
 	st = fw_gpuva_queue_batch(k, s, &op, 1, 0, 0, true, true);
 	if (st)
 		goto err_slot;
@@ -118,7 +118,7 @@ int fw_gpuva_enable(struct fw_kmd *k, struct fw_device *dev)
 	return GM_OK;
 
 err_slot:
-	k->vas[vmid] = NULL;
+	k->va->vas[vmid] = NULL;
 err_va:
 	mmu_va_fini(&s->vs);
 err_shadow:
@@ -136,11 +136,11 @@ void fw_gpuva_release_device(struct fw_kmd *k, const struct fw_device *dev)
 		return;
 	fw_gpuva_reap(k); /* the caller waited for the paging queue: its batches are done */
 	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++)
-		if (k->vab[i].used && k->vab[i].dev == dev)
-			k->vab[i].used = false;
+		if (k->va->vab[i].used && k->va->vab[i].dev == dev)
+			k->va->vab[i].used = false;
 	if (!s)
 		return;
-	k->vas[s->vmid] = NULL;
+	k->va->vas[s->vmid] = NULL;
 	mmu_va_fini(&s->vs);
 	mmu_shadow_fini(&s->sh);
 	free(s);
@@ -187,7 +187,7 @@ int fw_gpuva_reserve(struct fw_kmd *k, struct fw_device *dev, struct fw_gpuva_re
 		st = fw_gpuva_queue_batch(k, s, &op, 1, 0, 0, true, false);
 		if (st) /* the reservation starts at va: releasing it cannot fail */
 			return mmu_va_release(&s->vs, va) ? GM_ERR_HW : st;
-		a->paging_fence_value = k->pg.last_fence;
+		a->paging_fence_value = fw_paging_last_fence(k);
 	}
 	a->virtual_address = va;
 	FW_KMD_LOG(k, "gpuva: device %u reserved 0x%" PRIx64 " +0x%" PRIx64 " (%s)\n", dev->tag, va,
@@ -322,3 +322,42 @@ int fw_gpuva_update(struct fw_kmd *k, struct fw_device *dev, const struct fw_gpu
 			   a->fence_value, a->fence_value + 1);
 	return st;
 }
+
+/* check: a signal the process's held page-table updates wait for above, or
+ * a patch list on a GPU-VA device's buffer (it addresses memory by VA:
+ * nothing to patch) is refused (GM_ERR_BAD_ARG). */
+static int gpuva_check(const struct fw_kmd *k, const struct fw_dmabuf *buf,
+		       const struct fw_signal *sig, uint32_t nsig)
+{
+	if (!fw_gpuva_signals_ok(k, sig, nsig))
+		return GM_ERR_BAD_ARG;
+	return buf->nloc && fw_gpuva_vmid(k, buf->dev) ? GM_ERR_BAD_ARG : GM_OK;
+}
+
+/* patch: the IB runs in its device's VMID (0: physical). */
+static void gpuva_patch(const struct fw_kmd *k, struct fw_dmabuf *buf, struct fw_sched_run *run)
+{
+	run->vmid = fw_gpuva_vmid(k, buf->dev);
+}
+
+/* submitted: page-table updates waiting for what it signals may go now. */
+static int gpuva_submitted(struct fw_kmd *k, const struct fw_dmabuf *buf)
+{
+	(void)buf;
+	return fw_gpuva_release(k);
+}
+
+const struct fw_sched_ops fw_gpuva_sched_ops = {
+	.name = "gpuva",
+	.check = gpuva_check,
+	.patch = gpuva_patch,
+	.submitted = gpuva_submitted,
+	.removed = fw_gpuva_remove_device,
+};
+
+const struct fw_paging_ops fw_gpuva_paging_ops = {
+	.name = "gpuva",
+	.pinned = fw_gpuva_busy_allocs,
+	.follows = fw_gpuva_is_mapped,
+	.moved = fw_gpuva_relocate,
+};

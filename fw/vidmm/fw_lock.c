@@ -19,19 +19,7 @@
 /* Lock entry @i: the ranges' first, then the raw ones. */
 static struct fw_lock_range *lock_at(struct fw_kmd *k, unsigned i)
 {
-	return i < GPU_APT_RANGES ? &k->apt[i] : &k->raw[i - GPU_APT_RANGES];
-}
-
-bool fw_lock_holds(const struct fw_kmd *k, const struct fw_alloc *a)
-{
-	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
-		if (k->apt[r].a == a && !k->apt[r].follow)
-			return true;
-	/* the copy fallback: its write-back would undo the GPU's writes */
-	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
-		if (k->raw[r].a == a && k->raw[r].copy)
-			return true;
-	return false;
+	return i < GPU_APT_RANGES ? &k->lk->apt[i] : &k->lk->raw[i - GPU_APT_RANGES];
 }
 
 struct fw_lock_range *fw_lock_of(struct fw_kmd *k, const struct fw_alloc *a)
@@ -47,7 +35,7 @@ struct fw_lock_range *fw_lock_of(struct fw_kmd *k, const struct fw_alloc *a)
 static bool lock_window(const struct fw_kmd *k, const struct fw_lock_range *l, uint64_t *start,
 			uint64_t *end)
 {
-	bool range = l >= k->apt && l < k->apt + GPU_APT_RANGES;
+	bool range = l >= k->lk->apt && l < k->lk->apt + GPU_APT_RANGES;
 
 	if (!l->a || (!range && (l->copy || l->a->loc.seg_id != FW_KMD_SEG_VRAM)))
 		return false;
@@ -121,7 +109,7 @@ static bool args_ok(const struct fw_lock_args *x, const struct fw_alloc *a)
 }
 
 /*
- * One range per MIP level of @a (seed 000) in @r[0..*nr) and one window for
+ * One range per MIP level of @a (pfnLockCb) in @r[0..*nr) and one window for
  * all, each level at its own offset in it; or *nr = 0: not enough ranges
  * free for every level (none is taken then: the allocation is served whole,
  * all its levels) and the copy fallback serves the lock (LockEntire or a
@@ -143,7 +131,7 @@ static int range_pick(struct fw_kmd *k, const struct fw_alloc *a, const struct f
 		tall |= v.bytes / v.pitch > 0xffffu;
 	}
 	for (unsigned q = 0; q < GPU_APT_RANGES && *nr < want; q++)
-		if (!k->apt[q].a)
+		if (!k->lk->apt[q].a)
 			r[(*nr)++] = q;
 	if (*nr == want && window_pick(k, a->d.size, win))
 		return GM_OK;
@@ -157,10 +145,8 @@ static int range_pick(struct fw_kmd *k, const struct fw_alloc *a, const struct f
 	return GM_OK;
 }
 
-/* Wait until no pending submission uses @a (writes it: @writes_only) and
- * the paging queue is done. */
-static int wait_idle(struct fw_kmd *k, const struct fw_device *dev, const struct fw_alloc *a,
-		     bool writes_only)
+int fw_lock_wait_idle(struct fw_kmd *k, const struct fw_device *dev, const struct fw_alloc *a,
+		      bool writes_only)
 {
 	while (fw_sched_references(k, a, writes_only) || fw_paging_pending(k)) {
 		uint64_t t = gm_cycles(k->d->gm), done = k->st.retired;
@@ -188,7 +174,7 @@ static int lock_sync(struct fw_kmd *k, const struct fw_device *dev, const struct
 	bool writes_only = f & FW_LOCK_IGNOREREADSYNC;
 
 	if (!nowait)
-		return wait_idle(k, dev, a, writes_only);
+		return fw_lock_wait_idle(k, dev, a, writes_only);
 	if (f & FW_LOCK_IGNORESYNC)
 		return GM_OK;
 	if (fw_sched_references(k, a, writes_only) || fw_paging_pending(k))
@@ -224,14 +210,14 @@ static int lock_book(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev
 	a->pinned = true;
 	a->content_valid = true;
 	for (i = 0; i < nr; i++)
-		k->apt[r[i]] = l;
+		k->lk->apt[r[i]] = l;
 	if (!nr)
 		*raw = l;
 	if (nr)
 		gm_wave_mark(k->d->gm, GM_MARK_NOTE, "lock: through an aperture range");
 	FW_KMD_LOG(k, "lock: %" PRIu64 " bytes at 0x%" PRIx64 " %s%u (0x%" PRIx64 ")\n",
 		   a->d.size, a->loc.addr, nr ? "through aperture range " : "raw, entry ",
-		   nr ? r[0] : (unsigned)(raw - k->raw), l.win);
+		   nr ? r[0] : (unsigned)(raw - k->lk->raw), l.win);
 	if (nr > 1)
 		FW_KMD_LOG(k, "lock: %u MIP levels, %u ranges from range %u\n", nr, nr, r[0]);
 	return GM_OK;
@@ -240,8 +226,8 @@ static int lock_book(struct fw_kmd *k, struct fw_alloc *a, struct fw_device *dev
 struct fw_lock_range *fw_lock_raw_free(struct fw_kmd *k)
 {
 	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
-		if (!k->raw[r].a)
-			return &k->raw[r];
+		if (!k->lk->raw[r].a)
+			return &k->lk->raw[r];
 	return NULL;
 }
 
@@ -294,45 +280,6 @@ static int discard_rename(struct fw_kmd *k, struct fw_device *dev, const struct 
 	if (n > FW_LOCK_MAX_INSTANCES)
 		return GM_ERR_NO_MEM;
 	return fw_res_instance_new(dev, x->hAllocation, h, a);
-}
-
-bool fw_lock_instances_ok(const struct fw_dmabuf *buf)
-{
-	struct fw_alloc *fam[FW_KMD_MAX_ALLOCS];
-	uint64_t seq[FW_KMD_MAX_ALLOCS];
-	unsigned nf = 0, f;
-
-	for (uint32_t i = 0; i < buf->nalloc; i++) {
-		const struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
-
-		if (a->inst_seq < fw_alloc_family(fw_dmabuf_alloc(buf, i))->inst_done)
-			return false;
-	}
-	for (uint32_t j = 0; j < buf->nloc; j++) {
-		struct fw_alloc *a = fw_dmabuf_alloc(buf, buf->loc[j].alloc_index);
-
-		for (f = 0; f < nf && fam[f] != fw_alloc_family(a); f++)
-			;
-		if (f == nf) {
-			fam[nf] = fw_alloc_family(a);
-			seq[nf++] = a->inst_seq;
-		} else if (a->inst_seq < seq[f]) {
-			return false;
-		}
-		seq[f] = a->inst_seq;
-	}
-	return true;
-}
-
-void fw_lock_instances_used(const struct fw_dmabuf *buf)
-{
-	for (uint32_t i = 0; i < buf->nalloc; i++) {
-		struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
-		struct fw_alloc *fam = fw_alloc_family(a);
-
-		if (a->inst_seq > fam->inst_done)
-			fam->inst_done = a->inst_seq;
-	}
 }
 
 int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args *x)
@@ -391,20 +338,11 @@ int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args 
 	return GM_OK;
 }
 
-/* The raw lock (not a copy) of @a in VRAM; NULL: none. */
-static struct fw_lock_range *raw_in_vram(struct fw_kmd *k, const struct fw_alloc *a)
-{
-	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
-		if (k->raw[r].a == a && !k->raw[r].copy && a->loc.seg_id == FW_KMD_SEG_VRAM)
-			return &k->raw[r];
-	return NULL;
-}
-
 unsigned fw_lock_range_free(const struct fw_kmd *k, unsigned after)
 {
 	unsigned r;
 
-	for (r = after; r < GPU_APT_RANGES && k->apt[r].a; r++)
+	for (r = after; r < GPU_APT_RANGES && k->lk->apt[r].a; r++)
 		;
 	return r;
 }
@@ -413,62 +351,6 @@ int fw_lock_map_linear(struct fw_kmd *k, unsigned r, uint64_t win, uint64_t byte
 {
 	return fw_apt_map(k->d, r, (uint32_t)win, (uint32_t)(win + bytes), base, GPU_TILE_LINEAR,
 			  0, FW_LOCK_VIEW_PITCH);
-}
-
-/* Raw lock @l's allocation goes to the system segment and range @r shows
- * its bytes at the window they had. */
-static int follow_to_system(struct fw_kmd *k, struct fw_lock_range *l, unsigned r)
-{
-	struct fw_alloc *a = l->a;
-	int st = fw_paging_to_system(k, a);
-
-	/* Its VRAM stays booked while the lock lasts: no other allocation's
-	 * plain VRAM shows under the window. */
-	if (!st)
-		st = fw_seg_alloc_at(fw_adapter_seg(&k->ad, FW_KMD_SEG_VRAM), l->win, a->d.size);
-	if (st)
-		return st;
-	st = fw_lock_map_linear(k, r, l->win, a->d.size, a->loc.addr);
-	if (st)
-		return st;
-	FW_KMD_LOG(k, "render from a raw lock: %" PRIu64 " bytes to system 0x%" PRIx64
-		   ", the CPU's window 0x%" PRIx64 " follows through range %u\n",
-		   a->d.size, a->loc.addr, l->win, r);
-	k->apt[r] = *l;
-	k->apt[r].follow = true;
-	*l = (struct fw_lock_range){ 0 };
-	return GM_OK;
-}
-
-int fw_lock_render(struct fw_kmd *k, const struct fw_dmabuf *buf)
-{
-	unsigned r = 0;
-	int st;
-
-	/* Every one first: refused, nothing moved. */
-	for (uint32_t i = 0; i < buf->nalloc; i++) {
-		const struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
-
-		if (!raw_in_vram(k, a))
-			continue;
-		if (a->d.vram_only || a->d.pinned || a->d.size / FW_LOCK_VIEW_PITCH > 0xffffu ||
-		    (r = fw_lock_range_free(k, r)) == GPU_APT_RANGES)
-			return GM_ERR_CANT_RENDER_LOCKED;
-		r++;
-	}
-	for (uint32_t i = 0; i < buf->nalloc; i++) {
-		struct fw_lock_range *l = raw_in_vram(k, fw_dmabuf_alloc(buf, i));
-
-		if (!l)
-			continue;
-		/* locked with DonotWait|IgnoreSync: work before the lock may use it */
-		st = wait_idle(k, buf->dev, l->a, false);
-		if (!st)
-			st = follow_to_system(k, l, fw_lock_range_free(k, 0));
-		if (st)
-			return st;
-	}
-	return GM_OK;
 }
 
 int fw_kmd_lock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsigned range,
@@ -481,11 +363,11 @@ int fw_kmd_lock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsign
 	if (st)
 		return st;
 	end = (uint64_t)win + a->d.size;
-	if (range >= GPU_APT_RANGES || k->apt[range].a || fw_lock_of(k, a) || nlevels(a) > 1 ||
+	if (range >= GPU_APT_RANGES || k->lk->apt[range].a || fw_lock_of(k, a) || nlevels(a) > 1 ||
 	    (win & 7u) || (a->d.pitch & 7u) || end > GPU_APT_WINDOW_BYTES ||
 	    window_taken(k, win, end) || a->d.pitch > GPU_PKT_BLT_SRC_PITCH_MASK)
 		return GM_ERR_BAD_ARG;
-	st = wait_idle(k, dev, a, false);
+	st = fw_lock_wait_idle(k, dev, a, false);
 	if (!st)
 		st = fw_paging_bring_in(k, a);
 	if (!st)
@@ -502,15 +384,15 @@ static int lock_release(struct fw_kmd *k, struct fw_lock_range *l, bool write_ba
 	struct fw_alloc *a = l->a;
 	int st = GM_OK;
 
-	if (l >= k->apt && l < k->apt + GPU_APT_RANGES) {
+	if (l >= k->lk->apt && l < k->lk->apt + GPU_APT_RANGES) {
 		struct fw_lock_range was = *l;
 
 		/* the CPU's posted writes land before the ranges go */
 		if (gm_apt_flush(k->d->gm) == GM_ERR_HW)
 			return GM_ERR_HW;
 		for (unsigned r = 0; !st && r < GPU_APT_RANGES; r++)
-			if (k->apt[r].a == a && !(st = fw_apt_unmap(k->d, r)))
-				k->apt[r] = (struct fw_lock_range){ 0 };
+			if (k->lk->apt[r].a == a && !(st = fw_apt_unmap(k->d, r)))
+				k->lk->apt[r] = (struct fw_lock_range){ 0 };
 		if (!st && was.follow &&
 		    fw_seg_free(fw_adapter_seg(&k->ad, FW_KMD_SEG_VRAM), was.win))
 			FW_KMD_LOG(k, "unlock: the VRAM under window 0x%" PRIx64 " was not booked\n",
@@ -521,7 +403,7 @@ static int lock_release(struct fw_kmd *k, struct fw_lock_range *l, bool write_ba
 		st = fw_lock_copy_pages(k, l, false);
 	}
 	if (!st && l->view_range && !(st = fw_apt_unmap(k->d, l->view_range - 1)))
-		k->apt[l->view_range - 1] = (struct fw_lock_range){ 0 };
+		k->lk->apt[l->view_range - 1] = (struct fw_lock_range){ 0 };
 	if (st)
 		return st;
 	fw_lock_copy_drop(k, l);
@@ -538,10 +420,10 @@ int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsi
 	if (st)
 		return st;
 	/* Only the device that locked it (a shared allocation has several). */
-	if (range >= GPU_APT_RANGES || k->apt[range].a != a || k->apt[range].dev != dev ||
-	    k->apt[range].view)
+	if (range >= GPU_APT_RANGES || k->lk->apt[range].a != a || k->lk->apt[range].dev != dev ||
+	    k->lk->apt[range].view)
 		return GM_ERR_BAD_ARG;
-	return lock_release(k, &k->apt[range], false);
+	return lock_release(k, &k->lk->apt[range], false);
 }
 
 /* The lock @dev holds on the allocation @handle names: GM_OK and *l;

@@ -15,8 +15,8 @@ int fw_mfence_create(struct fw_kmd *k, struct fw_device *dev, uint64_t initial, 
 	if (!id || dev->ad != &k->ad || initial == UINT64_MAX)
 		return GM_ERR_BAD_ARG;
 	for (uint32_t i = 1; i <= FW_KMD_MAX_MFENCES; i++) {
-		struct fw_mfence *m = &k->mf[i];
-		uint64_t addr = k->mf_addr + 8ull * i;
+		struct fw_mfence *m = &k->mfs->mf[i];
+		uint64_t addr = k->mfs->addr + 8ull * i;
 		int st;
 
 		if (m->dev)
@@ -34,9 +34,14 @@ int fw_mfence_create(struct fw_kmd *k, struct fw_device *dev, uint64_t initial, 
 
 struct fw_mfence *fw_mfence_get(struct fw_kmd *k, uint32_t id)
 {
-	if (!k || id == 0 || id > FW_KMD_MAX_MFENCES || !k->mf[id].dev)
+	if (!k || id == 0 || id > FW_KMD_MAX_MFENCES || !k->mfs->mf[id].dev)
 		return NULL;
-	return &k->mf[id];
+	return &k->mfs->mf[id];
+}
+
+uint64_t fw_mfence_addr(const struct fw_kmd *k, uint32_t id)
+{
+	return k->mfs->mf[id].addr;
 }
 
 /* Read what the GPU wrote; the CPU's view never goes back. */
@@ -68,7 +73,7 @@ bool fw_mfence_signals_ok(const struct fw_kmd *k, const struct fw_device *dev,
 			  const struct fw_signal *sig, uint32_t nsig)
 {
 	for (uint32_t i = 0; i < nsig; i++) {
-		const struct fw_mfence *m = sig[i].fence <= FW_KMD_MAX_MFENCES ? &k->mf[sig[i].fence] : NULL;
+		const struct fw_mfence *m = sig[i].fence <= FW_KMD_MAX_MFENCES ? &k->mfs->mf[sig[i].fence] : NULL;
 
 		if (!m || m->dev != dev || sig[i].value <= m->requested)
 			return false;
@@ -82,7 +87,7 @@ bool fw_mfence_signals_ok(const struct fw_kmd *k, const struct fw_device *dev,
 void fw_mfence_request(struct fw_kmd *k, const struct fw_signal *sig, uint32_t nsig)
 {
 	for (uint32_t i = 0; i < nsig; i++)
-		k->mf[sig[i].fence].requested = sig[i].value;
+		k->mfs->mf[sig[i].fence].requested = sig[i].value;
 }
 
 int fw_mfence_retire(struct fw_kmd *k, const struct fw_signal *sig, uint32_t nsig)
@@ -90,7 +95,7 @@ int fw_mfence_retire(struct fw_kmd *k, const struct fw_signal *sig, uint32_t nsi
 	int st = GM_OK;
 
 	for (uint32_t i = 0; !st && i < nsig; i++)
-		st = mfence_update(k, &k->mf[sig[i].fence]);
+		st = mfence_update(k, &k->mfs->mf[sig[i].fence]);
 	return st;
 }
 
@@ -99,7 +104,7 @@ int fw_mfence_remove_device(struct fw_kmd *k, const struct fw_device *dev)
 	const uint64_t max = UINT64_MAX;
 
 	for (unsigned i = 1; i <= FW_KMD_MAX_MFENCES; i++) {
-		struct fw_mfence *m = &k->mf[i];
+		struct fw_mfence *m = &k->mfs->mf[i];
 		int st;
 
 		if (m->dev != dev)
@@ -115,6 +120,6 @@ int fw_mfence_remove_device(struct fw_kmd *k, const struct fw_device *dev)
 void fw_mfence_release_device(struct fw_kmd *k, const struct fw_device *dev)
 {
 	for (unsigned i = 1; i <= FW_KMD_MAX_MFENCES; i++)
-		if (k->mf[i].dev == dev)
-			memset(&k->mf[i], 0, sizeof(k->mf[i]));
+		if (k->mfs->mf[i].dev == dev)
+			memset(&k->mfs->mf[i], 0, sizeof(k->mfs->mf[i]));
 }

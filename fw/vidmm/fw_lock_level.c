@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fw_lock_level.c - Lock of a surface's MIP levels one call at a time
- * (seed 000: "the user-mode driver can acquire several swizzling ranges
+ * (pfnLockCb: "the user-mode driver can acquire several swizzling ranges
  * for one allocation by calling pfnLockCb, e.g. one per MIP level; when
  * one of them cannot be acquired, the allocation is evicted to serve the
  * lock, all its MIP levels, and every swizzling range is reclaimed").
@@ -28,11 +28,11 @@ static uint32_t levels_held(const struct fw_kmd *k, const struct fw_alloc *a)
 	uint32_t m = 0;
 
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
-		if (k->apt[r].a == a)
-			m |= k->apt[r].levels;
+		if (k->lk->apt[r].a == a)
+			m |= k->lk->apt[r].levels;
 	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
-		if (k->raw[r].a == a)
-			m |= k->raw[r].levels;
+		if (k->lk->raw[r].a == a)
+			m |= k->lk->raw[r].levels;
 	return m;
 }
 
@@ -52,12 +52,12 @@ static int evict_levels(struct fw_kmd *k, struct fw_lock_range *l, struct fw_loc
 	int st = GM_OK;
 
 	for (unsigned r = 0; !st && r < GPU_APT_RANGES; r++) {
-		if (k->apt[r].a != a)
+		if (k->lk->apt[r].a != a)
 			continue;
 		st = fw_apt_unmap(k->d, r);
 		if (st)
 			return st; /* the ones before are unmapped: a register refused */
-		k->apt[r] = (struct fw_lock_range){ 0 };
+		k->lk->apt[r] = (struct fw_lock_range){ 0 };
 		r0 = r < r0 ? r : r0;
 	}
 	a->pinned = a->d.pinned;
@@ -73,7 +73,7 @@ static int evict_levels(struct fw_kmd *k, struct fw_lock_range *l, struct fw_loc
 		a->pinned = a->d.pinned;
 		return st;
 	}
-	k->apt[r0] = (struct fw_lock_range){ .a = a, .dev = p.dev, .handle = p.handle,
+	k->lk->apt[r0] = (struct fw_lock_range){ .a = a, .dev = p.dev, .handle = p.handle,
 					     .flags = p.flags, .win = p.win, .view = true };
 	raw->view_range = r0 + 1;
 	raw->levels = levels;
@@ -88,7 +88,7 @@ int fw_lock_level_add(struct fw_kmd *k, struct fw_lock_range *l, struct fw_devic
 	unsigned lv = x->PrivateDriverData - 1, r;
 	uint32_t bit = 1u << lv, held = levels_held(k, a);
 	struct level v = level_of(a, lv);
-	uint64_t win = l->view_range ? k->apt[l->view_range - 1].win : l->win;
+	uint64_t win = l->view_range ? k->lk->apt[l->view_range - 1].win : l->win;
 	struct fw_lock_range *raw;
 	int st;
 
@@ -105,8 +105,8 @@ int fw_lock_level_add(struct fw_kmd *k, struct fw_lock_range *l, struct fw_devic
 					a->d.tile, a->d.bpe_log2, v.pitch);
 			if (st)
 				return st;
-			k->apt[r] = *l;
-			k->apt[r].levels = bit;
+			k->lk->apt[r] = *l;
+			k->lk->apt[r].levels = bit;
 			FW_KMD_LOG(k, "lock: MIP level %u through range %u\n", lv, r);
 		} else {
 			/* Serving the lock now means evicting @a (range_pick's rules). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fw_lock.h - Lock and Unlock (the pfnLockCb / pfnUnlockCb roles, seed 000):
+ * fw_lock.h - Lock and Unlock (the pfnLockCb / pfnUnlockCb roles, D3DDDICB_LOCK in d3dumddi.h):
  * CPU access to an allocation, either through an aperture (BAR1) range the
  * driver owns and picks - a linear view of even a tiled surface - or to its
  * raw bytes where they live.
@@ -17,7 +17,7 @@
  * (fw_res_destroy) or closing the device unlocks it, so no range ever
  * shows freed memory.
  *
- * Discard renames (seed 000): a Discard lock of an allocation a pending
+ * Discard renames (D3DDDICB_LOCKFLAGS.Discard): a Discard lock of an allocation a pending
  * submission references does not wait but hands back, in hAllocation, the
  * handle of another instance (same layout, other memory): with
  * NoExistingReference an idle one of the family (the allocation itself
@@ -29,7 +29,7 @@
  * (fw_kmd_submit).  Shared allocations and those a GPU-VA mapping names are
  * not renamed (they wait).
  *
- * The copy fallback (seed 000): an AcquireAperture lock that finds no range
+ * The copy fallback (pfnLockCb): an AcquireAperture lock that finds no range
  * or window free, of an allocation that may be evicted (not pinned, no
  * DonotEvict), is served by a copy instead when it says what to copy -
  * LockEntire (all) or a page list (only those pages): the copy engine BLTs
@@ -44,7 +44,7 @@
  * S_OK with the copy.  The allocation stays where it is, pinned, while the
  * copy is held; like a range's lock it may not be used by a DMA buffer then.
  *
- * MIP levels (seed 000: one swizzling range per level): an AcquireAperture
+ * MIP levels (pfnLockCb: one swizzling range per level): an AcquireAperture
  * lock of an allocation with MIP levels (fw_alloc_desc.mip) takes one range
  * per level, each mapping its level (own offset and pitch) at that offset of
  * one window, so pData + a level's offset is its linear view.  With
@@ -71,6 +71,38 @@
 #define FW_LOCK_H
 
 #include "fw_kmd_types.h"
+
+/* A Lock: an allocation mapped for the CPU through one aperture range, or
+ * (in fw_kmd.raw) given to it where it lives or as a linear copy. */
+struct fw_lock_range {
+	struct fw_alloc *a;          /* NULL: the range (entry) is free */
+	struct fw_device *dev;       /* the device that locked it, */
+	uint32_t handle;             /* through this handle of its own */
+	uint32_t flags;              /* FW_LOCK_* it was locked with */
+	uint64_t win;                /* range: window bytes [win, win + a->d.size);
+				      * raw: a->loc.addr when locked;
+				      * copy: the staging copy in the system segment */
+	bool copy;                   /* raw entry: the unswizzled-copy fallback */
+	bool follow;                 /* range entry: a raw lock whose allocation went to
+				      * the system segment for rendering; the range shows
+				      * its raw bytes at the window they had in VRAM,
+				      * whose VRAM stays booked while the lock lasts */
+	bool view;                   /* range entry: shows a copy lock's staging copy
+				      * linearly at the window the allocation's levels had
+				      * (fw_lock_level.c); not a lock of its own */
+	unsigned view_range;         /* copy entry: 1 + its view's range; 0: none */
+	uint32_t levels;             /* MIP levels (bit i: level i) locked one at a time
+				      * through this entry; 0: the whole allocation */
+	uint32_t *pages;             /* copy: the pages copied (host heap); NULL: all */
+	uint32_t npages;
+};
+
+/* Lock's state (k->lk): the lock of each aperture range, the locks without
+ * a range. */
+struct fw_lock_state {
+	struct fw_lock_range apt[GPU_APT_RANGES];
+	struct fw_lock_range raw[FW_KMD_RAW_LOCKS];
+};
 
 /* D3DDDICB_LOCKFLAGS.Value, the public bit layout (d3dukmdt.h). */
 #define FW_LOCK_READONLY            (1u << 0)  /* ReadOnly */
@@ -208,13 +240,13 @@ int fw_kmd_unlock(struct fw_kmd *k, struct fw_device *dev, uint32_t handle, unsi
  * GM_ERR_HW (a range register refused: the ranges before it released). */
 int fw_lock_release_device(struct fw_kmd *k, const struct fw_device *dev) GM_MUST_CHECK;
 
-/* Seed 000: once a DMA buffer references instance A1 of an allocation, A0
+/* pfnLockCb's Discard: once a DMA buffer references instance A1 of an allocation, A0
  * is invalid.  Whether @buf references only instances no submitted buffer
  * has passed, and, in its patch list, each family's instances in order. */
 bool fw_lock_instances_ok(const struct fw_dmabuf *buf);
 
 /*
- * Seed 000: the GPU may render from an allocation the CPU holds raw (no
+ * pfnLockCb: the GPU may render from an allocation the CPU holds raw (no
  * range) in VRAM, which the memory manager cannot support there: each such
  * allocation of @buf goes to the system segment (a TRANSFER, waited for)
  * and the GPU uses it there (fw_paging_in_place), while a free aperture
@@ -232,7 +264,7 @@ int fw_lock_render(struct fw_kmd *k, const struct fw_dmabuf *buf) GM_MUST_CHECK;
 /* @buf was submitted: its instances are the newest its families have used. */
 void fw_lock_instances_used(const struct fw_dmabuf *buf);
 
-/* Whether the CPU holds @a locked through an aperture range (seed 000: such
+/* Whether the CPU holds @a locked through an aperture range (pfnLockCb: such
  * an allocation may not be referenced by a DMA buffer submitted to the GPU). */
 bool fw_lock_holds(const struct fw_kmd *k, const struct fw_alloc *a);
 
@@ -241,5 +273,13 @@ bool fw_lock_holds(const struct fw_kmd *k, const struct fw_alloc *a);
  * through it.  GM_OK; GM_ERR_HW (the range register refused: still locked). */
 int fw_lock_release_handle(void *kmd, const struct fw_device *dev, uint32_t handle)
 	GM_MUST_CHECK;
+
+/* Lock's scheduler hooks (fw_sched.h): check (fw_lock_holds,
+ * fw_lock_instances_ok), prepare (fw_lock_render), submitted
+ * (fw_lock_instances_used). */
+extern const struct fw_sched_ops fw_lock_sched_ops;
+
+/* Lock's residency hook (fw_paging.h): pinned (what a lock entry holds). */
+extern const struct fw_paging_ops fw_lock_paging_ops;
 
 #endif /* FW_LOCK_H */

@@ -8,18 +8,13 @@
 
 #include "dma_buf.h"
 #include "dma_names.h"
-#include "fw_gpuva.h"
-#include "fw_lock.h"
 #include "fw_mfence.h"
-#include "fw_paging.h"
 #include "fw_render.h"
 #include "fw_sched.h"
+#include "fw_submit.h"
 #include "gpu_hw.h"
 
 #define RENDER_Q FW_QUEUE_RENDER
-#define PAGING_Q FW_QUEUE_COPY
-#define WAIT_POLL_CYCLES 16u
-#define RING_MAX_DW 250u           /* what fw_submit takes at once */
 #define SLOT_WAIT_SLICE 4096u
 
 static uint64_t now(const struct fw_kmd *k)
@@ -29,70 +24,131 @@ static uint64_t now(const struct fw_kmd *k)
 
 static int recover_errors(struct fw_kmd *k, bool *recovered);
 
-/* Patch slot @slot's DMA buffer with the current addresses and the fence id
- * of the submission about to be emitted and write it to the slot. */
-static int patch_slot(struct fw_kmd *k, unsigned slot)
+/* The roles' hooks (fw_sched.h): each phase calls them in k->sched_ops order. */
+#define EACH_ROLE(k, o)                                                                     \
+	for (const struct fw_sched_ops *const *o = (k)->sched_ops;                          \
+	     o < (k)->sched_ops + FW_SCHED_ROLES; o++)                                      \
+		if (*o)
+
+static int roles_check(const struct fw_kmd *k, const struct fw_dmabuf *buf,
+		       const struct fw_signal *sig, uint32_t nsig)
 {
-	struct fw_kmd_pending *p = &k->pend[slot];
-	struct dma_patch_stats ps;
-	struct dma_patch_args pa;
-	int st;
+	EACH_ROLE(k, o)
+		if ((*o)->check) {
+			int st = (*o)->check(k, buf, sig, nsig);
 
-	/* The memory manager's part of Patch: where each allocation is now. */
-	for (uint32_t i = 0; i < p->buf.nalloc; i++) {
-		const struct fw_alloc *a = fw_dmabuf_alloc(&p->buf, i);
-
-		p->buf.alloc[i].addr = a->loc.addr;
-		p->buf.alloc[i].segment_id = a->loc.seg_id;
-	}
-	memcpy(k->scratch, p->buf.dw, p->buf.ndw * 4ull);
-	dma_patch_args_init(&pa, k->scratch, p->buf.ndw * 4u, k->slot_addr[slot], p->buf.alloc,
-			    p->buf.nalloc, p->buf.loc, p->buf.nloc);
-	pa.fence_id = (uint32_t)(k->d->q[RENDER_Q].fence_emitted + 1);
-	pa.flags = p->buf.flags;
-	pa.stats = &ps;
-	st = dma_patch(&pa);
-	if (st) {
-		FW_KMD_LOG(k, "patch refused: entry %u, %s\n", ps.bad_entry, dma_patch_why_name(ps.why));
-		return GM_ERR_BAD_ARG;
-	}
-	k->st.patches++;
-	k->st.patch_entries += ps.entries;
-	return gm_backdoor_write(k->d->gm, k->slot_addr[slot], k->scratch, pa.dma_size);
+			if (st)
+				return st;
+		}
+	return GM_OK;
 }
 
-/* Patch pend @p's DMA buffer and put it in its slot, then the ring packets:
- * wait for paging, the IB, the monitored-fence signals, the queue fence.
+static int roles_prepare(struct fw_kmd *k, const struct fw_dmabuf *buf)
+{
+	EACH_ROLE(k, o)
+		if ((*o)->prepare) {
+			int st = (*o)->prepare(k, buf);
+
+			if (st)
+				return st;
+		}
+	return GM_OK;
+}
+
+static int roles_resident(struct fw_kmd *k, const struct fw_dmabuf *buf)
+{
+	EACH_ROLE(k, o)
+		if ((*o)->resident) {
+			int st = (*o)->resident(k, buf);
+
+			if (st)
+				return st;
+		}
+	return GM_OK;
+}
+
+static void roles_patch(const struct fw_kmd *k, struct fw_dmabuf *buf, struct fw_sched_run *run)
+{
+	*run = (struct fw_sched_run){ 0 };
+	EACH_ROLE(k, o)
+		if ((*o)->patch)
+			(*o)->patch(k, buf, run);
+}
+
+/* Every role's hook runs; the first code is the result. */
+static int roles_submitted(struct fw_kmd *k, const struct fw_dmabuf *buf)
+{
+	int st = GM_OK;
+
+	EACH_ROLE(k, o)
+		if ((*o)->submitted) {
+			int r = (*o)->submitted(k, buf);
+
+			st = st ? st : r;
+		}
+	return st;
+}
+
+static void roles_removed(struct fw_kmd *k, const struct fw_device *dev)
+{
+	EACH_ROLE(k, o)
+		if ((*o)->removed)
+			(*o)->removed(k, dev);
+}
+
+static int roles_progress(struct fw_kmd *k, uint64_t *count)
+{
+	*count = 0;
+	EACH_ROLE(k, o)
+		if ((*o)->progress) {
+			uint64_t c;
+			int st = (*o)->progress(k, &c);
+
+			if (st)
+				return st;
+			*count += c;
+		}
+	return GM_OK;
+}
+
+/* Patch pend @p's DMA buffer into its slot (the roles' patch hooks first:
+ * where each allocation is now, what the IB waits for, its VMID), then
+ * submit it (DxgkDdiPatch, DxgkDdiSubmitCommand: fw_submit.h).
  * NullRendering: only the signals and the fence (nothing runs). */
 static int submit_slot(struct fw_kmd *k, unsigned slot)
 {
-	struct fw_kmd_pending *p = &k->pend[slot];
-	bool null = p->buf.flags & DMA_PATCH_F_NULL_RENDERING;
-	uint32_t ring[RING_MAX_DW];
-	struct dma_buf rb;
-	int st = null ? GM_OK : patch_slot(k, slot);
+	struct fw_kmd_pending *p = &k->sch->pend[slot];
+	struct fw_ddi_submit sub = { .null = p->buf.flags & DMA_PATCH_F_NULL_RENDERING,
+				     .dma_addr = k->sch->slot_addr[slot], .ndw = p->buf.ndw,
+				     .nsig = p->nsig, .ring_wait_cycles = k->cfg.tdr_cycles };
+	int st;
 
-	dma_buf_init(&rb, ring, RING_MAX_DW);
-	if (!st && !null && k->pg.last_fence)
-		st = dma_emit_wait_mem(&rb, k->d->q[PAGING_Q].fence_addr, k->pg.last_fence, UINT64_MAX,
-				       GPU_FUNC_GE, true, WAIT_POLL_CYCLES);
-	if (!st && !null)
-		st = dma_emit_indirect_buffer_ctx(&rb, k->slot_addr[slot], p->buf.ndw,
-						  fw_gpuva_vmid(k, p->buf.dev), false);
-	for (uint32_t i = 0; !st && i < p->nsig; i++)
-		st = dma_emit_release_fence(&rb, k->mf[p->sig[i].fence].addr, p->sig[i].value, true,
-					    false);
+	if (!sub.null) {
+		struct fw_sched_run run;
+		struct dma_patch_stats ps;
+
+		roles_patch(k, &p->buf, &run);
+		sub.wait_fence = run.wait_fence;
+		sub.vmid = run.vmid;
+		st = fw_ddi_patch(k->d, &p->buf, sub.dma_addr,
+				  (uint32_t)(k->d->q[RENDER_Q].fence_emitted + 1), k->sch->scratch, &ps);
+		if (st == GM_ERR_BAD_ARG)
+			FW_KMD_LOG(k, "patch refused: entry %u, %s\n", ps.bad_entry,
+				   dma_patch_why_name(ps.why));
+		if (st != GM_ERR_BAD_ARG) {
+			k->st.patches++;
+			k->st.patch_entries += ps.entries;
+		}
+		if (st)
+			return st;
+	}
+	for (uint32_t i = 0; i < p->nsig; i++) {
+		sub.sig_addr[i] = fw_mfence_addr(k, p->sig[i].fence);
+		sub.sig_value[i] = p->sig[i].value;
+	}
+	st = fw_ddi_submit_command(k->d, &sub, &p->fence);
 	if (st)
 		return st;
-	for (uint64_t waited = 0;; waited += SLOT_WAIT_SLICE) {
-		st = fw_submit(k->d, RENDER_Q, ring, (uint32_t)rb.len, &p->fence);
-		if (st != GM_ERR_FULL || waited > k->cfg.tdr_cycles)
-			break;
-		if (gm_step(k->d->gm, SLOT_WAIT_SLICE))
-			return GM_ERR_HW; /* the model stopped (gm_model_error) */
-	}
-	if (st)
-		return st == GM_ERR_FULL ? GM_ERR_TIMEOUT : st;
 	p->submit_cycle = now(k);
 	return GM_OK;
 }
@@ -100,7 +156,7 @@ static int submit_slot(struct fw_kmd *k, unsigned slot)
 static bool any_pending(const struct fw_kmd *k)
 {
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-		if (k->pend[s].used)
+		if (k->sch->pend[s].used)
 			return true;
 	return false;
 }
@@ -108,11 +164,11 @@ static bool any_pending(const struct fw_kmd *k)
 static int free_slot(struct fw_kmd *k, unsigned *slot)
 {
 	for (;;) {
-		uint64_t seen = k->progress_cycle;
+		uint64_t seen = k->sch->progress_cycle;
 		int st;
 
 		for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-			if (!k->pend[s].used) {
+			if (!k->sch->pend[s].used) {
 				*slot = s;
 				return GM_OK;
 			}
@@ -121,7 +177,7 @@ static int free_slot(struct fw_kmd *k, unsigned *slot)
 		st = fw_kmd_poll(k, 2 * k->cfg.tdr_cycles);
 		if (st)
 			return st;
-		if (k->progress_cycle == seen)
+		if (k->sch->progress_cycle == seen)
 			return GM_ERR_TIMEOUT;
 	}
 }
@@ -141,7 +197,6 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 		  uint32_t nsig, uint64_t *fence)
 {
 	struct fw_kmd_pending *p;
-	uint64_t need = 0;
 	bool again;
 	unsigned slot;
 	int st;
@@ -154,42 +209,26 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	    buf->nalloc > FW_KMD_MAX_ALLOCS || buf->nloc > FW_KMD_MAX_LOCS ||
 	    nsig > FW_KMD_MAX_SIGNALS || (nsig && !sig) || !fw_render_flags_ok(buf->flags))
 		return GM_ERR_BAD_ARG;
-	/* seed 000: an allocation the CPU holds through an aperture range may
-	 * not be referenced by a DMA buffer submitted to the GPU */
 	for (uint32_t i = 0; i < buf->nalloc; i++)
-		if (!buf->alloc[i].handle || fw_lock_holds(k, fw_dmabuf_alloc(buf, i)))
+		if (!buf->alloc[i].handle)
 			return GM_ERR_BAD_ARG;
-	if (!fw_mfence_signals_ok(k, buf->dev, sig, nsig) || !fw_gpuva_signals_ok(k, sig, nsig))
-		return GM_ERR_BAD_ARG;
-	/* A GPU-VA device's buffer addresses memory by VA: nothing to patch. */
-	if (buf->nloc && fw_gpuva_vmid(k, buf->dev))
+	if (!fw_mfence_signals_ok(k, buf->dev, sig, nsig))
 		return GM_ERR_BAD_ARG;
 	/* The patch list too, before residency moves anything. */
-	if (fw_render_check_locs(buf, k->scratch) || !fw_lock_instances_ok(buf))
+	if (fw_render_check_locs(buf, k->sch->scratch))
 		return GM_ERR_BAD_ARG;
-	/* Allocations the VRAM segment could never hold together: refused
-	 * before anything is evicted for them. */
-	for (uint32_t i = 0; i < buf->nalloc; i++) {
-		const struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
-
-		if (!fw_paging_from_system(a))
-			need += (a->d.size + a->align - 1) / a->align * a->align;
-	}
-	if (need > k->cfg.vram_bytes)
-		return GM_ERR_FULL;
-	/* seed 000: what the CPU holds raw in VRAM goes to the system segment */
-	if (!(buf->flags & DMA_PATCH_F_NULL_RENDERING)) {
-		st = fw_lock_render(k, buf);
-		if (st)
-			return st;
-	}
+	st = roles_check(k, buf, sig, nsig);
+	if (!st && !(buf->flags & DMA_PATCH_F_NULL_RENDERING))
+		st = roles_prepare(k, buf);
+	if (st)
+		return st;
 	st = free_slot(k, &slot);
 	if (st)
 		return st;
 	/* poll may have removed the device */
 	if (fw_device_is_removed(buf->dev))
 		return GM_ERR_DEVICE_REMOVED;
-	p = &k->pend[slot];
+	p = &k->sch->pend[slot];
 	p->buf = *buf;
 	if (nsig) /* @sig may be NULL then, and memcpy from NULL is undefined */
 		memcpy(p->sig, sig, nsig * sizeof(*sig));
@@ -197,7 +236,7 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	/* NullRendering: no packet runs, so nothing needs to be resident. */
 	for (st = GM_OK; !(buf->flags & DMA_PATCH_F_NULL_RENDERING);) {
 		/* VRAM full of what pending work uses: wait for some of it to retire. */
-		while ((st = fw_paging_make_resident(k, &p->buf)) == GM_ERR_BUSY && any_pending(k)) {
+		while ((st = roles_resident(k, &p->buf)) == GM_ERR_BUSY && any_pending(k)) {
 			st = wait_retire(k);
 			if (st)
 				break;
@@ -213,7 +252,7 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 	}
 	if (!st) {
 		if (!any_pending(k))
-			k->progress_cycle = now(k); /* the watch starts with work */
+			k->sch->progress_cycle = now(k); /* the watch starts with work */
 		st = submit_slot(k, slot);
 	}
 	if (st) {
@@ -221,16 +260,12 @@ int fw_kmd_submit(struct fw_kmd *k, const struct fw_dmabuf *buf, const struct fw
 		return st;
 	}
 	p->used = true;
-	p->seq = ++k->seq;
-	fw_lock_instances_used(buf);
-	/* What this submission writes is content again, even if discarded before. */
-	for (uint32_t i = 0; i < buf->nalloc && !(buf->flags & DMA_PATCH_F_NULL_RENDERING); i++)
-		if (buf->alloc[i].write)
-			fw_dmabuf_alloc(buf, i)->content_valid = true;
+	p->seq = ++k->sch->seq;
 	fw_mfence_request(k, sig, nsig);
 	k->st.submits++;
-	/* page-table updates waiting for what this buffer signals may go now */
-	st = fw_gpuva_release(k);
+	/* Lock: its instances are the newest; GPU-VA: page-table updates waiting
+	 * for what it signals may go now; paging: what it writes is content. */
+	st = roles_submitted(k, buf);
 	if (fence)
 		*fence = p->fence;
 	FW_KMD_LOG(k, "submit: device %u, %u dwords, %u allocations, %u patches, fence %" PRIu64 "\n",
@@ -248,9 +283,9 @@ static int retire(struct fw_kmd *k)
 		int st;
 
 		for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-			if (k->pend[s].used && k->pend[s].fence <= rq->fence_seen &&
-			    (!p || k->pend[s].seq < p->seq))
-				p = &k->pend[s];
+			if (k->sch->pend[s].used && k->sch->pend[s].fence <= rq->fence_seen &&
+			    (!p || k->sch->pend[s].seq < p->seq))
+				p = &k->sch->pend[s];
 		if (!p)
 			return GM_OK;
 		st = fw_mfence_retire(k, p->sig, p->nsig);
@@ -275,10 +310,10 @@ static int recover(struct fw_kmd *k, const char *why)
 	if (st)
 		return st;
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-		if (k->pend[s].used && (!old || k->pend[s].seq < old->seq))
-			old = &k->pend[s];
+		if (k->sch->pend[s].used && (!old || k->sch->pend[s].seq < old->seq))
+			old = &k->sch->pend[s];
 	k->st.tdrs++;
-	k->progress_cycle = now(k);
+	k->sch->progress_cycle = now(k);
 	if (!old)
 		return GM_OK;
 	guilty = old->buf.dev;
@@ -288,12 +323,12 @@ static int recover(struct fw_kmd *k, const char *why)
 	st = fw_device_mark_removed(guilty);
 	if (!st)
 		st = fw_mfence_remove_device(k, guilty);
-	fw_gpuva_remove_device(k, guilty);
+	roles_removed(k, guilty);
 	if (st)
 		return st;
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-		if (k->pend[s].used && k->pend[s].buf.dev == guilty) {
-			k->pend[s].used = false;
+		if (k->sch->pend[s].used && k->sch->pend[s].buf.dev == guilty) {
+			k->sch->pend[s].used = false;
 			k->st.failed++;
 		}
 	/* Resubmit the survivors, oldest first. */
@@ -301,7 +336,7 @@ static int recover(struct fw_kmd *k, const char *why)
 		struct fw_kmd_pending *next = NULL;
 
 		for (unsigned s = 0; s < FW_KMD_SLOTS; s++) {
-			struct fw_kmd_pending *p = &k->pend[s];
+			struct fw_kmd_pending *p = &k->sch->pend[s];
 
 			if (p->used && p->fence <= k->d->q[RENDER_Q].fence_lost &&
 			    (!next || p->seq < next->seq))
@@ -309,9 +344,9 @@ static int recover(struct fw_kmd *k, const char *why)
 		}
 		if (!next)
 			return GM_OK;
-		st = fw_paging_make_resident(k, &next->buf);
+		st = roles_resident(k, &next->buf);
 		if (!st)
-			st = submit_slot(k, (unsigned)(next - k->pend));
+			st = submit_slot(k, (unsigned)(next - k->sch->pend));
 		if (st) {
 			FW_KMD_LOG(k, "resubmission failed (%s): device %u removed\n", gm_status_name(st),
 				next->buf.dev->tag);
@@ -358,20 +393,20 @@ static int recover_errors(struct fw_kmd *k, bool *recovered)
 }
 
 /*
- * Progress for the TDR watch: the render fence moved, or the paging queue
- * finished a piece of paging work (fw_paging.h).  A render submission
+ * Progress for the TDR watch: the render fence moved, or a role's own work
+ * moved (the paging queue finished a piece of paging work, fw_paging.h).  A render submission
  * waiting for its paging is the driver's work, not the device's hang: its
  * own tdr_cycles run from the last piece.  GM_OK; GM_ERR_ADDR.
  */
 static int watch(struct fw_kmd *k)
 {
 	uint64_t r = k->d->q[RENDER_Q].fence_seen, p;
-	int st = fw_paging_progress(k, &p);
+	int st = roles_progress(k, &p);
 
-	if (!st && (r != k->seen_render || p != k->seen_pieces)) {
-		k->seen_render = r;
-		k->seen_pieces = p;
-		k->progress_cycle = now(k);
+	if (!st && (r != k->sch->seen_render || p != k->sch->seen_pieces)) {
+		k->sch->seen_render = r;
+		k->sch->seen_pieces = p;
+		k->sch->progress_cycle = now(k);
 	}
 	return st;
 }
@@ -423,7 +458,7 @@ int fw_kmd_poll(struct fw_kmd *k, uint64_t cycles)
 			continue;
 		if (!any_pending(k) || t >= end)
 			return GM_OK;
-		deadline = k->progress_cycle + k->cfg.tdr_cycles;
+		deadline = k->sch->progress_cycle + k->cfg.tdr_cycles;
 		if (t >= deadline) {
 			st = reset_and_recover(k, "timeout");
 			if (st)
@@ -445,65 +480,55 @@ int fw_kmd_poll(struct fw_kmd *k, uint64_t cycles)
 	}
 }
 
-int fw_kmd_idle(struct fw_kmd *k, uint64_t budget)
+bool fw_sched_busy(const struct fw_kmd *k)
 {
-	uint64_t end;
-	int st;
-
-	if (!k || !k->d)
-		return GM_ERR_BAD_ARG;
-	end = now(k) + budget;
-	st = fw_kmd_poll(k, budget);
-	if (st)
-		return st;
-	if (any_pending(k))
-		return GM_ERR_TIMEOUT;
-	/* A paging buffer no render submission waits for (its submit failed
-	 * after residency moved things) may still be moving bytes. */
-	if (fw_paging_wait(k, end > now(k) ? end - now(k) : 0))
-		return GM_ERR_TIMEOUT;
-	return GM_OK;
-}
-
-int fw_mfence_wait(struct fw_kmd *k, uint32_t id, uint64_t value, uint64_t budget)
-{
-	struct fw_mfence *m = fw_mfence_get(k, id);
-	uint64_t end, v;
-
-	if (!m || value > m->requested)
-		return GM_ERR_BAD_ARG;
-	end = now(k) + budget;
-	for (;;) {
-		int st = fw_mfence_read(k, id, &v);
-
-		uint64_t slice = end - now(k) < SLOT_WAIT_SLICE ? end - now(k) : SLOT_WAIT_SLICE;
-
-		if (st || v >= value)
-			return st;
-		if (now(k) >= end || (!any_pending(k) && !fw_gpuva_queued_ops(k)))
-			return GM_ERR_TIMEOUT;
-		if (any_pending(k)) {
-			st = fw_kmd_poll(k, slice);
-		} else { /* only page-table updates left: the paging queue writes the fence */
-			uint64_t t = now(k);
-
-			st = fw_paging_wait(k, slice);
-			if (!st && now(k) == t) /* what is left waits for work never submitted */
-				return GM_ERR_TIMEOUT;
-		}
-		if (st && st != GM_ERR_TIMEOUT)
-			return st;
-	}
+	return any_pending(k);
 }
 
 bool fw_sched_references(const struct fw_kmd *k, const struct fw_alloc *a, bool writes_only)
 {
 	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-		for (uint32_t i = 0; k->pend[s].used && i < k->pend[s].buf.nalloc; i++)
-			if (fw_dmabuf_alloc(&k->pend[s].buf, i) == a &&
-			    (!writes_only || k->pend[s].buf.alloc[i].write))
+		for (uint32_t i = 0; k->sch->pend[s].used && i < k->sch->pend[s].buf.nalloc; i++)
+			if (fw_dmabuf_alloc(&k->sch->pend[s].buf, i) == a &&
+			    (!writes_only || k->sch->pend[s].buf.alloc[i].write))
 				return true;
 	return false;
+}
+
+size_t fw_sched_allocs(const struct fw_kmd *k, struct fw_alloc **out)
+{
+	size_t n = 0;
+
+	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
+		for (uint32_t i = 0; k->sch->pend[s].used && i < k->sch->pend[s].buf.nalloc; i++)
+			out[n++] = fw_dmabuf_alloc(&k->sch->pend[s].buf, i);
+	return n;
+}
+
+bool fw_sched_device_busy(const struct fw_kmd *k, const struct fw_device *dev)
+{
+	for (unsigned i = 0; i < FW_KMD_SLOTS; i++)
+		if (k->sch->pend[i].used && k->sch->pend[i].buf.dev == dev)
+			return true;
+	return false;
+}
+
+bool fw_sched_signals(const struct fw_kmd *k, uint32_t fence, uint64_t value)
+{
+	for (unsigned s = 0; s < FW_KMD_SLOTS; s++) {
+		const struct fw_kmd_pending *p = &k->sch->pend[s];
+
+		for (uint32_t i = 0; p->used && i < p->nsig; i++)
+			if (p->sig[i].fence == fence && p->sig[i].value >= value)
+				return true;
+	}
+	return false;
+}
+
+void fw_sched_slots(const struct fw_kmd *k, uint64_t *lo, uint64_t *hi)
+{
+	*lo = k->sch->slot_addr[0];
+	*hi = k->sch->slot_addr[FW_KMD_SLOTS - 1] + FW_KMD_DMA_DW * 4ull;
 }
 
 int fw_sched_drain(struct fw_kmd *k, const struct fw_device *dev, uint64_t budget)
@@ -515,7 +540,7 @@ int fw_sched_drain(struct fw_kmd *k, const struct fw_device *dev, uint64_t budge
 	for (;;) {
 		busy = false;
 		for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-			busy |= k->pend[s].used && k->pend[s].buf.dev == dev;
+			busy |= k->sch->pend[s].used && k->sch->pend[s].buf.dev == dev;
 		if (!busy)
 			return GM_OK;
 		if (now(k) >= end)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * umd.h - the user-mode display driver with an immediate context and
- * deferred contexts (seed 002, context-local DDI handles).
+ * deferred contexts (D3D11 deferred-context handles, CalcDeferredContextHandleSize).
  *
  * Every object (resource, view, fill state) has one handle per context that
  * uses it: the immediate context's, made first and destroyed last, and one
@@ -101,7 +101,7 @@ struct umd_device_cfg {
 	void *core;
 };
 
-/* CreateResource: the surfaces (seed 003: one allocation each). */
+/* CreateResource: the surfaces (surface memory, pfnAllocateCb: one allocation each). */
 struct umd_resource_args {
 	const struct fw_alloc_desc *surf;
 	uint32_t nsurf;          /* 1..UMD_RES_SURF_MAX */

@@ -35,7 +35,7 @@ uint64_t fw_gpuva_paging_seen(const struct fw_kmd *k)
 void fw_gpuva_reap(struct fw_kmd *k)
 {
 	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++) {
-		struct fw_gpuva_batch *b = &k->vab[i];
+		struct fw_gpuva_batch *b = &k->va->vab[i];
 
 		if (!b->used || b->held || b->paging_fence > fw_gpuva_paging_seen(k))
 			continue;
@@ -54,8 +54,8 @@ uint32_t fw_gpuva_queued_ops(struct fw_kmd *k)
 		return 0;
 	fw_gpuva_reap(k);
 	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++)
-		if (k->vab[i].used)
-			n += k->vab[i].nops;
+		if (k->va->vab[i].used)
+			n += k->va->vab[i].nops;
 	return n;
 }
 
@@ -65,7 +65,7 @@ static struct fw_gpuva_batch *oldest_held(struct fw_kmd *k, const struct fw_devi
 	struct fw_gpuva_batch *o = NULL;
 
 	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++) {
-		struct fw_gpuva_batch *b = &k->vab[i];
+		struct fw_gpuva_batch *b = &k->va->vab[i];
 
 		if (b->used && b->held && (!dev || b->dev == dev) && (!o || b->seq < o->seq))
 			o = b;
@@ -83,12 +83,10 @@ static bool can_go(struct fw_kmd *k, const struct fw_gpuva_batch *b)
 	/* an unreadable fence: let the GPU's WAIT_MEM decide */
 	if (b->do_not_wait || fw_mfence_read(k, b->fence, &v) || v >= b->value)
 		return true;
-	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-		for (uint32_t i = 0; k->pend[s].used && i < k->pend[s].nsig; i++)
-			if (k->pend[s].sig[i].fence == b->fence && k->pend[s].sig[i].value >= b->value)
-				return true;
+	if (fw_sched_signals(k, b->fence, b->value))
+		return true;
 	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++) {
-		const struct fw_gpuva_batch *o = &k->vab[i];
+		const struct fw_gpuva_batch *o = &k->va->vab[i];
 
 		if (o->used && !o->held && !o->do_not_wait && o->fence == b->fence &&
 		    o->value + 1 >= b->value)
@@ -111,7 +109,7 @@ int fw_gpuva_release(struct fw_kmd *k)
 
 		b = NULL;
 		for (unsigned i = 0; !b && i < FW_GPUVA_BATCHES; i++) {
-			struct fw_gpuva_batch *o = &k->vab[i];
+			struct fw_gpuva_batch *o = &k->va->vab[i];
 
 			if (o->used && o->held && oldest_held(k, o->dev) == o && can_go(k, o))
 				b = o;
@@ -138,7 +136,7 @@ uint64_t fw_gpuva_held_top(const struct fw_kmd *k, uint32_t fence)
 	uint64_t top = 0;
 
 	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++) {
-		const struct fw_gpuva_batch *b = &k->vab[i];
+		const struct fw_gpuva_batch *b = &k->va->vab[i];
 
 		if (b->used && b->held && b->fence == fence && b->value + 1 > top)
 			top = b->value + 1;
@@ -150,7 +148,7 @@ bool fw_gpuva_signals_ok(const struct fw_kmd *k, const struct fw_signal *sig, ui
 {
 	for (uint32_t i = 0; k && i < nsig; i++)
 		for (unsigned j = 0; j < FW_GPUVA_BATCHES; j++) {
-			const struct fw_gpuva_batch *b = &k->vab[j];
+			const struct fw_gpuva_batch *b = &k->va->vab[j];
 
 			if (b->used && b->held && b->fence == sig[i].fence && sig[i].value > b->value)
 				return false;
@@ -161,11 +159,11 @@ bool fw_gpuva_signals_ok(const struct fw_kmd *k, const struct fw_signal *sig, ui
 void fw_gpuva_remove_device(struct fw_kmd *k, const struct fw_device *dev)
 {
 	for (unsigned i = 0; k && i < FW_GPUVA_BATCHES; i++)
-		if (k->vab[i].used && k->vab[i].held && k->vab[i].dev == dev)
-			k->vab[i].used = false;
+		if (k->va->vab[i].used && k->va->vab[i].held && k->va->vab[i].dev == dev)
+			k->va->vab[i].used = false;
 }
 
-/* A free batch slot, after waiting (blocking the caller, as seed 004 says)
+/* A free batch slot, after waiting (blocking the caller, as pfnUpdateGpuVirtualAddressCb says)
  * while more than FW_GPUVA_MAX_QUEUED_OPS operations would be queued. */
 static int batch_slot(struct fw_kmd *k, uint32_t nops, struct fw_gpuva_batch **out)
 {
@@ -178,8 +176,8 @@ static int batch_slot(struct fw_kmd *k, uint32_t nops, struct fw_gpuva_batch **o
 
 		if (queued == 0 || queued + nops <= FW_GPUVA_MAX_QUEUED_OPS) {
 			for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++)
-				if (!k->vab[i].used) {
-					*out = &k->vab[i];
+				if (!k->va->vab[i].used) {
+					*out = &k->va->vab[i];
 					return GM_OK;
 				}
 		}
@@ -226,7 +224,7 @@ static int build(struct fw_kmd *k, struct fw_gpuva_space *s, const struct mmu_up
 		free(backup);
 		return st;
 	}
-	dma_buf_init(&db, k->va_dw, FW_GPUVA_BATCH_DW);
+	dma_buf_init(&db, k->va->dw, FW_GPUVA_BATCH_DW);
 	if (wait && m)
 		st = dma_emit_wait_mem(&db, m->addr, value, UINT64_MAX, GPU_FUNC_GE, true,
 				       WAIT_POLL_CYCLES);
@@ -280,6 +278,6 @@ int fw_gpuva_queue_batch(struct fw_kmd *k, struct fw_gpuva_space *s, const struc
 	b->value = value;
 	b->do_not_wait = do_not_wait || !m;
 	b->nops = internal ? 0 : nops;
-	b->seq = ++k->va_seq;
+	b->seq = ++k->va->seq;
 	return fw_gpuva_release(k);
 }

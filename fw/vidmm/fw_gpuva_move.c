@@ -21,13 +21,10 @@
 static bool space_busy(const struct fw_kmd *k, const struct fw_gpuva_space *s)
 {
 	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++)
-		if (k->vab[i].used && k->vab[i].dev == s->dev &&
-		    (k->vab[i].held || k->vab[i].paging_fence > fw_gpuva_paging_seen(k)))
+		if (k->va->vab[i].used && k->va->vab[i].dev == s->dev &&
+		    (k->va->vab[i].held || k->va->vab[i].paging_fence > fw_gpuva_paging_seen(k)))
 			return true;
-	for (unsigned i = 0; i < FW_KMD_SLOTS; i++)
-		if (k->pend[i].used && k->pend[i].buf.dev == s->dev)
-			return true;
-	return false;
+	return fw_sched_device_busy(k, s->dev);
 }
 
 size_t fw_gpuva_busy_allocs(const struct fw_kmd *k, struct fw_alloc **out)
@@ -35,16 +32,16 @@ size_t fw_gpuva_busy_allocs(const struct fw_kmd *k, struct fw_alloc **out)
 	size_t n = 0;
 
 	for (unsigned v = 1; v < GPU_NUM_VMIDS; v++)
-		if (k->vas[v] && space_busy(k, k->vas[v]))
-			for (unsigned i = 0; i < k->vas[v]->nmapped; i++)
-				out[n++] = k->vas[v]->mapped[i];
+		if (k->va->vas[v] && space_busy(k, k->va->vas[v]))
+			for (unsigned i = 0; i < k->va->vas[v]->nmapped; i++)
+				out[n++] = k->va->vas[v]->mapped[i];
 	return n;
 }
 
 bool fw_gpuva_is_mapped(const struct fw_kmd *k, const struct fw_alloc *a)
 {
 	for (unsigned v = 1; v < GPU_NUM_VMIDS; v++)
-		if (k->vas[v] && fw_gpuva_mapped_index(k->vas[v], a) >= 0)
+		if (k->va->vas[v] && fw_gpuva_mapped_index(k->va->vas[v], a) >= 0)
 			return true;
 	return false;
 }
@@ -193,7 +190,7 @@ static int remap(struct fw_kmd *k, struct fw_gpuva_space *s, struct fw_alloc *a,
 int fw_gpuva_relocate(struct fw_kmd *k, struct fw_alloc *a, const struct fw_loc *from)
 {
 	for (unsigned v = 1; v < GPU_NUM_VMIDS; v++) {
-		struct fw_gpuva_space *s = k->vas[v];
+		struct fw_gpuva_space *s = k->va->vas[v];
 		int st;
 
 		if (!s || fw_gpuva_mapped_index(s, a) < 0)

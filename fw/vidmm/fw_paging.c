@@ -7,23 +7,27 @@
 #include <string.h>
 
 #include "dma_buf.h"
-#include "fw_gpuva.h"
 #include "fw_paging.h"
+#include "fw_pagingbuf.h"
 #include "fw_sched.h"
 #include "fw_render.h"
 #include "fw_residency.h"
 #include "gpu_hw.h"
 
 #define PAGING_Q FW_QUEUE_COPY
-#define FILL_ROW_BYTES 0x10000u    /* FILL of a byte range: rows of 64 KiB */
 #define PIECE_MAX_BYTES 0x40000u  /* 256 KiB: about 17,000 cycles of FILL on this model */
 #define PIECE_MIN_BYTES 0x1000u
-#define MAX_EXCLUDED (FW_KMD_MAX_ALLOCS * (FW_KMD_SLOTS + 1) + GPU_APT_RANGES + FW_KMD_RAW_LOCKS + \
-		      GPU_NUM_VMIDS * FW_GPUVA_MAX_MAPPED)
+#define MAX_EXCLUDED (FW_KMD_MAX_ALLOCS * (FW_KMD_SLOTS + 1) + FW_PAGING_PINNED_MAX)
+
+/* The residency clients' hooks (fw_paging.h), in k->paging_ops order. */
+#define EACH_CLIENT(k, o)                                                                   \
+	for (const struct fw_paging_ops *const *o = (k)->paging_ops;                         \
+	     o < (k)->paging_ops + FW_PAGING_CLIENTS; o++)                                   \
+		if (*o)
 
 int fw_paging_progress(struct fw_kmd *k, uint64_t *pieces)
 {
-	return gm_backdoor_read64(k->d->gm, k->pg.progress_addr, pieces);
+	return gm_backdoor_read64(k->d->gm, k->pg->progress_addr, pieces);
 }
 
 /* Bytes one piece of paging work moves or fills: at most PIECE_MAX_BYTES,
@@ -51,8 +55,8 @@ static int wait_moving(struct fw_kmd *k)
 	uint64_t seen, now;
 	int st = fw_paging_progress(k, &seen);
 
-	while (!st && k->pg.fence) {
-		st = fw_fence_wait(k->d, PAGING_Q, k->pg.fence, k->cfg.tdr_cycles);
+	while (!st && k->pg->fence) {
+		st = fw_fence_wait(k->d, PAGING_Q, k->pg->fence, k->cfg.tdr_cycles);
 		if (st != GM_ERR_TIMEOUT)
 			break;
 		st = fw_paging_progress(k, &now);
@@ -65,21 +69,21 @@ static int wait_moving(struct fw_kmd *k)
 
 int fw_paging_wait(struct fw_kmd *k, uint64_t budget)
 {
-	if (!k->pg.last_fence)
+	if (!k->pg->last_fence)
 		return GM_OK;
-	return fw_fence_wait(k->d, PAGING_Q, k->pg.last_fence, budget);
+	return fw_fence_wait(k->d, PAGING_Q, k->pg->last_fence, budget);
 }
 
 bool fw_paging_pending(const struct fw_kmd *k)
 {
-	return k->pg.ndw || k->d->q[PAGING_Q].fence_seen < k->pg.last_fence;
+	return k->pg->ndw || k->d->q[PAGING_Q].fence_seen < k->pg->last_fence;
 }
 
 /* Submit the paging buffer built so far to the paging queue (no lists, no
  * context: an IB and the queue's fence). */
 static int paging_flush(struct fw_kmd *k)
 {
-	struct fw_kmd_paging *pg = &k->pg;
+	struct fw_paging_state *pg = k->pg;
 	int st;
 
 	if (pg->ndw == 0)
@@ -102,63 +106,23 @@ static int paging_flush(struct fw_kmd *k)
 	return GM_OK;
 }
 
-/* One piece: COPY @bytes from @src to @dst, FILL them with zero (@fill), or
- * BLT the @w x @h rectangle @bs -> @bd (@bd not NULL), then the progress
- * fence's next value, with interrupt (the scheduler's watch wakes to see it). */
-struct piece {
-	uint64_t dst, src, bytes;
-	bool fill;
-	const struct dma_surf *bd, *bs;
-	uint32_t w, h;
-	uint64_t progress_addr, pieces;
-};
-
-/* FILL zero over a byte range: 64 KiB rows, then one short row. */
-static int emit_zero(struct dma_buf *b, uint64_t dst, uint64_t bytes)
-{
-	struct dma_surf s = { .base = dst, .pitch = FILL_ROW_BYTES, .mode = GPU_TILE_LINEAR };
-	uint64_t rest = bytes % FILL_ROW_BYTES;
-	int st = GM_OK;
-
-	if (bytes >= FILL_ROW_BYTES)
-		st = dma_emit_fill(b, &s, FILL_ROW_BYTES, (uint32_t)(bytes / FILL_ROW_BYTES), 0);
-	s.base += bytes - rest;
-	if (!st && rest)
-		st = dma_emit_fill(b, &s, (uint32_t)rest, 1, 0);
-	return st;
-}
-
-static int emit_piece(struct dma_buf *b, const struct piece *p)
-{
-	size_t len0 = b->len;
-	int st = p->bd     ? dma_emit_blt(b, p->bd, p->bs, p->w, p->h)
-		 : p->fill ? emit_zero(b, p->dst, p->bytes)
-			   : dma_emit_copy(b, p->dst, p->src, (uint32_t)p->bytes);
-
-	if (!st)
-		st = dma_emit_release_fence(b, p->progress_addr, p->pieces, true, true);
-	if (st)
-		b->len = len0;
-	return st;
-}
-
 /* Append piece @p, the progress fence's next value after it, to the paging
  * buffer; a full one goes out first. */
-static int paging_emit(struct fw_kmd *k, struct piece *p)
+static int paging_emit(struct fw_kmd *k, struct fw_ddi_paging_op *p)
 {
 	struct dma_buf b;
 	int st;
 
-	p->progress_addr = k->pg.progress_addr;
-	p->pieces = k->pg.pieces + 1;
+	p->progress_addr = k->pg->progress_addr;
+	p->pieces = k->pg->pieces + 1;
 
 	for (int tries = 0; tries < 2; tries++) {
-		dma_buf_init(&b, k->pg.dw, FW_KMD_DMA_DW);
-		b.len = k->pg.ndw;
-		st = emit_piece(&b, p);
+		dma_buf_init(&b, k->pg->dw, FW_KMD_DMA_DW);
+		b.len = k->pg->ndw;
+		st = fw_ddi_build_paging_buffer(&b, p);
 		if (st != GM_ERR_FULL) {
-			k->pg.ndw = (uint32_t)b.len;
-			k->pg.pieces += !st;
+			k->pg->ndw = (uint32_t)b.len;
+			k->pg->pieces += !st;
 			return st;
 		}
 		st = paging_flush(k);
@@ -179,8 +143,8 @@ static int paging_move(struct fw_kmd *k, uint64_t dst, uint64_t src, uint64_t by
 	uint64_t max = piece_bytes(k);
 
 	for (uint64_t off = 0; off < bytes; off += max) {
-		struct piece p = { .dst = dst + off, .src = src + off, .fill = fill,
-				   .bytes = bytes - off < max ? bytes - off : max };
+		struct fw_ddi_paging_op p = { .dst = dst + off, .src = src + off, .fill = fill,
+					      .bytes = bytes - off < max ? bytes - off : max };
 		int st = paging_emit(k, &p);
 
 		if (st)
@@ -198,8 +162,8 @@ int fw_paging_blt(struct fw_kmd *k, const struct dma_surf *dst, const struct dma
 	if (rows == 0)
 		rows = 1;
 	for (uint32_t y = 0; y < h; y += (uint32_t)rows) {
-		struct piece p = { .bd = &d, .bs = &s, .w = w,
-				   .h = h - y < rows ? h - y : (uint32_t)rows };
+		struct fw_ddi_paging_op p = { .bd = &d, .bs = &s, .w = w,
+					      .h = h - y < rows ? h - y : (uint32_t)rows };
 		int st;
 
 		d.y = (uint16_t)(dst->y + y);
@@ -231,28 +195,35 @@ static size_t excluded(const struct fw_kmd *k, const struct fw_dmabuf *buf, stru
 		out[n++] = fw_dmabuf_alloc(buf, i);
 	if (a)
 		out[n++] = a;
-	for (unsigned s = 0; s < FW_KMD_SLOTS; s++)
-		for (uint32_t i = 0; k->pend[s].used && i < k->pend[s].buf.nalloc; i++)
-			out[n++] = fw_dmabuf_alloc(&k->pend[s].buf, i);
-	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
-		if (k->apt[r].a)
-			out[n++] = k->apt[r].a;
-	for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
-		if (k->raw[r].a)
-			out[n++] = k->raw[r].a;
-	return n + fw_gpuva_busy_allocs(k, out + n);
+	n += fw_sched_allocs(k, out + n);
+	EACH_CLIENT(k, o)
+		if ((*o)->pinned)
+			n += (*o)->pinned(k, out + n);
+	return n;
 }
 
-/* @a moved from @prev: a process that maps it has its translations follow
- * (after the bytes' move, which goes out first). */
+/* Whether a client's view of @a follows it when it moves (a process maps it). */
+static bool followed(const struct fw_kmd *k, const struct fw_alloc *a)
+{
+	EACH_CLIENT(k, o)
+		if ((*o)->follows && (*o)->follows(k, a))
+			return true;
+	return false;
+}
+
+/* @a moved from @prev: a client whose view follows it (a process that maps
+ * it: its translations) is told, after the bytes' move, which goes out first. */
 static int follow(struct fw_kmd *k, struct fw_alloc *a, const struct fw_loc *prev)
 {
 	int st;
 
-	if (!fw_gpuva_is_mapped(k, a))
+	if (!followed(k, a))
 		return GM_OK;
 	st = paging_flush(k);
-	return st ? st : fw_gpuva_relocate(k, a, prev);
+	EACH_CLIENT(k, o)
+		if (!st && (*o)->follows && (*o)->follows(k, a))
+			st = (*o)->moved(k, a, prev);
+	return st;
 }
 
 /* Evict @a from VRAM: TRANSFER to the system segment, or drop it when its
@@ -263,7 +234,7 @@ static int evict_one(struct fw_kmd *k, struct fw_alloc *a)
 	struct fw_loc prev;
 	int st;
 
-	if (!a->content_valid && !fw_gpuva_is_mapped(k, a)) {
+	if (!a->content_valid && !followed(k, a)) {
 		st = fw_res_evict(&k->ad, a, &prev);
 		if (!st) {
 			k->st.discards++;
@@ -382,12 +353,12 @@ int fw_paging_make_resident(struct fw_kmd *k, const struct fw_dmabuf *buf)
 	size_t nbusy = excluded(k, buf, NULL, busy);
 	int st = GM_OK, st2;
 
-	k->use_stamp++;
+	k->pg->use_stamp++;
 	for (uint32_t i = 0; !st && i < buf->nalloc; i++) {
 		struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
 
 		st = page_in(k, a, busy, nbusy);
-		a->last_use = k->use_stamp;
+		a->last_use = k->pg->use_stamp;
 	}
 	/* Even after a failure: what moved in the books moves in memory. */
 	st2 = paging_flush(k);
@@ -444,6 +415,11 @@ int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle)
 	return GM_OK;
 }
 
+uint64_t fw_paging_last_fence(const struct fw_kmd *k)
+{
+	return k->pg->last_fence;
+}
+
 int fw_paging_submit_ib(struct fw_kmd *k, uint64_t addr, uint32_t ndw, uint64_t *fence)
 {
 	int st;
@@ -452,8 +428,60 @@ int fw_paging_submit_ib(struct fw_kmd *k, uint64_t addr, uint32_t ndw, uint64_t 
 		return GM_ERR_BAD_ARG;
 	st = fw_submit_ib(k->d, PAGING_Q, addr, ndw, fence);
 	if (!st) {
-		k->pg.last_fence = *fence;
+		k->pg->last_fence = *fence;
 		k->st.paging_buffers++;
 	}
 	return st;
 }
+
+/* check: allocations the VRAM segment could never hold together are
+ * refused (GM_ERR_FULL) before anything is evicted for them. */
+static int paging_check(const struct fw_kmd *k, const struct fw_dmabuf *buf,
+			const struct fw_signal *sig, uint32_t nsig)
+{
+	uint64_t need = 0;
+
+	(void)sig;
+	(void)nsig;
+	for (uint32_t i = 0; i < buf->nalloc; i++) {
+		const struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
+
+		if (!fw_paging_from_system(a))
+			need += (a->d.size + a->align - 1) / a->align * a->align;
+	}
+	return need > k->cfg.vram_bytes ? GM_ERR_FULL : GM_OK;
+}
+
+/* patch: the memory manager's part of Patch - where each allocation is
+ * now (DXGKARG_PATCH's pAllocationList) - and the IB waits for the last IB
+ * on the paging queue. */
+static void paging_patch(const struct fw_kmd *k, struct fw_dmabuf *buf, struct fw_sched_run *run)
+{
+	for (uint32_t i = 0; i < buf->nalloc; i++) {
+		const struct fw_alloc *a = fw_dmabuf_alloc(buf, i);
+
+		buf->alloc[i].addr = a->loc.addr;
+		buf->alloc[i].segment_id = a->loc.seg_id;
+	}
+	run->wait_fence = k->pg->last_fence;
+}
+
+/* submitted: what the buffer writes is content again, even if discarded
+ * before (not with NullRendering: nothing ran). */
+static int paging_submitted(struct fw_kmd *k, const struct fw_dmabuf *buf)
+{
+	(void)k;
+	for (uint32_t i = 0; i < buf->nalloc && !(buf->flags & DMA_PATCH_F_NULL_RENDERING); i++)
+		if (buf->alloc[i].write)
+			fw_dmabuf_alloc(buf, i)->content_valid = true;
+	return GM_OK;
+}
+
+const struct fw_sched_ops fw_paging_sched_ops = {
+	.name = "paging",
+	.check = paging_check,
+	.resident = fw_paging_make_resident,
+	.patch = paging_patch,
+	.submitted = paging_submitted,
+	.progress = fw_paging_progress,
+};

@@ -8,12 +8,27 @@
  * goes backwards.  When the scheduler removes a device (TDR) its fences are
  * pushed to UINT64_MAX, so nothing waits on them forever.  This file keeps
  * the fence objects and never runs the GPU: waiting on a fence does, so
- * fw_mfence_wait belongs to the scheduler (fw_sched.h).
+ * fw_mfence_wait belongs to the pipeline (fw_kmd.h).
  */
 #ifndef FW_MFENCE_H
 #define FW_MFENCE_H
 
 #include "fw_kmd_types.h"
+
+/* A monitored fence. */
+struct fw_mfence {
+	struct fw_device *dev;   /* NULL: free id */
+	uint64_t addr;           /* 8 bytes of system memory the GPU writes */
+	uint64_t requested;      /* highest value a submission will write */
+	uint64_t seen;           /* highest value the CPU has read: never goes back */
+};
+
+/* The monitored fences' state (k->mfs): their values in system memory and
+ * the fences by id (0 unused). */
+struct fw_mfence_state {
+	uint64_t addr;                               /* FW_KMD_MAX_MFENCES + 1 values */
+	struct fw_mfence mf[FW_KMD_MAX_MFENCES + 1];
+};
 
 /*
  * create: GM_OK and *id; GM_ERR_FULL; GM_ERR_BAD_ARG; GM_ERR_DEVICE_REMOVED;
@@ -29,6 +44,11 @@ int fw_mfence_read(struct fw_kmd *k, uint32_t id, uint64_t *value) GM_MUST_CHECK
 
 /* The live fence @id, or NULL (unknown id, NULL @k). */
 struct fw_mfence *fw_mfence_get(struct fw_kmd *k, uint32_t id);
+
+/* The system-memory address the GPU writes fence @id's value to (a
+ * submission's RELEASE_FENCE); @id must be a fence fw_mfence_signals_ok
+ * accepted. */
+uint64_t fw_mfence_addr(const struct fw_kmd *k, uint32_t id);
 
 /* True when each signal names a fence of @dev and goes above what was
  * requested, and above the earlier signals of the same fence. */

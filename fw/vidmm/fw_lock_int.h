@@ -47,6 +47,13 @@ static inline int lock_bring_in(struct fw_kmd *k, struct fw_alloc *a)
 
 /* The live lock of @a: a range's (the first), a raw one's or a copy's;
  * NULL: not locked (a view entry is not a lock). */
+/* Wait until no pending submission uses @a (writes it: @writes_only) and
+ * the paging queue is done.  GM_OK; GM_ERR_DEVICE_REMOVED (@dev removed on
+ * the way); GM_ERR_TIMEOUT (nothing moves); the codes of fw_kmd_poll and
+ * fw_paging_wait. */
+int fw_lock_wait_idle(struct fw_kmd *k, const struct fw_device *dev, const struct fw_alloc *a,
+		      bool writes_only) GM_MUST_CHECK;
+
 struct fw_lock_range *fw_lock_of(struct fw_kmd *k, const struct fw_alloc *a);
 
 /* The first free range from @after on, or GPU_APT_RANGES: none. */

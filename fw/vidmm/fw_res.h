@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fw_res.h - allocations, resources, devices and their handles: the video
- * memory manager's objects (seeds 002, 003) without any GPU traffic.
+ * memory manager's objects (pfnAllocateCb's allocations, the surface-memory
+ * rules) without any GPU traffic.
  *
  * Three layers of objects, as in WDDM:
  *
@@ -84,7 +85,7 @@ struct fw_alloc_desc {
 	enum gpu_tile_mode tile; /* GPU_TILE_* */
 	bool cpu_visible;        /* may only be placed in a CPU-visible segment */
 	bool pinned;             /* once placed, never moved or evicted */
-	bool dynamic;            /* D3D10_DDI_USAGE_DYNAMIC (seed 000: dynamic vertex and index
+	bool dynamic;            /* D3D10_DDI_USAGE_DYNAMIC (pfnLockCb: dynamic vertex and index
 				  * buffers, locked often, NoOverwrite): lives in the system
 				  * segment and the GPU uses it there, never paged into VRAM */
 	bool vram_only;          /* the GPU may use it only from VRAM (its supported segment set

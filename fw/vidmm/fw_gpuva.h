@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fw_gpuva.h - per-process GPU virtual address spaces and
- * UpdateGpuVirtualAddress (seed 004: pfnReserveGpuVirtualAddressCb,
+ * UpdateGpuVirtualAddress (d3dumddi.h: pfnReserveGpuVirtualAddressCb,
  * pfnUpdateGpuVirtualAddressCb).
  *
  * A device made a GPU-VA device (fw_gpuva_enable) gets a VMID of its own
  * and page tables in VRAM.  Its DMA buffers run translated in that VMID:
  * the render ring, privileged, names the VMID in each INDIRECT_BUFFER, and
  * the buffers address memory by GPU VA (no patching needed).  Other devices
- * keep the physical, patched path of seed 001.
+ * keep the physical, patched path of DXGKARG_PATCH (d3dkmddi.h).
  *
  * Page-table memory is never written by the CPU once the device is up.
  * The driver keeps a host shadow of the device's table pool (mmu_shadow.h);
@@ -40,8 +40,49 @@
 
 #include "fw_kmd_types.h"
 #include "mmu_update.h"
+#include "mmu_pt.h"
+#include "mmu_shadow.h"
+#include "mmu_va.h"
 
-#define FW_GPUVA_MAX_QUEUED_OPS 128u   /* seed 004: more than this blocks */
+/* A GPU-VA device's address space (fw_gpuva.c). */
+struct fw_gpuva_space {
+	struct fw_device *dev;
+	unsigned vmid;
+	uint64_t pool_pa, pool_bytes, pool_next; /* its page-table pool in VRAM, bump-allocated */
+	struct mmu_shadow sh;                    /* host copy of the pool */
+	struct mmu_pt pt;                        /* built in the shadow */
+	struct mmu_va_space vs;                  /* reservations */
+	uint64_t kernel_va;                      /* the driver's reservation (DMA buffers) */
+	struct fw_alloc *mapped[FW_GPUVA_MAX_MAPPED]; /* allocations a MAP named, till released */
+	unsigned nmapped;
+};
+
+/* An UpdateGpuVirtualAddress batch from the call until the GPU did it. */
+struct fw_gpuva_batch {
+	bool used;
+	bool held;               /* in the driver, not on the paging queue yet */
+	struct fw_device *dev;
+	uint32_t fence;          /* monitored fence id, 0: none (the driver's own batch) */
+	uint64_t value;          /* FenceValue: waited for, then value + 1 written */
+	bool do_not_wait;
+	uint32_t nops;
+	uint64_t seq;            /* call order: batches go to the queue in it */
+	uint64_t addr;           /* its paging buffer in system memory */
+	uint32_t ndw;
+	uint32_t nruns;          /* PTE_WRITE runs in it (the statistics' figure) */
+	uint64_t paging_fence;   /* on the queue: the paging-queue fence that retires it */
+};
+
+/* GPU-VA's state (k->va): the address spaces by VMID ([0] unused), the
+ * batches, their call order, the batch being built. */
+struct fw_gpuva_state {
+	struct fw_gpuva_space *vas[GPU_NUM_VMIDS];
+	struct fw_gpuva_batch vab[FW_GPUVA_BATCHES];
+	uint64_t seq;
+	uint32_t dw[FW_GPUVA_BATCH_DW];
+};
+
+#define FW_GPUVA_MAX_QUEUED_OPS 128u   /* pfnUpdateGpuVirtualAddressCb: more than this blocks */
 #define FW_GPUVA_MAX_BATCH_OPS 128u    /* operations in one call */
 
 /* D3DDDIGPUVIRTUALADDRESS_RESERVATION_TYPE */
@@ -164,5 +205,14 @@ void fw_gpuva_remove_device(struct fw_kmd *k, const struct fw_device *dev);
 
 /* @dev is being closed: its VMID, table pool and reservations are free again. */
 void fw_gpuva_release_device(struct fw_kmd *k, const struct fw_device *dev);
+
+/* GPU-VA's scheduler hooks (fw_sched.h): check (fw_gpuva_signals_ok, no
+ * patch list on a GPU-VA device's buffer), patch (the VMID), submitted
+ * (fw_gpuva_release), removed (fw_gpuva_remove_device). */
+extern const struct fw_sched_ops fw_gpuva_sched_ops;
+
+/* GPU-VA's residency hooks (fw_paging.h): pinned (fw_gpuva_busy_allocs),
+ * follows (fw_gpuva_is_mapped), moved (fw_gpuva_relocate). */
+extern const struct fw_paging_ops fw_gpuva_paging_ops;
 
 #endif /* FW_GPUVA_H */

@@ -33,11 +33,57 @@
 #include "dma_buf.h"
 #include "fw_kmd_types.h"
 
+/* The paging buffer being built (host side) before it goes to the paging
+ * queue.  Its work comes in pieces; each ends by writing the count of pieces
+ * emitted so far to the progress fence, so a long paging buffer is seen
+ * moving (fw_paging.h).  Residency's state (k->pg), with the LRU stamp. */
+struct fw_paging_state {
+	uint32_t dw[FW_KMD_DMA_DW];
+	uint32_t ndw;
+	uint64_t addr;           /* its system-memory home, run as an IB */
+	uint64_t fence;          /* paging-queue fence of the last paging buffer submitted */
+	uint64_t last_fence;     /* of the last IB of any kind there (GPU-VA batches too):
+				  * what a render submission waits for */
+	uint64_t progress_addr;  /* the progress fence: 8 bytes of system memory */
+	uint64_t pieces;         /* pieces emitted (the last value written there) */
+	uint64_t use_stamp;      /* LRU: stamped on an allocation each time a submission uses it */
+};
+
+
 /* Mark an allocation's content discardable (DISCARD_CONTENT): an eviction
  * drops it, a page-in fills zero.  GM_OK; GM_ERR_BAD_ARG; GM_ERR_DEVICE_REMOVED. */
 int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle) GM_MUST_CHECK;
 
-/* ---- for the pipeline's other files (fw_sched.c, fw_lock.c) */
+/*
+ * The roles that hold allocations in place or follow them when they move
+ * (Lock, GPU-VA) are residency's clients: fw_kmd_init lists their hooks in
+ * k->paging_ops, and residency asks them, never reading their state:
+ *   pinned   append to @out what must not move now (a locked allocation, one
+ *            a busy process maps); returns how many.  All clients together
+ *            write at most FW_PAGING_PINNED_MAX.
+ *   follows  whether the client's view of @a follows it when it moves (a
+ *            process maps it): evicting it then keeps a place in the system
+ *            segment even when its content was discarded;
+ *   moved    @a moved from @from to a->loc, its bytes' move already on the
+ *            paging queue: the client's view follows (GPU-VA: an internal
+ *            page-table batch).  Called only when follows said so.
+ * A pending submission's allocations do not move either (fw_sched_allocs).
+ */
+#define FW_PAGING_PINNED_MAX (GPU_APT_RANGES + FW_KMD_RAW_LOCKS + \
+			      GPU_NUM_VMIDS * FW_GPUVA_MAX_MAPPED)
+
+struct fw_paging_ops {
+	const char *name;
+	size_t (*pinned)(const struct fw_kmd *k, struct fw_alloc **out);
+	bool (*follows)(const struct fw_kmd *k, const struct fw_alloc *a);
+	int (*moved)(struct fw_kmd *k, struct fw_alloc *a, const struct fw_loc *from);
+};
+
+/* ---- for the pipeline's other files (fw_sched.c, fw_lock.c, fw_gpuva.c) */
+
+/* The paging-queue fence of the last IB of any kind put there (what a
+ * render submission waits for). */
+uint64_t fw_paging_last_fence(const struct fw_kmd *k);
 
 /*
  * Make every allocation of @buf resident where the GPU uses it (VRAM, or
@@ -51,8 +97,8 @@ int fw_kmd_discard(struct fw_kmd *k, struct fw_device *dev, uint32_t handle) GM_
 int fw_paging_make_resident(struct fw_kmd *k, const struct fw_dmabuf *buf) GM_MUST_CHECK;
 
 /* Whether the GPU uses @a where it lives, with no page-in: in VRAM, or in
- * the system segment when it is dynamic (its home, seed 000) or pinned
- * there by a lock (seed 000: rendering from an allocation the CPU holds
+ * the system segment when it is dynamic (its home, pfnLockCb) or pinned
+ * there by a lock (pfnLockCb: rendering from an allocation the CPU holds
  * raw; see fw_lock_render). */
 bool fw_paging_in_place(const struct fw_alloc *a);
 
@@ -104,5 +150,11 @@ bool fw_paging_pending(const struct fw_kmd *k);
 /* The pieces of paging work the paging queue has finished, as the progress
  * fence reads now (for the timeout watch).  GM_OK; GM_ERR_ADDR. */
 int fw_paging_progress(struct fw_kmd *k, uint64_t *pieces) GM_MUST_CHECK;
+
+/* Paging's scheduler hooks (fw_sched.h): check (the VRAM segment can hold
+ * the buffer's allocations together), resident (fw_paging_make_resident),
+ * patch (the allocations' addresses, the paging fence to wait for),
+ * submitted (what it writes is content), progress (fw_paging_progress). */
+extern const struct fw_sched_ops fw_paging_sched_ops;
 
 #endif /* FW_PAGING_H */

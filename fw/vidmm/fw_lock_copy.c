@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fw_lock_copy.c - Lock's unswizzled-copy fallback (seed 000): with no
+ * fw_lock_copy.c - Lock's unswizzled-copy fallback (pfnLockCb): with no
  * aperture range free, the pages of a swizzled allocation are copied into a
  * linear staging copy by the copy engine, and back on unlock (see
  * fw_lock.h, fw_lock_int.h).
@@ -88,7 +88,7 @@ void fw_lock_copy_drop(struct fw_kmd *k, struct fw_lock_range *l)
 }
 
 /*
- * The copy fallback (seed 000): no range for @a, so its pages (@x's page
+ * The copy fallback (pfnLockCb): no range for @a, so its pages (@x's page
  * list, or all with LockEntire) are copied unswizzled by the copy engine
  * into a linear staging copy in the system segment, at @a's pitch, in free
  * entry @l; unlock copies them back swizzled (not after ReadOnly).

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * umd_obj.c - the user-mode driver's device, contexts and context-local
- * object handles (seed 002): the handle sizes, the create and destroy
+ * object handles (D3D11 deferred-context handles): the handle sizes, the create and destroy
  * order per context, the shared read-only data.
  */
 #include <stdlib.h>

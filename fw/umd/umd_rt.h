@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * umd_rt.h - a small Direct3D-runtime stand-in that drives the user-mode
- * driver (umd.h) exactly as seed 002's example does:
+ * driver (umd.h) exactly as the D3D11 deferred-context handle example does:
  *
  *   device create  CheckDeferredContextHandleSizes(&n, NULL), then with an
  *                  array of n: the table of deferred handle sizes;
