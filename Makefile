@@ -146,7 +146,11 @@ endif
 LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
-TESTS := test_rand test_gm_mem test_capture test_dma test_mmu test_mmu_va test_mmu_update test_tile test_patch test_disasm test_fw_mem test_fw_res test_fw_handles test_fw_residency test_cp test_apt test_apt_wc test_ce test_mmu_rtl test_cov test_cov_bp test_cov_toggle test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_lock_render test_kmd_recovery test_kmd_evict test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
+# The test binaries come from the CTest list, tb/tests.cmake, the one list of
+# tests: each tests/test_NAME an add_test line runs (a test run only from a
+# foreach must also have its own add_test line there).
+TESTS := $(sort $(patsubst tests/%,%,$(shell grep '^ *add_test' tb/tests.cmake | \
+	grep -o 'tests/test_[a-z0-9_]\+')))
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o

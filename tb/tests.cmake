@@ -1,5 +1,7 @@
 # gpusim regression: the CTest list.  `make test` copies this file to
 # build/CTestTestfile.cmake and runs `ctest -j2 --output-junit junit.xml`.
+# It is the one list of tests: the Makefile builds every tests/test_NAME an
+# add_test line here runs (TESTS), so a new test binary is added here only.
 # Paths are relative to build/; tests that need the sources run in the
 # repository root.  Labels: unit, rtl, fw, waves, systemc, lint.
 
