@@ -245,6 +245,12 @@ set_tests_properties(check_rtl_clocking PROPERTIES WORKING_DIRECTORY .. LABELS l
 add_test(check_waivers python3 tb/check_waivers.py --self-test)
 set_tests_properties(check_waivers PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
 
+# The C layers include only downwards (hw/README.md): model/ref/ takes the
+# packet rules and the swizzle from hw/, never from dma/; nothing gpusim
+# ships includes tb/; --self-test: a tree with an upward include fails.
+add_test(check_layers python3 tb/check_layers.py --self-test)
+set_tests_properties(check_layers PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
+
 # The regression runner (tb/regress/regress.py, which runs this list): shard
 # specs refused, a failure's seed, command and waves, the JUnit file, merges.
 add_test(regress_selftest sh tb/regress/selftest.sh)
