@@ -98,7 +98,7 @@ VM_TRACE_DEFS := -DVM_TRACE=$(TRACE) -DVM_TRACE_FST=$(TRACE)
 # scheduler (vidsch) - and the miniport (kmd).  Each folder is an
 # include path, so clients outside fw/ name a header by its file name.
 FW_DIRS := fw/umd fw/dxgkrnl fw/vidmm fw/vidsch fw/kmd
-INCS := -Imodel -Idma $(addprefix -I,$(FW_DIRS)) -Immu
+INCS := -Ihw -Imodel -Idma $(addprefix -I,$(FW_DIRS)) -Immu
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes $(INCS) $(SANFLAGS) \
 	$(OPT_FLAGS)
 CXXFLAGS := -std=c++17 -O2 -g -Wall $(INCS) -I$(VL_INC) -I$(VL_INC)/vltstd \
@@ -120,8 +120,12 @@ VLT := rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
 VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast --assert \
 	$(if $(filter 1,$(TRACE)),--trace-fst) --output-split 20000 $(COV_VFLAGS) $(VLT) $(RTL_SRC)
 
-GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
+GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt hw/gpu_hw.h hw/gpu_names.c \
 	regspec/REGISTERS.md $(wildcard traces/filters/*.txt)
+
+# The GPU's hardware facts in C (hw/README.md): the bottom layer, under
+# both dma/ and the reference backend model/ref/.
+HW_C := hw/gpu_names.c hw/gpu_pkt.c hw/gpu_tile.c
 
 # The driver, by layer (see FW_DIRS).
 FW_DXGK_C := fw/dxgkrnl/fw_kmd.c
@@ -134,7 +138,7 @@ FW_VIDSCH_C := fw/vidsch/fw_mfence.c fw/vidsch/fw_sched.c
 FW_UMD_C := fw/umd/fw_umd.c fw/umd/umd_obj.c fw/umd/umd_rec.c fw/umd/umd_exec.c fw/umd/umd_rt.c
 FW_H := $(wildcard $(addsuffix /*.h,$(FW_DIRS)))
 
-LIB_C := model/gm.c model/gm_apt.c model/gm_capture.c model/gm_capture_read.c model/gm_view.c model/gm_mem.c model/gm_status.c $(wildcard model/ref/*.c) dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
+LIB_C := model/gm.c model/gm_apt.c model/gm_capture.c model/gm_capture_read.c model/gm_view.c model/gm_mem.c model/gm_status.c $(wildcard model/ref/*.c) $(HW_C) dma/dma_buf.c dma/dma_disasm.c \
 	dma/dma_patch.c dma/dma_validate.c \
 	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c mmu/mmu_shadow.c mmu/mmu_update.c \
 	$(FW_DXGK_C) $(FW_KMD_C) $(FW_VIDMM_C) $(FW_VIDSCH_C) $(FW_UMD_C)
@@ -158,7 +162,11 @@ endif
 LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
-TESTS := test_rand test_gm_mem test_capture test_dma test_mmu test_mmu_va test_mmu_update test_tile test_patch test_disasm test_fw_mem test_fw_res test_fw_handles test_fw_residency test_cp test_apt test_apt_wc test_ce test_mmu_rtl test_cov test_cov_bp test_cov_toggle test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_lock_render test_kmd_recovery test_kmd_evict test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
+# The test binaries come from the CTest list, tb/tests.cmake, the one list of
+# tests: each tests/test_NAME an add_test line runs (a test run only from a
+# foreach must also have its own add_test line there).
+TESTS := $(sort $(patsubst tests/%,%,$(shell grep '^ *add_test' tb/tests.cmake | \
+	grep -o 'tests/test_[a-z0-9_]\+')))
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
@@ -226,13 +234,13 @@ endif
 $(B)/vl_sc/verilated_fst_c.o: VL_SAN_WAIVE += $(if $(SANFLAGS),-fno-sanitize=shift-base)
 
 # ---------------------------------------------------------------- C / C++
-# The driver and its clients in tb/scen/ and bench_pipe.c drop no status:
+# The driver and its clients in tools/scen/ and bench_pipe.c drop no status:
 # GM_MUST_CHECK (gm_status.h) becomes warn_unused_result there, an error
 # under -Werror.
-$(B)/obj/fw/%.o $(B)/obj/tb/scen/%.o $(B)/obj/tools/bench_pipe.o $(B)/obj/tools/bench_umd.o: \
+$(B)/obj/fw/%.o $(B)/obj/tools/scen/%.o $(B)/obj/tools/bench_pipe.o $(B)/obj/tools/bench_umd.o: \
 	CFLAGS += -DGM_CHECK_RESULTS
 
-$(B)/obj/%.o: %.c $(wildcard model/*.h model/ref/*.h dma/*.h mmu/*.h) $(FW_H) model/gpu_hw.h
+$(B)/obj/%.o: %.c $(wildcard hw/*.h model/*.h model/ref/*.h dma/*.h mmu/*.h) $(FW_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -279,24 +287,24 @@ $(LIB): $(LIB_OBJ) Makefile
 LINK = $(CXX) -o $@ $^ $(VL_ARCH) $(VL_RT) $(LDLIBS)
 
 # The command line and its clients of the library: the demo and the
-# `gpusim run` scenarios (tb/scen/), the benchmarks (tools/).
+# `gpusim run` scenarios with the user-mode driver's workload (tools/scen/),
+# the benchmarks (tools/).  Nothing gpusim ships is built from tb/.
 TOOL_OBJ := $(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_pipe.o $(B)/obj/tools/bench_umd.o \
 	$(B)/obj/tools/bench_idle.o \
 	$(B)/obj/tools/replay.o $(B)/obj/tools/replay_disasm.o $(B)/obj/tools/cli.o \
 	$(B)/obj/tools/bench_cmd.o \
-	$(B)/obj/tb/scen/scen_demo.o $(B)/obj/tb/scen/scen_pipe.o $(B)/obj/tb/scen/scen_common.o \
-	$(B)/obj/tb/scen/scen_gpuva.o $(B)/obj/tb/scen/scen_deferred.o $(B)/obj/tb/scen/scen_lock.o \
-	$(B)/obj/tb/umd_work.o \
-	$(B)/obj/tb/umd_work_gpu.o
-$(TOOL_OBJ): tools/bench.h tools/replay.h tools/cli.h $(wildcard tb/scen/*.h)
-$(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_cmd.o: CFLAGS += -Itb/scen
+	$(addprefix $(B)/obj/tools/scen/,scen_demo.o scen_pipe.o scen_common.o scen_gpuva.o \
+		scen_deferred.o scen_lock.o umd_work.o umd_work_gpu.o)
+$(TOOL_OBJ): tools/bench.h tools/replay.h tools/cli.h $(wildcard tools/scen/*.h)
+$(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_cmd.o: CFLAGS += -Itools/scen
 $(B)/obj/tools/cli.o: CFLAGS += $(if $(FAST),-DGPUSIM_FAST_BUILD)
 $(BIN): $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)
 
-# Tests find the shared helpers of tb/ (tb_seed.h: the seed of every random test).
-$(B)/obj/tb/%.o: CFLAGS += -Itb
+# Tests find the shared helpers of tb/ (tb_seed.h: the seed of every random
+# test) and the user-mode driver's workload of tools/scen/ (umd_work.h).
+$(B)/obj/tb/%.o: CFLAGS += -Itb -Itools/scen
 SEED_OBJ := $(B)/obj/tb/tb_seed.o
 
 $(B)/tests/test_gm_mem: $(B)/obj/tb/unit/test_gm_mem.o $(B)/obj/model/gm_mem.o
@@ -308,18 +316,19 @@ $(B)/tests/test_capture: $(B)/obj/tb/unit/test_capture.o $(B)/obj/model/gm_captu
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
+HW_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(HW_C))
 $(B)/tests/test_dma: $(B)/obj/tb/unit/test_dma.o $(B)/obj/dma/dma_buf.o $(B)/obj/dma/dma_disasm.o \
-		$(B)/obj/dma/dma_names.o $(B)/obj/dma/dma_check.o $(B)/obj/dma/dma_tile.o $(B)/obj/model/gm_status.o
+		$(HW_OBJ) $(B)/obj/model/gm_status.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
-$(B)/tests/test_tile: $(B)/obj/tb/unit/test_tile.o $(B)/obj/dma/dma_tile.o $(B)/obj/dma/dma_names.o \
+$(B)/tests/test_tile: $(B)/obj/tb/unit/test_tile.o $(B)/obj/hw/gpu_tile.o $(B)/obj/hw/gpu_names.o \
 		$(B)/obj/model/gm_status.o $(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
-DMA_OBJ := $(addprefix $(B)/obj/,dma/dma_buf.o dma/dma_disasm.o dma/dma_names.o dma/dma_check.o \
-	dma/dma_tile.o dma/dma_patch.o dma/dma_validate.o model/gm_status.o)
+DMA_OBJ := $(addprefix $(B)/obj/,dma/dma_buf.o dma/dma_disasm.o dma/dma_patch.o dma/dma_validate.o \
+	model/gm_status.o) $(HW_OBJ)
 $(B)/tests/test_patch $(B)/tests/test_disasm: $(B)/tests/%: $(B)/obj/tb/unit/%.o $(DMA_OBJ) $(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
@@ -327,7 +336,7 @@ $(B)/tests/test_patch $(B)/tests/test_disasm: $(B)/tests/%: $(B)/obj/tb/unit/%.o
 # The allocation layer's unit tests, over one fixture (tb/unit/tb_fw.c).
 FW_UNIT := test_fw_mem test_fw_res test_fw_handles test_fw_residency
 FW_UNIT_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(FW_ALLOC_C)) $(addprefix $(B)/obj/,\
-	dma/dma_tile.o dma/dma_names.o model/gm_status.o tb/unit/tb_fw.o)
+	hw/gpu_tile.o hw/gpu_names.o model/gm_status.o tb/unit/tb_fw.o)
 $(addprefix $(B)/tests/,$(FW_UNIT)): $(B)/tests/%: $(B)/obj/tb/unit/%.o $(FW_UNIT_OBJ) $(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
@@ -343,21 +352,21 @@ $(B)/tests/test_mmu_va: $(B)/obj/tb/unit/test_mmu_va.o $(B)/obj/mmu/mmu_va.o $(S
 
 $(B)/tests/test_mmu_update: $(B)/obj/tb/unit/test_mmu_update.o $(B)/obj/mmu/mmu_update.o \
 		$(B)/obj/mmu/mmu_shadow.o $(B)/obj/mmu/mmu_pt.o $(B)/obj/mmu/mmu_walk.o \
-		$(B)/obj/mmu/mmu_va.o $(B)/obj/dma/dma_buf.o $(B)/obj/dma/dma_tile.o \
-		$(B)/obj/dma/dma_names.o $(B)/obj/model/gm_status.o $(SEED_OBJ)
+		$(B)/obj/mmu/mmu_va.o $(B)/obj/dma/dma_buf.o $(B)/obj/hw/gpu_tile.o \
+		$(B)/obj/hw/gpu_names.o $(B)/obj/model/gm_status.o $(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 # The user-mode driver without the GPU (record only), and the same test
 # built with clang's ThreadSanitizer: the threads record at once.
-UMD_UNIT_C := tb/unit/test_umd.c tb/umd_work.c tb/tb_seed.c fw/umd/umd_obj.c fw/umd/umd_rec.c \
-	fw/umd/umd_rt.c $(FW_ALLOC_C) dma/dma_tile.c dma/dma_names.c model/gm_status.c
+UMD_UNIT_C := tb/unit/test_umd.c tools/scen/umd_work.c tb/tb_seed.c fw/umd/umd_obj.c fw/umd/umd_rec.c \
+	fw/umd/umd_rt.c $(FW_ALLOC_C) hw/gpu_tile.c hw/gpu_names.c model/gm_status.c
 $(B)/tests/test_umd: $(patsubst %.c,$(B)/obj/%.o,$(UMD_UNIT_C))
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka -lpthread $(SANFLAGS)
 
-TSAN_FLAGS := -std=c11 -O1 -g -fsanitize=thread $(INCS) -Itb
-$(B)/tests/test_umd_tsan: $(UMD_UNIT_C) $(FW_H) $(wildcard dma/*.h model/*.h tb/*.h) model/gpu_hw.h
+TSAN_FLAGS := -std=c11 -O1 -g -fsanitize=thread $(INCS) -Itb -Itools/scen
+$(B)/tests/test_umd_tsan: $(UMD_UNIT_C) $(FW_H) $(wildcard dma/*.h hw/*.h model/*.h tb/*.h tools/scen/*.h)
 	@mkdir -p $(@D)
 	clang $(TSAN_FLAGS) $(UMD_UNIT_C) -o $@ -lcmocka -lpthread
 
@@ -373,7 +382,7 @@ KT_TESTS := test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_l
 	test_kmd_recovery test_kmd_evict
 $(B)/tests/%: $(B)/obj/tb/sys/%.o $(SYS_UTIL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $< $(filter $(B)/obj/tb/umd_%.o $(KT_OBJ) $(COV_RAW_OBJ),$^) $(SYS_UTIL_OBJ) $(LIB) \
+	$(CXX) -o $@ $< $(filter $(B)/obj/tools/scen/umd_%.o $(KT_OBJ) $(COV_RAW_OBJ),$^) $(SYS_UTIL_OBJ) $(LIB) \
 		$(VL_ARCH) $(VL_RT) -lcmocka $(LDLIBS)
 
 $(addprefix $(B)/tests/,$(KT_TESTS)): $(KT_OBJ)
@@ -381,7 +390,7 @@ $(addprefix $(B)/tests/,$(KT_TESTS)): $(KT_OBJ)
 COV_RAW_OBJ := $(B)/obj/tb/sys/cov_raw.o
 $(addprefix $(B)/tests/,test_cov test_cov_bp test_cov_toggle): $(COV_RAW_OBJ)
 
-$(B)/tests/test_umd_rtl: $(B)/obj/tb/umd_work.o $(B)/obj/tb/umd_work_gpu.o
+$(B)/tests/test_umd_rtl: $(B)/obj/tools/scen/umd_work.o $(B)/obj/tools/scen/umd_work_gpu.o
 
 # Random programs on the RTL and on the reference backend, end states
 # compared (tb/rand/).  `make rand-nightly` runs RAND_SEEDS of them.
@@ -537,8 +546,8 @@ captures: deps
 # (tb/fuzz/fuzz_dma.c); the corpus grows in build/fuzz/corpus.
 FUZZ_SECONDS ?= 120
 FUZZ_C := tb/fuzz/fuzz_dma.c dma/dma_validate.c dma/dma_patch.c dma/dma_disasm.c \
-	dma/dma_names.c dma/dma_check.c dma/dma_buf.c dma/dma_tile.c model/gm_status.c
-$(B)/fuzz/fuzz_dma: $(FUZZ_C) $(wildcard dma/*.h model/*.h)
+	dma/dma_buf.c $(HW_C) model/gm_status.c
+$(B)/fuzz/fuzz_dma: $(FUZZ_C) $(wildcard dma/*.h hw/*.h model/*.h)
 	@mkdir -p $(@D)/corpus
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		$(INCS) $(FUZZ_C) -o $@
@@ -546,9 +555,8 @@ $(B)/fuzz/fuzz_dma: $(FUZZ_C) $(wildcard dma/*.h model/*.h)
 # The capture parser and `replay --disasm` (tb/fuzz/fuzz_capture.c), seeded
 # with the corpus of traces/capture; its findings grow build/fuzz/corpus-capture.
 FUZZ_CAP_C := tb/fuzz/fuzz_capture.c model/gm_capture_read.c tools/replay_disasm.c model/gm_mem.c \
-	dma/dma_disasm.c dma/dma_names.c dma/dma_check.c dma/dma_buf.c dma/dma_tile.c mmu/mmu_walk.c \
-	mmu/mmu_pt.c model/gm_status.c
-$(B)/fuzz/fuzz_capture: $(FUZZ_CAP_C) $(wildcard dma/*.h model/*.h mmu/*.h) tools/replay.h
+	dma/dma_disasm.c dma/dma_buf.c $(HW_C) mmu/mmu_walk.c mmu/mmu_pt.c model/gm_status.c
+$(B)/fuzz/fuzz_capture: $(FUZZ_CAP_C) $(wildcard dma/*.h hw/*.h model/*.h mmu/*.h) tools/replay.h
 	@mkdir -p $(@D)/corpus-capture
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		$(INCS) -Itools $(FUZZ_CAP_C) -o $@

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "dma_buf.h"
-#include "dma_tile.h"
+#include "gpu_tile.h"
 
 #define ADDR_LIMIT (1ull << GPU_PA_BITS)
 
@@ -200,16 +200,16 @@ int dma_emit_copy(struct dma_buf *b, uint64_t dst, uint64_t src, uint32_t bytes)
 /* The hardware's rules for one surface operand (cp_copy_cmd surf_bad). */
 static bool surf_ok(const struct dma_surf *s, uint32_t w, uint32_t h)
 {
-	struct dma_tile_info ti;
+	struct gpu_tile_info ti;
 	uint64_t wb;
 
 	if (!s)
 		return false;
 	wb = (uint64_t)w << (s->bpe_log2 & 7u);
-	if (dma_tile_check(s->mode, s->bpe_log2, s->pitch) != GM_OK ||
+	if (gpu_tile_check(s->mode, s->bpe_log2, s->pitch) != GM_OK ||
 	    s->pitch > GPU_PKT_BLT_SRC_PITCH_MASK || s->base >= ADDR_LIMIT ||
 	    h > 0xffffu || wb > 0xffffffffull ||
-	    dma_tile_info(s->mode, s->bpe_log2, &ti) != GM_OK)
+	    gpu_tile_info(s->mode, s->bpe_log2, &ti) != GM_OK)
 		return false;
 	if ((s->mode != GPU_TILE_LINEAR || h > 1) &&
 	    ((uint64_t)s->x << s->bpe_log2) + wb > s->pitch)

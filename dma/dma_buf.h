@@ -106,7 +106,7 @@ int dma_emit_copy(struct dma_buf *b, uint64_t dst, uint64_t src, uint32_t bytes)
 
 /*
  * BLT: the @w x @h element rectangle at @src's origin to @dst's origin.
- * GM_ERR_BAD_ARG for a layout dma_tile_check() refuses, different element
+ * GM_ERR_BAD_ARG for a layout gpu_tile_check() refuses, different element
  * sizes, a tiled base off its tile, @h >= 2^16, w << bpe >= 2^32, or a
  * rectangle that leaves the pitch (tiled, or more than one row): what the
  * hardware would reject.

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dma_disasm.c - the disassembler.  All names and layouts come from the
- * generated tables (dma_names.c); dma_pkt_check() says what a queue would
+ * generated tables (gpu_names.c); gpu_pkt_check() says what a queue would
  * refuse.  IB_MAX_DW is taken at its reset value and the queue as
  * privileged (the validator, not the disassembler, polices privilege).
  */
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "dma_check.h"
 #include "dma_disasm.h"
-#include "dma_names.h"
 #include "gpu_hw.h"
+#include "gpu_names.h"
+#include "gpu_pkt.h"
 
 #define IB_PRINT_MAX 4096u /* dwords of one IB read for printing */
 
@@ -64,7 +64,7 @@ static int disasm_level(FILE *out, const uint32_t *dw, size_t n, uint64_t addr,
 	while (i < n) {
 		uint32_t hdr = dw[i], count = GPU_HDR_COUNT_GET(hdr);
 		const struct gpu_pkt_desc *pd = gpu_pkt_desc(GPU_HDR_OPCODE_GET(hdr));
-		uint32_t cause = dma_pkt_check(&dw[i], n - i, depth > 0, true, GPU_IB_MAX_DW_RESET);
+		uint32_t cause = gpu_pkt_check(&dw[i], n - i, depth > 0, true, GPU_IB_MAX_DW_RESET);
 
 		fprintf(out, "%*s0x%012" PRIx64 ": ", 2 + 4 * depth, "", addr + 4 * i);
 		if (cause == GPU_CAUSE_BAD_COUNT && truncated && count < GPU_PKT_MAX_COUNT &&

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dma_validate.c - the command-buffer validator.  Per-packet legality is
- * dma_pkt_check()'s alone (it knows every opcode regspec knows); this file
+ * gpu_pkt_check()'s alone (it knows every opcode regspec knows); this file
  * adds only what the kernel decides: the queue is never privileged, how the
  * buffer will run (as an IB or in the ring), and where IBs may point.
  */
-#include "dma_check.h"
-#include "dma_names.h"
 #include "dma_validate.h"
 #include "gpu_hw.h"
+#include "gpu_names.h"
+#include "gpu_pkt.h"
 
 #define ADDR_LIMIT (1ull << GPU_PA_BITS) /* first address past the address space */
 
@@ -25,7 +25,7 @@ static bool limits_ok(const struct dma_validate_limits *lim)
 	return true;
 }
 
-/* The IB packet with payload @pl (already legal for dma_pkt_check) against
+/* The IB packet with payload @pl (already legal for gpu_pkt_check) against
  * the permitted ranges. */
 static uint32_t check_ib_range(const uint32_t *pl, const struct dma_validate_limits *lim)
 {
@@ -69,7 +69,7 @@ int dma_validate_cmdbuf(const uint32_t *dw, size_t ndw, const struct dma_validat
 		return refuse(rep, GPU_CAUSE_IB_RANGE, 0, 0);
 	while (i < ndw) {
 		uint32_t hdr = dw[i];
-		uint32_t cause = dma_pkt_check(&dw[i], ndw - i, !lim->in_ring, false, ib_max);
+		uint32_t cause = gpu_pkt_check(&dw[i], ndw - i, !lim->in_ring, false, ib_max);
 		bool is_ib = GPU_HDR_OPCODE_GET(hdr) == GPU_OP_INDIRECT_BUFFER;
 
 		if (cause == GPU_CAUSE_NONE && is_ib)
@@ -78,7 +78,7 @@ int dma_validate_cmdbuf(const uint32_t *dw, size_t ndw, const struct dma_validat
 			return refuse(rep, cause, i, hdr);
 		rep->packets++;
 		rep->ibs += is_ib;
-		i += (size_t)GPU_HDR_COUNT_GET(hdr) + 1; /* dma_pkt_check: COUNT < dwords left */
+		i += (size_t)GPU_HDR_COUNT_GET(hdr) + 1; /* gpu_pkt_check: COUNT < dwords left */
 	}
 	return GM_OK;
 }

@@ -7,7 +7,7 @@
  * hardware would refuse from a user queue, plus what the kernel does not
  * permit: privileged packets, bad counts, packets running past the end,
  * reserved fields, and indirect buffers outside the ranges the user may run.
- * The per-packet verdict is dma_pkt_check()'s (the C mirror of a queue, rtl/cp)
+ * The per-packet verdict is gpu_pkt_check()'s (the C mirror of a queue, rtl/cp)
  * with the queue unprivileged; the validator adds the whole-buffer and IB
  * range rules.  Isolation of ordinary addresses (WRITE_DATA, COPY, ...) is
  * the MMU's job through the queue's VMID, not this walk's.

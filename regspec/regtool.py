@@ -7,8 +7,8 @@ consumers.  Writes (relative to the repository root):
 
   rtl/gpu_defs.svh            SystemVerilog definitions (localparams, enums)
   rtl/lint/gpu_defs.vlt       Verilator waivers for the unused generated names
-  model/gpu_hw.h              C header (offsets, field macros, enums)
-  dma/dma_names.c             disassembler name tables and packet layouts
+  hw/gpu_hw.h                 C header (offsets, field macros, enums)
+  hw/gpu_names.c              disassembler name tables and packet layouts
   traces/filters/*.txt        GTKWave translate filters, one per enum
   regspec/REGISTERS.md        register and packet reference
 
@@ -294,7 +294,7 @@ def sv_packet_rules(s):
     """Header rules per opcode, and each packet's reserved payload bits."""
     o = ["  // Packet rules: the header checks and the reserved payload bits (a set",
          "  // reserved bit is BAD_FIELD); the C validator reads the same rules from",
-         "  // dma/dma_names.c."]
+         "  // hw/gpu_names.c."]
     ops = [("Op" + camel(p["name"]), p) for p in s.d["packets"]]
     w = 32 * fixed_dw(s)
     sv_case_fn(o, "logic", "pkt_known", "opcode_e op", [(k, "1'b1") for k, _ in ops], "1'b0")
@@ -346,7 +346,7 @@ def deposit_plan(m):
 def sv_tiles(s):
     """The tile geometry functions of the swizzle unit and the packet checks."""
     t = s.d["tiles"]
-    o = ["  // Tile geometry (regspec \"tiles\"; the formula is in dma/dma_tile.h).",
+    o = ["  // Tile geometry (regspec \"tiles\"; the formula is in hw/gpu_tile.h).",
          "  localparam int unsigned TileBpeLog2Max = %d;  // largest element: 2^%d bytes" % (t["bpe_log2_max"], t["bpe_log2_max"])]
 
     def per_mode(name, ret, width, value, by_bpe=True):
@@ -508,7 +508,7 @@ def gen_h(s):
             for f in dw.get("fields", []):
                 c_field(o, n, f)
     t = s.d["tiles"]
-    o += ["", "/* Tile geometry: the tables are in dma/dma_names.c (gpu_tile_geom) */",
+    o += ["", "/* Tile geometry: the tables are in hw/gpu_names.c (gpu_tile_geom) */",
           "#define GPU_TILE_BPE_LOG2_MAX %du /* largest element: 2^%d bytes */" % (t["bpe_log2_max"], t["bpe_log2_max"])]
     o += ["", "#endif /* GPU_HW_H */", ""]
     return "\n".join(o)
@@ -518,10 +518,10 @@ def gen_h(s):
 
 def gen_names(s):
     o = ["/* " + BANNER + " */", "/*",
-         " * dma_names.c - names of opcodes, causes, states and registers, the",
+         " * gpu_names.c - names of opcodes, causes, states and registers, the",
          " * packet layouts the disassembler prints, the packet rules the validator",
          " * checks and the tile geometry of the reference swizzle.", " */",
-         '#include "dma_names.h"', '#include "gpu_hw.h"', ""]
+         '#include "gpu_hw.h"', '#include "gpu_names.h"', ""]
     for e in s.d["enums"]:
         o.append("const char *gpu_%s_name(uint32_t v)" % e["name"])
         o.append("{")
@@ -672,8 +672,8 @@ def outputs(s):
     out = {
         "rtl/gpu_defs.svh": gen_sv(s),
         "rtl/lint/gpu_defs.vlt": gen_vlt(s),
-        "model/gpu_hw.h": gen_h(s),
-        "dma/dma_names.c": gen_names(s),
+        "hw/gpu_hw.h": gen_h(s),
+        "hw/gpu_names.c": gen_names(s),
         "regspec/REGISTERS.md": gen_md(s),
     }
     out.update(gen_filters(s))

@@ -817,7 +817,7 @@
 
   // Packet rules: the header checks and the reserved payload bits (a set
   // reserved bit is BAD_FIELD); the C validator reads the same rules from
-  // dma/dma_names.c.
+  // hw/gpu_names.c.
   function automatic logic pkt_known(opcode_e op);
     pkt_known = 1'b0;
     unique case (op)
@@ -894,7 +894,7 @@
     endcase
   endfunction
 
-  // Tile geometry (regspec "tiles"; the formula is in dma/dma_tile.h).
+  // Tile geometry (regspec "tiles"; the formula is in hw/gpu_tile.h).
   localparam int unsigned TileBpeLog2Max = 4;  // largest element: 2^4 bytes
   // log2 of the tile width in bytes (LINEAR: 0, no grid)
   function automatic logic [3:0] tile_tw_log2(tile_mode_e mode, logic [2:0] bpe);

@@ -38,7 +38,7 @@ The check fails, naming the plan's line, when
   - a record names no test and is not marked GAP, or is GAP without a reason;
   - an ID is malformed (DOC.RULE[.ASPECT]) or repeated.
 The sources of a CTest are what its command runs: tests/test_X -> tb/**/test_X.c
-(a _tsan build: the same source), bin/gpusim -> tb/scen/*.c and tb/umd_work*.c
+(a _tsan build: the same source), bin/gpusim -> tools/scen/*.c
 (the scenarios and the demo), tb/*.sh and tb/*.py scripts, regspec/*.py,
 make -> Makefile.
 
@@ -122,8 +122,7 @@ def sources(root, cmd):
             hits = glob.glob(os.path.join(root, "tb", "**", name[:-5] + ".c"), recursive=True)
         files.update(hits)
     if re.search(r'(?:^|[\s/"])bin/gpusim\b', cmd):
-        files.update(glob.glob(os.path.join(root, "tb", "scen", "*.c")))
-        files.update(glob.glob(os.path.join(root, "tb", "umd_work*.c")))
+        files.update(glob.glob(os.path.join(root, "tools", "scen", "*.c")))
     for path in re.findall(r"((?:tb|regspec)/[\w/]+\.(?:sh|py))", cmd):
         files.add(os.path.join(root, path))
     if re.search(r"(?:^|\s)make\s", cmd):

@@ -1,5 +1,7 @@
 # gpusim regression: the CTest list.  `make test` copies this file to
 # build/CTestTestfile.cmake and runs `ctest -j2 --output-junit junit.xml`.
+# It is the one list of tests: the Makefile builds every tests/test_NAME an
+# add_test line here runs (TESTS), so a new test binary is added here only.
 # Paths are relative to build/; tests that need the sources run in the
 # repository root.  Labels: unit, rtl, fw, waves, systemc, lint.
 
@@ -251,6 +253,12 @@ set_tests_properties(check_roles PROPERTIES WORKING_DIRECTORY .. LABELS lint TIM
 # --self-test: a waiver in a source or one without a reason fails.
 add_test(check_waivers python3 tb/check_waivers.py --self-test)
 set_tests_properties(check_waivers PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
+
+# The C layers include only downwards (hw/README.md): model/ref/ takes the
+# packet rules and the swizzle from hw/, never from dma/; nothing gpusim
+# ships includes tb/; --self-test: a tree with an upward include fails.
+add_test(check_layers python3 tb/check_layers.py --self-test)
+set_tests_properties(check_layers PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 60)
 
 # The regression runner (tb/regress/regress.py, which runs this list): shard
 # specs refused, a failure's seed, command and waves, the JUnit file, merges.

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "dma_disasm.h"
-#include "dma_names.h"
 #include "gpu_hw.h"
+#include "gpu_names.h"
 #include "mmu_walk.h"
 #include "replay.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "dma_buf.h"
-#include "dma_names.h"
+#include "gpu_names.h"
 #include "fw_dev.h"
 #include "gpu_hw.h"
 

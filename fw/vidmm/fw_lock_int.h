@@ -7,7 +7,7 @@
 #ifndef FW_LOCK_INT_H
 #define FW_LOCK_INT_H
 
-#include "dma_tile.h"
+#include "gpu_tile.h"
 #include "fw_kmd_types.h"
 #include "fw_lock.h"
 #include "fw_paging.h"
@@ -32,7 +32,7 @@ static inline struct level level_of(const struct fw_alloc *a, unsigned i)
 
 	if (a->d.mip_levels < 2)
 		return (struct level){ 0, a->d.size / a->d.pitch * a->d.pitch, a->d.pitch };
-	if (dma_tile_surface_bytes(a->d.tile, a->d.bpe_log2, m->pitch, m->height, &bytes))
+	if (gpu_tile_surface_bytes(a->d.tile, a->d.bpe_log2, m->pitch, m->height, &bytes))
 		bytes = 0; /* not after fw_res_create's check */
 	return (struct level){ m->offset, bytes, m->pitch };
 }

@@ -11,7 +11,7 @@
 #include <assert.h>
 #include <string.h>
 
-#include "dma_tile.h"
+#include "gpu_tile.h"
 #include "fw_res.h"
 
 #define PAGE_BYTES (1ull << GPU_PAGE_SHIFT)
@@ -28,7 +28,7 @@
 /* @d's MIP levels, if any: each a surface of its own pitch and height in
  * @d's tile mode, tile-aligned, in offset order without overlap, within
  * @d->size. */
-static bool mips_ok(const struct fw_alloc_desc *d, const struct dma_tile_info *ti)
+static bool mips_ok(const struct fw_alloc_desc *d, const struct gpu_tile_info *ti)
 {
 	uint64_t end = 0, bytes;
 
@@ -39,7 +39,7 @@ static bool mips_ok(const struct fw_alloc_desc *d, const struct dma_tile_info *t
 
 		if (m->offset < end || m->height == 0 ||
 		    (d->tile != GPU_TILE_LINEAR && m->offset % ti->tile_bytes) ||
-		    dma_tile_surface_bytes(d->tile, d->bpe_log2, m->pitch, m->height, &bytes) != GM_OK ||
+		    gpu_tile_surface_bytes(d->tile, d->bpe_log2, m->pitch, m->height, &bytes) != GM_OK ||
 		    m->offset + bytes > d->size)
 			return false;
 		end = m->offset + bytes;
@@ -49,11 +49,11 @@ static bool mips_ok(const struct fw_alloc_desc *d, const struct dma_tile_info *t
 
 /*
  * A surface the copy engine can address (see struct fw_alloc_desc).  The
- * tile geometry is dma_tile's, the C oracle of the RTL swizzle unit.
+ * tile geometry is gpu_tile's, the C oracle of the RTL swizzle unit.
  */
 static bool desc_ok(const struct fw_alloc_desc *d)
 {
-	struct dma_tile_info ti;
+	struct gpu_tile_info ti;
 	uint64_t need;
 
 	if (d->size == 0 || d->size > (1ull << GPU_PA_BITS) || d->width == 0 || d->height == 0)
@@ -62,11 +62,11 @@ static bool desc_ok(const struct fw_alloc_desc *d)
 		return false;
 	if (d->dynamic && d->vram_only)
 		return false; /* a dynamic buffer's home is the system segment */
-	if (dma_tile_info(d->tile, d->bpe_log2, &ti) != GM_OK)
+	if (gpu_tile_info(d->tile, d->bpe_log2, &ti) != GM_OK)
 		return false; /* unknown mode, bpe_log2 > 4 */
 	if (((uint64_t)d->width << d->bpe_log2) > d->pitch)
 		return false;
-	if (dma_tile_surface_bytes(d->tile, d->bpe_log2, d->pitch, d->height, &need) != GM_OK)
+	if (gpu_tile_surface_bytes(d->tile, d->bpe_log2, d->pitch, d->height, &need) != GM_OK)
 		return false; /* pitch 0 or not whole elements / tile widths */
 	if (d->tile != GPU_TILE_LINEAR && d->size % ti.tile_bytes)
 		return false;
@@ -77,9 +77,9 @@ static bool desc_ok(const struct fw_alloc_desc *d)
  * mapping of the allocation starts on a page.  @d passed desc_ok. */
 static uint64_t desc_align(const struct fw_alloc_desc *d)
 {
-	struct dma_tile_info ti;
+	struct gpu_tile_info ti;
 
-	dma_tile_info(d->tile, d->bpe_log2, &ti);
+	gpu_tile_info(d->tile, d->bpe_log2, &ti);
 	return ti.tile_bytes > PAGE_BYTES ? ti.tile_bytes : PAGE_BYTES;
 }
 

@@ -46,7 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dma_tile.h"
+#include "gpu_tile.h"
 #include "fw_mem.h"
 #include "gm_status.h"
 #include "gpu_hw.h"
@@ -60,10 +60,10 @@
 
 /*
  * One surface to allocate (D3DDDI_ALLOCATIONINFO).  The layout must be one
- * the copy engine can address (dma_tile.h is the geometry): rows of @pitch
+ * the copy engine can address (gpu_tile.h is the geometry): rows of @pitch
  * bytes holding @width elements, the pitch a multiple of the element
  * (LINEAR) or of the tile width; tiled sizes a multiple of the tile; @size
- * at least dma_tile_surface_bytes (@pitch * @height, tiled: @height rounded
+ * at least gpu_tile_surface_bytes (@pitch * @height, tiled: @height rounded
  * up to whole tile rows).
  */
 #define FW_MAX_MIPS 8u /* MIP levels of one surface */
@@ -80,7 +80,7 @@ struct fw_alloc_desc {
 	uint32_t width;          /* elements per row, >= 1 */
 	uint32_t height;         /* rows, >= 1 (a buffer is one row) */
 	uint32_t pitch;          /* bytes per row, >= width << bpe_log2 */
-	uint32_t bpe_log2;       /* log2 of bytes per element, 0..DMA_TILE_BPE_LOG2_MAX */
+	uint32_t bpe_log2;       /* log2 of bytes per element, 0..GPU_TILE_BPE_LOG2_MAX */
 	uint32_t format;         /* free-form format code, kept as given */
 	enum gpu_tile_mode tile; /* GPU_TILE_* */
 	bool cpu_visible;        /* may only be placed in a CPU-visible segment */

@@ -21,8 +21,8 @@
  */
 #include <string.h>
 
-#include "dma_tile.h"
 #include "gm_status.h"
+#include "gpu_tile.h"
 #include "ref.h"
 
 #define WIN_MASK (GPU_APT_WINDOW_BYTES - 1u)
@@ -122,7 +122,7 @@ static int range_of(const struct ref_regs *regs, uint32_t a8)
 /* The layout can be addressed and its pitch is whole words. */
 static bool range_ok(const struct ref_range *g)
 {
-	return dma_tile_check(g->mode, g->bpe, g->pitch) == GM_OK && !(g->pitch & 7u);
+	return gpu_tile_check(g->mode, g->bpe, g->pitch) == GM_OK && !(g->pitch & 7u);
 }
 
 /*
@@ -209,7 +209,7 @@ static void swizzle(const struct ref_regs *regs, const struct ref_apt_stage *s1,
 	*s2 = *s1;
 	if (s1->lin || s1->err != GPU_APT_ERR_NONE)
 		return;
-	s2->addr = (g->base + dma_tile_offset(g->mode, g->bpe, g->pitch, s1->xb >> g->bpe, s1->y) +
+	s2->addr = (g->base + gpu_tile_offset(g->mode, g->bpe, g->pitch, s1->xb >> g->bpe, s1->y) +
 		    (s1->xb & emask)) & PA_MASK;
 }
 

@@ -9,7 +9,7 @@
  * memory and stay inside a 16-byte line: row by row, or, when either side
  * is tiled and H > 1, in row pairs of 32-byte columns, the order in which
  * a beat of every tiled layout is read or written once.  Addresses come from
- * dma_tile_offset(), the swizzle reference over the generated tile geometry.
+ * gpu_tile_offset(), the swizzle reference over the generated tile geometry.
  *
  * Pipeline, one step per cycle each: the source walk allocates a read slot
  * for each new beat (the last REF_CE_REUSE beats are reused without a
@@ -26,7 +26,7 @@
  */
 #include <string.h>
 
-#include "dma_tile.h"
+#include "gpu_tile.h"
 #include "ref.h"
 
 void ref_ce_reset(struct ref_ce *ce)
@@ -89,11 +89,11 @@ static void walk_piece(struct ref_walk *w, struct ref_piece *pc)
 		*pc = w->pc;
 		return;
 	}
-	/* LINEAR as dma_tile_offset() defines it, without its geometry lookup */
+	/* LINEAR as gpu_tile_offset() defines it, without its geometry lookup */
 	if (w->mode == GPU_TILE_LINEAR)
 		off = (uint64_t)y * w->pitch + xb;
 	else
-		off = dma_tile_offset(w->mode, w->bpe, w->pitch, xb >> w->bpe, y) + (xb & emask);
+		off = gpu_tile_offset(w->mode, w->bpe, w->pitch, xb >> w->bpe, y) + (xb & emask);
 	left = walk_seg_end(w) - w->p;
 	pc->addr = (w->base + off) & REF_ADDR_MASK;
 	room = 16u - (uint32_t)(pc->addr & 15u);

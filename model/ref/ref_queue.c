@@ -12,7 +12,7 @@
  * write-back) counted until acknowledged.  A fence, an INVALIDATE_TLB and a
  * copy-engine command first wait for the queue's earlier writes.
  *
- * The packet rules are dma_pkt_check()'s (dma/dma_check.h: the C statement
+ * The packet rules are gpu_pkt_check()'s (hw/gpu_pkt.h: the C statement
  * of what the hardware refuses); the header is judged when it is consumed,
  * WRITE_DATA once its address is in, every other packet once its payload
  * is in.  An error latches cause, packet address and header, pulses the
@@ -20,8 +20,8 @@
  */
 #include <string.h>
 
-#include "dma_check.h"
-#include "dma_names.h"
+#include "gpu_names.h"
+#include "gpu_pkt.h"
 #include "ref.h"
 
 #define MAX_WR_OUT 255u
@@ -228,7 +228,7 @@ static uint32_t payload_cause(const struct ref_queue *q, const struct ref_qcfg *
 	bool priv = q->in_ib ? q->ib_priv : c->priv;
 	dw[0] = q->hdr;
 	memcpy(&dw[1], q->pl, sizeof(q->pl));
-	return dma_pkt_check(dw, (size_t)GPU_HDR_COUNT_GET(q->hdr) + 1u, !q->pkt_ring, priv, ib_max);
+	return gpu_pkt_check(dw, (size_t)GPU_HDR_COUNT_GET(q->hdr) + 1u, !q->pkt_ring, priv, ib_max);
 }
 
 static bool wait_true(const struct ref_queue *q, const uint8_t *beat)
@@ -407,7 +407,7 @@ void ref_queue_step(struct ref_queue *q, const struct ref_qcfg *c, const struct 
 		q->pkt_ring = !q->in_ib;
 		q->cnt = GPU_HDR_COUNT_GET(dw);
 		q->idx_pl = 0;
-		cause = dma_pkt_header_cause(dw, q->pkt_ring ? ring_mask(c) : q->ib_rem + 1u,
+		cause = gpu_pkt_header_cause(dw, q->pkt_ring ? ring_mask(c) : q->ib_rem + 1u,
 				     q->pkt_ring ? c->priv : q->ib_priv);
 		if (cause == GPU_CAUSE_NONE) {
 			if (GPU_HDR_OPCODE_GET(dw) == GPU_OP_NOP)
@@ -426,7 +426,7 @@ void ref_queue_step(struct ref_queue *q, const struct ref_qcfg *c, const struct 
 		if (GPU_HDR_OPCODE_GET(q->hdr) == GPU_OP_WRITE_DATA && q->idx_pl == 2) {
 			uint32_t chk[4] = { q->hdr, q->pl[0], q->pl[1], 0 };
 
-			cause = dma_pkt_check(chk, (size_t)GPU_HDR_COUNT_GET(q->hdr) + 1u, false, true, 0);
+			cause = gpu_pkt_check(chk, (size_t)GPU_HDR_COUNT_GET(q->hdr) + 1u, false, true, 0);
 			if (cause == GPU_CAUSE_NONE) {
 				q->wr_addr = pl_addr(q);
 				next = GPU_CP_ST_WDATA;

@@ -10,7 +10,7 @@
 // (CPU linear view of a tiled surface) and by the copy engine (one for the
 // source walker, one for the destination walker).  The geometry (tile_geom)
 // is generated into gpu_defs.svh from regspec/gpusim.json, the same table
-// the C oracle dma/dma_tile.c reads; test_apt checks the two
+// the C oracle hw/gpu_tile.c reads; test_apt checks the two
 // against each other over whole tiles of every mode and element size.
 //
 //   LINEAR: off = y * pitch + xb

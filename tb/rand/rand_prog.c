@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "dma_buf.h"
-#include "dma_tile.h"
 #include "gpu_hw.h"
+#include "gpu_tile.h"
 #include "rand_map.h"
 #include "rand_prog.h"
 #include "tb_seed.h"
@@ -179,10 +179,10 @@ static uint64_t chunk_va(unsigned c)
 /* A surface of random layout that fits one chunk at @base. */
 static void pick_surf(struct gen *g, struct dma_surf *s, uint64_t base, unsigned bpe, uint32_t *rows)
 {
-	struct dma_tile_info ti;
+	struct gpu_tile_info ti;
 	unsigned mode = rnd(g, 4);
 
-	(void)dma_tile_info(mode, bpe, &ti);
+	(void)gpu_tile_info(mode, bpe, &ti);
 	s->base = base;
 	s->mode = (uint8_t)mode;
 	s->bpe_log2 = (uint8_t)bpe;

@@ -3,7 +3,7 @@
  * test_apt.c - the linearizing aperture (BAR1) and the swizzle unit.
  *
  * The swizzle unit is checked exhaustively against the C oracle
- * (dma/dma_tile.c) through the aperture: for every tile mode and element
+ * (hw/gpu_tile.c) through the aperture: for every tile mode and element
  * size, a whole surface two tiles wide and one tile row high is written
  * through the linear view and read back with the backdoor (untiled by the C
  * functions), and the reverse.  Every byte of every tile goes through the
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dma_tile.h"
-#include "dma_names.h"
+#include "gpu_names.h"
+#include "gpu_tile.h"
 #include "tb_util.h"
 
 #define SURF_BASE 0x01000000ull /* VRAM; 64 KiB aligned */
@@ -39,9 +39,9 @@ static void fill_rnd(uint8_t *p, size_t n)
  * (LINEAR: 256-byte rows, 64 of them). */
 static void geometry(unsigned mode, unsigned bpe, uint32_t *pitch, uint32_t *rows)
 {
-	struct dma_tile_info ti;
+	struct gpu_tile_info ti;
 
-	assert_int_equal(dma_tile_info(mode, bpe, &ti), GM_OK);
+	assert_int_equal(gpu_tile_info(mode, bpe, &ti), GM_OK);
 	if (mode == GPU_TILE_LINEAR) {
 		*pitch = 256;
 		*rows = 64;
@@ -62,7 +62,7 @@ static void test_apt_every_mode(void **state)
 	rng_state = seed | 1;
 	tb_open(&t);
 	for (unsigned mode = 0; mode <= GPU_TILE_X; mode++) {
-		for (unsigned bpe = 0; bpe <= DMA_TILE_BPE_LOG2_MAX; bpe++) {
+		for (unsigned bpe = 0; bpe <= GPU_TILE_BPE_LOG2_MAX; bpe++) {
 			uint32_t pitch, rows, width;
 			uint64_t surf;
 			size_t lin;
@@ -71,7 +71,7 @@ static void test_apt_every_mode(void **state)
 			geometry(mode, bpe, &pitch, &rows);
 			width = pitch >> bpe;
 			lin = (size_t)pitch * rows;
-			assert_int_equal(dma_tile_surface_bytes(mode, bpe, pitch, rows, &surf), GM_OK);
+			assert_int_equal(gpu_tile_surface_bytes(mode, bpe, pitch, rows, &surf), GM_OK);
 			img = malloc(lin);
 			back = malloc(lin);
 			mem = malloc(surf);
@@ -84,7 +84,7 @@ static void test_apt_every_mode(void **state)
 			fill_rnd(img, lin);
 			assert_int_equal(gm_apt_write(t.g, WIN_OFF, img, lin), GM_OK);
 			assert_int_equal(gm_backdoor_read(t.g, SURF_BASE, mem, surf), GM_OK);
-			assert_int_equal(dma_tile_untile(mode, bpe, pitch, mem, surf, width, rows, back,
+			assert_int_equal(gpu_tile_untile(mode, bpe, pitch, mem, surf, width, rows, back,
 							 pitch, lin), GM_OK);
 			if (memcmp(img, back, lin))
 				fail_msg("%s bpe %u: aperture write does not land where the C swizzle "
@@ -94,7 +94,7 @@ static void test_apt_every_mode(void **state)
 			fill_rnd(mem, surf);
 			assert_int_equal(gm_backdoor_write(t.g, SURF_BASE, mem, surf), GM_OK);
 			assert_int_equal(gm_apt_read(t.g, WIN_OFF, back, lin), GM_OK);
-			assert_int_equal(dma_tile_untile(mode, bpe, pitch, mem, surf, width, rows, img,
+			assert_int_equal(gpu_tile_untile(mode, bpe, pitch, mem, surf, width, rows, img,
 							 pitch, lin), GM_OK);
 			if (memcmp(img, back, lin))
 				fail_msg("%s bpe %u: aperture read differs from the C untile (seed %"
@@ -126,7 +126,7 @@ static void test_apt_random_access(void **state)
 		uint8_t strb = (uint8_t)(rnd() | 1u);
 		uint32_t x = (l % pitch) >> bpe, y = l / pitch;
 
-		off = SURF_BASE + dma_tile_offset(mode, bpe, pitch, x, y);
+		off = SURF_BASE + gpu_tile_offset(mode, bpe, pitch, x, y);
 		assert_int_equal(gm_backdoor_read64(t.g, off, &before), GM_OK);
 		assert_int_equal(gm_apt_write64(t.g, 0x100000 + l, v, strb), GM_OK);
 		assert_int_equal(gm_backdoor_read64(t.g, off, &after), GM_OK);

@@ -4,7 +4,7 @@
  * write-combining buffer, the latched errors of posted writes, read-after-
  * write ordering and the prefetch buffer's coherence with other agents.
  *
- * The oracle of every layout is the C reference (dma/dma_tile.c, itself
+ * The oracle of every layout is the C reference (hw/gpu_tile.c, itself
  * pinned to gmmlib's published swizzle descriptors by test_tile); the
  * aperture's own answers are never the oracle of its writes (memory is read
  * by the backdoor).
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dma_tile.h"
-#include "dma_names.h"
+#include "gpu_names.h"
+#include "gpu_tile.h"
 #include "tb_util.h"
 
 #define CMD "build/tests/test_apt_wc"
@@ -46,15 +46,15 @@ struct surf {
 static void surf_make(struct surf *s, unsigned mode, unsigned bpe, uint32_t tiles_w,
 		      uint32_t tile_rows)
 {
-	struct dma_tile_info ti;
+	struct gpu_tile_info ti;
 
-	assert_int_equal(dma_tile_info(mode, bpe, &ti), GM_OK);
+	assert_int_equal(gpu_tile_info(mode, bpe, &ti), GM_OK);
 	s->mode = mode;
 	s->bpe = bpe;
 	s->pitch = mode == GPU_TILE_LINEAR ? 256 * tiles_w : tiles_w * ti.tile_w_bytes;
 	s->rows = mode == GPU_TILE_LINEAR ? 32 * tile_rows : tile_rows * ti.tile_h_rows;
 	s->lin = (size_t)s->pitch * s->rows;
-	assert_int_equal(dma_tile_surface_bytes(mode, bpe, s->pitch, s->rows, &s->mem), GM_OK);
+	assert_int_equal(gpu_tile_surface_bytes(mode, bpe, s->pitch, s->rows, &s->mem), GM_OK);
 }
 
 /* The surface in memory (backdoor), untiled by the C reference. */
@@ -65,7 +65,7 @@ static uint8_t *surf_untile(struct tb *t, const struct surf *s)
 	assert_non_null(mem);
 	assert_non_null(lin);
 	assert_int_equal(gm_backdoor_read(t->g, SURF_BASE, mem, s->mem), GM_OK);
-	assert_int_equal(dma_tile_untile(s->mode, s->bpe, s->pitch, mem, s->mem,
+	assert_int_equal(gpu_tile_untile(s->mode, s->bpe, s->pitch, mem, s->mem,
 					 s->pitch >> s->bpe, s->rows, lin, s->pitch, s->lin), GM_OK);
 	free(mem);
 	return lin;
@@ -84,7 +84,7 @@ static void test_wc_every_mode(void **state)
 	rng_state = seed | 1;
 	tb_open(&t);
 	for (unsigned mode = 0; mode <= GPU_TILE_X; mode++) {
-		for (unsigned bpe = 0; bpe <= DMA_TILE_BPE_LOG2_MAX; bpe++) {
+		for (unsigned bpe = 0; bpe <= GPU_TILE_BPE_LOG2_MAX; bpe++) {
 			struct surf s;
 			uint8_t *img, *back;
 			uint64_t c0, cyc;
@@ -132,7 +132,7 @@ static void test_wc_random(void **state)
 	tb_open(&t);
 	for (unsigned round = 0; round < 8; round++) {
 		unsigned mode = (unsigned)(rnd() % (GPU_TILE_X + 1));
-		unsigned bpe = (unsigned)(rnd() % (DMA_TILE_BPE_LOG2_MAX + 1));
+		unsigned bpe = (unsigned)(rnd() % (GPU_TILE_BPE_LOG2_MAX + 1));
 		struct surf s;
 		uint8_t *shadow, *back, *buf;
 
@@ -420,7 +420,7 @@ static void test_wc_split(void **state)
 
 		assert_non_null(img);
 		assert_non_null(back);
-		assert_int_equal(dma_tile_surface_bytes(modes[m], 2, pitch, rows, &surf), GM_OK);
+		assert_int_equal(gpu_tile_surface_bytes(modes[m], 2, pitch, rows, &surf), GM_OK);
 		mem = malloc(surf);
 		assert_non_null(mem);
 		tb_apt_range(&t, 2, start, end, SURF_BASE, modes[m], 2, pitch);
@@ -432,7 +432,7 @@ static void test_wc_split(void **state)
 		assert_int_equal(gm_backdoor_read(t.g, end, back, 8), GM_OK);
 		assert_memory_equal(back, img + 8 + lin, 8);
 		assert_int_equal(gm_backdoor_read(t.g, SURF_BASE, mem, surf), GM_OK);
-		assert_int_equal(dma_tile_untile(modes[m], 2, pitch, mem, surf, pitch >> 2, rows, back,
+		assert_int_equal(gpu_tile_untile(modes[m], 2, pitch, mem, surf, pitch >> 2, rows, back,
 						 pitch, lin), GM_OK);
 		if (memcmp(back, img + 8, lin))
 			fail_msg("%s pitch %u: split writes do not land where the C swizzle says "

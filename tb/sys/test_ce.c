@@ -3,7 +3,7 @@
  * test_ce.c - the copy engine: COPY, BLT and FILL through the queues.
  *
  * Every result is checked against the C oracle: COPY against memmove of a
- * shadow, BLT against dma_tile_offset() element by element, FILL against
+ * shadow, BLT against gpu_tile_offset() element by element, FILL against
  * the pattern rule.  Guard bytes around every destination must survive.
  */
 #include <inttypes.h>
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dma_check.h"
-#include "dma_tile.h"
 #include "fw_vm.h"
+#include "gpu_pkt.h"
+#include "gpu_tile.h"
 #include "tb_util.h"
 
 #define SRC 0x00100000ull  /* VRAM areas, 64 KiB aligned */
@@ -141,8 +141,8 @@ static void blt_model(uint8_t *dmem, const struct dma_surf *d, const uint8_t *sm
 
 	for (uint32_t y = 0; y < h; y++) {
 		for (uint32_t x = 0; x < w; x++) {
-			uint64_t so = dma_tile_offset(s->mode, s->bpe_log2, s->pitch, s->x + x, s->y + y);
-			uint64_t dof = dma_tile_offset(d->mode, d->bpe_log2, d->pitch, d->x + x, d->y + y);
+			uint64_t so = gpu_tile_offset(s->mode, s->bpe_log2, s->pitch, s->x + x, s->y + y);
+			uint64_t dof = gpu_tile_offset(d->mode, d->bpe_log2, d->pitch, d->x + x, d->y + y);
 
 			memcpy(dmem + dof, smem + so, eb);
 		}
@@ -151,9 +151,9 @@ static void blt_model(uint8_t *dmem, const struct dma_surf *d, const uint8_t *sm
 
 static uint32_t pitch_for(unsigned mode, unsigned bpe, uint32_t tiles)
 {
-	struct dma_tile_info ti;
+	struct gpu_tile_info ti;
 
-	assert_int_equal(dma_tile_info(mode, bpe, &ti), GM_OK);
+	assert_int_equal(gpu_tile_info(mode, bpe, &ti), GM_OK);
 	return mode == GPU_TILE_LINEAR ? (tiles * 512u) + 64u : tiles * ti.tile_w_bytes;
 }
 
@@ -226,7 +226,7 @@ static void test_blt_round_trip(void **state)
 			uint64_t sb;
 			uint8_t *img, *tiled, *want, *got;
 
-			assert_int_equal(dma_tile_surface_bytes(mode, bpe, lp, rows, &sb), GM_OK);
+			assert_int_equal(gpu_tile_surface_bytes(mode, bpe, lp, rows, &sb), GM_OK);
 			img = rnd_area(&t, SRC, lp * rows);
 			dma_buf_init(&b, dw, 256);
 			assert_int_equal(dma_emit_blt(&b, &til, &lin, w, rows), GM_OK);
@@ -236,7 +236,7 @@ static void test_blt_round_trip(void **state)
 			want = calloc(1, sb);
 			assert_non_null(want);
 			assert_int_equal(gm_backdoor_read(t.g, DST, want, sb), GM_OK);
-			assert_int_equal(dma_tile_tile(mode, bpe, lp, want, sb, w, rows, img, lp,
+			assert_int_equal(gpu_tile_tile(mode, bpe, lp, want, sb, w, rows, img, lp,
 						       lp * rows), GM_OK);
 			assert_memory_equal(tiled, want, sb);
 			got = read_area(&t, DST2, lp * rows);
@@ -273,7 +273,7 @@ static void test_fill(void **state)
 	for (uint32_t y = 0; y < 41; y++)
 		for (uint32_t x = 0; x < 37; x++)
 			for (uint32_t k = 0; k < 4; k++)
-				mem[dma_tile_offset(GPU_TILE_Y, 2, 1024, d.x + x, d.y + y) + k] =
+				mem[gpu_tile_offset(GPU_TILE_Y, 2, 1024, d.x + x, d.y + y) + k] =
 					(uint8_t)(val >> 8 * ((4 * x + k) % 8));
 	got = read_area(&t, DST, 0x10000);
 	assert_memory_equal(got, mem, 0x10000);
@@ -373,9 +373,9 @@ static void test_bad_fields(void **state)
 		p[1 + GPU_PKT_BLT_WIDTH] = 32;
 		p[1 + GPU_PKT_BLT_HEIGHT] = 2;
 		/* The C mirror of the hardware's rules (validator, disassembler). */
-		if (dma_pkt_check(p, 11, true, false, GPU_IB_MAX_DW_RESET) != rows[i].cause)
-			fail_msg("%s: dma_pkt_check says %u", rows[i].what,
-				 dma_pkt_check(p, 11, true, false, GPU_IB_MAX_DW_RESET));
+		if (gpu_pkt_check(p, 11, true, false, GPU_IB_MAX_DW_RESET) != rows[i].cause)
+			fail_msg("%s: gpu_pkt_check says %u", rows[i].what,
+				 gpu_pkt_check(p, 11, true, false, GPU_IB_MAX_DW_RESET));
 		assert_int_equal(gm_backdoor_write32(t.g, rows[i].base_dst, 0x5a5a5a5a), GM_OK);
 		dma_buf_init(&b, dw, 16);
 		assert_int_equal(dma_emit_raw(&b, p, 11), GM_OK);

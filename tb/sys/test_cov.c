@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "cov_raw.h"
-#include "dma_names.h"
+#include "gpu_names.h"
 #include "mmu_pt.h"
 
 static void emit_nops(struct dma_buf *b, unsigned n)

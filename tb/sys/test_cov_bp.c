@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cov_raw.h"
-#include "dma_tile.h"
+#include "gpu_tile.h"
 #include "mmu_pt.h"
 
 /* ------------------------------------------------------------ MMU back-pressure */
@@ -196,7 +196,7 @@ static void apt_round_trip(struct tb *t, uint32_t off, uint32_t n, uint64_t *see
 
 /* Read row 0 of the Y-tiled, 1-byte-element surface at @surf (@pitch
  * bytes) through the window at @win: each chunk must be the bytes
- * dma_tile_offset places there. */
+ * gpu_tile_offset places there. */
 static void apt_tiled_row(struct tb *t, uint32_t win, uint64_t surf, uint32_t pitch, uint64_t *seed)
 {
 	uint8_t *a = malloc(pitch), *got = malloc(pitch);
@@ -205,7 +205,7 @@ static void apt_tiled_row(struct tb *t, uint32_t win, uint64_t surf, uint32_t pi
 	assert_non_null(got);
 	raw_fill_bytes(a, pitch, seed);
 	for (uint32_t x = 0; x < pitch; x += 16)
-		assert_int_equal(gm_backdoor_write(t->g, surf + dma_tile_offset(GPU_TILE_Y, 0, pitch, x, 0),
+		assert_int_equal(gm_backdoor_write(t->g, surf + gpu_tile_offset(GPU_TILE_Y, 0, pitch, x, 0),
 						   a + x, 16), GM_OK);
 	assert_int_equal(gm_apt_read(t->g, win, got, pitch), GM_OK);
 	assert_memory_equal(got, a, pitch);
@@ -219,7 +219,7 @@ static void apt_tiled_row(struct tb *t, uint32_t win, uint64_t surf, uint32_t pi
  * A memory that takes one request at a time: the port refuses, the write
  * queue and the host FIFO fill (c_apt_req_refused, c_apt_wq_full,
  * c_apt_host_not_ready).  Then a Y-tiled range 5 (a division per row
- * change, element placement checked with dma_tile_offset) and a range 6
+ * change, element placement checked with gpu_tile_offset) and a range 6
  * off 16 bytes (every chunk split in halves).
  */
 static void test_apt_backpressure(void **state)
@@ -255,7 +255,7 @@ static void test_apt_backpressure(void **state)
 
 			assert_int_equal(gm_apt_write64(t.g, win + y * pitch + (x * 4 & ~7u),
 							(x & 1) ? (uint64_t)e << 32 : e, (x & 1) ? 0xf0 : 0x0f), GM_OK);
-			assert_int_equal(tb_mem32(&t, surf + dma_tile_offset(GPU_TILE_Y, 2, pitch, x, y)), e);
+			assert_int_equal(tb_mem32(&t, surf + gpu_tile_offset(GPU_TILE_Y, 2, pitch, x, y)), e);
 		}
 	}
 	/* Range 6 starts 8 bytes into a chunk: every chunk goes in halves. */

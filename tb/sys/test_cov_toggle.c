@@ -23,8 +23,8 @@
 #include <string.h>
 
 #include "cov_raw.h"
-#include "dma_names.h"
-#include "dma_tile.h"
+#include "gpu_names.h"
+#include "gpu_tile.h"
 #include "mmu_pt.h"
 
 #define FAR_PA (GPU_VRAM_BASE + 0x0c000000ull)      /* pages of the far surfaces: VRAM 192 MiB up */
@@ -261,7 +261,7 @@ static void run_ib(struct tb *t, unsigned q, const struct dma_buf *b)
 /* The VA of element (@x, @y) of the rectangle at @s's origin. */
 static uint64_t surf_va(const struct dma_surf *s, uint32_t x, uint32_t y)
 {
-	return s->base + dma_tile_offset(s->mode, s->bpe_log2, s->pitch, s->x + x, s->y + y);
+	return s->base + gpu_tile_offset(s->mode, s->bpe_log2, s->pitch, s->x + x, s->y + y);
 }
 
 /*
@@ -474,7 +474,7 @@ static void test_long_walks(void **state)
 		for (uint32_t x = 0; x < WIDE_PITCH; x += 16) {
 			uint8_t e[16];
 
-			assert_int_equal(gm_backdoor_read(t.g, WIDE_SRC + dma_tile_offset(GPU_TILE_Y, 0, WIDE_PITCH, x, y),
+			assert_int_equal(gm_backdoor_read(t.g, WIDE_SRC + gpu_tile_offset(GPU_TILE_Y, 0, WIDE_PITCH, x, y),
 							  e, 16), GM_OK);
 			if (memcmp(got + y * WIDE_PITCH + x, e, 16))
 				fail_msg("wide BLT: bytes %u..%u of row %u wrong", x, x + 15, y);

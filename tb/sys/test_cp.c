@@ -9,8 +9,8 @@
  */
 #include <string.h>
 
-#include "dma_check.h"
-#include "dma_names.h"
+#include "gpu_names.h"
+#include "gpu_pkt.h"
 #include "tb_util.h"
 
 #define Q0 FW_QUEUE_RENDER
@@ -770,10 +770,10 @@ static void test_errors(void **state)
 		idx = c->build(&t, &b);
 		/* The C rules the validator and disassembler use say the same,
 		 * memory errors aside (only the memory system knows those). */
-		v = dma_pkt_check(&b.dw[idx], b.len - idx, !c->in_ring, t.d.q[Q0].priv,
+		v = gpu_pkt_check(&b.dw[idx], b.len - idx, !c->in_ring, t.d.q[Q0].priv,
 				  tb_rd(&t, GPU_REG_IB_MAX_DW));
 		if (v != (c->cause == GPU_CAUSE_MEM_ERROR ? GPU_CAUSE_NONE : c->cause))
-			fail_msg("%s: dma_pkt_check says %s", c->name, gpu_cause_name(v));
+			fail_msg("%s: gpu_pkt_check says %s", c->name, gpu_cause_name(v));
 		if (c->in_ring) {
 			pkt = t.d.q[Q0].ring_addr + 4ull * t.d.q[Q0].wptr + 4ull * idx;
 			tb_submit_ring(&t, Q0, &b);
@@ -1072,10 +1072,10 @@ static void test_addr_top_refused(void **state)
 			tb_put32(&t, a, 0x5a5a0000u + (uint32_t)a);
 		b = fresh();
 		dma_emit_raw(&b, cases[i].pkt, cases[i].len);
-		cause = dma_pkt_check(b.dw, b.len, true, t.d.q[cases[i].q].priv,
+		cause = gpu_pkt_check(b.dw, b.len, true, t.d.q[cases[i].q].priv,
 				      tb_rd(&t, GPU_REG_IB_MAX_DW));
 		if (cause != GPU_CAUSE_BAD_FIELD)
-			fail_msg("%s: dma_pkt_check says %s", cases[i].name, gpu_cause_name(cause));
+			fail_msg("%s: gpu_pkt_check says %s", cases[i].name, gpu_cause_name(cause));
 		tb_submit_ib(&t, cases[i].q, &b);
 		tb_run_to_irq(&t, 20000);
 		cause = GPU_Q_ERR_CAUSE_CAUSE_GET(tb_rd(&t, GPU_REG_Q_ERR_CAUSE(cases[i].q)));

@@ -39,9 +39,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dma_names.h"
-#include "dma_tile.h"
 #include "dma_validate.h"
+#include "gpu_names.h"
+#include "gpu_tile.h"
 #include "kt.h"
 
 #define BIN "build/tests/test_kmd"

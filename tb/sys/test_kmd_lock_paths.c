@@ -31,9 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dma_names.h"
-#include "dma_tile.h"
 #include "dma_validate.h"
+#include "gpu_names.h"
+#include "gpu_tile.h"
 #include "kt.h"
 
 #define BIN "build/tests/test_kmd_lock_paths"
@@ -47,11 +47,11 @@
 static struct kbuf kbuf_mode(struct kt *x, struct fw_device *dev, unsigned mode)
 {
 	struct fw_alloc_desc d = { .width = CP_W, .height = CP_H, .bpe_log2 = 2, .tile = mode };
-	struct dma_tile_info ti;
+	struct gpu_tile_info ti;
 
-	assert_int_equal(dma_tile_info(mode, 2, &ti), GM_OK);
+	assert_int_equal(gpu_tile_info(mode, 2, &ti), GM_OK);
 	d.pitch = ((CP_W << 2) + ti.tile_w_bytes - 1) & ~(ti.tile_w_bytes - 1);
-	assert_int_equal(dma_tile_surface_bytes(mode, 2, d.pitch, CP_H, &d.size), GM_OK);
+	assert_int_equal(gpu_tile_surface_bytes(mode, 2, d.pitch, CP_H, &d.size), GM_OK);
 	return kbuf_desc(x, dev, &d, false);
 }
 
@@ -65,7 +65,7 @@ static void cp_view(struct kt *x, const struct fw_alloc *a, uint8_t *lin)
 	assert_non_null(raw);
 	kt_read_alloc(x, a, raw);
 	memset(lin, 0, a->d.size);
-	assert_int_equal(dma_tile_untile(a->d.tile, 2, a->d.pitch, raw, a->d.size,
+	assert_int_equal(gpu_tile_untile(a->d.tile, 2, a->d.pitch, raw, a->d.size,
 					 a->d.pitch >> 2, rows, lin, a->d.pitch, a->d.size), 0);
 	free(raw);
 }
@@ -78,7 +78,7 @@ static void cp_set(struct kt *x, struct fw_device *dev, const struct kbuf *b, co
 	uint64_t pd;
 
 	assert_non_null(raw);
-	assert_int_equal(dma_tile_tile(a->d.tile, 2, a->d.pitch, raw, a->d.size, a->d.pitch >> 2,
+	assert_int_equal(gpu_tile_tile(a->d.tile, 2, a->d.pitch, raw, a->d.size, a->d.pitch >> 2,
 				       (uint32_t)(a->d.size / a->d.pitch), lin, a->d.pitch,
 				       a->d.size), 0);
 	assert_int_equal(kt_lock_cb(x, dev, b->h, LK_WO, 0, NULL, &pd), GM_OK);
@@ -254,7 +254,7 @@ static uint64_t mip_view(const struct fw_alloc *a, unsigned i, const uint8_t *ra
 	const struct fw_mip *m = &a->d.mip[i];
 	uint64_t bytes = (uint64_t)m->pitch * m->height;
 
-	assert_int_equal(dma_tile_untile(GPU_TILE_Y, 2, m->pitch, raw + m->offset,
+	assert_int_equal(gpu_tile_untile(GPU_TILE_Y, 2, m->pitch, raw + m->offset,
 					 a->d.size - m->offset, m->pitch >> 2, m->height, lin,
 					 m->pitch, bytes), 0);
 	return bytes;

@@ -48,7 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dma_tile.h"
+#include "gpu_tile.h"
 #include "kt.h"
 
 #define BIN "build/tests/test_kmd_lock_render"
@@ -294,7 +294,7 @@ static void test_kmd_lock_levels(void **state)
 		const struct fw_mip *l = &mip3.mip[i];
 		size_t n = (size_t)l->pitch * l->height;
 
-		dma_tile_untile(GPU_TILE_Y, 2, l->pitch, raw + l->offset, mip3.size - l->offset,
+		gpu_tile_untile(GPU_TILE_Y, 2, l->pitch, raw + l->offset, mip3.size - l->offset,
 				l->pitch >> 2, l->height, got + l->offset, l->pitch, n);
 		if (memcmp(got + l->offset, img + l->offset, n))
 			fail_msg("level %u written through its pData differs after unlock", i);

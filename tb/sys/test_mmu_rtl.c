@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dma_names.h"
+#include "gpu_names.h"
 #include "mmu_pt.h"
 #include "mmu_walk.h"
 #include "tb_util.h"

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "dma_names.h"
+#include "gpu_names.h"
 #include "tb_util.h"
 
 #define N_ROUNDS 3

@@ -123,11 +123,11 @@ struct fw_alloc_desc buf_desc(uint32_t bytes)
 
 /*
  * A 2-D surface: @w x @h elements of 1 << @bpe bytes in @tile, the least
- * pitch and size the geometry (dma_tile) allows.
+ * pitch and size the geometry (gpu_tile) allows.
  */
 struct fw_alloc_desc surf_desc(enum gpu_tile_mode tile, uint32_t bpe, uint32_t w, uint32_t h)
 {
-	struct dma_tile_info ti;
+	struct gpu_tile_info ti;
 	struct fw_alloc_desc d;
 	uint64_t tw;
 
@@ -137,10 +137,10 @@ struct fw_alloc_desc surf_desc(enum gpu_tile_mode tile, uint32_t bpe, uint32_t w
 	d.bpe_log2 = bpe;
 	d.tile = tile;
 	d.format = 0x1000 + bpe;
-	assert_st(dma_tile_info(tile, bpe, &ti), GM_OK);
+	assert_st(gpu_tile_info(tile, bpe, &ti), GM_OK);
 	tw = ti.tile_w_bytes;
 	d.pitch = (uint32_t)((((uint64_t)w << bpe) + tw - 1) / tw * tw);
-	assert_st(dma_tile_surface_bytes(tile, bpe, d.pitch, h, &d.size), GM_OK);
+	assert_st(gpu_tile_surface_bytes(tile, bpe, d.pitch, h, &d.size), GM_OK);
 	return d;
 }
 

@@ -16,12 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dma_tile.h"
 #include "fw_mem.h"
 #include "fw_res.h"
 #include "fw_residency.h"
 #include "gm_status.h"
 #include "gpu_hw.h"
+#include "gpu_tile.h"
 #include "tb_seed.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -6,8 +6,8 @@
  *
  * Build and run:
  *   gcc -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
- *       -Imodel -Idma tb/unit/test_disasm.c dma/dma_disasm.c dma/dma_check.c \
- *       dma/dma_buf.c dma/dma_tile.c dma/dma_names.c dma/dma_patch.c \
+ *       -Ihw -Imodel -Idma tb/unit/test_disasm.c dma/dma_disasm.c hw/gpu_pkt.c \
+ *       dma/dma_buf.c hw/gpu_tile.c hw/gpu_names.c dma/dma_patch.c \
  *       model/gm_status.c -lcmocka -o /tmp/test_disasm
  *   /tmp/test_disasm
  *

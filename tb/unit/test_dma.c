@@ -2,12 +2,12 @@
 /*
  * test_dma.c - cmocka unit tests for the DMA packet emitters (dma/dma_buf.c),
  * the disassembler (dma/dma_disasm.c) and the generated name tables
- * (dma/dma_names.c).
+ * (hw/gpu_names.c).
  *
  * Build and run:
  *   gcc -std=c11 -Wall -Wextra -Werror -g -fsanitize=address,undefined \
- *       -Imodel -Idma tb/unit/test_dma.c dma/dma_buf.c dma/dma_disasm.c \
- *       dma/dma_names.c -lcmocka -o /tmp/test_dma
+ *       -Ihw -Imodel -Idma tb/unit/test_dma.c dma/dma_buf.c dma/dma_disasm.c \
+ *       hw/gpu_names.c -lcmocka -o /tmp/test_dma
  *   /tmp/test_dma
  *
  * Testplan
@@ -39,8 +39,8 @@
 
 #include "dma_buf.h"
 #include "dma_disasm.h"
-#include "dma_names.h"
 #include "gpu_hw.h"
+#include "gpu_names.h"
 
 /*
  * With -fsanitize=undefined, make a UBSan report fatal so it fails the run

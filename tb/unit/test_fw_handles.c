@@ -7,9 +7,9 @@
  *
  * Build and run:
  *   gcc -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
- *       -Imodel -Idma -Ifw/vidmm -Ifw/kmd -Immu -Itb -Itb/unit -o /tmp/test_fw_handles tb/unit/test_fw_handles.c tb/unit/tb_fw.c \
- *       fw/vidmm/fw_mem.c fw/vidmm/fw_adapter.c fw/vidmm/fw_res.c fw/vidmm/fw_residency.c dma/dma_tile.c \
- *       dma/dma_names.c model/gm_status.c tb/tb_seed.c -lcmocka
+ *       -Ihw -Imodel -Idma -Ifw/vidmm -Ifw/kmd -Immu -Itb -Itb/unit -o /tmp/test_fw_handles tb/unit/test_fw_handles.c tb/unit/tb_fw.c \
+ *       fw/vidmm/fw_mem.c fw/vidmm/fw_adapter.c fw/vidmm/fw_res.c fw/vidmm/fw_residency.c hw/gpu_tile.c \
+ *       hw/gpu_names.c model/gm_status.c tb/tb_seed.c -lcmocka
  *   /tmp/test_fw_handles
  *
  * Testplan (feature -> tests)

@@ -7,9 +7,9 @@
  *
  * Build and run:
  *   gcc -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
- *       -Imodel -Idma -Ifw/vidmm -Ifw/kmd -Immu -Itb -Itb/unit -o /tmp/test_fw_res tb/unit/test_fw_res.c tb/unit/tb_fw.c \
- *       fw/vidmm/fw_mem.c fw/vidmm/fw_adapter.c fw/vidmm/fw_res.c fw/vidmm/fw_residency.c dma/dma_tile.c \
- *       dma/dma_names.c model/gm_status.c tb/tb_seed.c -lcmocka
+ *       -Ihw -Imodel -Idma -Ifw/vidmm -Ifw/kmd -Immu -Itb -Itb/unit -o /tmp/test_fw_res tb/unit/test_fw_res.c tb/unit/tb_fw.c \
+ *       fw/vidmm/fw_mem.c fw/vidmm/fw_adapter.c fw/vidmm/fw_res.c fw/vidmm/fw_residency.c hw/gpu_tile.c \
+ *       hw/gpu_names.c model/gm_status.c tb/tb_seed.c -lcmocka
  *   /tmp/test_fw_res
  *
  * Testplan (feature -> tests)
@@ -260,7 +260,7 @@ static void bad_desc_apply(size_t which, struct fw_alloc_desc *d)
 	case 3: d->height = 0; break;
 	case 4: d->pitch = 0; break;
 	case 5: d->width = d->pitch / (1u << d->bpe_log2) + 1; break;
-	case 6: d->bpe_log2 = DMA_TILE_BPE_LOG2_MAX + 1; break;
+	case 6: d->bpe_log2 = GPU_TILE_BPE_LOG2_MAX + 1; break;
 	case 7: d->tile = (enum gpu_tile_mode)(GPU_TILE_X + 1); break;
 	case 8:
 		d->priv = priv;

@@ -5,8 +5,8 @@
  *
  * Build and run:
  *   gcc -std=c11 -Wall -Wextra -Werror -Wshadow -g -fsanitize=address,undefined \
- *       -Imodel -Idma -Immu -Itb mmu/mmu_*.c dma/dma_buf.c dma/dma_tile.c \
- *       dma/dma_names.c model/gm_status.c tb/unit/test_mmu_update.c tb/tb_seed.c \
+ *       -Ihw -Imodel -Idma -Immu -Itb mmu/mmu_*.c dma/dma_buf.c hw/gpu_tile.c \
+ *       hw/gpu_names.c model/gm_status.c tb/unit/test_mmu_update.c tb/tb_seed.c \
  *       -lcmocka -o /tmp/test_mmu_update
  *   /tmp/test_mmu_update
  *

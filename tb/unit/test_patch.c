@@ -6,8 +6,8 @@
  *
  * Build and run:
  *   gcc -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
- *       -Imodel -Idma -Itb tb/unit/test_patch.c dma/dma_patch.c dma/dma_validate.c \
- *       dma/dma_check.c dma/dma_buf.c dma/dma_tile.c dma/dma_names.c \
+ *       -Ihw -Imodel -Idma -Itb tb/unit/test_patch.c dma/dma_patch.c dma/dma_validate.c \
+ *       hw/gpu_pkt.c dma/dma_buf.c hw/gpu_tile.c hw/gpu_names.c \
  *       model/gm_status.c tb/tb_seed.c -lcmocka -o /tmp/test_patch
  *   /tmp/test_patch
  *
@@ -45,10 +45,10 @@
 #include <string.h>
 
 #include "dma_buf.h"
-#include "dma_names.h"
 #include "dma_patch.h"
 #include "dma_validate.h"
 #include "gpu_hw.h"
+#include "gpu_names.h"
 #include "tb_seed.h"
 
 /*

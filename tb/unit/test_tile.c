@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_tile.c - cmocka unit tests for the reference swizzle (dma/dma_tile.c),
+ * test_tile.c - cmocka unit tests for the reference swizzle (hw/gpu_tile.c),
  * the oracle of the RTL swizzle unit.
  *
  * Build and run:
  *   gcc -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
- *       -Imodel -Idma -Itb tb/unit/test_tile.c dma/dma_tile.c dma/dma_names.c \
+ *       -Ihw -Imodel -Idma -Itb tb/unit/test_tile.c hw/gpu_tile.c hw/gpu_names.c \
  *       model/gm_status.c tb/tb_seed.c -lcmocka -o /tmp/test_tile
  *   /tmp/test_tile
  *
@@ -21,7 +21,7 @@
  *   a tile at every element size .... test_published
  *   one-to-one onto a tile .......... test_tile_bijective (every mode x bpe)
  *   row-major tile grid ............. test_grid
- *   offset = dma_tile.h's formula ... test_offset_random (large pitches and
+ *   offset = gpu_tile.h's formula ... test_offset_random (large pitches and
  *                                     coordinates, 64-bit tile index)
  *   surface size .................... test_surface_bytes
  *   tile then untile = identity ..... test_roundtrip_random (also: exactly the
@@ -31,7 +31,7 @@
  *                                     out-of-contract offsets: test_offset_outside
  *
  * The expected masks, shapes and offsets below are typed from the
- * specification (dma_tile.h), not taken from the code under test.  The
+ * specification (gpu_tile.h), not taken from the code under test.  The
  * random tests take their seed from tb_seed() ($GPUSIM_SEED, else the clock) and print
  * it; $GPUSIM_TEST=<test name> runs one test.  A failure prints the command
  * that reproduces it.
@@ -49,9 +49,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dma_tile.h"
 #include "gm_status.h"
 #include "gpu_hw.h"
+#include "gpu_tile.h"
 #include "tb_seed.h"
 
 /*
@@ -121,7 +121,7 @@ static uint64_t ref_pdep(uint64_t val, uint64_t mask)
 
 /*
  * The published geometry of every mode at every element size.  For LINEAR
- * dma_tile.h defines the "tile" as one element.
+ * gpu_tile.h defines the "tile" as one element.
  */
 struct shape {
 	unsigned mode, bpe_log2;
@@ -155,7 +155,7 @@ static uint32_t shape_tw_bytes(const struct shape *s)
 	return s->tile_w_elems << s->bpe_log2;
 }
 
-/* Offset of (x, y) as dma_tile.h defines it, by division and ref_pdep. */
+/* Offset of (x, y) as gpu_tile.h defines it, by division and ref_pdep. */
 static uint64_t ref_offset(const struct shape *s, uint32_t pitch, uint32_t x, uint32_t y)
 {
 	uint64_t xb = (uint64_t)x << s->bpe_log2, tw = shape_tw_bytes(s), th = s->tile_h_rows;
@@ -188,7 +188,7 @@ static void test_pdep(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		uint64_t got = dma_tile_pdep(cases[i].val, cases[i].mask);
+		uint64_t got = gpu_tile_pdep(cases[i].val, cases[i].mask);
 
 		if (got != cases[i].want)
 			fail_msg("pdep(0x%" PRIx64 ", 0x%" PRIx64 ") = 0x%" PRIx64
@@ -198,10 +198,10 @@ static void test_pdep(void **state)
 	for (unsigned i = 0; i < 20000; i++) {
 		uint64_t val = tb_rand(&s), mask = tb_rand(&s) & tb_rand(&s);
 
-		if (dma_tile_pdep(val, mask) != ref_pdep(val, mask))
+		if (gpu_tile_pdep(val, mask) != ref_pdep(val, mask))
 			fail_msg("pdep(0x%" PRIx64 ", 0x%" PRIx64 ") = 0x%" PRIx64
 				 ", reference 0x%" PRIx64,
-				 val, mask, dma_tile_pdep(val, mask), ref_pdep(val, mask));
+				 val, mask, gpu_tile_pdep(val, mask), ref_pdep(val, mask));
 	}
 }
 
@@ -231,9 +231,9 @@ static void test_shapes(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(shapes); i++) {
 		const struct shape *s = &shapes[i];
 		uint32_t elem = 1u << s->bpe_log2, tw = shape_tw_bytes(s);
-		struct dma_tile_info ti;
+		struct gpu_tile_info ti;
 
-		assert_int_equal(dma_tile_info(s->mode, s->bpe_log2, &ti), GM_OK);
+		assert_int_equal(gpu_tile_info(s->mode, s->bpe_log2, &ti), GM_OK);
 		if (ti.xmask != s->xmask || ti.ymask != s->ymask || ti.tile_w_bytes != tw ||
 		    ti.tile_h_rows != s->tile_h_rows || ti.tile_bytes != s->tile_bytes)
 			fail_msg("mode %u bpe_log2 %u: got %u B x %u rows (%u B) x 0x%x y 0x%x, "
@@ -339,8 +339,8 @@ static void test_points(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(pts); i++) {
 		uint64_t got;
 
-		assert_int_equal(dma_tile_check(pts[i].mode, pts[i].bpe_log2, pts[i].pitch), GM_OK);
-		got = dma_tile_offset(pts[i].mode, pts[i].bpe_log2, pts[i].pitch, pts[i].x,
+		assert_int_equal(gpu_tile_check(pts[i].mode, pts[i].bpe_log2, pts[i].pitch), GM_OK);
+		got = gpu_tile_offset(pts[i].mode, pts[i].bpe_log2, pts[i].pitch, pts[i].x,
 				      pts[i].y);
 		if (got != pts[i].want)
 			fail_msg("mode %u bpe_log2 %u pitch %u (%u, %u): %" PRIu64
@@ -424,11 +424,11 @@ static void test_published(void **state)
 		{ 4, 1, 0, 64 },      /* YS_128 */
 		{ 4, 0, 4, 256 },
 	};
-	struct dma_tile_info ti;
+	struct gpu_tile_info ti;
 
 	(void)state;
 	/* Microsoft's 32 bpp masks, as printed */
-	assert_int_equal(dma_tile_info(GPU_TILE_SS64K, 2, &ti), GM_OK);
+	assert_int_equal(gpu_tile_info(GPU_TILE_SS64K, 2, &ti), GM_OK);
 	assert_int_equal(ti.xmask, 0xaa8f); /* 1010 1010 1000 1111 */
 	assert_int_equal(ti.ymask, 0x5570); /* 0101 0101 0111 0000 */
 	for (size_t i = 0; i < ARRAY_SIZE(ys_desc); i++) {
@@ -436,12 +436,12 @@ static void test_published(void **state)
 		uint32_t tw = 1u << desc_count(ys_desc[i].desc, 'X');
 		uint32_t th = 1u << desc_count(ys_desc[i].desc, 'Y');
 
-		assert_int_equal(dma_tile_info(GPU_TILE_SS64K, b, &ti), GM_OK);
+		assert_int_equal(gpu_tile_info(GPU_TILE_SS64K, b, &ti), GM_OK);
 		assert_int_equal(ti.tile_w_bytes, tw);
 		assert_int_equal(ti.tile_h_rows, th);
 		for (uint32_t y = 0; y < th; y++) {
 			for (uint32_t x = 0; x < tw >> b; x++) {
-				uint64_t got = dma_tile_offset(GPU_TILE_SS64K, b, tw, x, y);
+				uint64_t got = gpu_tile_offset(GPU_TILE_SS64K, b, tw, x, y);
 				uint32_t want = desc_offset(ys_desc[i].desc, x << b, y);
 
 				if (got != want)
@@ -451,7 +451,7 @@ static void test_published(void **state)
 		}
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(pins); i++) {
-		uint64_t got = dma_tile_offset(GPU_TILE_SS64K, pins[i].bpe_log2,
+		uint64_t got = gpu_tile_offset(GPU_TILE_SS64K, pins[i].bpe_log2,
 					       1024, pins[i].x, pins[i].y);
 
 		if (got != pins[i].want)
@@ -478,7 +478,7 @@ static void test_tile_bijective(void **state)
 
 		for (uint32_t y = 0; y < s->tile_h_rows; y++) {
 			for (uint32_t x = 0; x < s->tile_w_elems; x++) {
-				uint64_t off = dma_tile_offset(s->mode, s->bpe_log2, pitch, x, y);
+				uint64_t off = gpu_tile_offset(s->mode, s->bpe_log2, pitch, x, y);
 
 				if (off >= s->tile_bytes || off % elem || seen[off / elem])
 					fail_msg("mode %u bpe_log2 %u (%u, %u): offset %" PRIu64
@@ -521,15 +521,15 @@ static void test_grid(void **state)
 					for (uint32_t tx = 0; tx < tpr; tx++) {
 						uint32_t x = tx * twe + pts[k][0];
 						uint32_t y = ty * th + pts[k][1];
-						uint64_t o = dma_tile_offset(s->mode, s->bpe_log2,
+						uint64_t o = gpu_tile_offset(s->mode, s->bpe_log2,
 									     pitch, x, y);
-						uint64_t below = dma_tile_offset(
+						uint64_t below = gpu_tile_offset(
 							s->mode, s->bpe_log2, pitch, x, y + th);
 						uint64_t next =
 							tx + 1 < tpr
-								? dma_tile_offset(s->mode, s->bpe_log2,
+								? gpu_tile_offset(s->mode, s->bpe_log2,
 										  pitch, x + twe, y)
-								: dma_tile_offset(s->mode, s->bpe_log2,
+								: gpu_tile_offset(s->mode, s->bpe_log2,
 										  pitch, pts[k][0],
 										  y + th);
 
@@ -547,10 +547,10 @@ static void test_grid(void **state)
 	}
 }
 
-/* ------------------------------------------- dma_tile.h formula, random */
+/* ------------------------------------------- gpu_tile.h formula, random */
 
 /*
- * dma_tile_offset() against ref_offset() at random points of random legal
+ * gpu_tile_offset() against ref_offset() at random points of random legal
  * surfaces: hardware-sized ones, and ones with 32-bit pitches and rows where
  * a 32-bit tile index would overflow (y * pitch < 2^63, the contract).
  */
@@ -568,7 +568,7 @@ static void test_offset_random(void **state)
 			uint32_t pitch = tw * (uint32_t)rnd_in(&s, 1, (big ? UINT32_MAX : HW_PITCH_MAX) / tw);
 			uint32_t x = (uint32_t)rnd_in(&s, 0, pitch / (1u << sh->bpe_log2) - 1);
 			uint32_t y = (uint32_t)rnd_in(&s, 0, big ? INT32_MAX : UINT16_MAX);
-			uint64_t got = dma_tile_offset(sh->mode, sh->bpe_log2, pitch, x, y);
+			uint64_t got = gpu_tile_offset(sh->mode, sh->bpe_log2, pitch, x, y);
 			uint64_t want = ref_offset(sh, pitch, x, y);
 
 			if (got != want)
@@ -614,7 +614,7 @@ static void test_surface_bytes(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		uint64_t got = 0x5a5a5a5a5a5a5a5aull;
 
-		assert_int_equal(dma_tile_surface_bytes(cases[i].mode, cases[i].bpe_log2,
+		assert_int_equal(gpu_tile_surface_bytes(cases[i].mode, cases[i].bpe_log2,
 							cases[i].pitch, cases[i].height, &got),
 				 GM_OK);
 		if (got != cases[i].want)
@@ -663,19 +663,19 @@ static void rt_pick(struct rt *r, uint64_t *s)
 	r->height = (uint32_t)rnd_in(s, 1, max_rows);
 	r->linear_pitch = r->width * r->elem + (uint32_t)rnd_in(s, 0, 1) * (uint32_t)rnd_in(s, 1, 37);
 	r->linear_len = (uint64_t)(r->height - 1) * r->linear_pitch + (uint64_t)r->width * r->elem;
-	assert_int_equal(dma_tile_surface_bytes(r->s->mode, r->s->bpe_log2, r->pitch, r->height,
+	assert_int_equal(gpu_tile_surface_bytes(r->s->mode, r->s->bpe_log2, r->pitch, r->height,
 						&r->tiled_len),
 			 GM_OK);
 }
 
-/* The image's bytes land at dma_tile_offset(), and no other byte is written. */
+/* The image's bytes land at gpu_tile_offset(), and no other byte is written. */
 static void rt_check_tiled(const struct rt *r)
 {
 	uint64_t same = 0;
 
 	for (uint32_t y = 0; y < r->height; y++) {
 		for (uint32_t x = 0; x < r->width; x++) {
-			uint64_t off = dma_tile_offset(r->s->mode, r->s->bpe_log2, r->pitch, x, y);
+			uint64_t off = gpu_tile_offset(r->s->mode, r->s->bpe_log2, r->pitch, x, y);
 			const uint8_t *want = r->img + (size_t)y * r->linear_pitch + (size_t)x * r->elem;
 
 			if (off + r->elem > r->tiled_len)
@@ -723,15 +723,15 @@ static void rt_run(struct rt *r, uint64_t *s)
 	memset(r->t1, 0xff, r->tiled_len);
 	memset(r->back, 0x5a, r->linear_len);
 
-	if (dma_tile_tile(r->s->mode, r->s->bpe_log2, r->pitch, r->t0, r->tiled_len, r->width,
+	if (gpu_tile_tile(r->s->mode, r->s->bpe_log2, r->pitch, r->t0, r->tiled_len, r->width,
 			  r->height, r->img, r->linear_pitch, r->linear_len) != GM_OK ||
-	    dma_tile_tile(r->s->mode, r->s->bpe_log2, r->pitch, r->t1, r->tiled_len, r->width,
+	    gpu_tile_tile(r->s->mode, r->s->bpe_log2, r->pitch, r->t1, r->tiled_len, r->width,
 			  r->height, r->img, r->linear_pitch, r->linear_len) != GM_OK)
-		rt_fail(r, "dma_tile_tile refused a legal copy");
+		rt_fail(r, "gpu_tile_tile refused a legal copy");
 	rt_check_tiled(r);
-	if (dma_tile_untile(r->s->mode, r->s->bpe_log2, r->pitch, r->t0, r->tiled_len, r->width,
+	if (gpu_tile_untile(r->s->mode, r->s->bpe_log2, r->pitch, r->t0, r->tiled_len, r->width,
 			    r->height, r->back, r->linear_pitch, r->linear_len) != GM_OK)
-		rt_fail(r, "dma_tile_untile refused a legal copy");
+		rt_fail(r, "gpu_tile_untile refused a legal copy");
 	rt_check_back(r);
 
 	test_free(r->img);
@@ -759,7 +759,7 @@ static void test_roundtrip_random(void **state)
 
 #define BAD GM_ERR_BAD_ARG
 
-/* Layouts with the status dma_tile_check() must give; OK rows are the twins. */
+/* Layouts with the status gpu_tile_check() must give; OK rows are the twins. */
 static const struct {
 	unsigned mode, bpe_log2;
 	uint32_t pitch;
@@ -815,10 +815,10 @@ static void test_bad_check(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(layouts); i++) {
-		int st = dma_tile_check(layouts[i].mode, layouts[i].bpe_log2, layouts[i].pitch);
+		int st = gpu_tile_check(layouts[i].mode, layouts[i].bpe_log2, layouts[i].pitch);
 
 		if (st != layouts[i].want)
-			fail_msg("dma_tile_check(%u, %u, %u): %s, expected %s", layouts[i].mode,
+			fail_msg("gpu_tile_check(%u, %u, %u): %s, expected %s", layouts[i].mode,
 				 layouts[i].bpe_log2, layouts[i].pitch, gm_status_name(st),
 				 gm_status_name(layouts[i].want));
 	}
@@ -838,22 +838,22 @@ static void test_bad_info(void **state)
 		{ GPU_TILE_SS64K, UINT_MAX, false },
 		{ GPU_TILE_X, 8, false },
 	};
-	struct dma_tile_info ti, was;
+	struct gpu_tile_info ti, was;
 
 	(void)state;
 	memset(&was, 0xa5, sizeof(was));
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		ti = was;
-		assert_int_equal(dma_tile_info(cases[i].mode, cases[i].bpe_log2,
+		assert_int_equal(gpu_tile_info(cases[i].mode, cases[i].bpe_log2,
 					       cases[i].null_out ? NULL : &ti),
 				 GM_ERR_BAD_ARG);
 		if (memcmp(&ti, &was, sizeof(ti)) != 0)
-			fail_msg("dma_tile_info(%u, %u) wrote its output on error", cases[i].mode,
+			fail_msg("gpu_tile_info(%u, %u) wrote its output on error", cases[i].mode,
 				 cases[i].bpe_log2);
 	}
 }
 
-/* Every layout dma_tile_check() refuses, and a NULL result pointer. */
+/* Every layout gpu_tile_check() refuses, and a NULL result pointer. */
 static void test_bad_surface_bytes(void **state)
 {
 	const uint64_t was = 0xa5a5a5a5a5a5a5a5ull;
@@ -861,16 +861,16 @@ static void test_bad_surface_bytes(void **state)
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(layouts); i++) {
 		uint64_t bytes = was;
-		int st = dma_tile_surface_bytes(layouts[i].mode, layouts[i].bpe_log2,
+		int st = gpu_tile_surface_bytes(layouts[i].mode, layouts[i].bpe_log2,
 						layouts[i].pitch, 5, &bytes);
 
 		if (st != layouts[i].want || (st != GM_OK && bytes != was))
-			fail_msg("dma_tile_surface_bytes(%u, %u, %u): %s, expected %s, "
+			fail_msg("gpu_tile_surface_bytes(%u, %u, %u): %s, expected %s, "
 				 "result 0x%" PRIx64,
 				 layouts[i].mode, layouts[i].bpe_log2, layouts[i].pitch,
 				 gm_status_name(st), gm_status_name(layouts[i].want), bytes);
 	}
-	assert_int_equal(dma_tile_surface_bytes(GPU_TILE_Y, 0, 128, 5, NULL), GM_ERR_BAD_ARG);
+	assert_int_equal(gpu_tile_surface_bytes(GPU_TILE_Y, 0, 128, 5, NULL), GM_ERR_BAD_ARG);
 }
 
 /*
@@ -989,16 +989,16 @@ static bool bufs_unchanged(const struct copy_bufs *cb)
 
 static void copy_case_run(const struct copy_case *c, bool untile)
 {
-	const char *fn = untile ? "dma_tile_untile" : "dma_tile_tile";
+	const char *fn = untile ? "gpu_tile_untile" : "gpu_tile_tile";
 	struct copy_bufs cb;
 	int st;
 
 	bufs_make(&cb, c);
 	if (untile)
-		st = dma_tile_untile(c->mode, c->bpe_log2, c->pitch, cb.tiled, c->tiled_len,
+		st = gpu_tile_untile(c->mode, c->bpe_log2, c->pitch, cb.tiled, c->tiled_len,
 				     c->width, c->height, cb.linear, c->linear_pitch, c->linear_len);
 	else
-		st = dma_tile_tile(c->mode, c->bpe_log2, c->pitch, cb.tiled, c->tiled_len, c->width,
+		st = gpu_tile_tile(c->mode, c->bpe_log2, c->pitch, cb.tiled, c->tiled_len, c->width,
 				   c->height, cb.linear, c->linear_pitch, c->linear_len);
 	if (st != c->want)
 		fail_msg("%s, %s: %s, expected %s", fn, c->what, gm_status_name(st),
@@ -1021,20 +1021,20 @@ static void test_bad_copy(void **state)
 }
 
 /*
- * Outside the contract dma_tile_offset() is still defined: UINT64_MAX for
+ * Outside the contract gpu_tile_offset() is still defined: UINT64_MAX for
  * an unknown mode or size, the RTL's value for an unchecked pitch.
  */
 static void test_offset_outside(void **state)
 {
 	(void)state;
-	assert_true(dma_tile_offset(NUM_MODES, 0, 512, 1, 1) == UINT64_MAX);
-	assert_true(dma_tile_offset(UINT_MAX, 0, 512, 1, 1) == UINT64_MAX);
-	assert_true(dma_tile_offset(GPU_TILE_LINEAR, NUM_BPE, 512, 1, 1) == UINT64_MAX);
-	assert_true(dma_tile_offset(GPU_TILE_SS64K, UINT_MAX, 1024, 1, 1) == UINT64_MAX);
+	assert_true(gpu_tile_offset(NUM_MODES, 0, 512, 1, 1) == UINT64_MAX);
+	assert_true(gpu_tile_offset(UINT_MAX, 0, 512, 1, 1) == UINT64_MAX);
+	assert_true(gpu_tile_offset(GPU_TILE_LINEAR, NUM_BPE, 512, 1, 1) == UINT64_MAX);
+	assert_true(gpu_tile_offset(GPU_TILE_SS64K, UINT_MAX, 1024, 1, 1) == UINT64_MAX);
 	/* Tile-Y, pitch 200: one whole tile a row, so row 32 starts tile 1 */
-	assert_true(dma_tile_offset(GPU_TILE_Y, 2, 200, 0, 32) == 4096);
+	assert_true(gpu_tile_offset(GPU_TILE_Y, 2, 200, 0, 32) == 4096);
 	/* LINEAR keeps its formula for a pitch that is not whole elements */
-	assert_true(dma_tile_offset(GPU_TILE_LINEAR, 2, 6, 1, 1) == 10);
+	assert_true(gpu_tile_offset(GPU_TILE_LINEAR, 2, 6, 1, 1) == 10);
 }
 
 /* ------------------------------------------------------------------ main */

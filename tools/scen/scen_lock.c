@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * scen_lock.c - the `gpusim run lock` scenario: seed 000's Lock and Unlock
- * told path by path (see scen_lock below).
+ * scen_lock.c - the `gpusim run lock` scenario: Lock and Unlock
+ * (D3DDDICB_LOCK / pfnLockCb and pfnUnlockCb, d3dumddi.h) told path by
+ * path (see scen_lock below).
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dma_tile.h"
 #include "fw_umd.h"
 #include "gpu_hw.h"
+#include "gpu_tile.h"
 #include "scen_common.h"
 
 /* ------------------------------------------------------------ lock */
@@ -59,7 +60,7 @@ static int mip_verify(struct scen *s, struct fw_device *dev, uint32_t m, struct 
 		const struct fw_mip *l = &mip3.mip[i];
 		size_t n = (size_t)l->pitch * l->height;
 
-		dma_tile_untile(GPU_TILE_Y, 2, l->pitch, raw + l->offset, mip3.size - l->offset,
+		gpu_tile_untile(GPU_TILE_Y, 2, l->pitch, raw + l->offset, mip3.size - l->offset,
 				l->pitch >> 2, l->height, got + l->offset, l->pitch, n);
 		same &= !memcmp(got + l->offset, img + l->offset, n);
 	}
@@ -140,7 +141,7 @@ static int copy_fallback(struct scen *s, struct fw_device *dev, uint32_t t,
 	if (!st)
 		st = scen_unlock_cb(s, dev, t);
 	if (!st) {
-		dma_tile_untile(GPU_TILE_Y, 2, d->pitch, raw, d->size, d->width, d->height, got,
+		gpu_tile_untile(GPU_TILE_Y, 2, d->pitch, raw, d->size, d->width, d->height, got,
 				d->width * 4u, bytes);
 		scen_check(s, !memcmp(got, img, bytes), "Unlock BLTs the copy back swizzled: the"
 			   " word written at byte %u is in T, nothing else changed", 8 * 333);
@@ -149,8 +150,8 @@ static int copy_fallback(struct scen *s, struct fw_device *dev, uint32_t t,
 }
 
 /*
- * The MIP levels of M locked one call at a time (PrivateDriverData = 1 +
- * the level, seed 000): levels 0 and 1 get a range each; with every other
+ * The MIP levels of M locked one call at a time (D3DDDICB_LOCK's
+ * PrivateDriverData = 1 + the level): levels 0 and 1 get a range each; with every other
  * range taken (@nh buffers @hr locked), level 2 finds none, so M's ranges
  * are reclaimed and every level served by the copy fallback, which one
  * reclaimed range shows at the same window: the pData of levels 0 and 1
@@ -203,7 +204,8 @@ static int mip_one_by_one(struct scen *s, struct fw_device *dev, uint32_t *hr, u
 }
 
 /*
- * Seed 000: the GPU renders from R while the CPU holds it raw in VRAM.  The
+ * Rendering from a locked allocation (pfnRenderCb while D3DDDICB_LOCK holds
+ * it): the GPU renders from R while the CPU holds it raw in VRAM.  The
  * memory manager cannot support that in VRAM: R goes to the system
  * segment, the GPU writes it there, and an aperture range keeps the CPU's
  * pData reaching it.  A surface the GPU uses only from VRAM is refused with
@@ -276,7 +278,7 @@ static int render_locked(struct scen *s, struct fw_device *dev, uint32_t f)
 }
 
 /*
- * Seed 000 told path by path: a lock waits for the GPU; DonotWait gives
+ * Lock (D3DDDICB_LOCK) told path by path: a lock waits for the GPU; DonotWait gives
  * WASSTILLDRAWING; Discard renames instead of waiting; a tiled surface is
  * written linearly through a range the driver picks and its raw lock shows
  * the swizzled bits; a DMA buffer referencing it while so locked is refused;
@@ -339,7 +341,7 @@ int scen_lock(struct scen *s)
 	TRY(scen_lock_cb(s, dev, &t, FW_LOCK_READONLY, &pd));
 	TRY(gm_apt_read(s->g, (uint32_t)pd, raw, bytes));
 	TRY(scen_unlock_cb(s, dev, t));
-	dma_tile_untile(GPU_TILE_Y, 2, d[1].pitch, raw, d[1].size, IMG_W, IMG_H, got, IMG_W * 4u,
+	gpu_tile_untile(GPU_TILE_Y, 2, d[1].pitch, raw, d[1].size, IMG_W, IMG_H, got, IMG_W * 4u,
 			bytes);
 	scen_check(s, memcmp(raw, img, bytes) && !memcmp(got, img, bytes), "a raw lock of T gives"
 		   " the swizzled bits; untiled by the C reference they are the image");

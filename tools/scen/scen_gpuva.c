@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * scen_gpuva.c - the GPU-VA scenarios of `gpusim run` (seed 004): a process
- * with its own VMID whose page tables the GPU updates behind its monitored
+ * scen_gpuva.c - the GPU-VA scenarios of `gpusim run` (GPU virtual
+ * addresses: pfnReserveGpuVirtualAddressCb, pfnMapGpuVirtualAddressCb and
+ * pfnUpdateGpuVirtualAddressCb in d3dumddi.h): a process with its own VMID whose page tables the GPU updates behind its monitored
  * fence (fw_gpuva.h).
  *
  *   vaupdate  reserve, map a buffer, render through the VA, remap it to
@@ -17,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dma_tile.h"
 #include "gpu_hw.h"
+#include "gpu_tile.h"
 #include "scen_common.h"
 
 #define VA_MIN (4ull << 30)

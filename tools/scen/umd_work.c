@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dma_tile.h"
+#include "gpu_tile.h"
 #include "umd_work.h"
 
 #define W UMD_WORK_W
@@ -16,11 +16,11 @@ struct fw_alloc_desc umd_work_surface(uint32_t m)
 {
 	static const unsigned modes[] = { GPU_TILE_LINEAR, GPU_TILE_SS64K, GPU_TILE_Y, GPU_TILE_X };
 	struct fw_alloc_desc a = { .width = W, .height = W, .bpe_log2 = 2, .tile = modes[m % 4] };
-	struct dma_tile_info ti;
+	struct gpu_tile_info ti;
 
-	dma_tile_info(a.tile, 2, &ti);
+	gpu_tile_info(a.tile, 2, &ti);
 	a.pitch = ((W << 2) + ti.tile_w_bytes - 1) & ~(ti.tile_w_bytes - 1);
-	if (dma_tile_surface_bytes(a.tile, 2, a.pitch, W, &a.size))
+	if (gpu_tile_surface_bytes(a.tile, 2, a.pitch, W, &a.size))
 		a.size = 0; /* refused by CreateResource */
 	return a;
 }

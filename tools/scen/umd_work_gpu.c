@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dma_tile.h"
 #include "gm.h"
+#include "gpu_tile.h"
 #include "umd_work.h"
 
 #define W UMD_WORK_W
@@ -25,7 +25,7 @@ int umd_work_read(struct gm *g, struct fw_device *kdev, const struct umd_rt_obj 
 		return GM_ERR_NO_MEM;
 	st = gm_backdoor_read(g, a->loc.addr, raw, a->d.size);
 	if (!st)
-		st = dma_tile_untile(a->d.tile, a->d.bpe_log2, a->d.pitch, raw, a->d.size, W, W, img, W * 4,
+		st = gpu_tile_untile(a->d.tile, a->d.bpe_log2, a->d.pitch, raw, a->d.size, W, W, img, W * 4,
 				     W * W * 4);
 	free(raw);
 	return st;

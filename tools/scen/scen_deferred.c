@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * scen_deferred.c - `gpusim run deferred` (seed 002): a runtime device with
- * an immediate context and two deferred contexts; the handle-size table
- * asked twice; a source surface, destinations in four layouts with views
- * and fill states made on the immediate context; two POSIX threads record
+ * scen_deferred.c - `gpusim run deferred`: D3D11 deferred contexts
+ * (d3d10umddi.h: pfnCalcDeferredContextHandleSize, pfnCreateDeferredContext)
+ * on a runtime device with an immediate context and two deferred contexts;
+ * the handle-size table asked twice; a source surface, destinations in four
+ * layouts with views and fill states made on the immediate context; two POSIX threads record
  * a command list each at once (handles opened on first use); the immediate
  * context executes both through the pipeline and every surface is checked;
  * then out of memory on one deferred context, which finishes with

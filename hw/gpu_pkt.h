@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dma_check.h - the command processor's packet rules, in C.
+ * gpu_pkt.h - the command processor's packet rules, in C.
  *
- * dma_pkt_check() refuses exactly what a queue (rtl/cp/cp_*.sv) refuses, in the
- * same order, so the disassembler can say what the hardware would do and
+ * gpu_pkt_check() refuses exactly what a queue (rtl/cp/cp_*.sv) refuses, in the
+ * same order, so the reference backend (model/ref/ref_queue.c) refuses what
+ * the RTL refuses, the disassembler can say what the hardware would do and
  * the validator (the DxgkDdiRender role) can stop a bad buffer before it
  * reaches a ring.  Its tests run the same packets through both.
  */
-#ifndef DMA_CHECK_H
-#define DMA_CHECK_H
+#ifndef GPU_PKT_H
+#define GPU_PKT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,11 +23,11 @@
  * PRIV bit); @ib_max_dw: the IB_MAX_DW register.  Only dw[0] is read when
  * the header is refused, and only the packet's own dwords otherwise.
  */
-uint32_t dma_pkt_check(const uint32_t *dw, size_t left, bool in_ib, bool priv, uint32_t ib_max_dw);
+uint32_t gpu_pkt_check(const uint32_t *dw, size_t left, bool in_ib, bool priv, uint32_t ib_max_dw);
 
 /* The header rules alone (type, opcode, privilege, COUNT against @left
- * dwords), as dma_pkt_check() applies them before it looks at a payload:
+ * dwords), as gpu_pkt_check() applies them before it looks at a payload:
  * GPU_CAUSE_NONE or the cause. */
-uint32_t dma_pkt_header_cause(uint32_t hdr, size_t left, bool priv);
+uint32_t gpu_pkt_header_cause(uint32_t hdr, size_t left, bool priv);
 
-#endif /* DMA_CHECK_H */
+#endif /* GPU_PKT_H */

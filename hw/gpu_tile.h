@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dma_tile.h - the reference swizzle: where element (x, y) of a surface
+ * gpu_tile.h - the reference swizzle: where element (x, y) of a surface
  * lives for every tile mode (enum gpu_tile_mode), and whole-surface copies
  * between a tiled surface and a linear host image.
  *
@@ -27,7 +27,7 @@
  * (CpuSwizzleBlt.c, INTEL_TILE_YS_8..128: Tile-Ys is that swizzle) and, at
  * 32 bpp, Microsoft's D3D11_TEXTURE_LAYOUT page; Y and X are gmmlib's
  * INTEL_TILE_Y and INTEL_TILE_X.  The masks live in regspec/gpusim.json
- * ("tiles"), generated into dma/dma_names.c and the RTL.
+ * ("tiles"), generated into hw/gpu_names.c and the RTL.
  *
  * Every tiled mask keeps byte bits 3:0 in place, so an element (at most
  * 16 bytes) and any 16 bytes of a row at a 16-byte boundary are contiguous.
@@ -36,16 +36,14 @@
  * pitch and linear_pitch are bytes per row; x and width are in elements;
  * y and height in rows; offsets and lengths in bytes.
  */
-#ifndef DMA_TILE_H
-#define DMA_TILE_H
+#ifndef GPU_TILE_H
+#define GPU_TILE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "gm_status.h"
 #include "gpu_hw.h"
-
-#define DMA_TILE_BPE_LOG2_MAX GPU_TILE_BPE_LOG2_MAX /* largest bpe_log2: 16-byte elements */
 
 /*
  * The geometry of one (mode, bpe_log2).  For LINEAR the "tile" is one
@@ -54,7 +52,7 @@
  * gives the LINEAR offset for every legal pitch, and the legal-pitch rule
  * (a nonzero multiple of tile_w_bytes) is the same for every mode.
  */
-struct dma_tile_info {
+struct gpu_tile_info {
 	uint32_t tile_w_bytes; /* TW, bytes; a power of two */
 	uint32_t tile_h_rows;  /* TH, rows; a power of two */
 	uint32_t tile_bytes;   /* TB = TW * TH */
@@ -67,14 +65,14 @@ struct dma_tile_info {
  * lowest first (x86 PDEP); bits of @val past popcount(@mask) are dropped.
  * Pure; defined for every argument.
  */
-uint64_t dma_tile_pdep(uint64_t val, uint64_t mask);
+uint64_t gpu_tile_pdep(uint64_t val, uint64_t mask);
 
 /*
  * Fill *@out with the geometry of @mode at @bpe_log2.
  * GM_OK, or GM_ERR_BAD_ARG (@out NULL, unknown mode, bpe_log2 > 4) with
  * *@out unchanged.
  */
-int dma_tile_info(unsigned mode, unsigned bpe_log2, struct dma_tile_info *out);
+int gpu_tile_info(unsigned mode, unsigned bpe_log2, struct gpu_tile_info *out);
 
 /*
  * Whether the hardware can address a surface of this layout (the RTL's
@@ -82,28 +80,28 @@ int dma_tile_info(unsigned mode, unsigned bpe_log2, struct dma_tile_info *out);
  * bpe_log2 > 4, or a pitch that is not a nonzero multiple of the element
  * size (LINEAR) or of the tile width in bytes (tiled modes).
  */
-int dma_tile_check(unsigned mode, unsigned bpe_log2, uint32_t pitch);
+int gpu_tile_check(unsigned mode, unsigned bpe_log2, uint32_t pitch);
 
 /*
  * Byte offset of element (@x, @y) from the surface base.  The caller has
- * passed the layout through dma_tile_check().  Pure.  The result is exact
+ * passed the layout through gpu_tile_check().  Pure.  The result is exact
  * whenever y * pitch < 2^63, which holds for every surface the hardware
  * can describe (pitch < 2^20, y < 2^16).
  * Outside the contract there is still no undefined behaviour: an unknown
  * mode or bpe_log2 > 4 gives UINT64_MAX; an illegal pitch gives what the
  * RTL computes (pitch rounded down to whole tiles).
  */
-uint64_t dma_tile_offset(unsigned mode, unsigned bpe_log2, uint32_t pitch, uint32_t x, uint32_t y);
+uint64_t gpu_tile_offset(unsigned mode, unsigned bpe_log2, uint32_t pitch, uint32_t x, uint32_t y);
 
 /*
  * Store in *@bytes the bytes a surface of @height rows occupies:
  * height * pitch for LINEAR; the height rounded up to whole tile rows,
  * times pitch, for tiled modes.  Every offset of an element inside the
  * pitch and above row @height lies below it.
- * GM_OK, or GM_ERR_BAD_ARG (a layout dma_tile_check() refuses, @bytes
+ * GM_OK, or GM_ERR_BAD_ARG (a layout gpu_tile_check() refuses, @bytes
  * NULL) with *@bytes unchanged.
  */
-int dma_tile_surface_bytes(unsigned mode, unsigned bpe_log2, uint32_t pitch, uint32_t height,
+int gpu_tile_surface_bytes(unsigned mode, unsigned bpe_log2, uint32_t pitch, uint32_t height,
 			   uint64_t *bytes);
 
 /*
@@ -112,27 +110,27 @@ int dma_tile_surface_bytes(unsigned mode, unsigned bpe_log2, uint32_t pitch, uin
  * image @linear (@linear_pitch bytes per row, @linear_len bytes).  Bytes of
  * @linear outside the image (row padding) are not written.
  * GM_OK, or GM_ERR_BAD_ARG with nothing written when: a buffer is NULL;
- * the layout fails dma_tile_check(); width << bpe_log2 exceeds @pitch or
- * @linear_pitch; @tiled_len is below dma_tile_surface_bytes(height);
+ * the layout fails gpu_tile_check(); width << bpe_log2 exceeds @pitch or
+ * @linear_pitch; @tiled_len is below gpu_tile_surface_bytes(height);
  * @linear_len is below (height - 1) * linear_pitch + (width << bpe_log2)
  * (0 for an empty image); or the surface's bytes [tiled, tiled +
- * dma_tile_surface_bytes(height)) and the image's bytes [linear, linear +
+ * gpu_tile_surface_bytes(height)) and the image's bytes [linear, linear +
  * that length) overlap.  An empty image (width or height 0) is legal and
  * copies nothing.
  */
-int dma_tile_untile(unsigned mode, unsigned bpe_log2, uint32_t pitch, const void *tiled,
+int gpu_tile_untile(unsigned mode, unsigned bpe_log2, uint32_t pitch, const void *tiled,
 		    size_t tiled_len, uint32_t width, uint32_t height, void *linear,
 		    uint32_t linear_pitch, size_t linear_len);
 
 /*
- * The reverse of dma_tile_untile(): copy the linear image @linear into the
+ * The reverse of gpu_tile_untile(): copy the linear image @linear into the
  * @width x @height elements at the origin of the tiled surface @tiled.
  * Bytes of @tiled that hold no element of the image are not written.
- * Same arguments, rules and errors as dma_tile_untile(); on error nothing
+ * Same arguments, rules and errors as gpu_tile_untile(); on error nothing
  * is written.
  */
-int dma_tile_tile(unsigned mode, unsigned bpe_log2, uint32_t pitch, void *tiled, size_t tiled_len,
+int gpu_tile_tile(unsigned mode, unsigned bpe_log2, uint32_t pitch, void *tiled, size_t tiled_len,
 		  uint32_t width, uint32_t height, const void *linear, uint32_t linear_pitch,
 		  size_t linear_len);
 
-#endif /* DMA_TILE_H */
+#endif /* GPU_TILE_H */

@@ -707,7 +707,7 @@ enum gpu_apt_err {
 #define GPU_PKT_FILL_VALUE_LO 6 /* payload dword: pattern bytes 3:0 */
 #define GPU_PKT_FILL_VALUE_HI 7 /* payload dword: pattern bytes 7:4 */
 
-/* Tile geometry: the tables are in dma/dma_names.c (gpu_tile_geom) */
+/* Tile geometry: the tables are in hw/gpu_names.c (gpu_tile_geom) */
 #define GPU_TILE_BPE_LOG2_MAX 4u /* largest element: 2^4 bytes */
 
 #endif /* GPU_HW_H */

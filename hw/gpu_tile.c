@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dma_tile.c - the reference swizzle (see dma_tile.h for the definitions).
+ * gpu_tile.c - the reference swizzle (see gpu_tile.h for the definitions).
  *
  * The masks are typed once, in regspec/gpusim.json ("tiles"), and generated
- * into dma/dma_names.c and the RTL's tile_* functions; test_apt runs both
+ * into hw/gpu_names.c and the RTL's tile_* functions; test_apt runs both
  * over whole tiles of every mode and element size, and tb/unit/test_tile.c
  * pins offsets taken from the published definitions.
  */
 #include <stdbool.h>
 #include <string.h>
 
-#include "dma_names.h"
-#include "dma_tile.h"
+#include "gpu_names.h"
+#include "gpu_tile.h"
 
-/* The geometry of one (mode, element size); see the table in dma_tile.h. */
+/* The geometry of one (mode, element size); see the table in gpu_tile.h. */
 struct tile_geom {
 	uint8_t tw_log2; /* tile width, log2 bytes */
 	uint8_t th_log2; /* tile height, log2 rows */
@@ -49,7 +49,7 @@ static bool geom_get(unsigned mode, unsigned bpe_log2, struct tile_geom *g)
 	return true;
 }
 
-uint64_t dma_tile_pdep(uint64_t val, uint64_t mask)
+uint64_t gpu_tile_pdep(uint64_t val, uint64_t mask)
 {
 	uint64_t r = 0;
 
@@ -62,7 +62,7 @@ uint64_t dma_tile_pdep(uint64_t val, uint64_t mask)
 	return r;
 }
 
-int dma_tile_info(unsigned mode, unsigned bpe_log2, struct dma_tile_info *out)
+int gpu_tile_info(unsigned mode, unsigned bpe_log2, struct gpu_tile_info *out)
 {
 	struct tile_geom g;
 
@@ -76,7 +76,7 @@ int dma_tile_info(unsigned mode, unsigned bpe_log2, struct dma_tile_info *out)
 	return GM_OK;
 }
 
-int dma_tile_check(unsigned mode, unsigned bpe_log2, uint32_t pitch)
+int gpu_tile_check(unsigned mode, unsigned bpe_log2, uint32_t pitch)
 {
 	struct tile_geom g;
 
@@ -88,7 +88,7 @@ int dma_tile_check(unsigned mode, unsigned bpe_log2, uint32_t pitch)
 	return GM_OK;
 }
 
-uint64_t dma_tile_offset(unsigned mode, unsigned bpe_log2, uint32_t pitch, uint32_t x, uint32_t y)
+uint64_t gpu_tile_offset(unsigned mode, unsigned bpe_log2, uint32_t pitch, uint32_t x, uint32_t y)
 {
 	struct tile_geom g;
 	uint64_t xb, tile;
@@ -100,17 +100,17 @@ uint64_t dma_tile_offset(unsigned mode, unsigned bpe_log2, uint32_t pitch, uint3
 		return (uint64_t)y * pitch + xb;
 	tile = (uint64_t)(y >> g.th_log2) * (pitch >> g.tw_log2) + (xb >> g.tw_log2);
 	return (tile << (g.tw_log2 + g.th_log2)) +
-	       dma_tile_pdep(xb & ((1u << g.tw_log2) - 1), g.xmask) +
-	       dma_tile_pdep(y & ((1u << g.th_log2) - 1), g.ymask);
+	       gpu_tile_pdep(xb & ((1u << g.tw_log2) - 1), g.xmask) +
+	       gpu_tile_pdep(y & ((1u << g.th_log2) - 1), g.ymask);
 }
 
-int dma_tile_surface_bytes(unsigned mode, unsigned bpe_log2, uint32_t pitch, uint32_t height,
+int gpu_tile_surface_bytes(unsigned mode, unsigned bpe_log2, uint32_t pitch, uint32_t height,
 			   uint64_t *bytes)
 {
 	struct tile_geom g;
 	uint64_t rows;
 
-	if (!bytes || dma_tile_check(mode, bpe_log2, pitch) != GM_OK)
+	if (!bytes || gpu_tile_check(mode, bpe_log2, pitch) != GM_OK)
 		return GM_ERR_BAD_ARG;
 	geom_get(mode, bpe_log2, &g);
 	/* TH divides 2^32, so rows <= 2^32 and rows * pitch < 2^64 */
@@ -139,14 +139,14 @@ static bool spans_overlap(const void *a, uint64_t alen, const void *b, uint64_t 
 	return alen && blen && pa < pb + blen && pb < pa + alen;
 }
 
-/* GM_OK when @c is a copy dma_tile_untile()/dma_tile_tile() may do. */
+/* GM_OK when @c is a copy gpu_tile_untile()/gpu_tile_tile() may do. */
 static int copy_check(const struct tile_copy *c)
 {
 	uint64_t row_bytes, tiled_need, linear_need;
 
 	if (!c->tiled || !c->linear)
 		return GM_ERR_BAD_ARG;
-	if (dma_tile_surface_bytes(c->mode, c->bpe_log2, c->pitch, c->height, &tiled_need) != GM_OK)
+	if (gpu_tile_surface_bytes(c->mode, c->bpe_log2, c->pitch, c->height, &tiled_need) != GM_OK)
 		return GM_ERR_BAD_ARG;
 	row_bytes = (uint64_t)c->width << c->bpe_log2;
 	if (row_bytes > c->pitch || row_bytes > c->linear_pitch)
@@ -164,7 +164,7 @@ static int copy_check(const struct tile_copy *c)
 	return GM_OK;
 }
 
-int dma_tile_untile(unsigned mode, unsigned bpe_log2, uint32_t pitch, const void *tiled,
+int gpu_tile_untile(unsigned mode, unsigned bpe_log2, uint32_t pitch, const void *tiled,
 		    size_t tiled_len, uint32_t width, uint32_t height, void *linear,
 		    uint32_t linear_pitch, size_t linear_len)
 {
@@ -181,12 +181,12 @@ int dma_tile_untile(unsigned mode, unsigned bpe_log2, uint32_t pitch, const void
 		row = (uint8_t *)linear + (size_t)y * linear_pitch;
 		for (uint32_t x = 0; x < width; x++)
 			memcpy(row + (size_t)x * elem,
-			       src + dma_tile_offset(mode, bpe_log2, pitch, x, y), elem);
+			       src + gpu_tile_offset(mode, bpe_log2, pitch, x, y), elem);
 	}
 	return GM_OK;
 }
 
-int dma_tile_tile(unsigned mode, unsigned bpe_log2, uint32_t pitch, void *tiled, size_t tiled_len,
+int gpu_tile_tile(unsigned mode, unsigned bpe_log2, uint32_t pitch, void *tiled, size_t tiled_len,
 		  uint32_t width, uint32_t height, const void *linear, uint32_t linear_pitch,
 		  size_t linear_len)
 {
@@ -202,7 +202,7 @@ int dma_tile_tile(unsigned mode, unsigned bpe_log2, uint32_t pitch, void *tiled,
 	for (uint32_t y = 0; y < height; y++) {
 		row = (const uint8_t *)linear + (size_t)y * linear_pitch;
 		for (uint32_t x = 0; x < width; x++)
-			memcpy(dst + dma_tile_offset(mode, bpe_log2, pitch, x, y),
+			memcpy(dst + gpu_tile_offset(mode, bpe_log2, pitch, x, y),
 			       row + (size_t)x * elem, elem);
 	}
 	return GM_OK;

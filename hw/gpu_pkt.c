@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dma_check.c - packet rules; keep in step with rtl/cp: cp_hdr_check.sv
+ * gpu_pkt.c - packet rules; keep in step with rtl/cp: cp_hdr_check.sv
  * (StHeader), cp_exec.sv (StPayload, for WRITE_DATA) and cp_pkt_check.sv /
  * cp_copy_cmd.sv (StExec, for the others).  The table-driven rules (COUNT
  * range, privileged, reserved payload bits, tile geometry) are generated
- * from regspec/gpusim.json into dma/dma_names.c, the same source as the
+ * from regspec/gpusim.json into hw/gpu_names.c, the same source as the
  * RTL's pkt_* and tile_* functions; what remains here is arithmetic
  * (alignment, ranges, rectangles).
  */
-#include "dma_check.h"
-#include "dma_names.h"
-#include "dma_tile.h"
 #include "gm_status.h"
 #include "gpu_hw.h"
+#include "gpu_names.h"
+#include "gpu_pkt.h"
+#include "gpu_tile.h"
 
 static uint64_t pkt_addr(const uint32_t *pl)
 {
@@ -29,7 +29,7 @@ static bool reserved_set(const struct gpu_pkt_desc *pd, const uint32_t *pl)
 	return false;
 }
 
-uint32_t dma_pkt_header_cause(uint32_t hdr, size_t left, bool priv)
+uint32_t gpu_pkt_header_cause(uint32_t hdr, size_t left, bool priv)
 {
 	const struct gpu_pkt_desc *pd = gpu_pkt_desc(GPU_HDR_OPCODE_GET(hdr));
 	uint32_t count = GPU_HDR_COUNT_GET(hdr);
@@ -70,9 +70,9 @@ static unsigned surf_bad(const uint32_t *base, uint32_t fmt, uint32_t x, uint64_
 {
 	unsigned mode = GPU_PKT_BLT_SRC_MODE_GET(fmt), bpe = GPU_PKT_BLT_SRC_BPE_GET(fmt);
 	uint32_t pitch = GPU_PKT_BLT_SRC_PITCH_GET(fmt);
-	struct dma_tile_info ti;
+	struct gpu_tile_info ti;
 
-	if (dma_tile_check(mode, bpe, pitch) != GM_OK || dma_tile_info(mode, bpe, &ti) != GM_OK)
+	if (gpu_tile_check(mode, bpe, pitch) != GM_OK || gpu_tile_info(mode, bpe, &ti) != GM_OK)
 		return 2;
 	if ((mode != GPU_TILE_LINEAR || h > 1) && ((uint64_t)x << bpe) + wb > pitch)
 		return 2;
@@ -168,13 +168,13 @@ static uint32_t check_fields(const struct gpu_pkt_desc *pd, const uint32_t *pl, 
 	}
 }
 
-uint32_t dma_pkt_check(const uint32_t *dw, size_t left, bool in_ib, bool priv, uint32_t ib_max_dw)
+uint32_t gpu_pkt_check(const uint32_t *dw, size_t left, bool in_ib, bool priv, uint32_t ib_max_dw)
 {
 	uint32_t cause;
 
 	if (!dw || left == 0)
 		return GPU_CAUSE_BAD_COUNT;
-	cause = dma_pkt_header_cause(dw[0], left, priv);
+	cause = gpu_pkt_header_cause(dw[0], left, priv);
 	if (cause != GPU_CAUSE_NONE)
 		return cause;
 	return check_fields(gpu_pkt_desc(GPU_HDR_OPCODE_GET(dw[0])), &dw[1], GPU_HDR_COUNT_GET(dw[0]),

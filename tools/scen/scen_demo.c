@@ -10,10 +10,10 @@
 
 #include "dma_buf.h"
 #include "dma_disasm.h"
-#include "dma_names.h"
 #include "fw_dev.h"
 #include "fw_vm.h"
 #include "gpu_hw.h"
+#include "gpu_names.h"
 #include "scen_common.h"
 #include "scen_demo.h"
 

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dma_tile.h"
 #include "fw_umd.h"
 #include "gpu_hw.h"
+#include "gpu_tile.h"
 #include "scen_common.h"
 
 
@@ -146,11 +146,11 @@ int scen_close(struct scen *s, struct scen_pipe_result *r)
 struct fw_alloc_desc scen_surface(unsigned mode, unsigned bpe_log2, uint32_t w, uint32_t h)
 {
 	struct fw_alloc_desc a = { .width = w, .height = h, .bpe_log2 = bpe_log2, .tile = mode };
-	struct dma_tile_info ti;
+	struct gpu_tile_info ti;
 
-	dma_tile_info(mode, bpe_log2, &ti);
+	gpu_tile_info(mode, bpe_log2, &ti);
 	a.pitch = ((w << bpe_log2) + ti.tile_w_bytes - 1) & ~(ti.tile_w_bytes - 1);
-	dma_tile_surface_bytes(mode, bpe_log2, a.pitch, h, &a.size);
+	gpu_tile_surface_bytes(mode, bpe_log2, a.pitch, h, &a.size);
 	return a;
 }
 

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dma_tile.h"
 #include "fw_umd.h"
 #include "gpu_hw.h"
+#include "gpu_tile.h"
 #include "scen_common.h"
 #include "scen_deferred.h"
 #include "scen_pipe.h"
@@ -67,7 +67,7 @@ static int scen_copies(struct scen *s)
 		const struct fw_alloc *a;
 
 		TRY(scen_alloc_read(s, dev, scen_handle(res, i), raw, &a));
-		dma_tile_untile(modes[i], 2, a->d.pitch, raw, a->d.size, IMG_W, IMG_H, got,
+		gpu_tile_untile(modes[i], 2, a->d.pitch, raw, a->d.size, IMG_W, IMG_H, got,
 				IMG_W * 4u, bytes);
 		scen_check(s, !memcmp(got, img, bytes), "%s at 0x%" PRIx64 " untiled by the C reference"
 		      " equals the image", names[i], a->loc.addr);

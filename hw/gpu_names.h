@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dma_names.h - name tables, packet rules and tile geometry generated from
- * regspec/gpusim.json (dma/dma_names.c is generated; this header is its
+ * gpu_names.h - name tables, packet rules and tile geometry generated from
+ * regspec/gpusim.json (hw/gpu_names.c is generated; this header is its
  * hand-written contract).
  */
-#ifndef DMA_NAMES_H
-#define DMA_NAMES_H
+#ifndef GPU_NAMES_H
+#define GPU_NAMES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,8 +41,7 @@ struct gpu_reg_desc {
 	uint32_t rw_bits;
 };
 
-/* Each returns the enum value's name, or NULL for a value
- * regspec/gpusim.json lacks. */
+/* Each returns the enum value's name, or NULL for a value the spec lacks. */
 const char *gpu_opcode_name(uint32_t v);
 const char *gpu_cause_name(uint32_t v);
 const char *gpu_cp_state_name(uint32_t v);
@@ -65,4 +64,4 @@ const struct gpu_tile_geom *gpu_tile_geom(uint32_t mode, uint32_t bpe_log2);
 /* Every register, global ones first; *n receives the count. */
 const struct gpu_reg_desc *gpu_reg_table(size_t *n);
 
-#endif /* DMA_NAMES_H */
+#endif /* GPU_NAMES_H */
