@@ -119,7 +119,7 @@ GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt model/gpu_hw.h dma/dma_names.c \
 	rtl/top/gpu_top_ports.svh model/gm_pins.h model/gm_pins_vl.hpp model/gm_pins_sc.hpp \
 	model/ref/ref_pins.h
 
-LIB_C := model/gm.c model/gm_apt.c model/gm_capture.c model/gm_capture_read.c model/gm_view.c model/gm_mem.c model/gm_status.c $(wildcard model/ref/*.c) dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
+LIB_C := model/gm.c model/gm_backends.c model/gm_apt.c model/gm_capture.c model/gm_capture_read.c model/gm_view.c model/gm_mem.c model/gm_status.c $(wildcard model/ref/*.c) dma/dma_buf.c dma/dma_names.c dma/dma_disasm.c dma/dma_check.c dma/dma_tile.c \
 	dma/dma_patch.c dma/dma_validate.c \
 	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c mmu/mmu_shadow.c mmu/mmu_update.c fw/fw_dev.c fw/fw_vm.c \
 	fw/fw_mem.c fw/fw_adapter.c fw/fw_res.c fw/fw_residency.c fw/fw_kmd.c fw/fw_render.c fw/fw_paging.c fw/fw_mfence.c \

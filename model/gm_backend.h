@@ -39,8 +39,9 @@ extern "C" {
 #define GM_WAVE_T_LOW(c) ((c) * GM_WAVE_PS_PER_CYCLE)
 #define GM_WAVE_T_HIGH(c) ((c) * GM_WAVE_PS_PER_CYCLE + GM_WAVE_PS_PER_CYCLE / 2)
 
+/* A backend's ops; its name, kind and capabilities are in the registry
+ * (model/gm_backends.c, gm.h's struct gm_backend_info). */
 struct gm_backend_ops {
-	const char *name;
 	/*
 	 * Make a model bound to @pins (which must outlive it) and evaluate it
 	 * once so the outputs are valid.  Returns GM_OK and sets *out, or

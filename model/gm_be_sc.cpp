@@ -119,5 +119,5 @@ int sc_main(int, char **)
 }
 
 extern "C" const gm_backend_ops gm_backend_systemc = {
-	"systemc", sc_create, sc_destroy, sc_cycle, sc_trace_open, sc_trace_close, gm_assert_failed,
+	sc_create, sc_destroy, sc_cycle, sc_trace_open, sc_trace_close, gm_assert_failed,
 };

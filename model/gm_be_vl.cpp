@@ -190,5 +190,5 @@ void vl_trace_close(void *p)
 } // namespace
 
 extern "C" const gm_backend_ops GM_VL_OPS = {
-	"verilator", vl_create, vl_destroy, vl_cycle, vl_trace_open, vl_trace_close, gm_assert_failed,
+	vl_create, vl_destroy, vl_cycle, vl_trace_open, vl_trace_close, gm_assert_failed,
 };

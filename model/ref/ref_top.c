@@ -390,7 +390,6 @@ static void ref_trace_close(void *be)
 }
 
 const struct gm_backend_ops gm_backend_ref = {
-	.name = "ref",
 	.create = ref_create,
 	.destroy = ref_destroy,
 	.cycle = ref_cycle,
