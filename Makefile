@@ -529,6 +529,7 @@ $(B)/fuzz/fuzz_dma: $(FUZZ_C) $(wildcard dma/*.h model/*.h)
 # The capture parser and `replay --disasm` (tb/fuzz/fuzz_capture.c), seeded
 # with the corpus of traces/capture; its findings grow build/fuzz/corpus-capture.
 FUZZ_CAP_C := tb/fuzz/fuzz_capture.c model/gm_capture_read.c tools/replay_disasm.c model/gm_mem.c \
+	model/gm_backends.c \
 	dma/dma_disasm.c dma/dma_names.c dma/dma_check.c dma/dma_buf.c dma/dma_tile.c mmu/mmu_walk.c \
 	mmu/mmu_pt.c model/gm_status.c
 $(B)/fuzz/fuzz_capture: $(FUZZ_CAP_C) $(wildcard dma/*.h model/*.h mmu/*.h) tools/replay.h

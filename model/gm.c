@@ -41,6 +41,35 @@ void gm_config_default(struct gm_config *cfg)
 	cfg->reset_cycles = 4;
 }
 
+/* The registry's ops column (model/gm_backends.c), indexed by kind: the ops
+ * of a model made for waves, and of any other (NULL: the same).  A Verilator
+ * model with trace support only for a model that may dump waves: compiled
+ * in but off it costs 3-4 % of a cycle.  Builds with one Verilator model
+ * (make fast, coverage, profiling) have it without. */
+static const struct {
+	const struct gm_backend_ops *waves, *nowave;
+} backend_ops[] = {
+	[GM_BACKEND_VERILATOR] = { &gm_backend_verilator,
+#ifdef GM_VL_NT
+				   &gm_backend_verilator_nt
+#else
+				   NULL
+#endif
+	},
+	[GM_BACKEND_SYSTEMC] = { &gm_backend_systemc, NULL },
+	[GM_BACKEND_REF] = { &gm_backend_ref, NULL },
+};
+
+_Static_assert(sizeof(backend_ops) / sizeof(backend_ops[0]) == GM_BACKEND_COUNT,
+	       "an ops row per enum gm_backend_kind value");
+
+const struct gm_backend_ops *gm_backend_ops_of(enum gm_backend_kind kind, bool waves)
+{
+	if ((unsigned)kind >= GM_BACKEND_COUNT)
+		return NULL;
+	return !waves && backend_ops[kind].nowave ? backend_ops[kind].nowave : backend_ops[kind].waves;
+}
+
 static bool config_valid(const struct gm_config *cfg)
 {
 	const uint64_t region_max = 1ull << 40;
