@@ -115,13 +115,15 @@ RTL_SRC := rtl/apt/apt_swz.sv rtl/apt/apt_front.sv rtl/apt/apt_wr.sv rtl/apt/apt
 	rtl/cp/cp_queue.sv \
 	rtl/mmu/mmu_tlb.sv rtl/mmu/mmu_top.sv \
 	rtl/top/gpu_regs.sv rtl/top/gpu_top.sv
-RTL_DEP := $(RTL_SRC) rtl/gpu_defs.svh rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
+RTL_DEP := $(RTL_SRC) rtl/gpu_defs.svh rtl/top/gpu_top_ports.svh rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
 VLT := rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
 VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast --assert \
 	$(if $(filter 1,$(TRACE)),--trace-fst) --output-split 20000 $(COV_VFLAGS) $(VLT) $(RTL_SRC)
 
 GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt hw/gpu_hw.h hw/gpu_names.c \
-	regspec/REGISTERS.md $(wildcard traces/filters/*.txt)
+	regspec/REGISTERS.md $(wildcard traces/filters/*.txt) \
+	rtl/top/gpu_top_ports.svh model/gm_pins.h model/gm_pins_vl.hpp model/gm_pins_sc.hpp \
+	model/ref/ref_pins.h
 
 # The GPU's hardware facts in C (hw/README.md): the bottom layer, under
 # both dma/ and the reference backend model/ref/.
@@ -138,7 +140,7 @@ FW_VIDSCH_C := fw/vidsch/fw_mfence.c fw/vidsch/fw_sched.c
 FW_UMD_C := fw/umd/fw_umd.c fw/umd/umd_obj.c fw/umd/umd_rec.c fw/umd/umd_exec.c fw/umd/umd_rt.c
 FW_H := $(wildcard $(addsuffix /*.h,$(FW_DIRS)))
 
-LIB_C := model/gm.c model/gm_apt.c model/gm_capture.c model/gm_capture_read.c model/gm_view.c model/gm_mem.c model/gm_status.c $(wildcard model/ref/*.c) $(HW_C) dma/dma_buf.c dma/dma_disasm.c \
+LIB_C := model/gm.c model/gm_backends.c model/gm_apt.c model/gm_capture.c model/gm_capture_read.c model/gm_view.c model/gm_mem.c model/gm_status.c $(wildcard model/ref/*.c) $(HW_C) dma/dma_buf.c dma/dma_disasm.c \
 	dma/dma_patch.c dma/dma_validate.c \
 	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c mmu/mmu_shadow.c mmu/mmu_update.c \
 	$(FW_DXGK_C) $(FW_KMD_C) $(FW_VIDMM_C) $(FW_VIDSCH_C) $(FW_UMD_C)
@@ -262,20 +264,20 @@ $(B)/obj/gen/gm_asserts.o: $(B)/gen/gm_asserts.c model/gm_assert.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(B)/obj/model/gm_assert.o: model/gm_assert.cpp model/gm_assert.h model/gm_backend.h $(B)/vl_cc/Vgpu.mk
+$(B)/obj/model/gm_assert.o: model/gm_assert.cpp model/gm_assert.h model/gm_backend.h model/gm_pins.h $(B)/vl_cc/Vgpu.mk
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -I$(B)/vl_cc -c $< -o $@
 
-$(B)/obj/model/gm_be_vl.o: model/gm_be_vl.cpp model/gm_backend.h model/gm_pins.hpp $(B)/vl_cc/Vgpu.mk
+$(B)/obj/model/gm_be_vl.o: model/gm_be_vl.cpp model/gm_backend.h model/gm_pins.h model/gm_pins.hpp model/gm_pins_vl.hpp $(B)/vl_cc/Vgpu.mk
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) $(COV_CXXFLAGS) -DVM_SC=0 -I$(B)/vl_cc -c $< -o $@
 
-$(B)/obj/model/gm_be_vl_nt.o: model/gm_be_vl.cpp model/gm_backend.h model/gm_pins.hpp $(B)/vl_nt/Vgpu_nt.mk
+$(B)/obj/model/gm_be_vl_nt.o: model/gm_be_vl.cpp model/gm_backend.h model/gm_pins.h model/gm_pins.hpp model/gm_pins_vl.hpp $(B)/vl_nt/Vgpu_nt.mk
 	@mkdir -p $(@D)
 	$(CXX) $(filter-out $(VM_TRACE_DEFS),$(CXXFLAGS)) -DVM_TRACE=0 -DVM_TRACE_FST=0 -DVM_SC=0 \
 		-DGM_VL_NT -I$(B)/vl_nt -c $< -o $@
 
-$(B)/obj/model/gm_be_sc.o: model/gm_be_sc.cpp model/gm_backend.h $(B)/vl_sc/Vgpu_sc.mk
+$(B)/obj/model/gm_be_sc.o: model/gm_be_sc.cpp model/gm_backend.h model/gm_pins.h model/gm_pins.hpp model/gm_pins_sc.hpp $(B)/vl_sc/Vgpu_sc.mk
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -DVM_SC=1 -I$(SC_INC) -I$(B)/vl_sc -c $< -o $@
 
@@ -555,7 +557,7 @@ $(B)/fuzz/fuzz_dma: $(FUZZ_C) $(wildcard dma/*.h hw/*.h model/*.h)
 # The capture parser and `replay --disasm` (tb/fuzz/fuzz_capture.c), seeded
 # with the corpus of traces/capture; its findings grow build/fuzz/corpus-capture.
 FUZZ_CAP_C := tb/fuzz/fuzz_capture.c model/gm_capture_read.c tools/replay_disasm.c model/gm_mem.c \
-	dma/dma_disasm.c dma/dma_buf.c $(HW_C) mmu/mmu_walk.c mmu/mmu_pt.c model/gm_status.c
+	model/gm_backends.c dma/dma_disasm.c dma/dma_buf.c $(HW_C) mmu/mmu_walk.c mmu/mmu_pt.c model/gm_status.c
 $(B)/fuzz/fuzz_capture: $(FUZZ_CAP_C) $(wildcard dma/*.h hw/*.h model/*.h mmu/*.h) tools/replay.h
 	@mkdir -p $(@D)/corpus-capture
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \

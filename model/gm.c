@@ -41,32 +41,40 @@ void gm_config_default(struct gm_config *cfg)
 	cfg->reset_cycles = 4;
 }
 
-/* A Verilator model with trace support only for a model that may dump
- * waves: compiled in but off it costs 3-4 % of a cycle.  Builds with one
- * Verilator model (make fast, coverage, profiling) have it without. */
-static const struct gm_backend_ops *backend_ops(enum gm_backend_kind kind, bool waves)
-{
-	switch (kind) {
-	case GM_BACKEND_VERILATOR:
+/* The registry's ops column (model/gm_backends.c), indexed by kind: the ops
+ * of a model made for waves, and of any other (NULL: the same).  A Verilator
+ * model with trace support only for a model that may dump waves: compiled
+ * in but off it costs 3-4 % of a cycle.  Builds with one Verilator model
+ * (make fast, coverage, profiling) have it without. */
+static const struct {
+	const struct gm_backend_ops *waves, *nowave;
+} backend_ops[] = {
+	[GM_BACKEND_VERILATOR] = { &gm_backend_verilator,
 #ifdef GM_VL_NT
-		if (!waves)
-			return &gm_backend_verilator_nt;
+				   &gm_backend_verilator_nt
+#else
+				   NULL
 #endif
-		(void)waves;
-		return &gm_backend_verilator;
-	case GM_BACKEND_SYSTEMC:
-		return &gm_backend_systemc;
-	case GM_BACKEND_REF:
-		return &gm_backend_ref;
-	}
-	return NULL;
+	},
+	[GM_BACKEND_SYSTEMC] = { &gm_backend_systemc, NULL },
+	[GM_BACKEND_REF] = { &gm_backend_ref, NULL },
+};
+
+_Static_assert(sizeof(backend_ops) / sizeof(backend_ops[0]) == GM_BACKEND_COUNT,
+	       "an ops row per enum gm_backend_kind value");
+
+const struct gm_backend_ops *gm_backend_ops_of(enum gm_backend_kind kind, bool waves)
+{
+	if ((unsigned)kind >= GM_BACKEND_COUNT)
+		return NULL;
+	return !waves && backend_ops[kind].nowave ? backend_ops[kind].nowave : backend_ops[kind].waves;
 }
 
 static bool config_valid(const struct gm_config *cfg)
 {
 	const uint64_t region_max = 1ull << 40;
 
-	return backend_ops(cfg->backend, cfg->waves) && cfg->vram_bytes <= region_max &&
+	return gm_backend_ops_of(cfg->backend, cfg->waves) && cfg->vram_bytes <= region_max &&
 	       cfg->sys_bytes <= region_max && cfg->vram_bytes > 0 && cfg->reset_cycles >= 1;
 }
 
@@ -199,7 +207,7 @@ int gm_create(const struct gm_config *cfg, struct gm **out)
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return GM_ERR_NO_MEM;
-	g->ops = backend_ops(cfg->backend, cfg->waves);
+	g->ops = gm_backend_ops_of(cfg->backend, cfg->waves);
 	g->cfg = *cfg;
 	mem_cfg_from(cfg, &mc);
 	st = gm_mem_create(&mc, &g->mem);
@@ -239,7 +247,7 @@ void gm_destroy(struct gm *g)
 
 const char *gm_backend_name(const struct gm *g)
 {
-	return g->ops->name;
+	return gm_backend_info(g->cfg.backend)->name;
 }
 
 static int reg_access(struct gm *g, uint32_t off, bool we, uint32_t wdata, uint32_t *rdata)

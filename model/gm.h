@@ -25,11 +25,39 @@
 #include "gm_mem.h"
 #include "gm_status.h"
 
+/* The backends; their names and capabilities: gm_backend_list() below. */
 enum gm_backend_kind {
 	GM_BACKEND_VERILATOR = 0, /* plain Verilated C++ model (default, fastest) */
 	GM_BACKEND_SYSTEMC,       /* the same RTL under the SystemC kernel */
 	GM_BACKEND_REF,           /* the C reference model (model/ref/): no RTL, no waveforms */
 };
+
+#define GM_BACKEND_COUNT 3 /* enum gm_backend_kind values */
+
+/* What a backend can do (struct gm_backend_info.caps). */
+#define GM_CAP_WAVES (1u << 0)   /* has signals to dump: gm_wave_open (gm_config.waves) */
+#define GM_CAP_SYSTEMC (1u << 1) /* runs under the SystemC kernel: not in the speed build */
+#define GM_CAP_MANY (1u << 2)    /* several models in one process (`gpusim run all`) */
+/* A model not made for waves runs a build of the RTL without trace support,
+ * one made for waves a build with it (what bench_ipc.sh's NAME+trace measures). */
+#define GM_CAP_TRACE_MODEL (1u << 3)
+
+/* One backend of the registry (model/gm_backends.c). */
+struct gm_backend_info {
+	const char *name; /* on the command line, in $GPUSIM_BACKEND and in messages */
+	enum gm_backend_kind kind;
+	unsigned caps;    /* GM_CAP_* */
+	const char *doc;  /* one line */
+};
+
+/* The registry: *n = GM_BACKEND_COUNT entries, in enum gm_backend_kind order. */
+const struct gm_backend_info *gm_backend_list(size_t *n);
+
+/* The entry of @kind; NULL for a value that names no backend. */
+const struct gm_backend_info *gm_backend_info(enum gm_backend_kind kind);
+
+/* The entry named @name (exactly, e.g. "ref"); NULL for NULL or an unknown name. */
+const struct gm_backend_info *gm_backend_lookup(const char *name);
 
 struct gm_config {
 	enum gm_backend_kind backend;
@@ -77,7 +105,7 @@ int gm_create(const struct gm_config *cfg, struct gm **out) GM_MUST_CHECK;
 /* Close any waveform and free everything.  NULL is ignored. */
 void gm_destroy(struct gm *g);
 
-/* "verilator", "systemc" or "ref". */
+/* The registry name of @g's backend: "verilator", "systemc" or "ref". */
 const char *gm_backend_name(const struct gm *g);
 
 /*

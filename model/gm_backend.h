@@ -3,8 +3,9 @@
  * gm_backend.h - the ops table behind which the RTL simulators sit.
  *
  * A backend owns one instance of the Verilated gpu_top and moves it one clock
- * at a time.  gm.c fills the input half of struct gm_pins, calls cycle(),
- * and reads the output half: the pins are the only coupling, so the plain
+ * at a time.  gm.c fills the input half of struct gm_pins (model/gm_pins.h,
+ * generated from regspec/gpu_top_ports.json), calls cycle(), and reads the
+ * output half: the pins are the only coupling, so the plain
  * Verilator model and the SystemC model are interchangeable.
  *
  * The RTL backends are C++ (model/gm_be_vl.cpp, model/gm_be_sc.cpp) exporting
@@ -18,13 +19,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gm_pins.h" /* struct gm_pins: gpu_top's ports (generated) */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define GM_BEAT_BYTES 32u /* gpu_top BeatBytes the backends are built with */
+/* gpu_top's BeatBytes the backends are built with (struct gm_pins, from
+ * regspec/gpu_top_ports.json), and the 64-bit words of an aperture access. */
+#define GM_BEAT_BYTES (GM_PIN_MEM_RSP_RDATA_BITS / 8u)
 #define GM_BEAT_WORDS (GM_BEAT_BYTES / 4u)
-#define GM_APT_CHUNK_WORDS 2u /* 64-bit words of an aperture access (gpu_top) */
+#define GM_APT_CHUNK_WORDS (GM_PIN_APT_REQ_WDATA_BITS / 64u)
 
 /* Waveform time base: a cycle is GM_WAVE_PS_PER_CYCLE of the dump's 1 ps
  * units (1 ns, a nominal 1 GHz clock), so GTKWave's axis in ns reads the
@@ -34,40 +39,9 @@ extern "C" {
 #define GM_WAVE_T_LOW(c) ((c) * GM_WAVE_PS_PER_CYCLE)
 #define GM_WAVE_T_HIGH(c) ((c) * GM_WAVE_PS_PER_CYCLE + GM_WAVE_PS_PER_CYCLE / 2)
 
-/* gpu_top's ports, one field each; see rtl/top/gpu_top.sv. */
-struct gm_pins {
-	/* inputs: written by gm.c before cycle() */
-	uint8_t rst_n;
-	uint8_t reg_req_valid, reg_req_we;
-	uint16_t reg_req_addr;
-	uint32_t reg_req_wdata;
-	uint8_t mem_req_ready;
-	uint8_t mem_rsp_valid, mem_rsp_err;
-	uint32_t mem_rsp_id;
-	uint32_t mem_rsp_rdata[GM_BEAT_WORDS];
-	uint8_t apt_req_valid, apt_req_we;
-	uint16_t apt_req_wstrb;            /* 16 byte enables of the chunk */
-	/* observation only (gpu_top mm_*_i): the memory model, for the waveform */
-	uint16_t mm_inflight;
-	uint8_t mm_refused;
-	uint16_t mm_rsp_latency, mm_vram_backlog, mm_sys_backlog;
-	uint32_t apt_req_addr;             /* window offset, 16-aligned */
-	uint64_t apt_req_wdata[GM_APT_CHUNK_WORDS];
-	/* outputs: valid after cycle() */
-	uint8_t reg_req_ready, reg_rsp_valid, reg_rsp_err;
-	uint32_t reg_rsp_rdata;
-	uint8_t mem_req_valid, mem_req_we;
-	uint32_t mem_req_id;
-	uint64_t mem_req_addr;
-	uint32_t mem_req_wdata[GM_BEAT_WORDS];
-	uint32_t mem_req_wstrb;
-	uint8_t irq;
-	uint8_t apt_req_ready, apt_rsp_valid, apt_rsp_err;
-	uint64_t apt_rsp_rdata[GM_APT_CHUNK_WORDS];
-};
-
+/* A backend's ops; its name, kind and capabilities are in the registry
+ * (model/gm_backends.c, gm.h's struct gm_backend_info). */
 struct gm_backend_ops {
-	const char *name;
 	/*
 	 * Make a model bound to @pins (which must outlive it) and evaluate it
 	 * once so the outputs are valid.  Returns GM_OK and sets *out, or

@@ -41,7 +41,6 @@ static void nosc_trace_close(void *be)
 }
 
 const struct gm_backend_ops gm_backend_systemc = {
-	.name = "systemc",
 	.create = nosc_create,
 	.destroy = nosc_destroy,
 	.cycle = nosc_cycle,

@@ -94,7 +94,7 @@ struct vl_backend {
 // once (its trigger is "first iteration") and then, the edge seen, the NBA
 // region once; each region's function tests the trigger set here.  The edge
 // detector's memory of clk_i is left as the loops leave it.  About 110
-// instructions a cycle less (README, issue 19).
+// instructions a cycle less (README, "Simulation speed").
 inline void vl_edge(gm_vl_root *r)
 {
 	static_assert(std::is_same<decltype(r->__VicoTriggered), VlTriggerVec<1>>::value &&
@@ -166,7 +166,7 @@ bool vl_cycle(void *p, uint64_t cycle, int dump)
 		// (about 130 instructions a cycle).  vl_create's eval()
 		// initialised the model, and the rest of eval() around the two
 		// regions vl_edge runs is bookkeeping and the scheduling loops
-		// (about 110 more; README, issue 19).
+		// (about 110 more; README, "Simulation speed").
 		be->ctx->time(GM_WAVE_T_HIGH(cycle));
 		top.clk_i = 1;
 		vl_edge(top.rootp);
@@ -190,5 +190,5 @@ void vl_trace_close(void *p)
 } // namespace
 
 extern "C" const gm_backend_ops GM_VL_OPS = {
-	"verilator", vl_create, vl_destroy, vl_cycle, vl_trace_open, vl_trace_close, gm_assert_failed,
+	vl_create, vl_destroy, vl_cycle, vl_trace_open, vl_trace_close, gm_assert_failed,
 };

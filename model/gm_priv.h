@@ -16,6 +16,11 @@
 #include "gm_capture.h"
 #include "gm_view.h"
 
+/* The ops of backend @kind (gm.c, the registry's ops column): those of a
+ * model made for waves (@waves) or of any other; NULL for a value that
+ * names no backend. */
+const struct gm_backend_ops *gm_backend_ops_of(enum gm_backend_kind kind, bool waves);
+
 struct gm {
 	const struct gm_backend_ops *ops;
 	struct gm_config cfg;   /* as created: a capture's header */

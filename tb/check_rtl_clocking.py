@@ -54,6 +54,19 @@ def in_ranges(pos, ranges):
     return any(a <= pos < b for a, b in ranges)
 
 
+def splice_includes(raw, inc_dir):
+    """@raw with each `include of a file under @inc_dir (the -I directory:
+    gpu_top's generated port list) spliced in on the include's own line, its
+    comments stripped and its lines joined, so the line numbers stay the file's."""
+    def splice(m):
+        path = os.path.join(inc_dir, m.group(1))
+        if not os.path.isfile(path):
+            return m.group(0)
+        with open(path, encoding="utf-8") as fh:
+            return " ".join(strip_comments(fh.read()).split("\n"))
+    return re.sub(r'`include\s+"([^"]+)"', splice, raw)
+
+
 def check_text(name, raw):
     errs = []
     text = strip_comments(raw)
@@ -155,6 +168,7 @@ def main(argv):
         except OSError as e:
             print("check_rtl_clocking: %s" % e, file=sys.stderr)
             return 2
+        raw = splice_includes(raw, os.path.join(root, "rtl"))
         nff += len(re.findall(r"\balways_ff\b", strip_comments(raw)))
         errs += check_text(os.path.relpath(f, root), raw)
     if selftest:

@@ -29,7 +29,7 @@
 #include "scen_pipe.h"
 
 struct bench_case {
-	const char *name;
+	const char *what; /* after the backend's registry name */
 	enum gm_backend_kind backend;
 	int wave; /* 0 off, 1 window, 2 full, 3 a window past the end (none dumped) */
 	bool mmu;
@@ -368,16 +368,16 @@ static int bench_scenarios(void)
 int cmd_bench(int argc, char **argv)
 {
 	static const struct bench_case cases[] = {
-		{ "verilator, waves off", GM_BACKEND_VERILATOR, 0, true },
-		{ "verilator, 1000-cycle FST window", GM_BACKEND_VERILATOR, 1, true },
-		{ "verilator, full FST", GM_BACKEND_VERILATOR, 2, true },
-		{ "systemc, waves off", GM_BACKEND_SYSTEMC, 0, true },
-		{ "systemc, 1000-cycle FST window", GM_BACKEND_SYSTEMC, 1, true },
-		{ "systemc, full FST", GM_BACKEND_SYSTEMC, 2, true },
-		{ "verilator, waves off, no VMID", GM_BACKEND_VERILATOR, 0, false },
-		{ "ref (C reference model)", GM_BACKEND_REF, 0, true },
+		{ ", waves off", GM_BACKEND_VERILATOR, 0, true },
+		{ ", 1000-cycle FST window", GM_BACKEND_VERILATOR, 1, true },
+		{ ", full FST", GM_BACKEND_VERILATOR, 2, true },
+		{ ", waves off", GM_BACKEND_SYSTEMC, 0, true },
+		{ ", 1000-cycle FST window", GM_BACKEND_SYSTEMC, 1, true },
+		{ ", full FST", GM_BACKEND_SYSTEMC, 2, true },
+		{ ", waves off, no VMID", GM_BACKEND_VERILATOR, 0, false },
+		{ " (C reference model)", GM_BACKEND_REF, 0, true },
 		/* the model with trace support (a model made for waves) dumping nothing */
-		{ "verilator, trace support, no wave", GM_BACKEND_VERILATOR, 3, true },
+		{ ", trace support, no wave", GM_BACKEND_VERILATOR, 3, true },
 	};
 	enum { NCASES = sizeof(cases) / sizeof(cases[0]) };
 	double rate[NCASES] = { 0 };
@@ -401,15 +401,17 @@ int cmd_bench(int argc, char **argv)
 	printf("bench: demo workload, %u render/copy rounds per case\n", rounds);
 	for (unsigned i = 0; i < NCASES; i++) {
 		struct scen_demo_result r;
+		char name[64];
 
+		snprintf(name, sizeof(name), "%s%s", cli_backend_word(cases[i].backend), cases[i].what);
 		if (bench_one(&cases[i], rounds, &r)) {
-			printf("  %-36s failed\n", cases[i].name);
+			printf("  %-36s failed\n", name);
 			return 1;
 		}
 		rate[i] = r.seconds > 0 ? (double)r.cycles / r.seconds : 0;
 		cyc[i] = r.cycles;
-		printf("  %-36s %10" PRIu64 " cycles %8.3f s %10.0f cycles/s\n", cases[i].name,
-		       r.cycles, r.seconds, rate[i]);
+		printf("  %-36s %10" PRIu64 " cycles %8.3f s %10.0f cycles/s\n", name, r.cycles,
+		       r.seconds, rate[i]);
 	}
 	printf("ratios: systemc/verilator %.3f; verilator full FST/off %.3f, window/off %.3f;"
 	       " systemc full FST/off %.3f; translated/physical render queue %.3f\n",

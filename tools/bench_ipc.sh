@@ -6,12 +6,16 @@
 # Usage: tools/bench_ipc.sh [GPUSIM] [BACKEND...]   (make bench-ipc)
 #   GPUSIM    the binary (default build/bin/gpusim: valgrind cannot run a
 #             -march=native build on an AVX-512 host)
-#   BACKEND   verilator, verilator+trace, systemc, ref (default all four)
+#   BACKEND   a backend `gpusim backends` lists, or NAME+trace for one with
+#             the trace-model capability (default: every backend, and
+#             NAME+trace after each trace-model one: verilator,
+#             verilator+trace, systemc, ref)
 #
-# verilator+trace is the Verilator backend on its model with trace support
-# (a model made for waves: --wave FILE) recording nothing (--wave-from past
-# the run's end): the cost of trace support compiled in and off.  Plain
-# verilator runs the model without it, as every run without --wave does.
+# NAME+trace is the backend on its model with trace support (a model made
+# for waves: --wave FILE) recording nothing (--wave-from past the run's
+# end): the cost of trace support compiled in and off.  Plain NAME runs the
+# model without it, as every run without --wave does.  Ratios are against
+# the registry's first backend, the default (verilator).
 #
 # For each short deterministic workload - idle (a model out of reset
 # clocked with nothing to do), the demo, copy streaming (`run copies`) and a
@@ -24,7 +28,10 @@ set -eu
 
 BIN=${1:-build/bin/gpusim}
 shift || true
-BACKENDS=${*:-verilator verilator+trace systemc ref}
+# The registry (gpusim backends: name, capabilities, what it is).
+REGISTRY=$("$BIN" backends)
+BACKENDS=${*:-$(awk '{ print $1; if ($2 ~ /(^|,)trace-model(,|$)/) print $1 "+trace" }' <<< "$REGISTRY")}
+BASE=$(awk 'NR == 1 { print $1 }' <<< "$REGISTRY")
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -43,8 +50,9 @@ for w in "${WORKLOADS[@]}"; do
 	name=${w%%|*} args=${w#*|}
 	for be in $BACKENDS; do
 		bargs="--backend $be"
-		[ "$be" = verilator+trace ] &&
-			bargs="--backend verilator --wave $TMP/w.fst --wave-from 1000000000"
+		case $be in
+		*+trace) bargs="--backend ${be%+trace} --wave $TMP/w.fst --wave-from 1000000000" ;;
+		esac
 		# shellcheck disable=SC2086 # args are words
 		valgrind --tool=callgrind --toggle-collect=gm_tick --callgrind-out-file="$TMP/cg" \
 			"$BIN" $args $bargs > "$TMP/out" 2> "$TMP/vg" || {
@@ -65,17 +73,18 @@ done
 for w in "${WORKLOADS[@]}"; do
 	name=${w%%|*}
 	for be in $BACKENDS; do
-		[ "$be" = verilator ] && continue
-		[ -n "${IPC[$name.verilator]:-}" ] || continue
-		if [ "$be" = verilator+trace ]; then
-			awk -v n="$name" -v iv="${IPC[$name.verilator]}" -v it="${IPC[$name.$be]}" 'BEGIN {
+		if [ "${be%+trace}" != "$be" ]; then
+			[ -n "${IPC[$name.${be%+trace}]:-}" ] || continue
+			awk -v n="$name" -v iv="${IPC[$name.${be%+trace}]}" -v it="${IPC[$name.$be]}" 'BEGIN {
 				printf "%-9s trace support compiled in, off: %+.1f %% instructions per cycle\n",
 					n, 100 * (it - iv) / iv }'
 			continue
 		fi
-		awk -v n="$name" -v b="$be" -v iv="${IPC[$name.verilator]}" -v ib="${IPC[$name.$be]}" \
-			-v rv="${RATE[$name.verilator]}" -v rb="${RATE[$name.$be]}" 'BEGIN {
-			printf "%-9s %s/verilator: %.2fx by instructions per cycle, %.2fx by cycles/s\n",
-				n, b, iv / ib, (rv > 0 ? rb / rv : 0) }'
+		[ "$be" = "$BASE" ] && continue
+		[ -n "${IPC[$name.$BASE]:-}" ] || continue
+		awk -v n="$name" -v b="$be" -v base="$BASE" -v iv="${IPC[$name.$BASE]}" \
+			-v ib="${IPC[$name.$be]}" -v rv="${RATE[$name.$BASE]}" -v rb="${RATE[$name.$be]}" 'BEGIN {
+			printf "%-9s %s/%s: %.2fx by instructions per cycle, %.2fx by cycles/s\n",
+				n, b, base, iv / ib, (rv > 0 ? rb / rv : 0) }'
 	done
 done

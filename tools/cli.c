@@ -33,20 +33,26 @@ bool cli_parse_u64(const char *s, uint64_t *v)
 
 bool cli_parse_backend(const char *s, enum gm_backend_kind *k)
 {
-	if (s && strcmp(s, "verilator") == 0)
-		*k = GM_BACKEND_VERILATOR;
-	else if (s && strcmp(s, "systemc") == 0)
-		*k = GM_BACKEND_SYSTEMC;
-	else if (s && strcmp(s, "ref") == 0)
-		*k = GM_BACKEND_REF;
-	else
+	const struct gm_backend_info *b = gm_backend_lookup(s);
+
+	if (!b)
 		return false;
+	*k = b->kind;
 	return true;
 }
 
 const char *cli_backend_word(enum gm_backend_kind k)
 {
-	return k == GM_BACKEND_SYSTEMC ? "systemc" : k == GM_BACKEND_REF ? "ref" : "verilator";
+	const struct gm_backend_info *b = gm_backend_info(k);
+
+	return b ? b->name : "?";
+}
+
+bool cli_backend_can(enum gm_backend_kind k, unsigned caps)
+{
+	const struct gm_backend_info *b = gm_backend_info(k);
+
+	return b && (b->caps & caps) == caps;
 }
 
 /* True when @prog is an executable file in a directory of $PATH. */
@@ -68,17 +74,23 @@ static bool on_path(const char *prog)
 int cli_check_wave(const char *cmd, const char *wave, enum gm_backend_kind be)
 {
 	size_t n = wave ? strlen(wave) : 0;
+	char why[96];
 
-	if (wave && be == GM_BACKEND_REF)
-		return cli_usage(cmd, "--wave needs an RTL backend (ref has no signals to dump)", wave);
+	if (wave && !cli_backend_can(be, GM_CAP_WAVES)) {
+		snprintf(why, sizeof(why), "--wave needs an RTL backend (%s has no signals to dump)",
+			 cli_backend_word(be));
+		return cli_usage(cmd, why, wave);
+	}
 #ifdef GPUSIM_FAST_BUILD
 	/* make fast: the model has no trace support and there is no SystemC */
 	if (wave)
 		return cli_usage(cmd, "this is the speed build (make fast), without waves: run "
 				 "build/bin/gpusim for --wave", wave);
-	if (be == GM_BACKEND_SYSTEMC)
+	if (cli_backend_can(be, GM_CAP_SYSTEMC)) {
+		snprintf(why, sizeof(why), "--backend %s", cli_backend_word(be));
 		return cli_usage(cmd, "this is the speed build (make fast), without SystemC: run "
-				 "build/bin/gpusim for", "--backend systemc");
+				 "build/bin/gpusim for", why);
+	}
 #endif
 	if (n > 4 && !strcmp(wave + n - 4, ".vcd") && !on_path("fst2vcd"))
 		return cli_usage(cmd, "--wave FILE.vcd needs fst2vcd (package gtkwave) on PATH", wave);

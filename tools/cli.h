@@ -28,9 +28,13 @@ bool cli_parse_u64(const char *s, uint64_t *v);
 /* A --rounds value, 1..CLI_ROUNDS_MAX. */
 bool cli_parse_rounds(const char *s, unsigned *rounds);
 
-/* verilator, systemc or ref into *k; false for anything else. */
+/* A backend's registry name (gm_backend_lookup) into *k; false, *k
+ * untouched, for anything else. */
 bool cli_parse_backend(const char *s, enum gm_backend_kind *k);
+/* The registry name of @k ("?" for a value that names no backend). */
 const char *cli_backend_word(enum gm_backend_kind k);
+/* Whether backend @k has every GM_CAP_* of @caps. */
+bool cli_backend_can(enum gm_backend_kind k, unsigned caps);
 
 /* Refuse --wave @wave before the run when it cannot be written: on the ref
  * backend (no signals), in the speed build (no trace support, no SystemC),

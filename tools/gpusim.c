@@ -52,6 +52,8 @@ const char gpusim_usage[] =
 	"  disasm FILE     decode a raw little-endian dword file as packets: at most\n"
 	"                  64 MiB and a whole number of dwords, else refused with the\n"
 	"                  count of trailing bytes (exit 1 if a packet does not decode)\n"
+	"  backends        list the backends --backend takes: name, capabilities\n"
+	"                  (waves, systemc, run-all, trace-model) and what each is\n"
 	"\n"
 	"demo options:\n"
 	"  --backend verilator|systemc|ref   RTL simulator, or ref: the C reference\n"
@@ -194,7 +196,7 @@ static int run_one(const char *name, const struct scen_pipe_opts *o)
 	       r.st.paging_buffers, r.st.evictions, r.st.page_ins, r.st.fills, r.st.tdrs,
 	       st ? " - FAILED" : "");
 	say_view(o->wave);
-	if (st && !o->wave && o->backend != GM_BACKEND_REF) { /* waves on failure */
+	if (st && !o->wave && cli_backend_can(o->backend, GM_CAP_WAVES)) { /* waves on failure */
 		struct scen_pipe_opts again = *o;
 		struct scen_pipe_result r2;
 		char path[256];
@@ -274,7 +276,7 @@ static int cmd_run(int argc, char **argv)
 		return cli_usage(NULL, "--wave-from/--wave-to need --wave", NULL);
 	if (o.wave_from >= o.wave_to)
 		return cli_usage(NULL, "empty wave window", NULL);
-	if (!strcmp(name, "all") && o.backend == GM_BACKEND_SYSTEMC)
+	if (!strcmp(name, "all") && !cli_backend_can(o.backend, GM_CAP_MANY))
 		return cli_usage(NULL, "the SystemC backend runs one model per process: one scenario", NULL);
 	if (cli_check_wave(NULL, o.wave, o.backend))
 		return 2;
@@ -321,7 +323,7 @@ static int cmd_demo(int argc, char **argv)
 	printf("\ndemo: %" PRIu64 " cycles, %u checks, %u failed%s%s\n", r.cycles, r.checks,
 	       r.failures, o.wave ? ", waveform " : "", o.wave ? o.wave : "");
 	say_view(o.wave);
-	if (st && r.checks && !o.wave && o.backend != GM_BACKEND_REF) { /* waves on failure */
+	if (st && r.checks && !o.wave && cli_backend_can(o.backend, GM_CAP_WAVES)) { /* waves on failure */
 		struct scen_demo_result r2;
 		char path[256];
 
@@ -424,6 +426,34 @@ static int cmd_idle(int argc, char **argv)
 	return bench_idle(be, n, wave, wave_from);
 }
 
+/* `gpusim backends`: the registry, one backend a line (tools/bench_ipc.sh
+ * reads it): name, capabilities (comma-separated, "-" for none), what it is. */
+static int cmd_backends(int argc, char **argv)
+{
+	static const struct {
+		unsigned cap;
+		const char *word;
+	} caps[] = { { GM_CAP_WAVES, "waves" }, { GM_CAP_SYSTEMC, "systemc" },
+		     { GM_CAP_MANY, "run-all" }, { GM_CAP_TRACE_MODEL, "trace-model" } };
+	const struct gm_backend_info *b;
+	size_t n;
+
+	if (argc > 1)
+		return cli_usage(NULL, "backends takes no argument", argv[1]);
+	b = gm_backend_list(&n);
+	for (size_t i = 0; i < n; i++) {
+		char words[64] = "-";
+		size_t len = 0;
+
+		for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++)
+			if (b[i].caps & caps[c].cap)
+				len += (size_t)snprintf(words + len, sizeof(words) - len, "%s%s",
+							len ? "," : "", caps[c].word);
+		printf("%-10s %-27s %s\n", b[i].name, words, b[i].doc);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -442,5 +472,7 @@ int main(int argc, char **argv)
 		return cmd_replay(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "idle"))
 		return cmd_idle(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "backends"))
+		return cmd_backends(argc - 1, argv + 1);
 	return cli_usage(NULL, "unknown command", argv[1]);
 }

@@ -234,10 +234,13 @@ static void print_rec(FILE *out, struct shadow *s, const struct gm_cap_rec *rec)
 	}
 }
 
+/* The registry name of @k ("?" for a value that names no backend: a
+ * damaged header). */
 static const char *backend_word(enum gm_backend_kind k)
 {
-	return k == GM_BACKEND_SYSTEMC ? "systemc" : k == GM_BACKEND_REF ? "ref" :
-	       k == GM_BACKEND_VERILATOR ? "verilator" : "?";
+	const struct gm_backend_info *b = gm_backend_info(k);
+
+	return b ? b->name : "?";
 }
 
 int replay_disasm(FILE *out, const char *path, struct gm_cap_reader *r,

@@ -4,8 +4,9 @@
  *
  * gm_backend_ref is the third struct gm_backend_ops (GM_BACKEND_REF): it
  * reads and drives struct gm_pins exactly as the RTL does (gpu_top.sv's
- * port description), so gm.c, its memory model, the firmware and every
- * client run on it unchanged.  It has no waveform: trace_open answers
+ * port description), through the pin view generated from the port list
+ * (ref_pins.h, regspec/gpu_top_ports.json), so gm.c, its memory model, the
+ * firmware and every client run on it unchanged.  It has no waveform: trace_open answers
  * GM_ERR_UNSUPPORTED.
  *
  * One cycle: the registered inputs of the last edge are used, every block
@@ -19,6 +20,7 @@
 
 #include "gm_status.h"
 #include "ref.h"
+#include "ref_pins.h" /* the pins as the RTL sees them (generated) */
 
 static void reset_all(struct ref_top *t)
 {
@@ -40,22 +42,22 @@ static void pins_out(struct ref_top *t)
 	struct gm_pins *p = t->pins;
 	const struct ref_req *h = &t->mmu.ob[0];
 
-	p->reg_req_ready = 1;
-	p->reg_rsp_valid = t->regs.rsp_valid;
-	p->reg_rsp_err = t->regs.rsp_err;
-	p->reg_rsp_rdata = t->regs.rsp_rdata;
-	p->mem_req_valid = t->mmu.ob_n > 0;
-	p->mem_req_we = t->mmu.ob_n ? h->we : 0;
-	p->mem_req_id = t->mmu.ob_n ? h->id : 0;
-	p->mem_req_addr = t->mmu.ob_n ? h->addr : 0;
+	ref_drive_reg_req_ready(p, 1);
+	ref_drive_reg_rsp_valid(p, t->regs.rsp_valid);
+	ref_drive_reg_rsp_err(p, t->regs.rsp_err);
+	ref_drive_reg_rsp_rdata(p, t->regs.rsp_rdata);
+	ref_drive_mem_req_valid(p, t->mmu.ob_n > 0);
+	ref_drive_mem_req_we(p, t->mmu.ob_n ? h->we : 0);
+	ref_drive_mem_req_id(p, t->mmu.ob_n ? h->id : 0);
+	ref_drive_mem_req_addr(p, t->mmu.ob_n ? h->addr : 0);
 	if (t->mmu.ob_n)
-		memcpy(p->mem_req_wdata, h->wdata, REF_BEAT);
-	p->mem_req_wstrb = t->mmu.ob_n ? h->wstrb : 0;
-	p->irq = ref_regs_irq(&t->regs);
-	p->apt_req_ready = ref_apt_ready(&t->apt, t->a_valid);
-	p->apt_rsp_valid = t->apt.rsp_valid;
-	p->apt_rsp_err = t->apt.rsp_err;
-	memcpy(p->apt_rsp_rdata, t->apt.rsp_rdata, sizeof(p->apt_rsp_rdata));
+		ref_drive_mem_req_wdata(p, h->wdata);
+	ref_drive_mem_req_wstrb(p, t->mmu.ob_n ? h->wstrb : 0);
+	ref_drive_irq(p, ref_regs_irq(&t->regs));
+	ref_drive_apt_req_ready(p, ref_apt_ready(&t->apt, t->a_valid));
+	ref_drive_apt_rsp_valid(p, t->apt.rsp_valid);
+	ref_drive_apt_rsp_err(p, t->apt.rsp_err);
+	ref_drive_apt_rsp_rdata(p, t->apt.rsp_rdata);
 }
 
 /* Register the inputs; a field beside a valid only with it (no block
@@ -64,26 +66,26 @@ static void pins_in(struct ref_top *t)
 {
 	const struct gm_pins *p = t->pins;
 
-	t->r_valid = p->reg_req_valid;
+	t->r_valid = ref_pin_reg_req_valid(p);
 	if (t->r_valid) {
-		t->r_we = p->reg_req_we;
-		t->r_addr = p->reg_req_addr;
-		t->r_wdata = p->reg_req_wdata;
+		t->r_we = ref_pin_reg_req_we(p);
+		t->r_addr = ref_pin_reg_req_addr(p);
+		t->r_wdata = ref_pin_reg_req_wdata(p);
 	}
-	t->m_rsp.valid = p->mem_rsp_valid;
+	t->m_rsp.valid = ref_pin_mem_rsp_valid(p);
 	if (t->m_rsp.valid) {
-		t->m_rsp.err = p->mem_rsp_err;
-		t->m_rsp.id = p->mem_rsp_id & 0xffu;
-		t->m_rsp.we = p->mem_rsp_id & 1u;
+		t->m_rsp.err = ref_pin_mem_rsp_err(p);
+		t->m_rsp.id = ref_pin_mem_rsp_id(p);
+		t->m_rsp.we = ref_pin_mem_rsp_id(p) & 1u;
 		t->m_rsp.fault = false;
-		memcpy(t->m_rsp.rdata, p->mem_rsp_rdata, REF_BEAT);
+		memcpy(t->m_rsp.rdata, ref_pin_mem_rsp_rdata(p), REF_BEAT);
 	}
-	t->a_valid = p->apt_req_valid;
+	t->a_valid = ref_pin_apt_req_valid(p);
 	if (t->a_valid) {
-		t->a_we = p->apt_req_we;
-		t->a_addr = p->apt_req_addr & (GPU_APT_WINDOW_BYTES - 1u);
-		memcpy(t->a_wdata, p->apt_req_wdata, sizeof(t->a_wdata));
-		t->a_wstrb = p->apt_req_wstrb;
+		t->a_we = ref_pin_apt_req_we(p);
+		t->a_addr = ref_pin_apt_req_addr(p);
+		memcpy(t->a_wdata, ref_pin_apt_req_wdata(p), sizeof(t->a_wdata));
+		t->a_wstrb = ref_pin_apt_req_wstrb(p);
 	}
 }
 
@@ -172,10 +174,10 @@ static bool mmu_step(struct ref_top *t, const struct ref_req *in, const struct r
 
 	if (idle && t->mmu_fix) {
 		SKIP_CHECK(t->mmu, (void)ref_mmu_step(b_, &t->regs, NULL, &t->m_rsp,
-						      t->pins->mem_req_ready, inv));
+						      ref_pin_mem_req_ready(t->pins), inv));
 		return false;
 	}
-	taken = ref_mmu_step(&t->mmu, &t->regs, in, &t->m_rsp, t->pins->mem_req_ready, inv);
+	taken = ref_mmu_step(&t->mmu, &t->regs, in, &t->m_rsp, ref_pin_mem_req_ready(t->pins), inv);
 	t->mmu_fix = idle;
 	return taken;
 }
@@ -280,7 +282,7 @@ static __attribute__((noinline)) void edge(struct ref_top *t)
 	/* the aperture snoops every write the memory port takes, a cycle late */
 	ain.snoop_valid = t->snoop_valid;
 	ain.snoop_addr = t->snoop_addr;
-	t->snoop_valid = t->mmu.ob_n && t->mmu.ob[0].we && t->pins->mem_req_ready;
+	t->snoop_valid = t->mmu.ob_n && t->mmu.ob[0].we && ref_pin_mem_req_ready(t->pins);
 	t->snoop_addr = t->mmu.ob[0].addr;
 	taken = mmu_step(t, pick >= 0 ? &offers[pick] : NULL, &inv);
 	ref_regs_fault(&t->regs, &t->mmu.fault);
@@ -358,12 +360,12 @@ static bool ref_cycle(void *be, uint64_t cycle, int dump)
 
 	(void)cycle;
 	(void)dump;
-	if (!t->pins->rst_n)
+	if (!ref_pin_rst_n(t->pins))
 		reset_all(t);
 	else if (!quiet_try(t, &moved))
 		edge(t);
 	pins_in(t);
-	if (!t->pins->rst_n) {
+	if (!ref_pin_rst_n(t->pins)) {
 		/* the input registers hold reset values too */
 		t->r_valid = t->a_valid = false;
 		t->m_rsp.valid = false;
@@ -388,7 +390,6 @@ static void ref_trace_close(void *be)
 }
 
 const struct gm_backend_ops gm_backend_ref = {
-	.name = "ref",
 	.create = ref_create,
 	.destroy = ref_destroy,
 	.cycle = ref_cycle,

@@ -33,56 +33,13 @@
 
 `default_nettype none
 
-module gpu_top #(
-  parameter int unsigned NumQueues = 2,
-  parameter int unsigned BeatBytes = 32,  // memory port bytes per beat
-  parameter int unsigned MemIdW = 8,
-  parameter int unsigned TlbEntries = 16,
-  parameter int unsigned NumRanges = 8
-) (
-  input  logic                   clk_i,
-  input  logic                   rst_ni,
-  // Register port (BAR0)
-  input  logic                   reg_req_valid_i,
-  output logic                   reg_req_ready_o,
-  input  logic                   reg_req_we_i,
-  input  logic [15:0]            reg_req_addr_i,
-  input  logic [31:0]            reg_req_wdata_i,
-  output logic                   reg_rsp_valid_o,
-  output logic [31:0]            reg_rsp_rdata_o,
-  output logic                   reg_rsp_err_o,
-  // Memory master port
-  output logic                   mem_req_valid_o,
-  input  logic                   mem_req_ready_i,
-  output logic [MemIdW-1:0]      mem_req_id_o,
-  output logic [47:0]            mem_req_addr_o,
-  output logic                   mem_req_we_o,
-  output logic [BeatBytes*8-1:0] mem_req_wdata_o,
-  output logic [BeatBytes-1:0]   mem_req_wstrb_o,
-  input  logic                   mem_rsp_valid_i,
-  input  logic [MemIdW-1:0]      mem_rsp_id_i,
-  input  logic                   mem_rsp_err_i,
-  input  logic [BeatBytes*8-1:0] mem_rsp_rdata_i,
-  // Aperture port (BAR1)
-  input  logic                   apt_req_valid_i,
-  output logic                   apt_req_ready_o,
-  input  logic                   apt_req_we_i,
-  input  logic [27:0]            apt_req_addr_i,
-  input  logic [127:0]           apt_req_wdata_i,
-  input  logic [15:0]            apt_req_wstrb_i,
-  output logic                   apt_rsp_valid_o,
-  output logic [127:0]           apt_rsp_rdata_o,
-  output logic                   apt_rsp_err_o,
-  // Interrupt
-  output logic                   irq_o,
-  // Observation only: the memory model's state for the waveform (gm.c
-  // drives these while it dumps; no logic reads them; mem.gtkw shows them)
-  input  logic [12:0]            mm_inflight_i,     // requests in flight
-  input  logic                   mm_refused_i,      // the port refused a request this cycle
-  input  logic [15:0]            mm_rsp_latency_i,  // accept-to-response cycles of this cycle's response
-  input  logic [15:0]            mm_vram_backlog_i, // cycles the VRAM data bus is booked ahead
-  input  logic [15:0]            mm_sys_backlog_i   // ... and the system memory's
-);
+// The parameters and ports, generated from regspec/gpu_top_ports.json (make
+// gen): NumQueues, BeatBytes (memory port bytes per beat), MemIdW,
+// TlbEntries, NumRanges; clk_i, rst_ni, the register, memory and aperture
+// ports, irq_o and the observation-only mm_*_i.
+module gpu_top
+  `include "top/gpu_top_ports.svh"
+;
 
   `include "gpu_defs.svh"
 

@@ -13,13 +13,9 @@
 
 enum gm_backend_kind tb_backend(void)
 {
-	const char *s = getenv("GPUSIM_BACKEND");
+	const struct gm_backend_info *b = gm_backend_lookup(getenv("GPUSIM_BACKEND"));
 
-	if (s && strcmp(s, "systemc") == 0)
-		return GM_BACKEND_SYSTEMC;
-	if (s && strcmp(s, "ref") == 0)
-		return GM_BACKEND_REF;
-	return GM_BACKEND_VERILATOR;
+	return b ? b->kind : GM_BACKEND_VERILATOR;
 }
 
 /* The model whose waveform is open: a failing test leaves it behind

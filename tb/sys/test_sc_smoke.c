@@ -4,7 +4,8 @@
  * backend, cycle for cycle: both models live in this process (one SystemC
  * model is all its kernel allows), run an identical mixed workload - two
  * queues, IBs, WAIT_MEM, fences with interrupts, a CP error and its recovery
- * - and must end with the same memory, counters and cycle count.
+ * - and must end with the same memory, counters and cycle count.  And the
+ * backend registry (gm.h) every name and capability comes from.
  */
 #include <string.h>
 
@@ -95,6 +96,44 @@ static void test_systemc_matches_verilator(void **state)
 	assert_int_equal(sc.cycles, vl.cycles);
 }
 
+/* The registry: one entry per kind, in kind order, each found by its name
+ * (the names the command line and $GPUSIM_BACKEND take, written out here as
+ * the oracle), the capabilities the CLI checks, and nothing for an unknown
+ * name or kind; a model of an unknown kind is refused. */
+static void test_backend_registry(void **state)
+{
+	static const char *const names[GM_BACKEND_COUNT] = { "verilator", "systemc", "ref" };
+	const struct gm_backend_info *b;
+	struct gm_config cfg;
+	struct gm *g = NULL;
+	size_t n;
+
+	(void)state;
+	b = gm_backend_list(&n);
+	assert_int_equal(n, GM_BACKEND_COUNT);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(b[i].kind, i);
+		assert_string_equal(b[i].name, names[i]);
+		assert_ptr_equal(gm_backend_info(b[i].kind), &b[i]);
+		assert_ptr_equal(gm_backend_lookup(names[i]), &b[i]);
+		assert_non_null(b[i].doc);
+	}
+	assert_true(gm_backend_info(GM_BACKEND_VERILATOR)->caps & GM_CAP_WAVES);
+	assert_true(gm_backend_info(GM_BACKEND_VERILATOR)->caps & GM_CAP_MANY);
+	assert_int_equal(gm_backend_info(GM_BACKEND_SYSTEMC)->caps & (GM_CAP_SYSTEMC | GM_CAP_MANY),
+			 GM_CAP_SYSTEMC);
+	assert_int_equal(gm_backend_info(GM_BACKEND_REF)->caps & (GM_CAP_WAVES | GM_CAP_SYSTEMC), 0);
+	assert_null(gm_backend_lookup(NULL));
+	assert_null(gm_backend_lookup(""));
+	assert_null(gm_backend_lookup("Verilator"));
+	assert_null(gm_backend_lookup("verilator "));
+	assert_null(gm_backend_info((enum gm_backend_kind)GM_BACKEND_COUNT));
+	gm_config_default(&cfg);
+	cfg.backend = (enum gm_backend_kind)GM_BACKEND_COUNT;
+	assert_int_equal(gm_create(&cfg, &g), GM_ERR_BAD_ARG);
+	assert_null(g);
+}
+
 /* The kernel elaborates once: a second SystemC model is refused cleanly. */
 static void test_systemc_second_model_refused(void **state)
 {
@@ -111,6 +150,7 @@ static void test_systemc_second_model_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_backend_registry),
 		cmocka_unit_test(test_systemc_matches_verilator),
 		cmocka_unit_test(test_systemc_second_model_refused),
 	};
