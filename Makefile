@@ -144,7 +144,9 @@ LIB := $(B)/libgpusim.a
 
 BIN := $(B)/bin/gpusim
 TESTS := test_rand test_gm_mem test_capture test_dma test_mmu test_mmu_va test_mmu_update test_tile test_patch test_disasm test_fw_mem test_fw_res test_fw_handles test_fw_residency test_cp test_apt test_apt_wc test_ce test_mmu_rtl test_cov test_cov_bp test_cov_toggle test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_lock_render test_kmd_recovery test_kmd_evict test_wave test_sc_smoke test_gpuva test_san_fatal test_umd test_umd_tsan test_umd_rtl
-TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
+# The RTL primitives' own tests (tb/prim/*.sv, Verilator --binary).
+PRIM_TESTS := test_prim_fifo test_prim_arb
+TEST_BIN := $(addprefix $(B)/tests/,$(TESTS) $(PRIM_TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
 .PHONY: all deps deps-test deps-fuzz deps-slurm run test regress regress-slurm test-slurm lint synth gen \
@@ -189,6 +191,16 @@ $(B)/vl_sc/Vgpu_sc.mk: $(RTL_DEP)
 VL_MAKE = $(MAKE) --no-print-directory OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2 \
 	SYSTEMC_INCLUDE=$(SC_INC) SYSTEMC_LIBDIR=$(SC_LIB) CXX=$(CXX) \
 	USER_CPPFLAGS="$(SANFLAGS) $(VL_SAN_WAIVE) $(OPT_FLAGS) -DVL_USER_STOP"
+
+# A primitive's test: its SV testbench and the primitive, built as one
+# Verilator --binary (about 10 s each).
+$(B)/tests/test_prim_fifo: tb/prim/test_prim_fifo.sv rtl/prim/prim_fifo_sync.sv rtl/prim/prim_assert.svh
+$(B)/tests/test_prim_arb: tb/prim/test_prim_arb.sv rtl/prim/prim_arb_rr.sv rtl/prim/prim_assert.svh
+$(addprefix $(B)/tests/,$(PRIM_TESTS)):
+	@mkdir -p $(@D) $(B)/vl_prim
+	+$(VERILATOR) --binary --assert -Wall -Irtl --top-module $(@F) -Mdir $(B)/vl_prim/$(@F) \
+		-o $(@F) $(filter %.sv,$^) > $(B)/vl_prim/$(@F).log
+	cp $(B)/vl_prim/$(@F)/$(@F) $@
 
 $(B)/vl_cc/Vgpu__ALL.a: $(B)/vl_cc/Vgpu.mk
 	+$(VL_MAKE) -C $(@D) -f Vgpu.mk Vgpu__ALL.a
