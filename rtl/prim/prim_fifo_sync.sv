@@ -14,9 +14,10 @@
 // the count before the pop).  Without en_i nothing changes: a block that
 // is idle (its act signal low) holds its FIFO still and the FIFO's
 // registers are not written.  rdata_o is the head, meaningful while
-// count_o is not zero; count_o, full_o and empty_o are from the pointers
-// of this cycle.  Pushing full or popping empty is a design error, caught
-// by the assertions below.
+// count_o is not zero; count_o is from the pointers of this cycle (full
+// is count_o == Depth, empty count_o == 0: the users compare it as they
+// need, so no flag is computed that nobody reads).  Pushing full or
+// popping empty is a design error, caught by the assertions below.
 
 `default_nettype none
 
@@ -33,9 +34,7 @@ module prim_fifo_sync #(
   input  logic [Width-1:0]         wdata_i,
   input  logic                     rready_i,  // pop the head
   output logic [Width-1:0]         rdata_o,   // the head (while count_o != 0)
-  output logic [$clog2(Depth):0]   count_o,   // entries held
-  output logic                     full_o,
-  output logic                     empty_o
+  output logic [$clog2(Depth):0]   count_o    // entries held
 );
 
   localparam int unsigned AW = $clog2(Depth);
@@ -48,8 +47,6 @@ module prim_fifo_sync #(
   logic [AW:0] wr_q, wr_d, rd_q, rd_d;
 
   assign count_o = wr_q - rd_q;
-  assign full_o = count_o == (AW+1)'(Depth);
-  assign empty_o = wr_q == rd_q;
   assign rdata_o = q[rd_q[AW-1:0]];
 
   always_comb begin
@@ -75,9 +72,9 @@ module prim_fifo_sync #(
   // The FIFO stays within its depth (the pointers wrap one bit wider).
   `ASSERT_IF(FifoBounded_A, 32'(count_o) <= Depth, en_i)
   // No push while full (even with a pop in the same cycle).
-  `ASSERT_IF(FifoNoOverflow_A, !(wvalid_i && full_o), en_i)
+  `ASSERT_IF(FifoNoOverflow_A, !(wvalid_i && 32'(count_o) == Depth), en_i)
   // No pop while empty.
-  `ASSERT_IF(FifoNoUnderflow_A, !(rready_i && empty_o), en_i)
+  `ASSERT_IF(FifoNoUnderflow_A, !(rready_i && count_o == '0), en_i)
 
 endmodule
 
