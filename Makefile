@@ -108,7 +108,7 @@ RTL_SRC := rtl/prim/prim_fifo_sync.sv rtl/prim/prim_arb_rr.sv \
 	rtl/cp/cp_mem_arb.sv rtl/cp/cp_copy_cmd.sv rtl/cp/cp_fetch.sv rtl/cp/cp_hdr_check.sv \
 	rtl/cp/cp_pkt_check.sv rtl/cp/cp_wait_cmp.sv rtl/cp/cp_exec.sv rtl/cp/cp_counters.sv \
 	rtl/cp/cp_queue.sv \
-	rtl/mmu/mmu_tlb.sv rtl/mmu/mmu_top.sv \
+	rtl/mmu/mmu_tlb.sv rtl/mmu/mmu_mq.sv rtl/mmu/mmu_walk.sv rtl/mmu/mmu_top.sv \
 	rtl/top/gpu_regs.sv rtl/top/gpu_top.sv
 RTL_DEP := $(RTL_SRC) rtl/gpu_defs.svh rtl/prim/prim_assert.svh rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
 VLT := rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
