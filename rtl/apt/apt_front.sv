@@ -436,6 +436,7 @@ module apt_front #(
     .wvalid_i(req_valid_i),
     .wdata_i(hq_in),
     .rready_i(hq_pop),
+    .out_en_i(busy_i),  // the head and the count are read only with it
     .rdata_o(hq_head),
     .count_o(hq_count)
   );

@@ -307,6 +307,7 @@ module apt_rd #(
     .wvalid_i(ru_push),
     .wdata_i(ru_in),
     .rready_i(ru_pop),
+    .out_en_i(busy_i),  // the head and the count are read only with it
     .rdata_o(ru_head),
     .count_o(ru_count)
   );

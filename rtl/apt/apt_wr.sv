@@ -5,10 +5,11 @@
 //
 // Purpose: writes are posted (no response).  The write-combining buffer
 // (wc_q) merges the words that land in one memory beat, with byte enables;
-// it closes into the write queue (u_wq, a prim_fifo_sync of WqDepth beats) when a write goes to
-// another beat, before a read, on a flush (any write to an APT register:
-// apt_wr_i) once the accesses before it have reached it (front_empty_i), or
-// after AptWcIdleCycles without an access.  The queue's head goes out as a
+// it closes into the write queue (u_wq, a prim_fifo_sync of WqDepth
+// beats) when a write goes to another beat, before a read, on a flush
+// (any write to an APT register: apt_wr_i) once the accesses before it
+// have reached it (front_empty_i), or after AptWcIdleCycles without an
+// access.  The queue's head goes out as a
 // memory request with a slot tag when a slot is free and no read's beat
 // fetch (fetch_i, from apt_rd) has the port: this block drives the
 // aperture's memory request channel.  AptSlots may be in flight, each
@@ -307,6 +308,7 @@ module apt_wr #(
     .wvalid_i(wq_push),
     .wdata_i(wc_q),
     .rready_i(wq_pop),
+    .out_en_i(busy_i),  // the head and the count are read only with it
     .rdata_o(wq_head),
     .count_o(wq_count)
   );

@@ -90,11 +90,9 @@ module cp_mem_arb #(
   // Assertions (prim_assert.svh; a failure is a model error, gm.h).
   // A response id names exactly one client (an unknown id would vanish).
   `ASSERT_IF(a_arb_rsp_routed, $onehot(c_rsp_valid_o), mem_rsp_valid_i)
-  // With no client asking nothing is found, granted or sent: checked with one.
-  // One grant a cycle, to a client that asks, and only with the port's ready.
-  `ASSERT_IF(a_arb_grant_onehot, $onehot0(c_ready_o) && (c_ready_o & ~c_valid_i) == '0 && (c_ready_o == '0 || mem_req_ready_i), c_valid_i != '0)
-  // A request goes out whenever a client asks (the arbiter never idles).
-  `ASSERT_IF(a_arb_work_conserving, mem_req_valid_o, c_valid_i != '0)
+  // One grant a cycle, to a client that asks, whenever one asks (the
+  // arbiter never idles): prim_arb_rr's ArbGrantOneHot_A; c_ready_o is that
+  // grant with the port's ready.
 
 `ifndef SYNTHESIS
   // Cover points (Verilator --coverage-user).

@@ -131,19 +131,18 @@ module mmu_mq #(
     .wvalid_i(park_i),
     .wdata_i(dat_i),
     .rready_i(pop_i),
+    .out_en_i(en_i),  // the head's data is read only with m_act
     .rdata_o(head_dat_o),
     .count_o(dat_count)
   );
 
   // With en_i (idle: nothing moves, so what held still holds).
-  // No park into a full queue.
-  `ASSERT_IF(MqNoOverflow_A, !(park_i && full_o), en_i)
-  // A pop and a park never come in one cycle (mmu_top parks only without a pop).
-  `ASSERT_IF(MqPopOrPark_A, !(pop_i && park_i), en_i)
-  // The queue is filled from its head, without holes.
-  `ASSERT_IF(MqPacked_A, (valid_q & (valid_q + Depth'(1))) == '0, en_i)
-  // The keys and the data hold the same requests.
-  `ASSERT_IF(MqDataInStep_A, 32'(dat_count) == $countones(valid_q), en_i)
+  // No park into a full queue, and a pop and a park never in one cycle
+  // (mmu_top parks only without a pop).
+  `ASSERT_IF(MqPark_A, !(park_i && (full_o || pop_i)), en_i)
+  // The queue is filled from its head, without holes, and the keys and the
+  // data hold the same requests.
+  `ASSERT_IF(MqPacked_A, (valid_q & (valid_q + Depth'(1))) == '0 && 32'(dat_count) == $countones(valid_q), en_i)
 
 endmodule
 

@@ -16,8 +16,11 @@
 // registers are not written.  rdata_o is the head, meaningful while
 // count_o is not zero; count_o is from the pointers of this cycle (full
 // is count_o == Depth, empty count_o == 0: the users compare it as they
-// need, so no flag is computed that nobody reads).  Pushing full or
-// popping empty is a design error, caught by the assertions below.
+// need, so no flag is computed that nobody reads).  Both are formed only
+// with out_en_i (zero without it): Verilator evaluates every block on
+// every cycle, so a block that reads its FIFO only while busy does not
+// pay for a wide head copied while idle.  Pushing full or popping empty
+// is a design error, caught by the assertion below.
 
 `default_nettype none
 
@@ -33,6 +36,7 @@ module prim_fifo_sync #(
   input  logic                     wvalid_i,  // push wdata_i
   input  logic [Width-1:0]         wdata_i,
   input  logic                     rready_i,  // pop the head
+  input  logic                     out_en_i,  // form rdata_o and count_o
   output logic [Width-1:0]         rdata_o,   // the head (while count_o != 0)
   output logic [$clog2(Depth):0]   count_o    // entries held
 );
@@ -46,8 +50,14 @@ module prim_fifo_sync #(
   logic [Width-1:0] q [Depth];
   logic [AW:0] wr_q, wr_d, rd_q, rd_d;
 
-  assign count_o = wr_q - rd_q;
-  assign rdata_o = q[rd_q[AW-1:0]];
+  always_comb begin
+    count_o = '0;
+    rdata_o = '0;
+    if (out_en_i) begin
+      count_o = wr_q - rd_q;
+      rdata_o = q[rd_q[AW-1:0]];
+    end
+  end
 
   always_comb begin
     wr_d = wr_q + (AW+1)'(wvalid_i);
@@ -69,12 +79,10 @@ module prim_fifo_sync #(
     if (en_i && wvalid_i) q[wr_q[AW-1:0]] <= wdata_i;
   end
 
-  // The FIFO stays within its depth (the pointers wrap one bit wider).
-  `ASSERT_IF(FifoBounded_A, 32'(count_o) <= Depth, en_i)
-  // No push while full (even with a pop in the same cycle).
-  `ASSERT_IF(FifoNoOverflow_A, !(wvalid_i && 32'(count_o) == Depth), en_i)
-  // No pop while empty.
-  `ASSERT_IF(FifoNoUnderflow_A, !(rready_i && count_o == '0), en_i)
+  // The FIFO stays within its depth (the pointers wrap one bit wider): no
+  // push while full (even with a pop in the same cycle), no pop while
+  // empty.  One check, one block: each is evaluated every cycle.
+  `ASSERT_IF(FifoBounds_A, !(wvalid_i && (wr_q - rd_q) == (AW+1)'(Depth)) && !(rready_i && wr_q == rd_q), en_i)
 
 endmodule
 

@@ -5,7 +5,7 @@
 // Purpose: random pushes and pops (and idle cycles with en_i low) on a
 // 4-entry FIFO; every cycle the count (full, empty) and the head are compared
 // with an SV queue.  +overflow: the last cycles push into the full FIFO,
-// which its assertion FifoNoOverflow_A must stop (the CTest
+// which its assertion FifoBounds_A must stop (the CTest
 // rtl_prim_fifo_assert looks for the label in the output).  Prints
 // "test_prim_fifo: PASS"; exits non-zero on a mismatch.
 
@@ -25,7 +25,7 @@ module test_prim_fifo;
   bit overflow;
 
   prim_fifo_sync #(.Width(Width), .Depth(Depth)) u_dut (
-    .clk_i, .rst_ni, .en_i(en), .wvalid_i(wvalid), .wdata_i(wdata), .rready_i(rready),
+    .clk_i, .rst_ni, .en_i(en), .wvalid_i(wvalid), .wdata_i(wdata), .rready_i(rready), .out_en_i(1'b1),
     .rdata_o(rdata), .count_o(count)
   );
   assign full = 32'(count) == Depth;
