@@ -86,11 +86,11 @@ module mmu_mq #(
   always_comb begin
     valid_d = valid_q;
     park_idx = '0;
-    if (pop_i) begin
+    if (en_i && pop_i) begin
       for (int unsigned i = 0; i + 1 < Depth; i++) valid_d[i] = valid_q[i+1];
       valid_d[Depth-1] = 1'b0;
     end
-    if (park_i) begin
+    if (en_i && park_i) begin
       for (int unsigned i = Depth; i > 0; i--) begin
         if (!valid_q[i-1]) begin
           park_idx = ($clog2(Depth))'(i - 1);

@@ -160,10 +160,18 @@ module mmu_top #(
   // Room and responses, with m_act (before the walker and the input, which
   // read them: each block reads only what earlier blocks form).
   logic out_free, syn_free, client_rsp, wk_rsp;
-  assign out_free = m_act && !ob_valid_q[1];
-  assign client_rsp = m_act && mem_rsp_valid_i && mem_rsp_id_i != WalkIdW;
-  assign wk_rsp = m_act && mem_rsp_valid_i && mem_rsp_id_i == WalkIdW;
-  assign syn_free = m_act && (!syn_valid_q || !client_rsp);
+  always_comb begin
+    out_free = 1'b0;
+    client_rsp = 1'b0;
+    wk_rsp = 1'b0;
+    syn_free = 1'b0;
+    if (m_act) begin
+      out_free = !ob_valid_q[1];
+      client_rsp = mem_rsp_valid_i && mem_rsp_id_i != WalkIdW;
+      wk_rsp = mem_rsp_valid_i && mem_rsp_id_i == WalkIdW;
+      syn_free = !syn_valid_q || !client_rsp;
+    end
+  end
 
   // ---------------------------------------------------------------- miss queue
   logic head_pop, in_park, mq_full, mq_head_v, in_conflict;

@@ -60,8 +60,12 @@ module prim_fifo_sync #(
   end
 
   always_comb begin
-    wr_d = wr_q + (AW+1)'(wvalid_i);
-    rd_d = rd_q + (AW+1)'(rready_i);
+    wr_d = wr_q;
+    rd_d = rd_q;
+    if (en_i) begin  // read only with it
+      wr_d = wr_q + (AW+1)'(wvalid_i);
+      rd_d = rd_q + (AW+1)'(rready_i);
+    end
   end
 
   always_ff @(posedge clk_i) begin
