@@ -109,13 +109,15 @@ LDLIBS := -lz -lpthread -lm $(OPT_FLAGS)
 endif
 
 # ---------------------------------------------------------------- sources
-RTL_SRC := rtl/apt/apt_swz.sv rtl/apt/apt_front.sv rtl/apt/apt_wr.sv rtl/apt/apt_rd.sv rtl/apt/apt_top.sv rtl/ce/ce_walk.sv rtl/ce/ce_wr.sv rtl/ce/ce_top.sv \
+RTL_SRC := rtl/prim/prim_fifo_sync.sv rtl/prim/prim_arb_rr.sv \
+	rtl/apt/apt_swz.sv rtl/apt/apt_front.sv rtl/apt/apt_wr.sv rtl/apt/apt_rd.sv rtl/apt/apt_top.sv rtl/ce/ce_walk.sv rtl/ce/ce_wr.sv rtl/ce/ce_top.sv \
 	rtl/cp/cp_mem_arb.sv rtl/cp/cp_copy_cmd.sv rtl/cp/cp_fetch.sv rtl/cp/cp_hdr_check.sv \
 	rtl/cp/cp_pkt_check.sv rtl/cp/cp_wait_cmp.sv rtl/cp/cp_exec.sv rtl/cp/cp_counters.sv \
 	rtl/cp/cp_queue.sv \
-	rtl/mmu/mmu_tlb.sv rtl/mmu/mmu_top.sv \
+	rtl/mmu/mmu_tlb.sv rtl/mmu/mmu_mq.sv rtl/mmu/mmu_walk.sv rtl/mmu/mmu_top.sv \
 	rtl/top/gpu_regs.sv rtl/top/gpu_top.sv
-RTL_DEP := $(RTL_SRC) rtl/gpu_defs.svh rtl/top/gpu_top_ports.svh rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
+RTL_DEP := $(RTL_SRC) rtl/gpu_defs.svh rtl/top/gpu_top_ports.svh rtl/prim/prim_assert.svh \
+	rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
 VLT := rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
 VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast --assert \
 	$(if $(filter 1,$(TRACE)),--trace-fst) --output-split 20000 $(COV_VFLAGS) $(VLT) $(RTL_SRC)
@@ -214,6 +216,16 @@ $(B)/vl_sc/Vgpu_sc.mk: $(RTL_DEP)
 VL_MAKE = $(MAKE) --no-print-directory OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2 \
 	SYSTEMC_INCLUDE=$(SC_INC) SYSTEMC_LIBDIR=$(SC_LIB) CXX=$(CXX) \
 	USER_CPPFLAGS="$(SANFLAGS) $(VL_SAN_WAIVE) $(OPT_FLAGS) -DVL_USER_STOP"
+
+# A primitive's test: its SV testbench and the primitive, built as one
+# Verilator --binary (about 10 s each).
+$(B)/tests/test_prim_fifo: tb/prim/test_prim_fifo.sv rtl/prim/prim_fifo_sync.sv rtl/prim/prim_assert.svh
+$(B)/tests/test_prim_arb: tb/prim/test_prim_arb.sv rtl/prim/prim_arb_rr.sv rtl/prim/prim_assert.svh
+$(addprefix $(B)/tests/,$(PRIM_TESTS)):
+	@mkdir -p $(@D) $(B)/vl_prim
+	+$(VERILATOR) --binary --assert -Wall -Irtl --top-module $(@F) -Mdir $(B)/vl_prim/$(@F) \
+		-o $(@F) $(filter %.sv,$^) > $(B)/vl_prim/$(@F).log
+	cp $(B)/vl_prim/$(@F)/$(@F) $@
 
 $(B)/vl_cc/Vgpu__ALL.a: $(B)/vl_cc/Vgpu.mk
 	+$(VL_MAKE) -C $(@D) -f Vgpu.mk Vgpu__ALL.a

@@ -75,6 +75,18 @@ set_tests_properties(rtl_ce PROPERTIES LABELS rtl TIMEOUT 600)
 add_test(rtl_mmu tests/test_mmu_rtl)
 set_tests_properties(rtl_mmu PROPERTIES LABELS rtl TIMEOUT 600)
 
+# The RTL primitives (rtl/prim/), each against a model in its own SV
+# testbench: the FIFO, the round-robin arbiter, and an assertion of the
+# macros (prim_assert.svh) stopping a push into a full FIFO by its label.
+add_test(rtl_prim_fifo tests/test_prim_fifo)
+set_tests_properties(rtl_prim_fifo PROPERTIES LABELS rtl TIMEOUT 60)
+
+add_test(rtl_prim_arb tests/test_prim_arb)
+set_tests_properties(rtl_prim_arb PROPERTIES LABELS rtl TIMEOUT 60)
+
+add_test(rtl_prim_assert sh -c "tests/test_prim_fifo +overflow 2>&1 | grep 'prim_fifo_sync.sv:[0-9]*: Assertion failed in .*FifoBounds_A'")
+set_tests_properties(rtl_prim_assert PROPERTIES LABELS rtl TIMEOUT 60)
+
 # What the regression does not reach (the RTL cover points): same-cycle
 # invalidations, interrupts and errors.
 add_test(rtl_cov tests/test_cov)

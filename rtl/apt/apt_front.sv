@@ -76,12 +76,6 @@ module apt_front #(
   localparam int unsigned RW = (NumRanges > 1) ? $clog2(NumRanges) : 1;
   localparam int unsigned HW = $clog2(HostDepth);
 
-  // The design's assumptions.
-  initial begin : check_params
-    if (HostDepth != (1 << HW) || HostDepth < 2)
-      $error("apt_front: the host FIFO's depth is a power of two, at least 2");
-  end
-
   typedef struct packed {
     logic         we;
     logic [27:4]  off;    // window offset of the 16-byte chunk
@@ -121,9 +115,9 @@ module apt_front #(
   } s2_t;
 
   // ---------------------------------------------------------------- state
-  // Host FIFO.
-  host_t hq_q [HostDepth];
-  logic [HW:0] hq_wr_q, hq_rd_q, hq_cnt;
+  // Host FIFO (u_hq; its depth a power of two, at least 2, checked there).
+  host_t hq_in, hq_head;
+  logic [HW:0] hq_count, hq_cnt;
   logic hq_pop, head;
 
   // The divider and the row cache, then the two stages.
@@ -202,7 +196,7 @@ module apt_front #(
     s1_pitch = '0;
     s1_geom = '0;
     if (busy_i) begin
-      hq_cnt = hq_wr_q - hq_rd_q;
+      hq_cnt = hq_count;
       head = hq_cnt != '0;
       // The request in the caller's input register lands next cycle.
       req_ready_o = 32'(hq_cnt) + 32'(req_valid_i) < HostDepth;
@@ -260,7 +254,7 @@ module apt_front #(
     d_rem = '0;
     d_pitch = '0;
     if (act_i) begin
-      if (head) h = hq_q[hq_rd_q[HW-1:0]];
+      if (head) h = hq_head;
       // s2 is loaded only when s1 moves on (else only its valid clears): no
       // copy of the stage each cycle.
       s2_free = !s2_q.v || wr_take_i || rd_take_i;
@@ -395,8 +389,6 @@ module apt_front #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      hq_wr_q <= '0;
-      hq_rd_q <= '0;
       part_q <= 1'b0;
       st_q <= AptIdle;
       r_q <= '0;
@@ -413,8 +405,6 @@ module apt_front #(
       s1_q <= '0;
       s2_q <= '0;
     end else if (act_i) begin  // else idle: nothing changes
-      hq_wr_q <= hq_wr_q + (HW+1)'(req_valid_i);
-      hq_rd_q <= hq_rd_q + (HW+1)'(hq_pop);
       part_q <= part_d;
       st_q <= st_d;
       r_q <= r_d;
@@ -434,12 +424,22 @@ module apt_front #(
     end
   end
 
-  // The host FIFO's storage, without reset; a request comes with act_i.
-  always_ff @(posedge clk_i) begin
-    if (act_i) begin
-      if (req_valid_i) hq_q[hq_wr_q[HW-1:0]] <= {req_we_i, req_off_i, req_wdata_i, req_wstrb_i};
-    end
-  end
+  // The host FIFO; a request comes with act_i.
+  assign hq_in = {req_we_i, req_off_i, req_wdata_i, req_wstrb_i};
+  prim_fifo_sync #(
+    .Width($bits(hq_in)),
+    .Depth(HostDepth)
+  ) u_hq (
+    .clk_i,
+    .rst_ni,
+    .en_i(act_i),
+    .wvalid_i(req_valid_i),
+    .wdata_i(hq_in),
+    .rready_i(hq_pop),
+    .out_en_i(busy_i),  // the head and the count are read only with it
+    .rdata_o(hq_head),
+    .count_o(hq_count)
+  );
 
 `ifndef SYNTHESIS
   // Assertions (Verilator --assert; a failure is a model error, gm.h).
@@ -447,18 +447,13 @@ module apt_front #(
   // bounds that held still hold) and st_q is AptIdle, so each holds.
   always_ff @(posedge clk_i) begin
     if (rst_ni && act_i) begin
-      // The host FIFO stays within its depth (the pointers wrap one bit
-      // wider); the write and read paths check their queues.
-      a_apt_queues_bounded: assert (32'(hq_cnt) <= HostDepth)
-        else $error("apt_front: the host FIFO past its depth (%0d)", hq_cnt);
+      // The host FIFO checks its own bounds (prim_fifo_sync); this one
+      // names the host's side of the protocol.
       // The host keeps the protocol: no request while the FIFO is full.
       a_apt_host_no_overflow: assert (!(req_valid_i && 32'(hq_cnt) == HostDepth))
         else $error("apt_front: host FIFO overflow");
       a_apt_state_legal: assert (apt_state_legal(st_q))
         else $error("apt_front: illegal front-end state %h", st_q);
-      // The host FIFO does not pop empty (the other FIFOs: apt_wr, apt_rd).
-      a_apt_fifo_bounds: assert (!(hq_pop && !head))
-        else $error("apt_front: the host FIFO popped empty");
     end
   end
 

@@ -5,7 +5,7 @@
 //
 // Purpose: reads are uncached but prefetch, and stream.  A read in s2
 // first waits for the posted writes to drain (drained_i from apt_wr;
-// apt_top's rd_st = DRAIN), then its unit joins the read queue (ru_q, RuN,
+// apt_top's rd_st = DRAIN), then its unit joins the read queue (u_ru, RuN,
 // answered in order) naming a beat buffer: the newest one when it holds
 // (or is fetching) the same beat, else a new one from the ring of RbN
 // (rb_*) whose beat is fetched at once (fetch_o: apt_wr's writes wait),
@@ -84,7 +84,7 @@ module apt_rd #(
 
   // Beat buffers (rb_*), a ring in allocation order, fetched in that
   // order; the newest is kept as the prefetched beat.  Read units wait in
-  // order in ru_q, each naming its buffer.
+  // order in u_ru (a prim_fifo_sync), each naming its buffer.
   localparam int unsigned RbN = 32;  // beats fetched or held for reads
   localparam int unsigned RbW = $clog2(RbN);
   localparam int unsigned RuN = 32;  // read units waiting for their data
@@ -104,8 +104,8 @@ module apt_rd #(
     if (RbN > Slots) $error("apt_rd: a read buffer's tag is a slot tag");
   end
   logic [RbW:0] rb_alloc_q, rb_iss_q, rb_free_q, rb_cnt;
-  ru_t ru_q [RuN];
-  logic [RuW:0] ru_wr_q, ru_rd_q, ru_cnt;
+  ru_t ru_head;  // the read-unit queue (u_ru): its head and its count
+  logic [RuW:0] ru_count, ru_cnt;
   ru_t ru_in;
   logic ru_push, ru_pop, rb_alloc, rb_pop, rd_rsp;
   logic [47:BL] c_beat;
@@ -150,8 +150,8 @@ module apt_rd #(
     s2_rd_o = 1'b0;
     pf_o = pf_q_i;
     if (busy_i) begin
-      ru_cnt = ru_wr_q - ru_rd_q;
-      if (ru_cnt != '0) ru_hd = ru_q[ru_rd_q[RuW-1:0]];
+      ru_cnt = ru_count;
+      if (ru_cnt != '0) ru_hd = ru_head;
       fetch_o = rb_iss_q != rb_alloc_q;
       if (fetch_o) begin
         fetch_tag_o = TagW'(rb_iss_q[RbW-1:0]);
@@ -200,7 +200,7 @@ module apt_rd #(
       rb_stale_d = pf_drop_i ? '1 : rb_stale_q;
       racc_d = racc_q;
       rerr_d = rerr_q;
-      // Reads, in order, after the writes before them: a unit joins ru_q
+      // Reads, in order, after the writes before them: a unit joins u_ru
       // naming the newest buffer when that holds its beat (and no write hit
       // it), else a new buffer whose beat is fetched.
       if (s2_v_i && !s2_we_i && 32'(ru_cnt) < RuN) begin
@@ -276,8 +276,6 @@ module apt_rd #(
       rb_alloc_q <= '0;
       rb_iss_q <= '0;
       rb_free_q <= '0;
-      ru_wr_q <= '0;
-      ru_rd_q <= '0;
       rsp_valid_o <= 1'b0;
       rsp_err_o <= 1'b0;
       rsp_rdata_o <= '0;
@@ -290,8 +288,6 @@ module apt_rd #(
       rb_alloc_q <= rb_alloc_q + (RbW+1)'(rb_alloc);
       rb_iss_q <= rb_iss_q + (RbW+1)'(fetch_o && m_req_ready_i);
       rb_free_q <= rb_free_q + (RbW+1)'(rb_pop);
-      ru_wr_q <= ru_wr_q + (RuW+1)'(ru_push);
-      ru_rd_q <= ru_rd_q + (RuW+1)'(ru_pop);
       rsp_valid_o <= rsp_valid_d;
       rsp_err_o <= rsp_err_d;
       rsp_rdata_o <= rsp_rdata_d;
@@ -300,13 +296,28 @@ module apt_rd #(
     end
   end
 
-  // Storage without reset: the read units, the beat buffers.  Each write
-  // comes with act_i (a push, an allocation, a response).
+  // The read units, in order; the queue moves with act_i.
+  prim_fifo_sync #(
+    .Width($bits(ru_in)),
+    .Depth(RuN)
+  ) u_ru (
+    .clk_i,
+    .rst_ni,
+    .en_i(act_i),
+    .wvalid_i(ru_push),
+    .wdata_i(ru_in),
+    .rready_i(ru_pop),
+    .out_en_i(busy_i),  // the head and the count are read only with it
+    .rdata_o(ru_head),
+    .count_o(ru_count)
+  );
+
+  // Storage without reset: the beat buffers.  Each write comes with act_i
+  // (an allocation, a response).
   always_ff @(posedge clk_i) begin
     if (act_i) begin
       if (rb_alloc) rb_beat_q[rb_alloc_q[RbW-1:0]] <= c_beat;
       if (rd_rsp) rb_data_q[m_rsp_tag_i[RbW-1:0]] <= m_rsp_rdata_i;
-      if (ru_push) ru_q[ru_wr_q[RuW-1:0]] <= ru_in;
     end
   end
 
@@ -317,17 +328,16 @@ module apt_rd #(
   // holds.
   always_ff @(posedge clk_i) begin
     if (rst_ni && act_i) begin
-      // The buffers and units stay within their depths (the pointers wrap
-      // one bit wider).
-      a_apt_queues_bounded: assert (32'(rb_cnt) <= RbN && 32'(ru_cnt) <= RuN)
-        else $error("apt_rd: a queue past its depth (rb %0d, ru %0d)", rb_cnt, ru_cnt);
+      // The buffers stay within their depth (the pointers wrap one bit
+      // wider); the read units' queue checks its own (prim_fifo_sync).
+      a_apt_queues_bounded: assert (32'(rb_cnt) <= RbN)
+        else $error("apt_rd: the beat buffers past their depth (%0d)", rb_cnt);
       // A read's buffer is fetched once: its data comes once.
       a_apt_rd_data_once: assert (!(rd_rsp && rb_v_q[m_rsp_tag_i[RbW-1:0]]))
         else $error("apt_rd: read data for a buffer that has it");
-      // No read unit pushed full or popped empty, no buffer allocated full.
-      a_apt_fifo_bounds: assert (!(ru_push && 32'(ru_cnt) == RuN) && !(ru_pop && ru_cnt == '0) &&
-                                 !(rb_alloc && 32'(rb_cnt) == RbN))
-        else $error("apt_rd: a FIFO pushed full or popped empty");
+      // No buffer allocated full.
+      a_apt_fifo_bounds: assert (!(rb_alloc && 32'(rb_cnt) == RbN))
+        else $error("apt_rd: a beat buffer allocated with all taken");
     end
   end
 

@@ -5,10 +5,11 @@
 //
 // Purpose: writes are posted (no response).  The write-combining buffer
 // (wc_q) merges the words that land in one memory beat, with byte enables;
-// it closes into the write queue (wq_q, WqDepth beats) when a write goes to
-// another beat, before a read, on a flush (any write to an APT register:
-// apt_wr_i) once the accesses before it have reached it (front_empty_i), or
-// after AptWcIdleCycles without an access.  The queue's head goes out as a
+// it closes into the write queue (u_wq, a prim_fifo_sync of WqDepth
+// beats) when a write goes to another beat, before a read, on a flush
+// (any write to an APT register: apt_wr_i) once the accesses before it
+// have reached it (front_empty_i), or after AptWcIdleCycles without an
+// access.  The queue's head goes out as a
 // memory request with a slot tag when a slot is free and no read's beat
 // fetch (fetch_i, from apt_rd) has the port: this block drives the
 // aperture's memory request channel.  AptSlots may be in flight, each
@@ -108,8 +109,8 @@ module apt_wr #(
   logic wc_v_q, wc_v_d;
   logic [4:0] wc_idle_q, wc_idle_d;
   logic flush_q, flush_d;       // a flush waits for the accesses before it
-  beat_t wq_q [WqDepth];
-  logic [QW:0] wq_wr_q, wq_rd_q, wq_cnt;
+  beat_t wq_head;  // the write queue (u_wq): its head and its count
+  logic [QW:0] wq_count, wq_cnt;
   logic wq_push, wq_pop;
   logic [Slots-1:0] sl_v_q, sl_v_d;
   logic [27:3] sl_off_q [Slots];
@@ -162,10 +163,10 @@ module apt_wr #(
     c_err = 1'b0;
     pend_o = '0;
     if (busy_i) begin
-      wq_cnt = wq_wr_q - wq_rd_q;
+      wq_cnt = wq_count;
       if (wq_cnt != '0) begin
         // The queue's head, straight into the port (a write's data).
-        {m_req_addr_o[47:BL], m_req_wdata_o, m_req_wstrb_o, wq_off} = wq_q[wq_rd_q[QW-1:0]];
+        {m_req_addr_o[47:BL], m_req_wdata_o, m_req_wstrb_o, wq_off} = wq_head;
         for (int i = Slots - 1; i >= 0; i--) begin
           if (!sl_v_q[i]) begin
             wr_go = !fetch_i;  // a free slot
@@ -274,8 +275,6 @@ module apt_wr #(
       wc_v_q <= 1'b0;
       wc_idle_q <= '0;
       flush_q <= 1'b0;
-      wq_wr_q <= '0;
-      wq_rd_q <= '0;
       sl_v_q <= '0;
       err_v_q <= 1'b0;
       err_cause_q <= '0;
@@ -286,8 +285,6 @@ module apt_wr #(
       wc_v_q <= wc_v_d;
       wc_idle_q <= wc_idle_d;
       flush_q <= flush_d;
-      wq_wr_q <= wq_wr_q + (QW+1)'(wq_push);
-      wq_rd_q <= wq_rd_q + (QW+1)'(wq_pop);
       sl_v_q <= sl_v_d;
       err_cnt_q <= err_cnt_q + 32'(c_err) + 32'(m_err);
       err_v_q <= err_v_d;
@@ -300,11 +297,25 @@ module apt_wr #(
     end
   end
 
-  // Storage without reset: the write queue, the slots' offsets.  Each write
-  // comes with act_i (a push, a pop).
+  // The write queue: a push is the buffer it closes; it moves with act_i.
+  prim_fifo_sync #(
+    .Width($bits(wc_q)),
+    .Depth(WqDepth)
+  ) u_wq (
+    .clk_i,
+    .rst_ni,
+    .en_i(act_i),
+    .wvalid_i(wq_push),
+    .wdata_i(wc_q),
+    .rready_i(wq_pop),
+    .out_en_i(busy_i),  // the head and the count are read only with it
+    .rdata_o(wq_head),
+    .count_o(wq_count)
+  );
+
+  // Storage without reset: the slots' offsets, written with act_i (a pop).
   always_ff @(posedge clk_i) begin
     if (act_i) begin
-      if (wq_push) wq_q[wq_wr_q[QW-1:0]] <= wc_q;  // the buffer it closes
       if (wq_pop) sl_off_q[sl_pick] <= wq_off;
     end
   end
@@ -316,18 +327,12 @@ module apt_wr #(
   // holds.
   always_ff @(posedge clk_i) begin
     if (rst_ni && act_i) begin
-      // The write queue stays within its depth (the pointers wrap one bit wider).
-      a_apt_queues_bounded: assert (32'(wq_cnt) <= WqDepth)
-        else $error("apt_wr: the write queue past its depth (%0d)", wq_cnt);
+      // The write queue's bounds: its own assertions (prim_fifo_sync).
       a_apt_wr_ack_known: assert (!(wr_rsp && !sl_v_q[m_rsp_tag_i]))
         else $error("apt_wr: write ack for a free slot");
       // Unique tags in flight: a write goes out in a free slot.
       a_apt_slot_free: assert (!(wq_pop && sl_v_q[sl_pick]))
         else $error("apt_wr: write issued in busy slot %0d", sl_pick);
-      // The write queue does not pop empty or push full.
-      a_apt_fifo_bounds: assert (!(wq_pop && wq_cnt == '0) &&
-                                 !(wq_push && !wq_pop && 32'(wq_cnt) == WqDepth))
-        else $error("apt_wr: the write queue pushed full or popped empty");
       // Reads wait for the writes before them: a beat is fetched only drained.
       a_apt_read_after_writes: assert (!(fetch_i && m_req_ready_i && (wc_v_q || wq_cnt != '0)))
         else $error("apt_wr: a read fetched with writes not yet issued");

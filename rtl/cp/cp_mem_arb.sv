@@ -22,6 +22,8 @@
 
 `default_nettype none
 
+`include "prim/prim_assert.svh"
+
 module cp_mem_arb #(
   parameter int unsigned NumClients = 2,
   parameter int unsigned BeatBytes = 32,  // bytes per beat
@@ -51,30 +53,23 @@ module cp_mem_arb #(
   input  logic [BeatBytes*8-1:0]            mem_rsp_rdata_i
 );
 
-  localparam int unsigned CW = (NumClients > 1) ? $clog2(NumClients) : 1;
 
-  logic [CW-1:0] last_q, last_d, pick;
-  logic found;
+  logic [NumClients-1:0] gnt;
 
-  // Round-robin: the first valid client after the last winner (searched only when one asks).
-  always_comb begin
-    pick = last_q;
-    found = 1'b0;
-    if (c_valid_i != '0) for (int unsigned i = 1; i <= NumClients; i++) begin
-      if (!found && c_valid_i[(32'(last_q) + i) % NumClients]) begin
-        pick = CW'((32'(last_q) + i) % NumClients);
-        found = 1'b1;
-      end
-    end
-  end
-
-  assign mem_req_valid_o = found;
-  assign mem_req_client_o = pick;
-  always_comb begin
-    c_ready_o = '0;
-    if (found) c_ready_o[pick] = mem_req_ready_i;
-    last_d = (found && mem_req_ready_i) ? pick : last_q;
-  end
+  // Round-robin (prim_arb_rr): the first asking client after the last one
+  // the port took; the pointer moves only when the port takes the request.
+  prim_arb_rr #(
+    .N(NumClients)
+  ) u_rr (
+    .clk_i,
+    .rst_ni,
+    .req_i(c_valid_i),
+    .ack_i(mem_req_ready_i),
+    .valid_o(mem_req_valid_o),
+    .idx_o(mem_req_client_o),
+    .gnt_o(gnt)
+  );
+  assign c_ready_o = gnt & {NumClients{mem_req_ready_i}};
 
   // Responses: the id names the client (matched only with a response).
   always_comb begin
@@ -91,33 +86,15 @@ module cp_mem_arb #(
   assign c_rsp_fault_o = mem_rsp_fault_i;
   assign c_rsp_rdata_o = mem_rsp_rdata_i;
 
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) last_q <= CW'(NumClients - 1);
-    else last_q <= last_d;
-  end
 
+  // Assertions (prim_assert.svh; a failure is a model error, gm.h).
+  // A response id names exactly one client (an unknown id would vanish).
+  `ASSERT_IF(a_arb_rsp_routed, $onehot(c_rsp_valid_o), mem_rsp_valid_i)
+  // One grant a cycle, to a client that asks, whenever one asks (the
+  // arbiter never idles): prim_arb_rr's ArbGrantOneHot_A; c_ready_o is that
+  // grant with the port's ready.
 
 `ifndef SYNTHESIS
-  // Assertions (Verilator --assert; a failure is a model error, gm.h).
-  always_ff @(posedge clk_i) begin
-    if (rst_ni && mem_rsp_valid_i) begin
-      // A response id names exactly one client (an unknown id would vanish).
-      a_arb_rsp_routed: assert ($onehot(c_rsp_valid_o))
-        else $error("cp_mem_arb: response id %h goes to %0d clients", mem_rsp_id_i,
-                    $countones(c_rsp_valid_o));
-    end
-    // With no client asking nothing is found, granted or sent: both hold.
-    if (rst_ni && c_valid_i != '0) begin
-      // One grant a cycle, to a client that asks, and only with the port's ready.
-      a_arb_grant_onehot: assert ($onehot0(c_ready_o) && (c_ready_o & ~c_valid_i) == '0 &&
-                                  (c_ready_o == '0 || mem_req_ready_i))
-        else $error("cp_mem_arb: grants %b for requests %b", c_ready_o, c_valid_i);
-      // A request goes out whenever a client asks (the arbiter never idles).
-      a_arb_work_conserving: assert (mem_req_valid_o == (c_valid_i != '0))
-        else $error("cp_mem_arb: valid %0d for requests %b", mem_req_valid_o, c_valid_i);
-    end
-  end
-
   // Cover points (Verilator --coverage-user).
   // Every client asks in one cycle (queues, aperture, copy engine).
   c_arb_all_clients: cover property (@(posedge clk_i) &c_valid_i);
