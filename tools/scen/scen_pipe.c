@@ -330,7 +330,7 @@ static const struct scen_entry table[] = {
 	  scen_vaupdate, 64ull << 20, SCEN_PT_BYTES },
 	{ "tiled", "a tiled SS64K resource mapped tile by tile, null tiles, remapped while queued",
 	  scen_tiled, 64ull << 20, SCEN_PT_BYTES },
-	{ "deferred", "deferred contexts recorded on two threads, executed on the RTL (seed 002)",
+	{ "deferred", "deferred contexts recorded on two threads, executed through the pipeline (D3D11 context-local handles)",
 	  scen_deferred, 64ull << 20, 0 },
 	{ "lock", "Lock: wait, WASSTILLDRAWING, Discard, ranges, copy fallback, MIPs, rendering",
 	  scen_lock, 64ull << 20, 0 },
