@@ -57,13 +57,18 @@ def in_ranges(pos, ranges):
 def splice_includes(raw, inc_dir):
     """@raw with each `include of a file under @inc_dir (the -I directory:
     gpu_top's generated port list) spliced in on the include's own line, its
-    comments stripped and its lines joined, so the line numbers stay the file's."""
+    comments stripped and its lines joined, so the line numbers stay the file's.
+    A macro's definition is left out (prim_assert.svh's bodies name their
+    clock as a parameter, __clk, whose default is clk_i): it is not code
+    until used, and a use names no always_ff of its own."""
     def splice(m):
         path = os.path.join(inc_dir, m.group(1))
         if not os.path.isfile(path):
             return m.group(0)
         with open(path, encoding="utf-8") as fh:
-            return " ".join(strip_comments(fh.read()).split("\n"))
+            text = strip_comments(fh.read())
+        text = re.sub(r"`define(?:[^\n]*\\\n)*[^\n]*", "", text)
+        return " ".join(text.split("\n"))
     return re.sub(r'`include\s+"([^"]+)"', splice, raw)
 
 

@@ -277,7 +277,8 @@ static int cmd_run(int argc, char **argv)
 	if (o.wave_from >= o.wave_to)
 		return cli_usage(NULL, "empty wave window", NULL);
 	if (!strcmp(name, "all") && !cli_backend_can(o.backend, GM_CAP_MANY))
-		return cli_usage(NULL, "the SystemC backend runs one model per process: one scenario", NULL);
+		return cli_usage(NULL, "one model per process on this backend: run one scenario",
+				 gm_backend_info(o.backend)->name);
 	if (cli_check_wave(NULL, o.wave, o.backend))
 		return 2;
 	if (strcmp(name, "all"))
