@@ -11,8 +11,8 @@ set_tests_properties(check_gen PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEO
 add_test(lint make --no-print-directory lint)
 set_tests_properties(lint PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 300)
 
-# Full synthesis alone takes about 8 minutes on this 2-core machine (509 s,
-# 222,174 cells): the timeout keeps it under half.
+# Full synthesis alone takes about 8 minutes on this 2-core machine
+# (465-509 s): the timeout keeps it under half.
 add_test(synth make --no-print-directory synth)
 set_tests_properties(synth PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 1200)
 
