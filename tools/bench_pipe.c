@@ -202,8 +202,8 @@ static int gpuva_batch(struct fw_kmd *k, struct fw_device *dev, uint32_t f, uint
 		return 1;
 	*cycles = gm_cycles(k->d->gm) - c0;
 	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++)
-		if (k->vab[i].ndw && (!last || k->vab[i].seq > last->seq))
-			last = &k->vab[i];
+		if (k->va->vab[i].ndw && (!last || k->va->vab[i].seq > last->seq))
+			last = &k->va->vab[i];
 	*runs = last ? last->nruns : 0;
 	return 0;
 }

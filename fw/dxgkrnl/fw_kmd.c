@@ -49,13 +49,9 @@ static void roles_free(struct fw_kmd *k)
 	k->mfs = NULL;
 	k->va = NULL;
 	k->lk = NULL;
-	k->mf = NULL;
-	k->apt = k->raw = NULL;
-	k->vas = NULL;
-	k->vab = NULL;
 }
 
-/* Each role's state, zeroed, and the read-only views into it.  GM_OK;
+/* Each role's state, zeroed.  GM_OK;
  * GM_ERR_NO_MEM (nothing left allocated). */
 static int roles_alloc(struct fw_kmd *k)
 {
@@ -68,11 +64,6 @@ static int roles_alloc(struct fw_kmd *k)
 		roles_free(k);
 		return GM_ERR_NO_MEM;
 	}
-	k->mf = k->mfs->mf;
-	k->apt = k->lk->apt;
-	k->raw = k->lk->raw;
-	k->vas = k->va->vas;
-	k->vab = k->va->vab;
 	return GM_OK;
 }
 

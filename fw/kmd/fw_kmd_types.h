@@ -108,17 +108,14 @@ struct fw_paging_state;  /* fw_paging.h: the paging buffer, LRU stamp */
 struct fw_mfence_state;  /* fw_mfence.h: the monitored fences */
 struct fw_gpuva_state;   /* fw_gpuva.h: address spaces, page-table batches */
 struct fw_lock_state;    /* fw_lock.h: aperture-range and raw locks */
-struct fw_mfence;
-struct fw_lock_range;
-struct fw_gpuva_space;
-struct fw_gpuva_batch;
 
 /*
  * The pipeline: the links between the roles and what they share - the
  * device, the adapter (segments, allocations: fw_res.h), the configuration,
  * the hook tables the scheduler and residency call (fw_sched.h,
- * fw_paging.h), one pointer to each role's state and the statistics every
- * role counts into.  fw_kmd_init sets it up; fw_kmd_fini frees the roles'
+ * fw_paging.h), one pointer to each role's state (a reader outside the role,
+ * a test or a tool, includes the role's header to read it) and the
+ * statistics every role counts into.  fw_kmd_init sets it up; fw_kmd_fini frees the roles'
  * state.
  */
 struct fw_kmd {
@@ -135,14 +132,6 @@ struct fw_kmd {
 	struct fw_gpuva_state *va;
 	struct fw_lock_state *lk;
 	struct fw_kmd_stats st;
-	/* Read-only views into the roles' state for the tests and tools that
-	 * inspect it (tb/, tools/): monitored fences by id, the locks of the
-	 * aperture ranges and the raw locks, the address space of each VMID,
-	 * the page-table batches.  The roles use their own pointer above. */
-	const struct fw_mfence *mf;
-	const struct fw_lock_range *apt, *raw;
-	struct fw_gpuva_space *const *vas;
-	const struct fw_gpuva_batch *vab;
 };
 
 /* A line of the pipeline's log, stamped with the cycle. */

@@ -195,9 +195,9 @@ void kt_snap_take(const struct kt *x, struct snap *s)
 		s->used[i] = k->sch->pend[i].used;
 		s->pend_fence[i] = k->sch->pend[i].fence;
 	}
-	memcpy(s->mf, k->mf, sizeof(s->mf));
-	memcpy(s->apt, k->apt, sizeof(s->apt));
-	memcpy(s->raw, k->raw, sizeof(s->raw));
+	memcpy(s->mf, k->mfs->mf, sizeof(s->mf));
+	memcpy(s->apt, k->lk->apt, sizeof(s->apt));
+	memcpy(s->raw, k->lk->raw, sizeof(s->raw));
 	for (unsigned i = 0; i < x->ntrack; i++) {
 		const struct fw_alloc *a = x->track[i];
 
@@ -306,7 +306,7 @@ int kt_unlock_cb(struct kt *x, struct fw_device *dev, const uint32_t *h, uint32_
 
 struct fw_alloc *kt_locked_alloc(const struct kt *x, unsigned r)
 {
-	return x->k->apt[r].a;
+	return x->k->lk->apt[r].a;
 }
 
 void kt_fill_words(uint8_t *p, size_t n, uint64_t tag)

@@ -161,7 +161,7 @@ static uint32_t mem32(struct gx *x, uint64_t pa)
  * the GPU wrote every change the shadow holds. */
 static void expect_tables_written(struct gx *x, const struct fw_device *dev)
 {
-	const struct fw_gpuva_space *s = x->k->vas[fw_gpuva_vmid(x->k, dev)];
+	const struct fw_gpuva_space *s = x->k->va->vas[fw_gpuva_vmid(x->k, dev)];
 	uint64_t used = s->pool_next - s->pool_pa;
 	uint8_t *vram = malloc(used);
 
@@ -180,7 +180,7 @@ static unsigned held_batches(const struct gx *x)
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++)
-		n += x->k->vab[i].used && x->k->vab[i].held;
+		n += x->k->va->vab[i].used && x->k->va->vab[i].held;
 	return n;
 }
 

@@ -325,7 +325,7 @@ static void rows_submit(struct argenv *e)
 	s = (struct fw_signal){ e->fB, 10 };
 	ROW(x, "submit: signal to another device's fence", GM_ERR_BAD_ARG,
 	    fw_kmd_submit(x->k, g, &s, 1, &f));
-	s = (struct fw_signal){ e->fA, x->k->mf[e->fA].requested };
+	s = (struct fw_signal){ e->fA, x->k->mfs->mf[e->fA].requested };
 	ROW(x, "submit: signal value equal to one already requested", GM_ERR_BAD_ARG,
 	    fw_kmd_submit(x->k, g, &s, 1, &f));
 	s = (struct fw_signal){ e->fA, 0 };
@@ -389,7 +389,7 @@ static void rows_discard(struct argenv *e)
 static void rows_mfence(struct argenv *e)
 {
 	struct kt *x = e->x;
-	uint64_t req = x->k->mf[e->fA].requested;
+	uint64_t req = x->k->mfs->mf[e->fA].requested;
 	uint32_t id = 0, n = 0;
 
 	ROW(x, "mfence_create: NULL pipeline", GM_ERR_BAD_ARG,
@@ -505,12 +505,12 @@ static void rows_destroy(struct argenv *e)
 	/* Nothing released: C's handles and fences still work. */
 	assert_int_equal(fw_res_get_handle_data(e->C, e->SEMC.h, &a), GM_OK);
 	assert_ptr_equal(a, e->SEMC.a);
-	assert_ptr_equal(x->k->mf[FW_KMD_MAX_MFENCES].dev, e->C);
+	assert_ptr_equal(x->k->mfs->mf[FW_KMD_MAX_MFENCES].dev, e->C);
 	assert_int_equal(gm_backdoor_write32(x->t.g, e->SEMC.a->loc.addr, 1), GM_OK);
 	kt_idle(x);
 	assert_int_equal(x->k->st.tdrs, 0);
 	assert_int_equal(fw_kmd_device_destroy(x->k, e->C, BUDGET), GM_OK);
-	assert_null(x->k->mf[FW_KMD_MAX_MFENCES].dev);
+	assert_null(x->k->mfs->mf[FW_KMD_MAX_MFENCES].dev);
 }
 
 static void test_kmd_bad_args(void **state)

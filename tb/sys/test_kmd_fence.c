@@ -94,9 +94,9 @@ static uint64_t mono(struct kt *x, uint32_t id, uint64_t *prev, unsigned *distin
 {
 	uint64_t v = kt_mfence_val(x, id);
 
-	if (v < *prev || v > x->k->mf[id].requested)
+	if (v < *prev || v > x->k->mfs->mf[id].requested)
 		fail_msg("fence %u read %" PRIu64 " after %" PRIu64 " (requested %" PRIu64 ")", id,
-			 v, *prev, x->k->mf[id].requested);
+			 v, *prev, x->k->mfs->mf[id].requested);
 	*distinct += v != *prev;
 	*prev = v;
 	return v;
@@ -148,7 +148,7 @@ static void test_kmd_mfence_monotonic(void **state)
 		fail_msg("only %u distinct values of fence %u seen in 300-cycle slices", df, f);
 
 	/* What the CPU has read never goes back, whatever memory says. */
-	assert_int_equal(gm_backdoor_write(x.t.g, x.k->mf[f].addr, &(uint64_t){ 3 }, 8), GM_OK);
+	assert_int_equal(gm_backdoor_write(x.t.g, x.k->mfs->mf[f].addr, &(uint64_t){ 3 }, 8), GM_OK);
 	assert_int_equal(mono(&x, f, &pf, &df), N);
 	ROW(&x, "mfence_wait: a value never requested", GM_ERR_BAD_ARG,
 	    fw_mfence_wait(x.k, f, N + 1, BUDGET));

@@ -374,7 +374,7 @@ static void test_kmd_lock_sync(void **state)
 	assert_memory_equal(got, img, sizeof(img));
 	assert_int_equal(kt_unlock_cb(&x, A, &D.h, 1), GM_OK);
 	assert_int_equal(kt_lock_cb(&x, A, D.h, LK_AA, 1, &page3, &pd), GM_OK);
-	assert_int_equal(pd, x.k->apt[0].win + 3 * FW_LOCK_PAGE_BYTES);
+	assert_int_equal(pd, x.k->lk->apt[0].win + 3 * FW_LOCK_PAGE_BYTES);
 	assert_int_equal(gm_apt_write(x.t.g, (uint32_t)pd, img, 8), GM_OK);
 	assert_int_equal(kt_unlock_cb(&x, A, &D.h, 1), GM_OK);
 	assert_int_equal(gm_backdoor_read(x.t.g, D.a->loc.addr + 3 * FW_LOCK_PAGE_BYTES, got, 8),

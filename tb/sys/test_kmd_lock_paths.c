@@ -227,7 +227,7 @@ static void test_kmd_lock_copy(void **state)
 		assert_int_equal(fw_seg_get_stats(sys, &s1), GM_OK);
 		assert_int_equal(s1.free, s0.free);
 		for (unsigned r = 0; r < FW_KMD_RAW_LOCKS; r++)
-			assert_null(x.k->raw[r].a);
+			assert_null(x.k->lk->raw[r].a);
 	}
 	printf("lock copy fallback: %" PRIu64 " paging buffers\n", x.k->st.paging_buffers);
 	kt_close(&x);
@@ -266,7 +266,7 @@ static unsigned ranges_of(const struct kt *x, const struct fw_alloc *a)
 	unsigned n = 0;
 
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
-		n += x->k->apt[r].a == a;
+		n += x->k->lk->apt[r].a == a;
 	return n;
 }
 

@@ -58,7 +58,7 @@ static unsigned ranges_used(const struct kt *x)
 	unsigned n = 0;
 
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
-		n += x->k->apt[r].a != NULL;
+		n += x->k->lk->apt[r].a != NULL;
 	return n;
 }
 
@@ -232,7 +232,7 @@ static unsigned views(const struct kt *x)
 	unsigned n = 0;
 
 	for (unsigned r = 0; r < GPU_APT_RANGES; r++)
-		n += x->k->apt[r].view;
+		n += x->k->lk->apt[r].view;
 	return n;
 }
 

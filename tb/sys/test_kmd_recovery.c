@@ -161,7 +161,7 @@ static void test_kmd_device_removed(void **state)
 	assert_ptr_equal(kt_locked_alloc(&x, 3), L.a);
 	assert_int_equal(fw_kmd_device_destroy(x.k, A, 0), GM_OK);
 	assert_null(kt_locked_alloc(&x, 3));
-	assert_null(x.k->mf[fa].dev);
+	assert_null(x.k->mfs->mf[fa].dev);
 	assert_int_equal(fw_kmd_lock(x.k, B, BY.h, 3, 0), GM_OK);
 	p = malloc(0x10000);
 	assert_non_null(p);

@@ -91,7 +91,7 @@ static int va_submit(struct scen *s, struct fw_device *dev, const struct dma_buf
 /* The page tables in VRAM equal the driver's shadow: the GPU wrote them. */
 static void check_tables(struct scen *s, const struct fw_device *dev)
 {
-	const struct fw_gpuva_space *v = s->k->vas[fw_gpuva_vmid(s->k, dev)];
+	const struct fw_gpuva_space *v = s->k->va->vas[fw_gpuva_vmid(s->k, dev)];
 	uint64_t used = v->pool_next - v->pool_pa;
 	uint8_t *vram = malloc(used);
 	bool ok = vram && !gm_backdoor_read(s->g, v->pool_pa, vram, used) &&
