@@ -5,6 +5,7 @@
 #ifndef BENCH_H
 #define BENCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "gm.h"
@@ -27,5 +28,15 @@ int bench_umd(void);
  * the end: none, the cost of trace support compiled in and off).  0, 1
  * when the model or the waveform failed, 2 for a bad count. */
 int bench_idle(enum gm_backend_kind be, uint64_t cycles, const char *wave, uint64_t wave_from);
+
+/* The MMU's TLB hit rate and translation latency for @accesses one-dword
+ * writes of VMID 1, sequential or (@random) scattered over 2048 pages
+ * (bench_mmu.c); prints its line; 0, or 1 when it failed. */
+int bench_mmu(bool random, unsigned accesses);
+
+/* The copy engine's COPY and FILL of 2 MiB, physical and through scattered
+ * 4 KiB pages: bytes per cycle, memory-port use and walks (bench_mmu.c);
+ * 0, or 1 when one failed. */
+int bench_ce_xlat(void);
 
 #endif /* BENCH_H */

@@ -83,77 +83,6 @@ static int bench_one(const struct bench_case *c, unsigned rounds, struct scen_de
 }
 
 /*
- * TLB hit rate and translation latency for @accesses one-dword writes by a
- * queue in VMID 1 over 2048 mapped 4 KiB pages: in address order (64 bytes
- * apart) or at random (seeded).  Counts include the queue's own ring, IB
- * and fence accesses, which are translated too.
- */
-static int bench_mmu(bool random, unsigned accesses)
-{
-	static uint32_t ib[3072];
-	const uint64_t va0 = 0x0000200000000000ull, pages = 2048;
-	struct gm_config cfg;
-	struct fw_dev_cfg dc;
-	struct fw_dev d;
-	struct fw_vm vm;
-	struct gm *g;
-	uint64_t ib_addr, f, s = 0x9e3779b97f4a7c15ull, n = 0;
-	uint32_t h, m, w, wc, wmax;
-	int st;
-
-	gm_config_default(&cfg);
-	if (gm_create(&cfg, &g))
-		return 1;
-	fw_dev_cfg_default(&dc);
-	st = fw_dev_init(&d, g, &dc);
-	if (!st)
-		st = fw_vm_init(&vm, &d, 1);
-	if (!st)
-		st = fw_vm_map(&vm, va0, pages << 12, GPU_VRAM_BASE + (16ull << 20), MMU_MAP_R | MMU_MAP_W);
-	if (!st)
-		st = fw_queue_set_vm(&d, FW_QUEUE_RENDER, &vm);
-	if (!st)
-		st = fw_alloc_sys(&d, sizeof(ib), 256, &ib_addr);
-	while (!st && n < accesses) {
-		struct dma_buf b;
-		uint32_t one = 1;
-
-		dma_buf_init(&b, ib, 3072);
-		for (; n < accesses && dma_buf_room(&b) >= 4; n++) {
-			uint64_t off;
-
-			if (random) {
-				s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-				off = (s % (pages << 12)) & ~3ull;
-			} else {
-				off = (n * 64) % (pages << 12);
-			}
-			dma_emit_write_data(&b, va0 + off, &one, 1);
-		}
-		gm_backdoor_write(g, ib_addr, ib, b.len * 4);
-		st = fw_submit_ib(&d, FW_QUEUE_RENDER, ib_addr, (uint32_t)b.len, &f);
-		if (!st)
-			st = fw_fence_wait(&d, FW_QUEUE_RENDER, f, 50000000);
-	}
-	gm_reg_read(g, GPU_REG_MMU_HITS, &h);
-	gm_reg_read(g, GPU_REG_MMU_MISSES, &m);
-	gm_reg_read(g, GPU_REG_MMU_WALKS, &w);
-	gm_reg_read(g, GPU_REG_MMU_WALK_CYCLES, &wc);
-	gm_reg_read(g, GPU_REG_MMU_WALK_MAX, &wmax);
-	gm_destroy(g);
-	if (st) {
-		printf("  mmu %s: failed (%s)\n", random ? "random" : "sequential", gm_status_name(st));
-		return 1;
-	}
-	/* A hit costs the one register stage; a miss that stage plus its walk. */
-	printf("  mmu %-10s %6u accesses: TLB hit rate %5.1f%% (%u hits, %u misses, %u walks); "
-	       "translation latency average %.2f, maximum %u cycles (walker busy %.1f cycles per walk)\n",
-	       random ? "random" : "sequential", accesses, 100.0 * h / (h + m), h, m, w,
-	       (double)(h + m + wc) / (h + m), wmax + 1, w ? (double)wc / w : 0.0);
-	return 0;
-}
-
-/*
  * Copy engine: one large command on an idle GPU; the engine's own busy
  * counter gives the cycles.  A copy crosses the memory port twice (read and
  * write), so the port is fully used at BEAT/2 copied bytes per cycle: the
@@ -422,7 +351,7 @@ int cmd_bench(int argc, char **argv)
 	printf("ref: %.1fx the verilator backend's cycles/s; its cycle count %+.2f%% of the RTL's\n",
 	       rate[0] > 0 ? rate[7] / rate[0] : 0.0,
 	       cyc[0] ? 100.0 * ((double)cyc[7] - (double)cyc[0]) / (double)cyc[0] : 0.0);
-	return bench_mmu(false, 20000) || bench_mmu(true, 20000) || bench_copy_engine() ||
+	return bench_mmu(false, 20000) || bench_mmu(true, 20000) || bench_copy_engine() || bench_ce_xlat() ||
 	       bench_scenarios() ||
 	       bench_pipeline() || bench_umd();
 }
