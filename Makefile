@@ -114,7 +114,7 @@ RTL_SRC := rtl/prim/prim_fifo_sync.sv rtl/prim/prim_arb_rr.sv \
 	rtl/cp/cp_mem_arb.sv rtl/cp/cp_copy_cmd.sv rtl/cp/cp_fetch.sv rtl/cp/cp_hdr_check.sv \
 	rtl/cp/cp_pkt_check.sv rtl/cp/cp_wait_cmp.sv rtl/cp/cp_exec.sv rtl/cp/cp_counters.sv \
 	rtl/cp/cp_queue.sv \
-	rtl/mmu/mmu_tlb.sv rtl/mmu/mmu_mq.sv rtl/mmu/mmu_walk.sv rtl/mmu/mmu_top.sv \
+	rtl/mmu/mmu_tlb.sv rtl/mmu/mmu_mq.sv rtl/mmu/mmu_pwc.sv rtl/mmu/mmu_walk.sv rtl/mmu/mmu_top.sv \
 	rtl/top/gpu_regs.sv rtl/top/gpu_top.sv
 RTL_DEP := $(RTL_SRC) rtl/gpu_defs.svh rtl/top/gpu_top_ports.svh rtl/prim/prim_assert.svh \
 	rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
@@ -396,10 +396,13 @@ KT_TESTS := test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_l
 	test_kmd_recovery test_kmd_evict
 $(B)/tests/%: $(B)/obj/tb/sys/%.o $(SYS_UTIL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $< $(filter $(B)/obj/tools/scen/umd_%.o $(KT_OBJ) $(COV_RAW_OBJ),$^) $(SYS_UTIL_OBJ) $(LIB) \
+	$(CXX) -o $@ $< $(filter $(B)/obj/tools/scen/umd_%.o $(KT_OBJ) $(COV_RAW_OBJ) $(MMU_VM_OBJ),$^) $(SYS_UTIL_OBJ) $(LIB) \
 		$(VL_ARCH) $(VL_RT) -lcmocka $(LDLIBS)
 
 $(addprefix $(B)/tests/,$(KT_TESTS)): $(KT_OBJ)
+# The MMU tests share their page tables and oracle, tb/sys/mmu_vm.c.
+MMU_VM_OBJ := $(B)/obj/tb/sys/mmu_vm.o
+$(B)/tests/test_mmu_rtl $(B)/tests/test_mmu_pwc: $(MMU_VM_OBJ)
 # The directed coverage tests (test_cov*) share their raw queues, tb/sys/cov_raw.c.
 COV_RAW_OBJ := $(B)/obj/tb/sys/cov_raw.o
 $(addprefix $(B)/tests/,test_cov test_cov_bp test_cov_toggle): $(COV_RAW_OBJ)

@@ -175,10 +175,10 @@ enum gpu_apt_err {
 #define GPU_REG_MMU_INV_START 0x818u /* invalidation range start, VA bits 47:16 (64 KiB units) */
 #define GPU_REG_MMU_INV_END 0x81cu /* invalidation range end (inclusive), VA bits 47:16 (64 KiB units); START=0, END=0xffffffff drops the whole VMID */
 #define GPU_REG_MMU_INV_CTL 0x820u /* write GO to invalidate; the TLB drops matching entries in that cycle, and a walk in flight is restarted */
-#define GPU_REG_MMU_HITS 0x824u /* translated accesses that hit the TLB */
-#define GPU_REG_MMU_MISSES 0x828u /* translated accesses that missed the TLB (merged misses count once each) */
-#define GPU_REG_MMU_WALKS 0x82cu /* page walks completed */
-#define GPU_REG_MMU_WALK_CYCLES 0x830u /* cycles the walker was busy */
+#define GPU_REG_MMU_HITS 0x824u /* translated accesses resolved from the TLB: on arrival, or parked behind an access to the same page and then found filled */
+#define GPU_REG_MMU_MISSES 0x828u /* translated accesses resolved by a walk of their own (MMU_HITS + MMU_MISSES = translated accesses) */
+#define GPU_REG_MMU_WALKS 0x82cu /* page walks that read page tables from memory (a walk the page-walk cache ends without a read is a miss, not a walk) */
+#define GPU_REG_MMU_WALK_CYCLES 0x830u /* cycles the walker spent on walks that read memory */
 #define GPU_REG_MMU_WALK_MAX 0x834u /* longest walk so far, in cycles (from the parked head's check to its resolution) */
 #define GPU_REG_CE_STATUS 0x840u /* copy engine status */
 #define GPU_REG_CE_BUSY_CYCLES 0x844u /* cycles the copy engine had a command */

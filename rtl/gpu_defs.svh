@@ -300,10 +300,10 @@
   localparam logic [15:0] RegMmuInvStart = 16'h818;  // invalidation range start, VA bits 47:16 (64 KiB units)
   localparam logic [15:0] RegMmuInvEnd = 16'h81c;  // invalidation range end (inclusive), VA bits 47:16 (64 KiB units); START=0, END=0xffffffff drops the whole VMID
   localparam logic [15:0] RegMmuInvCtl = 16'h820;  // write GO to invalidate; the TLB drops matching entries in that cycle, and a walk in flight is restarted
-  localparam logic [15:0] RegMmuHits = 16'h824;  // translated accesses that hit the TLB
-  localparam logic [15:0] RegMmuMisses = 16'h828;  // translated accesses that missed the TLB (merged misses count once each)
-  localparam logic [15:0] RegMmuWalks = 16'h82c;  // page walks completed
-  localparam logic [15:0] RegMmuWalkCycles = 16'h830;  // cycles the walker was busy
+  localparam logic [15:0] RegMmuHits = 16'h824;  // translated accesses resolved from the TLB: on arrival, or parked behind an access to the same page and then found filled
+  localparam logic [15:0] RegMmuMisses = 16'h828;  // translated accesses resolved by a walk of their own (MMU_HITS + MMU_MISSES = translated accesses)
+  localparam logic [15:0] RegMmuWalks = 16'h82c;  // page walks that read page tables from memory (a walk the page-walk cache ends without a read is a miss, not a walk)
+  localparam logic [15:0] RegMmuWalkCycles = 16'h830;  // cycles the walker spent on walks that read memory
   localparam logic [15:0] RegMmuWalkMax = 16'h834;  // longest walk so far, in cycles (from the parked head's check to its resolution)
   localparam logic [15:0] RegCeStatus = 16'h840;  // copy engine status
   localparam logic [15:0] RegCeBusyCycles = 16'h844;  // cycles the copy engine had a command

@@ -78,6 +78,9 @@ set_tests_properties(rtl_ce PROPERTIES LABELS rtl TIMEOUT 600)
 add_test(rtl_mmu tests/test_mmu_rtl)
 set_tests_properties(rtl_mmu PROPERTIES LABELS rtl TIMEOUT 600)
 
+add_test(rtl_mmu_pwc tests/test_mmu_pwc)
+set_tests_properties(rtl_mmu_pwc PROPERTIES LABELS rtl TIMEOUT 300)
+
 # The RTL primitives (rtl/prim/), each against a model in its own SV
 # testbench: the FIFO, the round-robin arbiter, and an assertion of the
 # macros (prim_assert.svh) stopping a push into a full FIFO by its label.
@@ -232,7 +235,7 @@ foreach(scen copies evict shared hang vaupdate tiled deferred lock)
 endforeach()
 add_test(memcheck_demo_ref valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim demo --quiet --backend ref)
 set_tests_properties(memcheck_demo_ref PROPERTIES LABELS "fw;ref;memcheck" TIMEOUT 300)
-foreach(t cp apt apt_wc ce mmu_rtl gpuva umd_rtl kmd kmd_fence kmd_lock kmd_lock_paths
+foreach(t cp apt apt_wc ce mmu_rtl mmu_pwc gpuva umd_rtl kmd kmd_fence kmd_lock kmd_lock_paths
           kmd_lock_render kmd_recovery kmd_evict)
   add_test(ref_${t} tests/test_${t})
   set_tests_properties(ref_${t} PROPERTIES LABELS "rtl;ref" TIMEOUT 120 ENVIRONMENT "GPUSIM_BACKEND=ref")

@@ -311,6 +311,8 @@ struct ref_tlb_entry {
 
 #define REF_TLB_ENTRIES 16u
 #define REF_MISS_DEPTH 2u
+#define REF_PWC_PDES 4u                       /* page-walk cache: leaf tables of 2 MiB regions */
+#define REF_PWC_LINES 2u                      /* ... and leaf-table beats */
 
 struct ref_fault {
 	bool valid, write;
@@ -333,6 +335,21 @@ struct ref_mmu {
 	bool stale;
 	uint32_t wk_fault;
 	uint32_t hits, misses, walks, walk_cycles, walk_len, walk_max;
+	bool wk_mem;               /* this walk reads memory (else the line cache ended it) */
+	/* the page-walk cache (ref_mmu.c): round robin in each part */
+	struct {
+		bool valid;
+		uint8_t vmid;
+		uint64_t tag;      /* VA >> 21 */
+		uint64_t table;    /* the leaf table's address */
+	} pde[REF_PWC_PDES];
+	struct {
+		bool valid;
+		uint8_t vmid;
+		uint64_t tag;      /* VA >> (log2(REF_BEAT) + 9) */
+		uint8_t beat[REF_BEAT];
+	} line[REF_PWC_LINES];
+	unsigned pde_next, line_next;
 	struct ref_fault fault;    /* the fault reported this edge */
 };
 

@@ -16,7 +16,12 @@
  * registers.  The TLB (16 entries, fully associative, not-recently-used
  * replacement) caches 4 KiB pages and, for FRAG64K PTEs, 64 KiB fragments;
  * faults are not cached.  An invalidation drops matching entries at once and
- * restarts a walk in flight.
+ * restarts a walk in flight.  The page-walk cache keeps the leaf tables of
+ * four 2 MiB regions (a hit: one table read) and the last two leaf-table
+ * beats the walker read (a hit on a PTE the TLB could cache: no read);
+ * fresh reads fill it, any invalidation empties it (rtl/mmu/mmu_pwc.sv).
+ * Hits and misses count translations resolved from the TLB or by a walk;
+ * walks, the walks that read memory.
  *
  * Requests leave through a two-entry output buffer (the memory port's ready
  * only pops its head); the MMU's own answers wait in one slot for a cycle
@@ -129,6 +134,66 @@ static void tlb_update(struct ref_mmu *m, const struct ref_inv *inv, int touch,
 			m->tlb[i].used = (int)i == touch;
 }
 
+/* ------------------------------------------------------------ page-walk cache */
+
+#define LINE_SHIFT (9u + (unsigned)__builtin_ctz(REF_BEAT))
+
+static const uint64_t *pwc_pde(const struct ref_mmu *m, uint8_t vmid, uint64_t va)
+{
+	const uint64_t *hit = NULL;
+
+	for (unsigned i = 0; i < REF_PWC_PDES; i++)
+		if (m->pde[i].valid && m->pde[i].vmid == vmid && m->pde[i].tag == (va >> 21))
+			hit = &m->pde[i].table;
+	return hit;
+}
+
+/* The PTE of @va in a cached leaf beat, if the TLB could cache it. */
+static bool pwc_line(const struct ref_mmu *m, uint8_t vmid, uint64_t va, uint64_t *pte)
+{
+	bool hit = false;
+
+	for (unsigned i = 0; i < REF_PWC_LINES; i++) {
+		uint64_t e;
+
+		if (!m->line[i].valid || m->line[i].vmid != vmid || m->line[i].tag != (va >> LINE_SHIFT))
+			continue;
+		memcpy(&e, m->line[i].beat + 8u * ((va >> 12) & (REF_BEAT / 8u - 1u)), 8);
+		*pte = e;
+		hit = !(e & GPU_PTE_RESERVED) && (e & (GPU_PTE_V_MASK << GPU_PTE_V_SHIFT |
+						       GPU_PTE_PRT_MASK << GPU_PTE_PRT_SHIFT));
+	}
+	return hit;
+}
+
+static void pwc_fill_pde(struct ref_mmu *m, uint8_t vmid, uint64_t va, uint64_t table)
+{
+	m->pde[m->pde_next].valid = true;
+	m->pde[m->pde_next].vmid = vmid;
+	m->pde[m->pde_next].tag = va >> 21;
+	m->pde[m->pde_next].table = table;
+	m->pde_next = (m->pde_next + 1u) % REF_PWC_PDES;
+}
+
+/* A beat refilled overwrites its entry; a new one takes the next. */
+static void pwc_fill_line(struct ref_mmu *m, uint8_t vmid, uint64_t va, const uint8_t *beat)
+{
+	unsigned w = m->line_next;
+	bool same = false;
+
+	for (unsigned i = 0; i < REF_PWC_LINES; i++)
+		if (m->line[i].valid && m->line[i].vmid == vmid && m->line[i].tag == (va >> LINE_SHIFT)) {
+			w = i;
+			same = true;
+		}
+	m->line[w].valid = true;
+	m->line[w].vmid = vmid;
+	m->line[w].tag = va >> LINE_SHIFT;
+	memcpy(m->line[w].beat, beat, REF_BEAT);
+	if (!same)
+		m->line_next = (m->line_next + 1u) % REF_PWC_LINES;
+}
+
 /* ------------------------------------------------------------ helpers */
 
 static uint32_t perm(bool we, bool r, bool w, bool null)
@@ -223,16 +288,30 @@ static bool walker(struct ref_mmu *m, const struct ref_regs *regs, const struct 
 	case GPU_WK_CHECK: {
 		struct lookup lk;
 
+		bool fresh = !(inv && inv->valid);  /* the cache is not read beside an invalidation */
+		const uint64_t *pde = fresh ? pwc_pde(m, h->vmid, h->addr) : NULL;
+		uint64_t pte;
+
 		tlb_lookup(m, h->vmid, h->addr, &lk);
 		if (lk.idx >= 0) {
 			pop = resolve(m, e, perm(h->we, lk.r, lk.w, lk.null), lk.null, lk.pa);
-			if (pop)
+			if (pop) {
 				*touch = lk.idx;
+				m->hits++;
+			}
+		} else if (fresh && pwc_line(m, h->vmid, h->addr, &pte)) {
+			m->wk = GPU_WK_DONE;
+			m->level = 3;
+			m->pte = pte;
+			m->wk_fault = GPU_FLT_NONE;
+			m->stale = false;
+			m->wk_mem = false;
 		} else {
 			m->wk = GPU_WK_READ;
-			m->level = 0;
-			m->table = regs->root[h->vmid] & ~0xfffull & REF_ADDR_MASK;
+			m->level = pde ? 3 : 0;
+			m->table = pde ? *pde : regs->root[h->vmid] & ~0xfffull & REF_ADDR_MASK;
 			m->stale = false;
+			m->wk_mem = true;
 		}
 		break;
 	}
@@ -255,6 +334,13 @@ static bool walker(struct ref_mmu *m, const struct ref_regs *regs, const struct 
 		memcpy(&ent, mem->rdata + at, 8);
 		m->pte = ent;
 		m->wk = GPU_WK_DONE;
+		if (!mem->err && !m->stale && !(inv && inv->valid)) {
+			if (m->level == 2 && (ent & GPU_PDE_V_MASK << GPU_PDE_V_SHIFT) &&
+			    !(ent & GPU_PDE_RESERVED))
+				pwc_fill_pde(m, h->vmid, h->addr, frame_base(ent) & REF_ADDR_MASK);
+			else if (m->level == 3)
+				pwc_fill_line(m, h->vmid, h->addr, mem->rdata);
+		}
 		if (mem->err) {
 			m->wk_fault = GPU_FLT_WALK_ERROR;
 		} else if (m->level < 3) {
@@ -293,7 +379,8 @@ static bool walker(struct ref_mmu *m, const struct ref_regs *regs, const struct 
 		pop = resolve(m, e, (uint32_t)flt, !v, pa);
 		if (!pop)
 			break;
-		m->walks++;
+		m->misses++;
+		m->walks += m->wk_mem;
 		if (m->walk_len + 1u > m->walk_max)
 			m->walk_max = m->walk_len + 1u;
 		if (m->wk_fault == GPU_FLT_NONE) {
@@ -363,7 +450,6 @@ static bool input(struct ref_mmu *m, const struct ref_regs *regs, const struct r
 	if (m->mq_n == REF_MISS_DEPTH || head_pop)
 		return false;
 	m->mq[m->mq_n++] = *in;
-	m->misses++;
 	return true;
 }
 
@@ -383,7 +469,7 @@ bool ref_mmu_step(struct ref_mmu *m, const struct ref_regs *regs, const struct r
 	e.out_free = m->ob_n < 2;
 	e.syn_free = !m->syn_valid || !client_rsp;
 	m->syn_valid = m->syn_valid && client_rsp;
-	m->walk_cycles += wk0 != GPU_WK_IDLE && wk0 != GPU_WK_CHECK;
+	m->walk_cycles += wk0 != GPU_WK_IDLE && wk0 != GPU_WK_CHECK && m->wk_mem;
 	m->walk_len = wk0 == GPU_WK_IDLE ? 0 : m->walk_len + 1u;
 	if (inv && inv->valid && wk0 != GPU_WK_IDLE)
 		m->stale = true;
@@ -397,6 +483,12 @@ bool ref_mmu_step(struct ref_mmu *m, const struct ref_regs *regs, const struct r
 		m->mq_n--;
 	}
 	tlb_update(m, inv, touch, do_fill ? &fill : NULL);
+	if (inv && inv->valid) {
+		for (unsigned i = 0; i < REF_PWC_PDES; i++)
+			m->pde[i].valid = false;
+		for (unsigned i = 0; i < REF_PWC_LINES; i++)
+			m->line[i].valid = false;
+	}
 
 	if (m->ob_n && mem_ready) {
 		m->ob[0] = m->ob[1];

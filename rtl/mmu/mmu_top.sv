@@ -28,7 +28,7 @@
 // wait in one register for a cycle with no memory response for a client.
 //
 // Structure: mmu_mq (the miss queue), mmu_walk (the walker and the head's
-// resolution), mmu_tlb (the TLB); here the input's translation, the
+// resolution, with its page-walk cache mmu_pwc), mmu_tlb (the TLB); here the input's translation, the
 // output buffer, the synthetic response slot and the hit/miss counters.
 
 `default_nettype none
@@ -267,7 +267,7 @@ module mmu_top #(
   );
 
   // ---------------------------------------------------------------- walker
-  logic wk_out_valid, wk_out_head, wk_syn_valid, wk_syn_fault, wk_fault, wk_lk_use;
+  logic wk_out_valid, wk_out_head, wk_syn_valid, wk_syn_fault, wk_fault, wk_lk_use, wk_hit, wk_miss;
   logic [47:0] wk_out_addr;
   mmu_fault_e wk_flt;
   mmu_walk #(
@@ -303,6 +303,8 @@ module mmu_top #(
     .fault_o(wk_fault),
     .flt_o(wk_flt),
     .lk_use_o(wk_lk_use),
+    .hit_o(wk_hit),
+    .miss_o(wk_miss),
     .fill_o(fill),
     .pte_pa_o(pte_pa),
     .pte_big_o(pte_big),
@@ -345,8 +347,11 @@ module mmu_top #(
       syn_valid_d = syn_valid_q && client_rsp;  // presented unless a memory response had the slot
       syn_id_d = syn_id_q;
       syn_fault_d = syn_fault_q;
-      hits_d = hits_q;
-      misses_d = misses_q;
+      // A translation resolved from the TLB is a hit (an input's, or a
+      // parked one's whose page an earlier walk filled); one resolved by a
+      // walk of its own is a miss.  Parking is neither.
+      hits_d = hits_q + {31'd0, wk_hit};
+      misses_d = misses_q + {31'd0, wk_miss};
 
       if (wk_out_valid) begin
         out_valid_d = 1'b1;
@@ -385,12 +390,11 @@ module mmu_top #(
             in_fault = in_flt != FltNone;
           end
           in_lk_use = in_take;
-          if (in_take) hits_d = hits_q + 32'd1;
+          if (in_take) hits_d = hits_d + 32'd1;
         end else if (!mq_full && !head_pop) begin
           // A miss, or a page a parked request waits for: park it.
           in_take = 1'b1;
           in_park = 1'b1;
-          misses_d = misses_q + 32'd1;
         end
       end
     end

@@ -10,9 +10,15 @@
 // takes the memory's answer, id WalkId), then resolve the head (WkDone):
 // to memory at the PA, or a synthetic response for a null tile or a
 // fault.  What the walk found is filled into the TLB (faults excepted).
+// The page-walk cache (mmu_pwc) is looked up with the TLB check: a PTE
+// line hit ends the walk without a memory read, a PDE hit starts it at
+// the leaf table (one read); the walk's fresh level-2 entry and leaf beat
+// fill it, and any invalidation empties it.
 // An invalidation during a walk marks it stale: it restarts from WkCheck,
-// so no entry older than the invalidation is filled.  Counts the walks,
-// the cycles spent reading tables and the longest walk.
+// so no entry older than the invalidation is filled.  Counts the walks
+// that read memory, the cycles they spent and the longest walk; reports
+// each head it resolves as a hit (an earlier walk filled its page) or a
+// miss (a walk of its own).
 //
 // How to drive it: act_o (from registers: busy_i, a walk, a head or a
 // walk length to clear) says the walker has work this cycle; mmu_top
@@ -63,6 +69,8 @@ module mmu_walk #(
   output logic                   fault_o,       // ... with a fault
   output logic [3:0]             flt_o,         // mmu_fault_e
   output logic                   lk_use_o,      // the head used its TLB hit
+  output logic                   hit_o,         // the head resolved from the TLB
+  output logic                   miss_o,        // the head resolved by its walk
   // The TLB fill
   output logic                   fill_o,
   output logic [47:12]           pte_pa_o,      // the page (or fragment) frame the PTE names
@@ -88,6 +96,7 @@ module mmu_walk #(
   mmu_fault_e wk_fault_q, wk_fault_d;
   logic [31:0] walks_q, walks_d, wcyc_q, wcyc_d;
   logic [31:0] wlen_q, wlen_d, wmax_q, wmax_d;  // this walk's length, the longest
+  logic wk_mem_q, wk_mem_d;  // this walk reads memory (else the PTE line cache served it)
 
   // The outcome of a looked-up or walked translation for an access (as
   // mmu_top's for an input).
@@ -117,6 +126,33 @@ module mmu_walk #(
   logic [44:0] wk_entry_qw;  // the table entry's address in 8-byte units
   logic [63:0] wk_entry;
 
+  // The page-walk cache: looked up in WkCheck, filled from fresh reads.
+  logic pwc_lk, pwc_pde_hit, pwc_line_hit, pwc_pde_fill, pwc_line_fill;
+  logic [47:12] pwc_table, pwc_next;
+  logic [63:0] pwc_pte;
+  // Not beside an invalidation: what it holds may be what is being dropped.
+  assign pwc_lk = act_o && wk_q == WkCheck && !inv_i;
+  mmu_pwc #(
+    .BeatBytes(BeatBytes)
+  ) u_pwc (
+    .clk_i,
+    .rst_ni,
+    .lk_en_i(pwc_lk),
+    .lk_vmid_i(h_vmid_i),
+    .lk_vpn_i(h_va_i[47:12]),
+    .pde_hit_o(pwc_pde_hit),
+    .pde_table_o(pwc_table),
+    .line_hit_o(pwc_line_hit),
+    .line_pte_o(pwc_pte),
+    .pde_fill_i(pwc_pde_fill),
+    .line_fill_i(pwc_line_fill),
+    .fill_vmid_i(h_vmid_i),
+    .fill_vpn_i(h_va_i[47:12]),
+    .fill_table_i(pwc_next),
+    .fill_line_i(rsp_rdata_i),
+    .flush_i(inv_i)
+  );
+
   // Only with act_o (idle: no head, the walker in WkIdle, its registers
   // keep their values; wlen_q is 0).  Quiet values first.
   always_comb begin
@@ -139,6 +175,12 @@ module mmu_walk #(
     fault_o = 1'b0;
     flt_o = FltNone;
     lk_use_o = 1'b0;
+    hit_o = 1'b0;
+    miss_o = 1'b0;
+    wk_mem_d = 1'b0;
+    pwc_pde_fill = 1'b0;
+    pwc_line_fill = 1'b0;
+    pwc_next = '0;
     fill_o = 1'b0;
     wk_idx = '0;
     wk_entry_qw = '0;
@@ -151,9 +193,11 @@ module mmu_walk #(
       wk_stale_d = wk_stale_q || (inv_i && wk_q != WkIdle);
       wk_pte_d = wk_pte_q;
       wk_fault_d = wk_fault_q;
+      wk_mem_d = wk_mem_q;
       walks_d = walks_q;
-      // Walker busy: reading tables (a merged head's CHECK is not a walk).
-      wcyc_d = wcyc_q + {31'd0, wk_q != WkIdle && wk_q != WkCheck};
+      // Walker busy: reading tables (a merged head's CHECK is not a walk,
+      // nor one the PTE line cache ended).
+      wcyc_d = wcyc_q + {31'd0, wk_q != WkIdle && wk_q != WkCheck && wk_mem_q};
       wlen_d = (wk_q == WkIdle) ? 32'd0 : wlen_q + 32'd1;
       wmax_d = wmax_q;
 
@@ -186,13 +230,24 @@ module mmu_walk #(
               syn_fault_o = flt_o != FltNone;
               pop_o = 1'b1;
             end
-            // Counted once, as the miss it parked on; not again as a hit.
             lk_use_o = pop_o;
-          end else begin
-            wk_d = WkRead;
-            wk_level_d = 2'd0;
-            wk_table_d = root_i[48*h_vmid_i +: 48];
+            hit_o = pop_o;
+          end else if (pwc_line_hit) begin
+            // The leaf beat an earlier walk read holds a PTE the TLB could
+            // cache: the walk ends here.
+            wk_d = WkDone;
+            wk_level_d = 2'd3;
+            wk_pte_d = pwc_pte;
+            wk_fault_d = FltNone;
             wk_stale_d = 1'b0;
+            wk_mem_d = 1'b0;
+          end else begin
+            // From the leaf table the PDE cache names, else from the root.
+            wk_d = WkRead;
+            wk_level_d = pwc_pde_hit ? 2'd3 : 2'd0;
+            wk_table_d = pwc_pde_hit ? {pwc_table, 12'h000} : root_i[48*h_vmid_i +: 48];
+            wk_stale_d = 1'b0;
+            wk_mem_d = 1'b1;
           end
         end
         WkRead: if (out_free_i) begin
@@ -202,6 +257,14 @@ module mmu_walk #(
         end
         WkWait: if (rsp_valid_i) begin
           wk_pte_d = wk_entry;
+          // A fresh read (no invalidation overtook the walk) fills the
+          // page-walk cache: a usable level-2 entry, or the leaf beat.
+          pwc_next = (wk_entry[PdeSysLsb] ? SysmemBase[47:12] : 36'(VramBase) >> 12) +
+                     {8'd0, wk_entry[PdeAddrLsb +: PdeAddrW]};
+          if (!rsp_err_i && !wk_stale_q && !inv_i) begin
+            pwc_pde_fill = wk_level_q == 2'd2 && wk_entry[PdeVLsb] && (wk_entry & PdeReserved) == '0;
+            pwc_line_fill = wk_level_q == 2'd3;
+          end
           if (rsp_err_i) begin
             wk_fault_d = FltWalkError;
             wk_d = WkDone;
@@ -245,8 +308,9 @@ module mmu_walk #(
             end
             // Cache what the walk found, faults excepted.
             fill_o = pop_o && wk_fault_q == FltNone;
+            miss_o = pop_o;
             if (pop_o) begin
-              walks_d = walks_q + 32'd1;
+              walks_d = walks_q + {31'd0, wk_mem_q};
               if (wlen_q + 32'd1 > wmax_q) wmax_d = wlen_q + 32'd1;
             end
           end
@@ -269,6 +333,7 @@ module mmu_walk #(
       wk_stale_q <= 1'b0;
       wk_pte_q <= '0;
       wk_fault_q <= FltNone;
+      wk_mem_q <= 1'b0;
       walks_q <= '0;
       wcyc_q <= '0;
       wlen_q <= '0;
@@ -280,6 +345,7 @@ module mmu_walk #(
       wk_stale_q <= wk_stale_d;
       wk_pte_q <= wk_pte_d;
       wk_fault_q <= wk_fault_d;
+      wk_mem_q <= wk_mem_d;
       walks_q <= walks_d;
       wcyc_q <= wcyc_d;
       wlen_q <= wlen_d;
