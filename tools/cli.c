@@ -118,6 +118,12 @@ static int refuse_size(const char *cmd, const char *path, size_t max)
 
 int cli_read_file(const char *cmd, const char *path, size_t max, uint8_t **buf, size_t *len)
 {
+	return cli_read_file_checked(cmd, path, max, NULL, NULL, buf, len);
+}
+
+int cli_read_file_checked(const char *cmd, const char *path, size_t max, cli_check_fn check,
+			  void *ctx, uint8_t **buf, size_t *len)
+{
 	size_t n = 0, cap = 0, got;
 	uint8_t *b = NULL, *nb;
 	FILE *f = fopen(path, "rb");
@@ -139,12 +145,18 @@ int cli_read_file(const char *cmd, const char *path, size_t max, uint8_t **buf, 
 		}
 		got = fread(b + n, 1, cap - n, f);
 		n += got;
+		/* what has come so far: the reads double, so checking it all again costs
+		 * twice the file at most */
+		if (got && n <= max && check && (rc = check(ctx, b, n, false)))
+			goto err_free;
 	} while (got && n <= max);
 	err = ferror(f) ? errno : 0;
 	if (err)
 		rc = cli_refuse(cmd, path, "cannot read: %s", strerror(err));
 	else if (n > max)
 		rc = refuse_size(cmd, path, max);
+	else if (check)
+		rc = check(ctx, b, n, true);
 	if (rc)
 		goto err_free;
 	fclose(f);

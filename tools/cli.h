@@ -53,4 +53,14 @@ int cli_refuse(const char *cmd, const char *path, const char *fmt, ...)
  */
 int cli_read_file(const char *cmd, const char *path, size_t max, uint8_t **buf, size_t *len);
 
+/* Whether the first @n bytes of a file (@whole: all of it) can still be a
+ * good one: 0, or the exit status with the reason said on stderr. */
+typedef int (*cli_check_fn)(void *ctx, const uint8_t *b, size_t n, bool whole);
+
+/* cli_read_file, with what has been read checked by @check after each read
+ * and once at the end: a file (a stream) is refused at its first bad bytes,
+ * with @check's status, not after reading up to @max. */
+int cli_read_file_checked(const char *cmd, const char *path, size_t max, cli_check_fn check,
+			  void *ctx, uint8_t **buf, size_t *len);
+
 #endif /* CLI_H */
