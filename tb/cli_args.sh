@@ -54,6 +54,43 @@ row 2 'bad --inject-bad-rsp: x' "$G" demo --inject-bad-rsp x
 row 2 '--wave-from/--wave-to need --wave' "$G" run copies --wave-to 5
 row 2 'empty wave window' "$G" run copies --wave x.fst --wave-from 9 --wave-to 9
 
+# --help and run --list stand alone; replay --disasm runs no model, so takes
+# no model option; a waveform is .fst or .vcd on every command, refused
+# before the run like every other usage error.
+row 0 'usage: gpusim' "$G" --help
+row 0 'usage: gpusim' "$G" demo --help
+row 0 'usage: gpusim' "$G" run --help
+row 2 '--help takes no other argument: extra' "$G" --help extra
+row 2 '--help takes no other argument: extra' "$G" -h extra
+row 2 '--help takes no other argument: --quiet' "$G" demo --quiet --help
+row 2 '--help takes no other argument: extra' "$G" run --help extra
+row 2 '--help takes no other argument: extra' "$G" bench --help extra
+row 0 'copies' "$G" run --list
+row 2 'run --list takes no other argument: extra' "$G" run --list extra
+row 2 'run --list takes no other argument: copies' "$G" run copies --list
+row 2 'replay --disasm takes only a FILE: --backend' "$G" replay --disasm ../traces/capture/hang.gcap --backend ref
+row 2 'replay --disasm takes only a FILE: --wave' "$G" replay --wave x.fst --disasm ../traces/capture/hang.gcap
+row 2 'replay --disasm takes only a FILE: --quiet' "$G" replay --disasm --quiet ../traces/capture/hang.gcap
+row 2 '--wave FILE must end in .fst or .vcd: x.txt' "$G" demo --wave x.txt
+row 2 '--wave FILE must end in .fst or .vcd: x.txt' "$G" run copies --wave x.txt
+row 2 '--wave FILE must end in .fst or .vcd: x.txt' "$G" replay ../traces/capture/hang.gcap --wave x.txt
+row 2 '--wave FILE must end in .fst or .vcd: x.txt' "$G" idle --wave x.txt
+row 2 '--wave FILE must end in .fst or .vcd: .fst' "$G" demo --wave .fst
+
+# The tests' environment (tb/tb_seed.c, tb/sys/tb_util.c): a GPUSIM_SEED
+# that is not a whole number, a GPUSIM_BACKEND that names no backend exactly,
+# stop a test before it runs, as a usage error.
+T=$(dirname "$(dirname "$G")")/tests
+row 2 'GPUSIM_BACKEND=bogus: not a backend' env GPUSIM_BACKEND=bogus "$T/test_cp"
+row 2 'GPUSIM_BACKEND=REF: not a backend' env GPUSIM_BACKEND=REF "$T/test_cp"
+row 2 'GPUSIM_BACKEND=ref : not a backend' env 'GPUSIM_BACKEND=ref ' "$T/test_cp"
+row 0 'test(s) run.' env GPUSIM_BACKEND=ref "$T/test_cp"
+row 2 'GPUSIM_SEED=abc: not a seed' env GPUSIM_SEED=abc "$T/test_capture"
+row 2 'GPUSIM_SEED=12abc: not a seed' env GPUSIM_SEED=12abc "$T/test_capture"
+row 2 'GPUSIM_SEED=-1: not a seed' env GPUSIM_SEED=-1 "$T/test_capture"
+row 2 'GPUSIM_SEED=18446744073709551616: not a seed' env GPUSIM_SEED=18446744073709551616 "$T/test_capture"
+row 0 'seed 16: reproduce with GPUSIM_SEED=16' env GPUSIM_SEED=0x10 "$T/test_capture"
+
 # bench: --rounds N with 1 <= N <= 1000000, as demo; nothing else.
 row 2 'bad --rounds: 0' "$G" bench --rounds 0
 row 2 'bad --rounds: 1000001' "$G" bench --rounds 1000001

@@ -371,8 +371,13 @@ static int parse_replay(int argc, char **argv, struct replay_opts *o)
 		return cli_usage("replay", "--wave-from/--wave-to need --wave", NULL);
 	if (o->wave_from >= o->wave_to)
 		return cli_usage("replay", "empty wave window", NULL);
+	/* a listing runs no model: an option for one is a mistake */
+	if (o->disasm && (o->backend_set || o->wave || o->quiet))
+		return cli_usage(NULL, "replay --disasm takes only a FILE", o->backend_set ? "--backend" :
+				 o->wave ? "--wave" : "--quiet");
 	/* without --backend the capture's own, checked when it is read */
-	return cli_check_wave("replay", o->wave, o->backend_set ? o->backend : GM_BACKEND_VERILATOR);
+	return cli_check_wave("replay", o->wave, o->backend_set ? o->backend : GM_BACKEND_VERILATOR,
+			      false);
 }
 
 int cmd_replay(int argc, char **argv)
