@@ -330,6 +330,12 @@ $(B)/tests/test_capture: $(B)/obj/tb/unit/test_capture.o $(B)/obj/model/gm_captu
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
+# -lz: zlib's crc32, the oracle of the checksums of the files the test builds
+$(B)/tests/test_capture_bounds: $(B)/obj/tb/unit/test_capture_bounds.o \
+		$(B)/obj/model/gm_capture.o $(B)/obj/model/gm_capture_read.o $(B)/obj/model/gm_status.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ -lcmocka -lz $(SANFLAGS)
+
 HW_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(HW_C))
 $(B)/tests/test_dma: $(B)/obj/tb/unit/test_dma.o $(B)/obj/dma/dma_buf.o $(B)/obj/dma/dma_disasm.o \
 		$(HW_OBJ) $(B)/obj/model/gm_status.o

@@ -72,10 +72,11 @@ const struct gm_backend_ops *gm_backend_ops_of(enum gm_backend_kind kind, bool w
 
 static bool config_valid(const struct gm_config *cfg)
 {
-	const uint64_t region_max = 1ull << 40;
+	const uint64_t region_max = GM_MAX_MEM_BYTES;
 
 	return gm_backend_ops_of(cfg->backend, cfg->waves) && cfg->vram_bytes <= region_max &&
-	       cfg->sys_bytes <= region_max && cfg->vram_bytes > 0 && cfg->reset_cycles >= 1;
+	       cfg->sys_bytes <= region_max && cfg->vram_bytes > 0 && cfg->reset_cycles >= 1 &&
+	       cfg->reset_cycles <= GM_MAX_RESET_CYCLES;
 }
 
 static void mem_cfg_from(const struct gm_config *cfg, struct gm_mem_cfg *mc)

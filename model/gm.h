@@ -59,16 +59,22 @@ const struct gm_backend_info *gm_backend_info(enum gm_backend_kind kind);
 /* The entry named @name (exactly, e.g. "ref"); NULL for NULL or an unknown name. */
 const struct gm_backend_info *gm_backend_lookup(const char *name);
 
+#define GM_MAX_MEM_BYTES (1ull << 40) /* gm_config: VRAM and system memory, each */
+/* gm_config: the longest reset gm_create holds.  The RTL needs one cycle
+ * (default 4); the bound keeps a bad configuration, such as a damaged
+ * capture header, from clocking 2^32 cycles before gm_create returns. */
+#define GM_MAX_RESET_CYCLES 1024u
+
 struct gm_config {
 	enum gm_backend_kind backend;
-	uint64_t vram_bytes;            /* VRAM size at GPU_VRAM_BASE, at most 1 TiB */
-	uint64_t sys_bytes;             /* system memory at GPU_SYSMEM_BASE, at most 1 TiB */
+	uint64_t vram_bytes;            /* VRAM size at GPU_VRAM_BASE, 1..GM_MAX_MEM_BYTES */
+	uint64_t sys_bytes;             /* system memory at GPU_SYSMEM_BASE, at most GM_MAX_MEM_BYTES */
 	uint32_t vram_latency_cycles;   /* request to response, >= 1 */
 	uint32_t sys_latency_cycles;
 	uint32_t vram_bytes_per_cycle;  /* bandwidth, >= 1 */
 	uint32_t sys_bytes_per_cycle;
 	uint32_t max_outstanding;       /* memory requests in flight, 1..4096 */
-	uint32_t reset_cycles;          /* reset held at create, >= 1 */
+	uint32_t reset_cycles;          /* reset held at create, 1..GM_MAX_RESET_CYCLES */
 	/*
 	 * Whether gm_wave_open() may be called on this model.  false (the
 	 * default): the Verilator backend runs its model built without trace
@@ -96,7 +102,8 @@ void gm_config_default(struct gm_config *cfg);
 
 /*
  * Create a model, hold reset for cfg->reset_cycles and release it.
- * GM_OK and *out set; GM_ERR_BAD_ARG (NULL, bad sizes, latencies...);
+ * GM_OK and *out set; GM_ERR_BAD_ARG (NULL, bad sizes, latencies, a reset
+ * of 0 or more than GM_MAX_RESET_CYCLES cycles...: no cycle is clocked);
  * GM_ERR_NO_MEM; GM_ERR_UNSUPPORTED (a second SystemC model in one process).
  * On error *out is untouched and nothing is left allocated.
  */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "gm_capture.h"
+#include "gpu_hw.h"
 
 #define CAP_DEPTH 8u        /* nesting of gm.h calls inside each other */
 #define ZERO_RUN_BYTES 16u  /* zeros that split an upload into two runs */
@@ -29,6 +30,7 @@ struct gm_cap {
 	uint64_t enter_cycle[CAP_DEPTH]; /* the cycle each one began at */
 	bool is_run[CAP_DEPTH]; /* ...and whether it is a gm_step/gm_run_until */
 	uint64_t last_cycle;    /* the cycle the last record left the model at */
+	uint64_t mem_most;      /* bytes a mem_write or mem_expect may cover (FORMAT.md) */
 };
 
 static void put(struct gm_cap *c, const void *p, size_t n)
@@ -203,15 +205,15 @@ int gm_cap_create(const char *path, const struct gm_config *cfg, uint64_t cycle,
 		return GM_ERR_IO;
 	}
 	c->last_cycle = cycle;
+	c->mem_most = cfg->vram_bytes > cfg->sys_bytes ? cfg->vram_bytes : cfg->sys_bytes;
+	if (c->mem_most > GM_CAP_MAX_UPLOAD)
+		c->mem_most = GM_CAP_MAX_UPLOAD;
 	*out = c;
 	return GM_OK;
 }
 
-/* Write the cycles run since the last record as a STEP of @kind. */
-static void flush_step(struct gm_cap *c, uint64_t cycle, enum gm_cap_run kind, int st)
+static void put_step(struct gm_cap *c, uint64_t cycle, enum gm_cap_run kind, int st)
 {
-	if (cycle == c->last_cycle && kind == GM_CAP_RUN_STEP)
-		return;
 	rec_begin(c, GM_CAP_STEP);
 	put32(c, kind);
 	put32(c, (uint32_t)st);
@@ -219,6 +221,19 @@ static void flush_step(struct gm_cap *c, uint64_t cycle, enum gm_cap_run kind, i
 	put64(c, cycle);
 	rec_end(c);
 	c->last_cycle = cycle;
+}
+
+/* Write the cycles run since the last record as a STEP of @kind: a run
+ * longer than a step may be as plain steps of GM_CAP_MAX_STEP_CYCLES first
+ * (they ran without a model error: that stops the clock, so it is in the
+ * last), then the rest as @kind with @st. */
+static void flush_step(struct gm_cap *c, uint64_t cycle, enum gm_cap_run kind, int st)
+{
+	if (cycle == c->last_cycle && kind == GM_CAP_RUN_STEP)
+		return;
+	while (cycle - c->last_cycle > GM_CAP_MAX_STEP_CYCLES)
+		put_step(c, c->last_cycle + GM_CAP_MAX_STEP_CYCLES, GM_CAP_RUN_STEP, GM_OK);
+	put_step(c, cycle, kind, st);
 }
 
 void gm_cap_enter(struct gm_cap *c, uint64_t cycle, bool run)
@@ -267,41 +282,70 @@ void gm_cap_reg(struct gm_cap *c, uint64_t cycle, bool write, uint32_t off, uint
 	c->last_cycle = cycle;
 }
 
+/* Whether a backdoor call of @len bytes with status @st can be written: a
+ * successful one as records of at most GM_CAP_MAX_UPLOAD bytes (it lay in
+ * one memory, so each part does), a failed one only within the bound
+ * (FORMAT.md, "Bounds"); else the capture cannot hold it (GM_ERR_IO). */
+static bool mem_fits(struct gm_cap *c, size_t len, int st)
+{
+	if (st == GM_OK || len <= c->mem_most)
+		return true;
+	c->io_err = true;
+	return false;
+}
+
 void gm_cap_mem_write(struct gm_cap *c, uint64_t cycle, uint64_t addr, const void *buf,
 		      size_t len, int st)
 {
+	const uint8_t *p = buf;
+
 	if (!leave(c, cycle, true))
 		return;
-	if (len > GM_CAP_MAX_UPLOAD || !buf) {
+	if (!buf || !mem_fits(c, len, st)) {
 		c->io_err = true; /* cannot be written in this format */
 		return;
 	}
-	rec_begin(c, GM_CAP_MEM_WRITE);
-	put64(c, addr);
-	put64(c, len);
-	put32(c, (uint32_t)st);
-	put_runs(c, buf, len);
-	rec_end(c);
+	do {
+		size_t n = len < GM_CAP_MAX_UPLOAD ? len : GM_CAP_MAX_UPLOAD;
+
+		rec_begin(c, GM_CAP_MEM_WRITE);
+		put64(c, addr);
+		put64(c, n);
+		put32(c, (uint32_t)st);
+		put_runs(c, p, n);
+		rec_end(c);
+		addr += n;
+		p += n;
+		len -= n;
+	} while (len);
 	c->last_cycle = cycle;
 }
 
 void gm_cap_mem_read(struct gm_cap *c, uint64_t cycle, uint64_t addr, const void *buf,
 		     size_t len, int st)
 {
-	uint64_t v = 0;
+	const uint8_t *p = buf;
 
-	if (!leave(c, cycle, false))
+	if (!leave(c, cycle, false) || !mem_fits(c, len, st))
 		return;
-	if (st == GM_OK && len <= 8)
-		memcpy(&v, buf, len); /* little-endian host: the bytes as read */
-	rec_begin(c, GM_CAP_MEM_EXPECT);
-	put64(c, addr);
-	put64(c, len);
-	put64(c, st == GM_OK ? gm_cap_fnv64(buf, len) : 0);
-	put32(c, (uint32_t)st);
-	put32(c, 0);
-	put64(c, v);
-	rec_end(c);
+	do {
+		size_t n = len < GM_CAP_MAX_UPLOAD ? len : GM_CAP_MAX_UPLOAD;
+		uint64_t v = 0;
+
+		if (st == GM_OK && n <= 8)
+			memcpy(&v, p, n); /* little-endian host: the bytes as read */
+		rec_begin(c, GM_CAP_MEM_EXPECT);
+		put64(c, addr);
+		put64(c, n);
+		put64(c, st == GM_OK ? gm_cap_fnv64(p, n) : 0);
+		put32(c, (uint32_t)st);
+		put32(c, 0);
+		put64(c, v);
+		rec_end(c);
+		addr += n;
+		p += st == GM_OK ? n : 0;
+		len -= n;
+	} while (len);
 	c->last_cycle = cycle;
 }
 
@@ -319,6 +363,10 @@ void gm_cap_apt(struct gm_cap *c, uint64_t cycle, enum gm_cap_apt_op op, uint32_
 
 	if (!leave(c, cycle, true))
 		return;
+	if (op == GM_CAP_APT_READ && len > GPU_APT_WINDOW_BYTES) {
+		c->io_err = true; /* past the window: refused (GM_ERR_BAD_ARG), past the bound */
+		return;
+	}
 	/* what was read is defined when the call succeeded or a word failed */
 	if (op == GM_CAP_APT_READ)
 		val = buf && (st == GM_OK || st == GM_ERR_ADDR) ? gm_cap_fnv64(buf, len) : 0;

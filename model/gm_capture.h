@@ -24,7 +24,16 @@
 #define GM_CAP_VERSION 1u
 #define GM_CAP_HEADER_BYTES 72u
 #define GM_CAP_MAX_PAYLOAD (64u << 20) /* bytes of one record's payload */
-#define GM_CAP_MAX_UPLOAD (1ull << 30) /* bytes one memory upload may cover */
+/* Bytes one mem_write or mem_expect may cover: no more than one record may
+ * hold literally, so a file of a few bytes cannot stand for gigabytes of
+ * uploads (the writer cuts a longer successful upload into records this
+ * long).  Also at most the larger memory of the header (traces/FORMAT.md,
+ * "Bounds"). */
+#define GM_CAP_MAX_UPLOAD ((uint64_t)GM_CAP_MAX_PAYLOAD)
+/* Cycles one step record may run: above the longest wait of the driver and
+ * the scenarios (20,000,000 cycles), about a minute of Verilator; the
+ * writer cuts a longer run into steps this long. */
+#define GM_CAP_MAX_STEP_CYCLES (1ull << 25)
 #define GM_CAP_RUN_SEQ 0x80000000u  /* a run's length flag: an arithmetic sequence */
 #define GM_CAP_SEQ_MAX_BYTES (1u << 30) /* the longest sequence run */
 
@@ -62,6 +71,8 @@ enum gm_cap_err {
 	GM_CAP_ERR_CRC,       /* a checksum does not match: the bytes were changed */
 	GM_CAP_ERR_TYPE,      /* a record type this version does not know */
 	GM_CAP_ERR_PAYLOAD,   /* a record's payload is malformed for its type */
+	GM_CAP_ERR_LIMIT,     /* a count, length or cycle past the bounds the header and
+			       * the model set (traces/FORMAT.md, "Bounds") */
 	GM_CAP_ERR_COUNT
 };
 
@@ -98,13 +109,16 @@ struct gm_cap_reader {
 	const uint8_t *buf;
 	size_t len, pos;
 	uint64_t index;           /* of the next record */
+	struct gm_config cfg;     /* the header's: the bounds of the records */
+	uint64_t cycle;           /* the cycle the last step reached (the start cycle) */
 	enum gm_cap_err err;      /* the first error, repeated by gm_cap_next */
 	char why[192];            /* the last error: "record N at byte B: reason" */
 };
 
 /*
  * Start parsing the capture @buf[0..len) (kept by the reader; the caller
- * keeps it alive): check the header and fill *h.  GM_CAP_OK; else the
+ * keeps it alive): check the header, its configuration within the bounds
+ * gm_create takes (GM_CAP_ERR_LIMIT), and fill *h.  GM_CAP_OK; else the
  * error, and r->why says it with record 0.
  */
 enum gm_cap_err gm_cap_reader_init(struct gm_cap_reader *r, const uint8_t *buf, size_t len,
@@ -113,8 +127,10 @@ enum gm_cap_err gm_cap_reader_init(struct gm_cap_reader *r, const uint8_t *buf, 
 /*
  * The next record into *rec: GM_CAP_OK (rec->type GM_CAP_END once the
  * file ends cleanly between records), or the error with r->why naming the
- * record number, its byte offset and the reason.  After an error the
- * reader gives the same error again.
+ * record number, its byte offset and the reason.  A record whose counts,
+ * lengths or cycles pass the bounds of traces/FORMAT.md is GM_CAP_ERR_LIMIT
+ * and is not handed out, so a replay does none of its work.  After an error
+ * the reader gives the same error again.
  */
 enum gm_cap_err gm_cap_next(struct gm_cap_reader *r, struct gm_cap_rec *rec);
 

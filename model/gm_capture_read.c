@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gm_capture.h"
+#include "gpu_hw.h"
 
 uint32_t gm_cap_crc32(uint32_t crc, const void *buf, size_t len)
 {
@@ -44,7 +45,7 @@ const char *gm_cap_err_name(enum gm_cap_err e)
 	static const char *const n[GM_CAP_ERR_COUNT] = {
 		"GM_CAP_OK", "GM_CAP_ERR_IO", "GM_CAP_ERR_NO_MEM", "GM_CAP_ERR_MAGIC",
 		"GM_CAP_ERR_VERSION", "GM_CAP_ERR_TRUNCATED", "GM_CAP_ERR_CRC",
-		"GM_CAP_ERR_TYPE", "GM_CAP_ERR_PAYLOAD",
+		"GM_CAP_ERR_TYPE", "GM_CAP_ERR_PAYLOAD", "GM_CAP_ERR_LIMIT",
 	};
 
 	return (unsigned)e < GM_CAP_ERR_COUNT ? n[e] : "GM_CAP_ERR_?";
@@ -126,6 +127,18 @@ enum gm_cap_err gm_cap_reader_init(struct gm_cap_reader *r, const uint8_t *buf, 
 	h->cfg.sys_bytes_per_cycle = le32(p + 52);
 	h->cfg.max_outstanding = le32(p + 56);
 	h->start_cycle = le64(p + 60);
+	/* the configuration gm_create takes: no work is sized by a value past it */
+	if (h->cfg.reset_cycles < 1 || h->cfg.reset_cycles > GM_MAX_RESET_CYCLES)
+		return fail(r, GM_CAP_ERR_LIMIT, 20, "reset_cycles %u, a model takes 1..%u",
+			    h->cfg.reset_cycles, GM_MAX_RESET_CYCLES);
+	if (h->cfg.vram_bytes < 1 || h->cfg.vram_bytes > GM_MAX_MEM_BYTES)
+		return fail(r, GM_CAP_ERR_LIMIT, 24, "vram_bytes %llu, a model takes 1..%llu",
+			    (unsigned long long)h->cfg.vram_bytes, GM_MAX_MEM_BYTES);
+	if (h->cfg.sys_bytes > GM_MAX_MEM_BYTES)
+		return fail(r, GM_CAP_ERR_LIMIT, 32, "sys_bytes %llu, a model takes at most %llu",
+			    (unsigned long long)h->cfg.sys_bytes, GM_MAX_MEM_BYTES);
+	r->cfg = h->cfg;
+	r->cycle = h->start_cycle;
 	r->pos = GM_CAP_HEADER_BYTES;
 	r->index = 1;
 	return GM_CAP_OK;
@@ -184,6 +197,75 @@ void gm_cap_expand(const struct gm_cap_rec *rec, uint8_t *dst)
 	}
 }
 
+/* True when [@addr, @addr + @len) lies in the memory at @base of @size bytes. */
+static bool in_region(uint64_t addr, uint64_t len, uint64_t base, uint64_t size)
+{
+	return addr >= base && len <= size && addr - base <= size - len;
+}
+
+/*
+ * The bounds of a mem_write's or mem_expect's range (traces/FORMAT.md,
+ * "Bounds"): at most GM_CAP_MAX_UPLOAD bytes and the larger memory of the
+ * header; a call that succeeded lay in VRAM or in system memory.
+ */
+static enum gm_cap_err mem_bounds(struct gm_cap_reader *r, const struct gm_cap_rec *rec,
+				  uint64_t at)
+{
+	const struct gm_config *c = &r->cfg;
+	uint64_t larger = c->vram_bytes > c->sys_bytes ? c->vram_bytes : c->sys_bytes;
+	uint64_t most = larger < GM_CAP_MAX_UPLOAD ? larger : GM_CAP_MAX_UPLOAD;
+
+	if (rec->len > most)
+		return fail(r, GM_CAP_ERR_LIMIT, at, "%s of %llu bytes, at most %llu",
+			    gm_cap_type_name(rec->type), (unsigned long long)rec->len,
+			    (unsigned long long)most);
+	if (rec->status == GM_OK && rec->len &&
+	    !in_region(rec->addr, rec->len, GPU_VRAM_BASE, c->vram_bytes) &&
+	    !in_region(rec->addr, rec->len, GPU_SYSMEM_BASE, c->sys_bytes))
+		return fail(r, GM_CAP_ERR_LIMIT, at, "%s of %llu bytes at 0x%llx succeeded outside "
+			    "the header's memory", gm_cap_type_name(rec->type),
+			    (unsigned long long)rec->len, (unsigned long long)rec->addr);
+	return GM_CAP_OK;
+}
+
+/* The aperture: bytes only for write and read, at most the window; a call
+ * that got past its argument checks (GM_OK, GM_ERR_ADDR) lay inside it. */
+static enum gm_cap_err apt_bounds(struct gm_cap_reader *r, const struct gm_cap_rec *rec,
+				  uint64_t at)
+{
+	bool bytes = rec->op == GM_CAP_APT_WRITE || rec->op == GM_CAP_APT_READ;
+
+	if (rec->len > (bytes ? GPU_APT_WINDOW_BYTES : 0))
+		return fail(r, GM_CAP_ERR_LIMIT, at, "apt call %u of %llu bytes, at most %llu",
+			    rec->op, (unsigned long long)rec->len,
+			    bytes ? (unsigned long long)GPU_APT_WINDOW_BYTES : 0ull);
+	if (bytes && (rec->status == GM_OK || rec->status == GM_ERR_ADDR) &&
+	    !in_region(rec->off, rec->len, 0, GPU_APT_WINDOW_BYTES))
+		return fail(r, GM_CAP_ERR_LIMIT, at, "apt call %u of %llu bytes at 0x%x succeeded "
+			    "past the window", rec->op, (unsigned long long)rec->len, rec->off);
+	return GM_CAP_OK;
+}
+
+/* Cycles only move forward, from the header's start cycle, a step at most
+ * GM_CAP_MAX_STEP_CYCLES: a step (or, @reached only, the final record)
+ * reaching @reached after @cycles cycles. */
+static enum gm_cap_err cycle_bounds(struct gm_cap_reader *r, const struct gm_cap_rec *rec,
+				    uint64_t at)
+{
+	uint64_t n = rec->type == GM_CAP_STEP ? rec->val : 0;
+
+	if (n > GM_CAP_MAX_STEP_CYCLES)
+		return fail(r, GM_CAP_ERR_LIMIT, at, "step of %llu cycles, at most %llu",
+			    (unsigned long long)n, GM_CAP_MAX_STEP_CYCLES);
+	if (rec->cycle < n || rec->cycle - n < r->cycle)
+		return fail(r, GM_CAP_ERR_LIMIT, at, "%s of %llu cycles to cycle %llu starts "
+			    "before cycle %llu, where the capture was", gm_cap_type_name(rec->type),
+			    (unsigned long long)n, (unsigned long long)rec->cycle,
+			    (unsigned long long)r->cycle);
+	r->cycle = rec->cycle;
+	return GM_CAP_OK;
+}
+
 /* The payload sizes of the fixed-size records (0: variable, checked below). */
 static const uint32_t fixed_bytes[GM_CAP_TYPES] = {
 	[GM_CAP_REG_WRITE] = 12, [GM_CAP_REG_READ] = 12, [GM_CAP_STEP] = 24,
@@ -208,7 +290,9 @@ static enum gm_cap_err decode(struct gm_cap_reader *r, struct gm_cap_rec *rec, c
 		rec->status = le32(p + 16);
 		rec->nchunks = le32(p + 20);
 		rec->chunks = p + 24;
-		if (rec->len > GM_CAP_MAX_UPLOAD || !chunks_ok(p + 24, n - 24, rec->nchunks, rec->len))
+		if (mem_bounds(r, rec, at))
+			return r->err;
+		if (!chunks_ok(p + 24, n - 24, rec->nchunks, rec->len))
 			return fail(r, GM_CAP_ERR_PAYLOAD, at, "mem_write of %llu bytes: bad runs",
 				    (unsigned long long)rec->len);
 		break;
@@ -225,14 +309,14 @@ static enum gm_cap_err decode(struct gm_cap_reader *r, struct gm_cap_rec *rec, c
 		rec->cycle = le64(p + 16);
 		if (rec->op > GM_CAP_RUN_UNTIL_IRQ)
 			return fail(r, GM_CAP_ERR_PAYLOAD, at, "step of unknown kind %u", rec->op);
-		break;
+		return cycle_bounds(r, rec, at);
 	case GM_CAP_MEM_EXPECT:
 		rec->addr = le64(p);
 		rec->len = le64(p + 8);
 		rec->hash = le64(p + 16);
 		rec->status = le32(p + 24);
 		rec->val = le64(p + 32);
-		break;
+		return mem_bounds(r, rec, at);
 	case GM_CAP_APT:
 		if (n < 36)
 			return fail(r, GM_CAP_ERR_PAYLOAD, at, "apt payload of %u bytes", n);
@@ -245,8 +329,11 @@ static enum gm_cap_err decode(struct gm_cap_reader *r, struct gm_cap_rec *rec, c
 		rec->hash = rec->val;
 		rec->nchunks = le32(p + 32);
 		rec->chunks = p + 36;
-		if (rec->op >= GM_CAP_APT_OPS || rec->len > GM_CAP_MAX_UPLOAD ||
-		    (rec->op != GM_CAP_APT_WRITE && rec->nchunks) ||
+		if (rec->op >= GM_CAP_APT_OPS)
+			return fail(r, GM_CAP_ERR_PAYLOAD, at, "apt call %u: unknown", rec->op);
+		if (apt_bounds(r, rec, at))
+			return r->err;
+		if ((rec->op != GM_CAP_APT_WRITE && rec->nchunks) ||
 		    !chunks_ok(p + 36, n - 36, rec->nchunks, rec->len))
 			return fail(r, GM_CAP_ERR_PAYLOAD, at, "apt call %u of %llu bytes: malformed",
 				    rec->op, (unsigned long long)rec->len);
@@ -260,7 +347,7 @@ static enum gm_cap_err decode(struct gm_cap_reader *r, struct gm_cap_rec *rec, c
 		rec->cycle = le64(p);
 		rec->hash = le64(p + 8);
 		rec->irq = le32(p + 16);
-		break;
+		return cycle_bounds(r, rec, at);
 	default:
 		break;
 	}

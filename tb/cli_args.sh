@@ -54,6 +54,43 @@ row 2 'bad --inject-bad-rsp: x' "$G" demo --inject-bad-rsp x
 row 2 '--wave-from/--wave-to need --wave' "$G" run copies --wave-to 5
 row 2 'empty wave window' "$G" run copies --wave x.fst --wave-from 9 --wave-to 9
 
+# --help and run --list stand alone; replay --disasm runs no model, so takes
+# no model option; a waveform is .fst or .vcd on every command, refused
+# before the run like every other usage error.
+row 0 'usage: gpusim' "$G" --help
+row 0 'usage: gpusim' "$G" demo --help
+row 0 'usage: gpusim' "$G" run --help
+row 2 '--help takes no other argument: extra' "$G" --help extra
+row 2 '--help takes no other argument: extra' "$G" -h extra
+row 2 '--help takes no other argument: --quiet' "$G" demo --quiet --help
+row 2 '--help takes no other argument: extra' "$G" run --help extra
+row 2 '--help takes no other argument: extra' "$G" bench --help extra
+row 0 'copies' "$G" run --list
+row 2 'run --list takes no other argument: extra' "$G" run --list extra
+row 2 'run --list takes no other argument: copies' "$G" run copies --list
+row 2 'replay --disasm takes only a FILE: --backend' "$G" replay --disasm ../traces/capture/hang.gcap --backend ref
+row 2 'replay --disasm takes only a FILE: --wave' "$G" replay --wave x.fst --disasm ../traces/capture/hang.gcap
+row 2 'replay --disasm takes only a FILE: --quiet' "$G" replay --disasm --quiet ../traces/capture/hang.gcap
+row 2 '--wave FILE must end in .fst or .vcd: x.txt' "$G" demo --wave x.txt
+row 2 '--wave FILE must end in .fst or .vcd: x.txt' "$G" run copies --wave x.txt
+row 2 '--wave FILE must end in .fst or .vcd: x.txt' "$G" replay ../traces/capture/hang.gcap --wave x.txt
+row 2 '--wave FILE must end in .fst or .vcd: x.txt' "$G" idle --wave x.txt
+row 2 '--wave FILE must end in .fst or .vcd: .fst' "$G" demo --wave .fst
+
+# The tests' environment (tb/tb_seed.c, tb/sys/tb_util.c): a GPUSIM_SEED
+# that is not a whole number, a GPUSIM_BACKEND that names no backend exactly,
+# stop a test before it runs, as a usage error.
+T=$(dirname "$(dirname "$G")")/tests
+row 2 'GPUSIM_BACKEND=bogus: not a backend' env GPUSIM_BACKEND=bogus "$T/test_cp"
+row 2 'GPUSIM_BACKEND=REF: not a backend' env GPUSIM_BACKEND=REF "$T/test_cp"
+row 2 'GPUSIM_BACKEND=ref : not a backend' env 'GPUSIM_BACKEND=ref ' "$T/test_cp"
+row 0 'test(s) run.' env GPUSIM_BACKEND=ref "$T/test_cp"
+row 2 'GPUSIM_SEED=abc: not a seed' env GPUSIM_SEED=abc "$T/test_capture"
+row 2 'GPUSIM_SEED=12abc: not a seed' env GPUSIM_SEED=12abc "$T/test_capture"
+row 2 'GPUSIM_SEED=-1: not a seed' env GPUSIM_SEED=-1 "$T/test_capture"
+row 2 'GPUSIM_SEED=18446744073709551616: not a seed' env GPUSIM_SEED=18446744073709551616 "$T/test_capture"
+row 0 'seed 16: reproduce with GPUSIM_SEED=16' env GPUSIM_SEED=0x10 "$T/test_capture"
+
 # bench: --rounds N with 1 <= N <= 1000000, as demo; nothing else.
 row 2 'bad --rounds: 0' "$G" bench --rounds 0
 row 2 'bad --rounds: 1000001' "$G" bench --rounds 1000001
@@ -127,6 +164,70 @@ row 0 'checks passed' "$G" replay "$C/copies.gcap" --backend ref
 row 1 'the capture has' "$G" replay "$C/ref/demo.gcap" --backend verilator
 row 1 'GM_ERR_IO' "$G" demo --quiet --capture "$tmp/nodir/x.gcap"
 row 2 'missing value for: --capture' "$G" run hang --capture
+
+# Hostile but well-formed captures: every checksum right (Python's
+# zlib.crc32, the CRC-32 FORMAT.md names, not gpusim's), a count, length or
+# cycle past FORMAT.md's bounds.  Each is refused while the file is read,
+# before a model is built or an upload expanded: under a 1 GB address-space
+# limit (an allocation of 1 GiB would fail: exit 1), and within a guard
+# timeout (the unbounded replay runs for hours; the guard is not the check).
+python3 - "$tmp" <<'PY'
+import struct, sys, zlib
+d = sys.argv[1]
+MIB, GIB = 1 << 20, 1 << 30
+def header(reset=4, vram=256 * MIB, sysmem=256 * MIB):
+    h = b"GPUSIMCP" + struct.pack("<IIIIQQIIIIIQ", 1, 72, 2, reset, vram, sysmem,
+                                  20, 60, 32, 16, 64, reset)
+    return h + struct.pack("<I", zlib.crc32(h))
+def rec(typ, payload):
+    r = struct.pack("<II", len(payload), typ) + payload
+    return r + struct.pack("<I", zlib.crc32(r))
+def step(cycles, reached):
+    return rec(4, struct.pack("<IIQQ", 0, 0, cycles, reached))
+def seq_upload(addr, n):   # one arithmetic-sequence run covering n bytes
+    return rec(1, struct.pack("<QQII", addr, n, 0, 1) +
+               struct.pack("<IIQQ", 0, n | 0x80000000, 0x1000, 0x1000))
+def write(name, data):
+    open("%s/%s.gcap" % (d, name), "wb").write(data)
+write("h-header", header())
+write("h-step40", header() + step(1 << 40, 4 + (1 << 40)))
+write("h-stepwrap", header() + step((1 << 64) - 1, 3))
+write("h-reset", header(reset=0xffffffff))
+write("h-seq1g", header() + seq_upload(0, GIB))
+write("h-seq16", header(vram=1 << 40) + b"".join(seq_upload(i * GIB, GIB) for i in range(16)))
+write("h-expect1g", header() + rec(5, struct.pack("<QQQIIQ", 0, GIB, 0, 0, 0, 0)))
+write("h-apt1g", header() + rec(6, struct.pack("<IIIIQQI", 4, 0, 0, 0, GIB, 0, 0)))
+PY
+bounded() {
+	# no limit under ASan (make test SAN=1): its shadow reserves terabytes
+	( [ -n "${ASAN_OPTIONS:-}" ] || ulimit -v 1000000; exec timeout 20 "$@" )
+}
+row 2 'record 1 at byte 80: step of 1099511627776 cycles' bounded "$G" replay "$tmp/h-step40.gcap"
+row 2 'GM_CAP_ERR_LIMIT' bounded "$G" replay "$tmp/h-stepwrap.gcap"
+row 2 'record 0 at byte 20: reset_cycles 4294967295' bounded "$G" replay "$tmp/h-reset.gcap"
+row 2 'GM_CAP_ERR_LIMIT' bounded "$G" replay --disasm "$tmp/h-reset.gcap"
+row 2 'record 1 at byte 80: mem_write of 1073741824 bytes' bounded "$G" replay "$tmp/h-seq1g.gcap"
+row 2 'GM_CAP_ERR_LIMIT' bounded "$G" replay --disasm "$tmp/h-seq1g.gcap"
+row 2 'record 1 at byte 80: mem_write of 1073741824 bytes' bounded "$G" replay "$tmp/h-seq16.gcap"
+row 2 'GM_CAP_ERR_LIMIT' bounded "$G" replay --disasm "$tmp/h-seq16.gcap"
+row 2 'record 1 at byte 80: mem_expect of 1073741824 bytes' bounded "$G" replay "$tmp/h-expect1g.gcap"
+row 2 'record 1 at byte 80: apt call 4 of 1073741824 bytes' bounded "$G" replay "$tmp/h-apt1g.gcap"
+# a stream is refused at its first bad bytes, not after reading the 1 GiB
+# limit: 1 GiB of zeros (after PREFIX) piped in, and dd (SIGPIPE ignored)
+# says how many 64 KiB blocks got into the pipe
+zeros_replay() {
+	{ cat "$@"; (trap '' PIPE; dd if=/dev/zero bs=65536 count=16384 2>"$tmp/dd"); } |
+		"$G" replay /dev/stdin
+}
+blocks_read() {
+	blocks=$(sed -n 's/^\([0-9]*\)+[0-9]* records out$/\1/p' "$tmp/dd")
+	echo "$blocks blocks of 64 KiB piped in"
+	[ "$blocks" -le "$1" ]
+}
+row 2 'GM_CAP_ERR_MAGIC' zeros_replay
+row 0 'blocks of 64 KiB piped in' blocks_read 8
+row 2 'record 1 at byte 72: checksum' zeros_replay "$tmp/h-header.gcap"
+row 0 'blocks of 64 KiB piped in' blocks_read 8
 
 echo "cli_args: $rows rows, $fails failed"
 [ "$fails" -eq 0 ]

@@ -10,12 +10,19 @@
  *   seed N: reproduce with GPUSIM_SEED=N COMMAND
  *
  * so the log of a failure holds the command that repeats it.  A failure
- * message should name the seed again.
+ * message should name the seed again.  A $GPUSIM_SEED that is not a whole
+ * number below 2^64 (decimal, or hex with 0x) stops any program linked
+ * with tb_seed.c before main, with a line on stderr and exit status
+ * TB_EXIT_USAGE.
  */
 #ifndef TB_SEED_H
 #define TB_SEED_H
 
 #include <stdint.h>
+
+/* Exit status of a test whose environment is wrong ($GPUSIM_SEED,
+ * $GPUSIM_BACKEND): gpusim's usage error (README, exit status). */
+#define TB_EXIT_USAGE 2
 
 /* The seed for the random test that @command (the test binary, as typed
  * from the repository root) runs; printed on stdout as above. */

@@ -189,6 +189,8 @@ set_tests_properties(memcheck_replay_disasm PROPERTIES LABELS "fw;capture;memche
 
 add_test(unit_capture tests/test_capture)
 set_tests_properties(unit_capture PROPERTIES LABELS "unit;capture" TIMEOUT 60)
+add_test(unit_capture_bounds tests/test_capture_bounds)
+set_tests_properties(unit_capture_bounds PROPERTIES LABELS "unit;capture" TIMEOUT 60)
 
 add_test(memcheck_demo valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim demo --quiet)
 set_tests_properties(memcheck_demo PROPERTIES LABELS "fw;memcheck" TIMEOUT 600)

@@ -316,10 +316,8 @@ int cmd_bench(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(gpusim_usage, stdout);
-			return 0;
-		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+			return cli_help(argc, argv, i);
 		if (strcmp(a, "--rounds"))
 			return cli_usage(NULL, a[0] == '-' ? "unknown option" : "bench takes no NAME", a);
 		if (++i == argc)

@@ -71,11 +71,20 @@ static bool on_path(const char *prog)
 	return false;
 }
 
-int cli_check_wave(const char *cmd, const char *wave, enum gm_backend_kind be)
+/* True when @s ends in @suffix after at least one other character. */
+static bool named_with(const char *s, const char *suffix)
 {
-	size_t n = wave ? strlen(wave) : 0;
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n > k && !strcmp(s + n - k, suffix);
+}
+
+int cli_check_wave(const char *cmd, const char *wave, enum gm_backend_kind be, bool folder)
+{
 	char why[96];
 
+	if (wave && !folder && !named_with(wave, ".fst") && !named_with(wave, ".vcd"))
+		return cli_usage(cmd, "--wave FILE must end in .fst or .vcd", wave);
 	if (wave && !cli_backend_can(be, GM_CAP_WAVES)) {
 		snprintf(why, sizeof(why), "--wave needs an RTL backend (%s has no signals to dump)",
 			 cli_backend_word(be));
@@ -92,7 +101,7 @@ int cli_check_wave(const char *cmd, const char *wave, enum gm_backend_kind be)
 				 "build/bin/gpusim for", why);
 	}
 #endif
-	if (n > 4 && !strcmp(wave + n - 4, ".vcd") && !on_path("fst2vcd"))
+	if (wave && !folder && named_with(wave, ".vcd") && !on_path("fst2vcd"))
 		return cli_usage(cmd, "--wave FILE.vcd needs fst2vcd (package gtkwave) on PATH", wave);
 	return 0;
 }
@@ -118,6 +127,12 @@ static int refuse_size(const char *cmd, const char *path, size_t max)
 
 int cli_read_file(const char *cmd, const char *path, size_t max, uint8_t **buf, size_t *len)
 {
+	return cli_read_file_checked(cmd, path, max, NULL, NULL, buf, len);
+}
+
+int cli_read_file_checked(const char *cmd, const char *path, size_t max, cli_check_fn check,
+			  void *ctx, uint8_t **buf, size_t *len)
+{
 	size_t n = 0, cap = 0, got;
 	uint8_t *b = NULL, *nb;
 	FILE *f = fopen(path, "rb");
@@ -139,12 +154,18 @@ int cli_read_file(const char *cmd, const char *path, size_t max, uint8_t **buf, 
 		}
 		got = fread(b + n, 1, cap - n, f);
 		n += got;
+		/* what has come so far: the reads double, so checking it all again costs
+		 * twice the file at most */
+		if (got && n <= max && check && (rc = check(ctx, b, n, false)))
+			goto err_free;
 	} while (got && n <= max);
 	err = ferror(f) ? errno : 0;
 	if (err)
 		rc = cli_refuse(cmd, path, "cannot read: %s", strerror(err));
 	else if (n > max)
 		rc = refuse_size(cmd, path, max);
+	else if (check)
+		rc = check(ctx, b, n, true);
 	if (rc)
 		goto err_free;
 	fclose(f);
@@ -156,6 +177,15 @@ err_free:
 	free(b);
 	fclose(f);
 	return rc;
+}
+
+int cli_help(int argc, char **argv, int i)
+{
+	if (argc == 2) {
+		fputs(gpusim_usage, stdout);
+		return 0;
+	}
+	return cli_usage(NULL, "--help takes no other argument", argv[i == 1 ? 2 : 1]);
 }
 
 bool cli_parse_rounds(const char *s, unsigned *rounds)

@@ -36,10 +36,17 @@ const char *cli_backend_word(enum gm_backend_kind k);
 /* Whether backend @k has every GM_CAP_* of @caps. */
 bool cli_backend_can(enum gm_backend_kind k, unsigned caps);
 
-/* Refuse --wave @wave before the run when it cannot be written: on the ref
- * backend (no signals), in the speed build (no trace support, no SystemC),
- * a .vcd without fst2vcd on PATH.  0, or cli_usage's status. */
-int cli_check_wave(const char *cmd, const char *wave, enum gm_backend_kind be);
+/* Refuse --wave @wave before the run when it cannot be written: a name
+ * not ending in .fst or .vcd (unless @folder: `run all`'s DIR of NAME.fst
+ * files), on the ref backend (no signals), in the speed build (no trace
+ * support, no SystemC), a .vcd without fst2vcd on PATH.  0, or cli_usage's
+ * status. */
+int cli_check_wave(const char *cmd, const char *wave, enum gm_backend_kind be, bool folder);
+
+/* `--help` (or -h) at argv[@i] of a command's @argc words (argv[0] the
+ * command, or gpusim itself): the usage on stdout and 0 when it stands
+ * alone, else the usage error naming another word. */
+int cli_help(int argc, char **argv, int i);
 
 /* "gpusim CMD PATH: <reason>" on stderr; returns 2, the usage exit status. */
 int cli_refuse(const char *cmd, const char *path, const char *fmt, ...)
@@ -52,5 +59,15 @@ int cli_refuse(const char *cmd, const char *path, const char *fmt, ...)
  * N MiB/GiB", "out of memory") and nothing allocated.
  */
 int cli_read_file(const char *cmd, const char *path, size_t max, uint8_t **buf, size_t *len);
+
+/* Whether the first @n bytes of a file (@whole: all of it) can still be a
+ * good one: 0, or the exit status with the reason said on stderr. */
+typedef int (*cli_check_fn)(void *ctx, const uint8_t *b, size_t n, bool whole);
+
+/* cli_read_file, with what has been read checked by @check after each read
+ * and once at the end: a file (a stream) is refused at its first bad bytes,
+ * with @check's status, not after reading up to @max. */
+int cli_read_file_checked(const char *cmd, const char *path, size_t max, cli_check_fn check,
+			  void *ctx, uint8_t **buf, size_t *len);
 
 #endif /* CLI_H */

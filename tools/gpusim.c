@@ -48,7 +48,7 @@ const char gpusim_usage[] =
 	"                  lacks a call it needs); a damaged capture is refused\n"
 	"                  with the record and the reason (exit 2)\n"
 	"  replay --disasm FILE  list a capture record by record, ring uploads\n"
-	"                  decoded as packets (following IBs)\n"
+	"                  decoded as packets (following IBs); no other option\n"
 	"  disasm FILE     decode a raw little-endian dword file as packets: at most\n"
 	"                  64 MiB and a whole number of dwords, else refused with the\n"
 	"                  count of trailing bytes (exit 1 if a packet does not decode)\n"
@@ -100,8 +100,9 @@ const char gpusim_usage[] =
 	"\n"
 	"exit status: 0 success; 1 a check failed, a run could not complete, a\n"
 	"packet did not decode or a replay differs; 2 a usage error: an unknown\n"
-	"command or option, a bad value, a FILE disasm or replay refuses, or a .vcd\n"
-	"without fst2vcd; 77 a replay needs what the backend lacks\n";
+	"command or option, a bad value, a word beside --help or run --list, a\n"
+	"FILE disasm or replay refuses, a --wave FILE not named .fst or .vcd, or a\n"
+	".vcd without fst2vcd; 77 a replay needs what the backend lacks\n";
 
 /* Parse demo options from argv[1..]; 0, or an exit code. */
 static int parse_demo(int argc, char **argv, struct scen_demo_opts *o)
@@ -118,8 +119,9 @@ static int parse_demo(int argc, char **argv, struct scen_demo_opts *o)
 			continue;
 		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(gpusim_usage, stdout);
-			return -1;
+			int rc = cli_help(argc, argv, i);
+
+			return rc ? rc : -1;
 		}
 		if (!val)
 			return cli_usage(NULL, "missing value for", a);
@@ -151,7 +153,7 @@ static int parse_demo(int argc, char **argv, struct scen_demo_opts *o)
 		return cli_usage(NULL, "--wave-from/--wave-to need --wave", NULL);
 	if (o->wave_from >= o->wave_to)
 		return cli_usage(NULL, "empty wave window", NULL);
-	return cli_check_wave(NULL, o->wave, o->backend);
+	return cli_check_wave(NULL, o->wave, o->backend, false);
 }
 
 /* The view gpusim wrote next to waveform @wave (model/gm.h), and how to open it. */
@@ -228,14 +230,16 @@ static int cmd_run(int argc, char **argv)
 		const char *a = argv[i];
 
 		if (!strcmp(a, "--list")) {
+			if (argc != 2)
+				return cli_usage(NULL, "run --list takes no other argument",
+						 argv[i == 1 ? 2 : 1]);
 			for (const char *const *n = scen_pipe_names; *n; n++)
 				printf("%-8s %s\n", *n, scen_pipe_describe(*n));
 			return 0;
 		} else if (!strcmp(a, "--quiet")) {
 			o.quiet = true;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(gpusim_usage, stdout);
-			return 0;
+			return cli_help(argc, argv, i);
 		} else if (!strcmp(a, "--wave-from") || !strcmp(a, "--wave-to")) {
 			const char *val = i + 1 < argc ? argv[++i] : NULL;
 
@@ -279,7 +283,7 @@ static int cmd_run(int argc, char **argv)
 	if (!strcmp(name, "all") && !cli_backend_can(o.backend, GM_CAP_MANY))
 		return cli_usage(NULL, "one model per process on this backend: run one scenario",
 				 gm_backend_info(o.backend)->name);
-	if (cli_check_wave(NULL, o.wave, o.backend))
+	if (cli_check_wave(NULL, o.wave, o.backend, !strcmp(name, "all")))
 		return 2;
 	if (strcmp(name, "all"))
 		return run_one(name, &o);
@@ -422,7 +426,7 @@ static int cmd_idle(int argc, char **argv)
 	}
 	if (wave_from && !wave)
 		return cli_usage(NULL, "--wave-from needs --wave", NULL);
-	if (cli_check_wave(NULL, wave, be))
+	if (cli_check_wave(NULL, wave, be, false))
 		return 2;
 	return bench_idle(be, n, wave, wave_from);
 }
@@ -457,10 +461,12 @@ static int cmd_backends(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(gpusim_usage, argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
+	if (argc < 2) {
+		fputs(gpusim_usage, stderr);
+		return 2;
 	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		return cli_help(argc, argv, 1);
 	if (!strcmp(argv[1], "demo"))
 		return cmd_demo(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "bench"))

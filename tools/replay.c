@@ -102,9 +102,11 @@ static int do_step(struct replay *rp)
 	int st, want = rec->status == GM_ERR_HW ? GM_ERR_HW : GM_OK;
 
 	rp->checks++;
-	if (from + rec->val != rec->cycle)
-		return mismatch(rp, "the run of %" PRIu64 " cycles would end at cycle %" PRIu64
-				", the capture's ended at %" PRIu64, rec->val, from + rec->val, rec->cycle);
+	/* no sum that can wrap: the parser bounds a step, this holds without it */
+	if (rec->val > rec->cycle || rec->cycle - rec->val != from)
+		return mismatch(rp, "the run of %" PRIu64 " cycles to cycle %" PRIu64 " starts at "
+				"cycle %" PRIu64 " in the capture, at %" PRIu64 " here", rec->val,
+				rec->cycle, rec->val > rec->cycle ? 0 : rec->cycle - rec->val, from);
 	st = gm_step(rp->g, rec->val);
 	if (st != want)
 		return mismatch(rp, "the run returned %s, the capture's %s", gm_status_name(st),
@@ -228,25 +230,38 @@ static int replay_one(struct replay *rp)
 /* Say why capture @path is refused: the usage exit status. */
 #define refuse(path, ...) cli_refuse("replay", path, __VA_ARGS__)
 
+struct load {
+	const char *path;
+	struct gm_cap_reader *r;
+	struct gm_cap_header *h;
+};
+
+/* cli_check_fn: parse every record of the @n bytes read so far; refuse at
+ * the first bad one, or at a cut-off one once the file is @whole. */
+static int check_records(void *ctx, const uint8_t *b, size_t n, bool whole)
+{
+	struct load *l = ctx;
+	struct gm_cap_rec rec;
+	enum gm_cap_err e = gm_cap_reader_init(l->r, b, n, l->h);
+
+	while (!e && !(e = gm_cap_next(l->r, &rec)) && rec.type != GM_CAP_END)
+		;
+	if (!e || (e == GM_CAP_ERR_TRUNCATED && !whole))
+		return 0;
+	return refuse(l->path, "%s (%s)", l->r->why, gm_cap_err_name(e));
+}
+
 int replay_load(const char *path, uint8_t **buf, size_t *len, struct gm_cap_reader *r,
 		struct gm_cap_header *h)
 {
+	struct load l = { path, r, h };
 	uint8_t *b;
 	size_t n;
-	struct gm_cap_rec rec;
-	enum gm_cap_err e;
-	int rc = cli_read_file("replay", path, REPLAY_MAX_FILE, &b, &n);
+	/* every record is read before any runs: a bad one refuses the file */
+	int rc = cli_read_file_checked("replay", path, REPLAY_MAX_FILE, check_records, &l, &b, &n);
 
 	if (rc)
 		return rc;
-	/* every record is read before any runs: a bad one refuses the file */
-	e = gm_cap_reader_init(r, b, n, h);
-	while (!e && !(e = gm_cap_next(r, &rec)) && rec.type != GM_CAP_END)
-		;
-	if (e) {
-		free(b);
-		return refuse(path, "%s (%s)", r->why, gm_cap_err_name(e));
-	}
 	(void)gm_cap_reader_init(r, b, n, h);
 	*buf = b;
 	*len = n;
@@ -356,8 +371,13 @@ static int parse_replay(int argc, char **argv, struct replay_opts *o)
 		return cli_usage("replay", "--wave-from/--wave-to need --wave", NULL);
 	if (o->wave_from >= o->wave_to)
 		return cli_usage("replay", "empty wave window", NULL);
+	/* a listing runs no model: an option for one is a mistake */
+	if (o->disasm && (o->backend_set || o->wave || o->quiet))
+		return cli_usage(NULL, "replay --disasm takes only a FILE", o->backend_set ? "--backend" :
+				 o->wave ? "--wave" : "--quiet");
 	/* without --backend the capture's own, checked when it is read */
-	return cli_check_wave("replay", o->wave, o->backend_set ? o->backend : GM_BACKEND_VERILATOR);
+	return cli_check_wave("replay", o->wave, o->backend_set ? o->backend : GM_BACKEND_VERILATOR,
+			      false);
 }
 
 int cmd_replay(int argc, char **argv)

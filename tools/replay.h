@@ -21,10 +21,10 @@
 int cmd_replay(int argc, char **argv);
 
 /*
- * Read the whole of @path (at most 1 GiB) and parse every record: 0 with
- * *buf (free it), *len, the reader at the first record and *h; else 2 with
- * the reason (record number, byte, what is wrong) on stderr, nothing
- * allocated.
+ * Read the whole of @path (at most 1 GiB) and parse every record, each as
+ * it arrives (a stream is refused at its first bad bytes): 0 with *buf
+ * (free it), *len, the reader at the first record and *h; else 2 with the
+ * reason (record number, byte, what is wrong) on stderr, nothing allocated.
  */
 int replay_load(const char *path, uint8_t **buf, size_t *len, struct gm_cap_reader *r,
 		struct gm_cap_header *h);

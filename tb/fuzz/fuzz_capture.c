@@ -12,8 +12,10 @@
  *         the payload decoders, the upload runs and the disassembler see
  *         the fuzzer's bytes.
  *
- * A parsed upload is expanded (the runs must stay inside it) and the
- * capture listed into /dev/null.  Build and run with `make fuzz`
+ * A parsed upload is expanded (the runs must stay inside it), every record
+ * handed out must be within the bounds of traces/FORMAT.md ("Bounds": a
+ * record past them aborts, a finding), and the capture listed into
+ * /dev/null.  Build and run with `make fuzz`
  * (FUZZ_SECONDS); a finding is written to build/fuzz/crash-* and
  * `build/fuzz/fuzz_capture FILE` replays it.
  */
@@ -23,6 +25,7 @@
 #include <string.h>
 
 #include "gm_capture.h"
+#include "gpu_hw.h"
 #include "replay.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -33,6 +36,40 @@ static void put32(uint8_t *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
 		p[i] = (uint8_t)(v >> 8 * i);
+}
+
+/* The bounds the parser promises for a record it hands out (FORMAT.md). */
+static void check_bounds(const struct gm_cap_header *h, const struct gm_cap_rec *rec,
+			 uint64_t *cycle)
+{
+	uint64_t larger = h->cfg.vram_bytes > h->cfg.sys_bytes ? h->cfg.vram_bytes : h->cfg.sys_bytes;
+
+	if (h->cfg.reset_cycles < 1 || h->cfg.reset_cycles > GM_MAX_RESET_CYCLES ||
+	    h->cfg.vram_bytes > GM_MAX_MEM_BYTES || h->cfg.sys_bytes > GM_MAX_MEM_BYTES)
+		abort();
+	switch (rec->type) {
+	case GM_CAP_STEP:
+		if (rec->val > GM_CAP_MAX_STEP_CYCLES || rec->val > rec->cycle ||
+		    rec->cycle - rec->val < *cycle)
+			abort();
+		*cycle = rec->cycle;
+		break;
+	case GM_CAP_FINAL:
+		if (rec->cycle < *cycle)
+			abort();
+		break;
+	case GM_CAP_MEM_WRITE:
+	case GM_CAP_MEM_EXPECT:
+		if (rec->len > GM_CAP_MAX_UPLOAD || rec->len > larger)
+			abort();
+		break;
+	case GM_CAP_APT:
+		if (rec->len > GPU_APT_WINDOW_BYTES)
+			abort();
+		break;
+	default:
+		break;
+	}
 }
 
 static uint32_t get32(const uint8_t *p)
@@ -78,7 +115,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (data[0] & 1)
 		fix_crcs(b, n);
 	if (gm_cap_reader_init(&r, b, n, &h) == GM_CAP_OK) {
+		uint64_t cycle = h.start_cycle;
+
 		while (gm_cap_next(&r, &rec) == GM_CAP_OK && rec.type != GM_CAP_END) {
+			check_bounds(&h, &rec, &cycle);
 			if (rec.nchunks && rec.len <= FUZZ_UPLOAD_MAX) {
 				uint8_t *out = malloc(rec.len);
 

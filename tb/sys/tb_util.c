@@ -13,9 +13,28 @@
 
 enum gm_backend_kind tb_backend(void)
 {
-	const struct gm_backend_info *b = gm_backend_lookup(getenv("GPUSIM_BACKEND"));
+	const char *s = getenv("GPUSIM_BACKEND");
+	const struct gm_backend_info *b, *all;
+	size_t n;
 
-	return b ? b->kind : GM_BACKEND_VERILATOR;
+	if (!s || !*s)
+		return GM_BACKEND_VERILATOR;
+	b = gm_backend_lookup(s);
+	if (b)
+		return b->kind;
+	/* a misspelt backend must not quietly run the default one */
+	fprintf(stderr, "tb: GPUSIM_BACKEND=%s: not a backend (exactly one of", s);
+	all = gm_backend_list(&n);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, " %s", all[i].name);
+	fprintf(stderr, ", as gpusim backends lists them)\n");
+	exit(TB_EXIT_USAGE);
+}
+
+/* Checked before main: a bad backend refuses the run before any test starts. */
+__attribute__((constructor)) static void check_env_backend(void)
+{
+	(void)tb_backend();
 }
 
 /* The model whose waveform is open: a failing test leaves it behind

@@ -31,7 +31,9 @@ struct tb {
 	uint64_t scratch;     /* 64 KiB of system memory for results */
 };
 
-/* The backend from $GPUSIM_BACKEND ("verilator" default, "systemc" or "ref"). */
+/* The backend from $GPUSIM_BACKEND ("verilator" when unset or empty,
+ * "systemc" or "ref").  Any other value, "REF" or "ref " too, stops the
+ * program (checked before main) with a line on stderr and TB_EXIT_USAGE. */
 enum gm_backend_kind tb_backend(void);
 
 /* Make a model with @cfg (NULL = defaults) and bring the firmware up. */

@@ -107,7 +107,22 @@ static void test_api_bad_args(void **state)
 	gm_config_default(&cfg);
 	cfg.max_outstanding = 0;
 	assert_int_equal(gm_create(&cfg, &g), GM_ERR_BAD_ARG);
+	/* the reset is bounded: 2^32 - 1 cycles would hold gm_create for hours */
+	gm_config_default(&cfg);
+	cfg.reset_cycles = 0xffffffffu;
+	assert_int_equal(gm_create(&cfg, &g), GM_ERR_BAD_ARG);
+	cfg.reset_cycles = GM_MAX_RESET_CYCLES + 1;
+	assert_int_equal(gm_create(&cfg, &g), GM_ERR_BAD_ARG);
+	cfg.reset_cycles = 0;
+	assert_int_equal(gm_create(&cfg, &g), GM_ERR_BAD_ARG);
 	assert_ptr_equal(g, (struct gm *)0x1);
+	cfg.backend = tb_backend();
+	cfg.reset_cycles = GM_MAX_RESET_CYCLES;  /* the longest: clocked, and no more */
+	if (gm_backend_info(cfg.backend)->caps & GM_CAP_MANY) { /* SystemC: one model */
+		assert_int_equal(gm_create(&cfg, &g), GM_OK);
+		assert_int_equal(gm_cycles(g), GM_MAX_RESET_CYCLES);
+		gm_destroy(g);
+	}
 
 	tb_open(&t);
 	c = gm_cycles(t.g);

@@ -24,51 +24,7 @@
 
 #include "gm_capture.h"
 #include "tb_seed.h"
-
-struct file {
-	uint8_t *b;
-	size_t n;
-};
-
-static char path[64];
-
-static int setup(void **state)
-{
-	int fd;
-
-	(void)state;
-	snprintf(path, sizeof(path), "/tmp/test_capture.XXXXXX");
-	fd = mkstemp(path);
-	if (fd < 0)
-		return -1;
-	close(fd);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	unlink(path);
-	return 0;
-}
-
-static struct file slurp(void)
-{
-	struct file f = { NULL, 0 };
-	FILE *fp = fopen(path, "rb");
-	long n;
-
-	assert_non_null(fp);
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	rewind(fp);
-	f.n = (size_t)n;
-	f.b = malloc(f.n + 1);
-	assert_non_null(f.b);
-	assert_int_equal(fread(f.b, 1, f.n, fp), f.n);
-	fclose(fp);
-	return f;
-}
+#include "tb_capfile.h"
 
 static struct gm_cap *open_cap(uint64_t cycle)
 {
