@@ -52,7 +52,7 @@ B := build-san
 # use build/.  Its list (tb/regress/san.list) runs each C path once, not
 # every seed of ci.list: it runs beside the plain regression in make test.
 REGRESS_ARGS := --list tb/regress/san.list \
-	--exclude "memcheck|lint|synth|check_gen|sanitizers|regress|slurm"
+	--exclude "memcheck|lint|synth|check_gen|sanitizers|regress|slurm|reset_values"
 endif
 
 # Coverage builds: make coverage (COV=1, into build-cov/): the Verilator
@@ -89,6 +89,22 @@ TRACE := 0
 OPT_FLAGS := -g
 endif
 
+# The builds of one model (no SystemC, no second Verilator model).
+ONE_MODEL = $(filter 1,$(COV) $(PROF) $(XU))$(FAST)
+
+# The reset-value build: make XU=1 (into build-xu/): the model verilated with
+# --x-assign unique --x-initial unique, so every flop without a reset and
+# every X the RTL assigns takes the value Verilator's +verilator+rand+reset+N
+# and +verilator+seed+N ask for (GPUSIM_VERILATOR_ARGS, gm_be_vl.cpp); no
+# trace support, no SystemC model.  tools/reset_check.sh compares its runs
+# with the default build's: the results must not depend on power-up values.
+ifeq ($(XU),1)
+B := build-xu
+TRACE := 0
+XFLAGS := --x-assign unique --x-initial unique
+endif
+XFLAGS ?= --x-assign fast --x-initial fast
+
 # TRACE=0: a Verilator model without --trace-fst (no waveforms: --wave is refused).
 TRACE ?= 1
 VM_TRACE_DEFS := -DVM_TRACE=$(TRACE) -DVM_TRACE_FST=$(TRACE)
@@ -104,7 +120,7 @@ CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes $(I
 CXXFLAGS := -std=c++17 -O2 -g -Wall $(INCS) -I$(VL_INC) -I$(VL_INC)/vltstd \
 	$(VM_TRACE_DEFS) $(SANFLAGS) $(OPT_FLAGS)
 LDLIBS := -L$(SC_LIB) -lsystemc -lz -lpthread -lm $(SANFLAGS)
-ifneq ($(filter 1,$(COV) $(PROF))$(FAST),)
+ifneq ($(ONE_MODEL),)
 LDLIBS := -lz -lpthread -lm $(OPT_FLAGS)
 endif
 
@@ -119,7 +135,7 @@ RTL_SRC := rtl/prim/prim_fifo_sync.sv rtl/prim/prim_arb_rr.sv \
 RTL_DEP := $(RTL_SRC) rtl/gpu_defs.svh rtl/top/gpu_top_ports.svh rtl/prim/prim_assert.svh \
 	rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
 VLT := rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
-VFLAGS := -Wall -Irtl --top-module gpu_top -O3 --x-assign fast --x-initial fast --assert \
+VFLAGS := -Wall -Irtl --top-module gpu_top -O3 $(XFLAGS) --assert \
 	$(if $(filter 1,$(TRACE)),--trace-fst) --output-split 20000 $(COV_VFLAGS) $(VLT) $(RTL_SRC)
 
 GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt hw/gpu_hw.h hw/gpu_names.c \
@@ -151,7 +167,7 @@ LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/ob
 	$(B)/obj/model/gm_be_sc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_nt/Vgpu_nt__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
 VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads.o)
-ifneq ($(filter 1,$(COV) $(PROF))$(FAST),)
+ifneq ($(ONE_MODEL),)
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/obj/gen/gm_asserts.o \
 	$(B)/obj/model/gm_assert.o $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_nosc.o
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a
@@ -160,7 +176,7 @@ VL_RT := $(addprefix $(B)/vl_cc/,verilated.o verilated_threads.o \
 endif
 # GM_VL_NT: the build has the model without trace support (gm.c picks it
 # for a model not made for waves; test_wave checks it refuses one).
-ifeq ($(filter 1,$(COV) $(PROF))$(FAST),)
+ifeq ($(ONE_MODEL),)
 CFLAGS += -DGM_VL_NT
 endif
 LIB := $(B)/libgpusim.a
@@ -238,7 +254,7 @@ $(B)/vl_sc/Vgpu_sc__ALL.a: $(B)/vl_sc/Vgpu_sc.mk
 
 # The Verilator runtime, built once with VM_SC=1 and shared by both models
 # (the coverage build: from the plain model's makefile, with coverage).
-ifeq ($(filter 1,$(COV) $(PROF))$(FAST),)
+ifeq ($(ONE_MODEL),)
 $(VL_RT): $(B)/vl_sc/Vgpu_sc.mk
 	+$(VL_MAKE) -C $(B)/vl_sc -f Vgpu_sc.mk $(notdir $@)
 else

@@ -9,9 +9,13 @@
 // against Vgpu_nt, the same RTL verilated without it (gm_backend_verilator_nt:
 // every other model; its trace_open answers GM_ERR_UNSUPPORTED).
 
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #ifdef GM_VL_NT
 #include "Vgpu_nt.h"
@@ -80,6 +84,47 @@ void cov_write(VerilatedContext &ctx)
 }
 #endif
 
+// Verilator's power-up values: GPUSIM_VERILATOR_ARGS holds plusargs for each
+// model's context, read before the model is built (its flops take their
+// initial values in its constructor).  Only +verilator+seed+N (N a decimal
+// number) and +verilator+rand+reset+N (N 0 zeros, 1 ones, 2 random) are
+// taken: they matter in a model verilated with --x-initial unique (make XU=1).
+// Anything else: GM_ERR_BAD_ARG, no model (Verilator would exit on a
+// plusarg it does not know).
+int vl_power_up_args(VerilatedContext &ctx)
+{
+	const char *env = std::getenv("GPUSIM_VERILATOR_ARGS");
+	std::vector<std::string> words;
+	std::vector<const char *> argv;
+
+	if (!env)
+		return GM_OK;
+	for (const char *p = env; *p;) {
+		size_t n = std::strcspn(p, " \t");
+
+		if (n)
+			words.emplace_back(p, n);
+		p += n;
+		p += std::strspn(p, " \t");
+	}
+	argv.push_back("gpusim");
+	for (const std::string &w : words) {
+		static const char seed[] = "+verilator+seed+", reset[] = "+verilator+rand+reset+";
+		const char *v = nullptr;
+
+		if (!w.compare(0, sizeof(seed) - 1, seed))
+			v = w.c_str() + sizeof(seed) - 1;
+		else if (!w.compare(0, sizeof(reset) - 1, reset))
+			v = w.c_str() + sizeof(reset) - 1;
+		if (!v || !*v || std::strspn(v, "0123456789") != std::strlen(v) || std::strlen(v) > 9 ||
+		    (v == w.c_str() + sizeof(reset) - 1 && std::atoi(v) > 2))
+			return GM_ERR_BAD_ARG;
+		argv.push_back(w.c_str());
+	}
+	ctx.commandArgs(static_cast<int>(argv.size()), argv.data());
+	return GM_OK;
+}
+
 struct vl_backend {
 	std::unique_ptr<VerilatedContext> ctx;
 	std::unique_ptr<gm_vl_top> top;
@@ -115,6 +160,10 @@ int vl_create(gm_pins *pins, void **out)
 		return GM_ERR_NO_MEM;
 	be->pins = pins;
 	be->ctx.reset(new VerilatedContext);
+	if (int st = vl_power_up_args(*be->ctx)) {
+		delete be;
+		return st;
+	}
 	be->ctx->traceEverOn(true);
 	be->ctx->assertOn(gm_assert_enabled());
 	be->top.reset(new gm_vl_top{be->ctx.get(), "TOP"});

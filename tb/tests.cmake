@@ -209,6 +209,16 @@ set_tests_properties(san_fatal PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOU
 add_test(sanitizers make --no-print-directory test SAN=1)
 set_tests_properties(sanitizers PROPERTIES WORKING_DIRECTORY .. LABELS sanitizers TIMEOUT 1500)
 
+# Results that do not depend on power-up values: the model verilated with
+# --x-assign unique --x-initial unique (make XU=1, build-xu/), its demo,
+# every scenario and random programs under two seeds of Verilator's all-ones
+# and random resets, against the default build's transcripts
+# (tools/reset_check.sh).  make regress runs eight seeds.
+add_test(reset_values sh -c "make --no-print-directory -j2 XU=1 build-xu/bin/gpusim build-xu/tests/test_rand > build/reset-xu.log 2>&1 || { tail -30 build/reset-xu.log; exit 1; }; tools/reset_check.sh build/bin/gpusim build-xu '1 2'")
+set_tests_properties(reset_values PROPERTIES WORKING_DIRECTORY .. LABELS rtl TIMEOUT 1500)
+add_test(reset_values_nightly sh -c "make --no-print-directory -j2 XU=1 build-xu/bin/gpusim build-xu/tests/test_rand > build/reset-xu.log 2>&1 || { tail -30 build/reset-xu.log; exit 1; }; tools/reset_check.sh build/bin/gpusim build-xu '1 2 3 4 5 6 7 8'")
+set_tests_properties(reset_values_nightly PROPERTIES WORKING_DIRECTORY .. LABELS rtl TIMEOUT 3000)
+
 # Every signal the GTKWave views show exists in a dump (and the check fails on one that does not).
 add_test(views_signals sh -c "bin/gpusim demo --quiet --wave views.fst && python3 ../tb/check_views.py views.fst ../traces/gtkw/*.gtkw && printf 'TOP.gpu_top.no_such_q\\n' > views-bad.gtkw && { python3 ../tb/check_views.py views.fst views-bad.gtkw; test $? -eq 1; }")
 set_tests_properties(views_signals PROPERTIES LABELS waves TIMEOUT 120)

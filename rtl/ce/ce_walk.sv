@@ -151,7 +151,9 @@ module ce_walk #(
         end
       end
     end
-    moved = moved && busy_d;  // the last piece taken: no position left
+    // The last piece taken: no position left.  In reset nothing moves: the
+    // state may hold any power-up value until the first edge.
+    moved = moved && busy_d && rst_ni;
     // The swizzle unit's inputs: the next position.
     xb = '0;
     y = '0;
