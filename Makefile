@@ -393,7 +393,7 @@ SYS_UTIL_OBJ := $(B)/obj/tb/sys/tb_util.o $(SEED_OBJ)
 # The submission pipeline tests (test_kmd*) share their fixture, tb/sys/kt.c.
 KT_OBJ := $(B)/obj/tb/sys/kt.o
 KT_TESTS := test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_lock_render \
-	test_kmd_recovery test_kmd_evict
+	test_kmd_recovery test_kmd_evict test_kmd_conf test_gpuva_conf test_kmd_rand_seq
 $(B)/tests/%: $(B)/obj/tb/sys/%.o $(SYS_UTIL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $< $(filter $(B)/obj/tools/scen/umd_%.o $(KT_OBJ) $(COV_RAW_OBJ),$^) $(SYS_UTIL_OBJ) $(LIB) \

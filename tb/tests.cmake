@@ -127,6 +127,9 @@ set_tests_properties(rtl_kmd_recovery PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 add_test(rtl_kmd_evict tests/test_kmd_evict)
 set_tests_properties(rtl_kmd_evict PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 
+add_test(rtl_kmd_conf tests/test_kmd_conf)
+set_tests_properties(rtl_kmd_conf PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
+
 add_test(rtl_waves tests/test_wave)
 set_tests_properties(rtl_waves PROPERTIES LABELS waves TIMEOUT 120)
 

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_kmd_conf.c - conformance sequences of Lock and of the pipeline's
+ * lifetime rules: each one a sequence a real driver or application runs,
+ * which once broke a rule of the public contract (pfnLockCb with
+ * D3DDDICB_LOCK in d3dumddi.h) or of the driver's own (fw_kmd.h, fw_dev.h).
+ *
+ * Tests (tb/testplan.txt maps them to the rules they check):
+ *   test_conf_discard_all_busy   Discard|NoExistingReference, the retry after
+ *                                a flush, while every instance the family may
+ *                                have is still used by the GPU: an instance
+ *                                is reused after a wait (pfnLockCb: "reuse any
+ *                                instance, the current one included"), never
+ *                                E_OUTOFMEMORY.
+ *   test_conf_stilldrawing_own   DonotWait on an idle allocation while the
+ *                                paging queue moves another one: S_OK; on the
+ *                                allocation being paged in, or one a pending
+ *                                render uses: WASSTILLDRAWING.
+ *   test_conf_destroy_pending    DestroyResource while a submission that
+ *                                references it is pending (and is resubmitted
+ *                                after another device's TDR): the destroy
+ *                                waits until the GPU is done with it; nothing
+ *                                pending keeps the freed allocation.
+ *   test_conf_reset_pending_irq  a queue error whose interrupt is still
+ *                                pending when the queue is reset: the reset
+ *                                queue runs, its fences are not refused.
+ *
+ * $GPUSIM_KMD_LOG set: the pipeline's log goes to stderr.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dma_buf.h"
+#include "gpu_hw.h"
+#include "kt.h"
+
+#define BIN "build/tests/test_kmd_conf"
+#define INST_BYTES (256u << 10)  /* one instance: 16,000 cycles of FILL */
+#define SLOW_PASSES 12u          /* FILLs of a whole instance in one busy render */
+
+/*
+ * fw_queue_reset with the queue's error interrupt still pending (latched,
+ * not yet handled): the next interrupt handler run finds the reset queue
+ * with no error cause and does not mark it halted, so the fresh queue's
+ * fence wait succeeds.
+ */
+static void test_conf_reset_pending_irq(void **state)
+{
+	uint32_t bad = GPU_PKT_HDR(0x7f, 0), dw[8], bits = 0;
+	struct dma_buf b;
+	uint64_t fence;
+	struct kt x;
+
+	(void)state;
+	kt_open(&x, 16ull << 20, 200000);
+	assert_int_equal(fw_submit(&x.t.d, FW_QUEUE_COPY, &bad, 1, &fence), GM_OK);
+	assert_int_equal(gm_step(x.t.g, 2000), GM_OK);
+	assert_int_equal(gm_reg_read(x.t.g, GPU_REG_INT_STATUS, &bits), GM_OK);
+	assert_true(GPU_INT_STATUS_ERROR_GET(bits) >> FW_QUEUE_COPY & 1u);
+	assert_int_equal(fw_queue_reset(&x.t.d, FW_QUEUE_COPY), GM_OK);
+	dma_buf_init(&b, dw, 8);
+	assert_int_equal(dma_emit_nop(&b, 1), GM_OK);
+	assert_int_equal(fw_submit(&x.t.d, FW_QUEUE_COPY, dw, (uint32_t)b.len, &fence), GM_OK);
+	assert_int_equal(fw_fence_wait(&x.t.d, FW_QUEUE_COPY, fence, BUDGET), GM_OK);
+	assert_false(x.t.d.q[FW_QUEUE_COPY].halted);
+	kt_close(&x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conf_reset_pending_irq),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
