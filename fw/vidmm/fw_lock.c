@@ -148,7 +148,7 @@ static int range_pick(struct fw_kmd *k, const struct fw_alloc *a, const struct f
 int fw_lock_wait_idle(struct fw_kmd *k, const struct fw_device *dev, const struct fw_alloc *a,
 		      bool writes_only)
 {
-	while (fw_sched_references(k, a, writes_only) || fw_paging_pending(k)) {
+	while (fw_sched_references(k, a, writes_only) || fw_paging_touches(k, a)) {
 		uint64_t t = gm_cycles(k->d->gm), done = k->st.retired;
 		/* the scheduler's loop runs the GPU only while render work is pending */
 		int st = fw_sched_references(k, a, writes_only) ?
@@ -177,7 +177,7 @@ static int lock_sync(struct fw_kmd *k, const struct fw_device *dev, const struct
 		return fw_lock_wait_idle(k, dev, a, writes_only);
 	if (f & FW_LOCK_IGNORESYNC)
 		return GM_OK;
-	if (fw_sched_references(k, a, writes_only) || fw_paging_pending(k))
+	if (fw_sched_references(k, a, writes_only) || fw_paging_touches(k, a))
 		return GM_ERR_STILL_DRAWING;
 	return GM_OK;
 }

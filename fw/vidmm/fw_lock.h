@@ -7,7 +7,11 @@
  *
  * fw_kmd_lock_cb takes the public D3DDDICB_LOCK argument set.  A lock waits
  * until no pending submission uses the allocation and the paging queue is
- * done with it (DonotWait: GM_ERR_STILL_DRAWING instead), makes it resident
+ * done with it (DonotWait: GM_ERR_STILL_DRAWING instead).  Only that
+ * allocation counts: pfnLockCb gives WASSTILLDRAWING when "the graphics
+ * hardware is still using the allocation", so paging work that moves or
+ * fills other allocations neither fails a DonotWait lock nor delays a lock
+ * (fw_paging_touches).  It then makes it resident
  * when it lives nowhere yet, pins it and maps it; eviction leaves a locked
  * allocation alone until unlock.  One lock per allocation at a time (so a
  * swizzled and an unswizzled lock are never outstanding together), one
@@ -167,7 +171,7 @@ struct fw_unlock_args {
  *   GM_ERR_STILL_DRAWING  D3DERR_WASSTILLDRAWING: DonotWait (without
  *                         Discard) and a pending submission uses the
  *                         allocation (writes it, with IgnoreReadSync) or the
- *                         paging queue still runs.
+ *                         paging queue still moves or fills it.
  *   GM_ERR_PINNED         D3DDDIERR_CANTEVICTPINNEDALLOCATION: no range is
  *                         available, so the allocation would be evicted to
  *                         serve the lock, and it is pinned (without

@@ -79,6 +79,17 @@ bool fw_paging_pending(const struct fw_kmd *k)
 	return k->pg->ndw || k->d->q[PAGING_Q].fence_seen < k->pg->last_fence;
 }
 
+bool fw_paging_touches(const struct fw_kmd *k, const struct fw_alloc *a)
+{
+	/* Each paging buffer goes out only once the one before is done
+	 * (paging_flush): one before the last submitted is done. */
+	if (a->paging_buf < k->pg->nbufs)
+		return false;
+	if (a->paging_buf > k->pg->nbufs)
+		return a->paging_buf != 0; /* in the buffer still being built */
+	return k->d->q[PAGING_Q].fence_seen < k->pg->fence;
+}
+
 /* Submit the paging buffer built so far to the paging queue (no lists, no
  * context: an IB and the queue's fence). */
 static int paging_flush(struct fw_kmd *k)
@@ -99,6 +110,7 @@ static int paging_flush(struct fw_kmd *k)
 	if (st)
 		return st;
 	pg->last_fence = pg->fence;
+	pg->nbufs++;
 	k->st.paging_buffers++;
 	FW_KMD_LOG(k, "paging buffer of %u dwords on the paging queue, fence %" PRIu64 "\n",
 		   pg->ndw, pg->fence);
@@ -248,6 +260,7 @@ static int evict_one(struct fw_kmd *k, struct fw_alloc *a)
 		return st;
 	if (a->content_valid)
 		st = paging_move(k, a->loc.addr, prev.addr, a->d.size, false);
+	a->paging_buf = k->pg->nbufs + 1;
 	if (!st)
 		st = follow(k, a, &prev);
 	if (st)
@@ -279,6 +292,7 @@ static int place_dynamic(struct fw_kmd *k, struct fw_alloc *a)
 	if (st)
 		return st;
 	st = paging_move(k, a->loc.addr, 0, a->d.size, true);
+	a->paging_buf = k->pg->nbufs + 1;
 	k->st.fills++;
 	FW_KMD_LOG(k, "place %" PRIu64 " bytes dynamic at system 0x%" PRIx64 ": FILL zero\n",
 		   a->d.size, a->loc.addr);
@@ -340,6 +354,7 @@ static int page_in(struct fw_kmd *k, struct fw_alloc *a, struct fw_alloc *const 
 		FW_KMD_LOG(k, "page in %" PRIu64 " bytes at VRAM 0x%" PRIx64 ": FILL zero (no content)\n",
 			   a->d.size, a->loc.addr);
 	}
+	a->paging_buf = k->pg->nbufs + 1;
 	if (!st && prev.seg_id != FW_SEG_NONE)
 		st = follow(k, a, &prev);
 	if (!st)

@@ -46,6 +46,7 @@ struct fw_paging_state {
 				  * what a render submission waits for */
 	uint64_t progress_addr;  /* the progress fence: 8 bytes of system memory */
 	uint64_t pieces;         /* pieces emitted (the last value written there) */
+	uint64_t nbufs;          /* paging buffers submitted (numbered from 1) */
 	uint64_t use_stamp;      /* LRU: stamped on an allocation each time a submission uses it */
 };
 
@@ -144,8 +145,15 @@ int fw_paging_submit_ib(struct fw_kmd *k, uint64_t addr, uint32_t ndw, uint64_t 
 int fw_paging_wait(struct fw_kmd *k, uint64_t budget) GM_MUST_CHECK;
 
 /* Whether paging work is built or on the paging queue and not seen done
- * (as the CPU last read the fence): a lock may not touch what it moves. */
+ * (as the CPU last read the fence). */
 bool fw_paging_pending(const struct fw_kmd *k);
+
+/* Whether paging work that moves or fills @a's bytes is not done yet (as
+ * the CPU last read the paging queue's fence; built and not submitted
+ * counts as not done): a lock may not touch them, and a DonotWait lock is
+ * still drawing (pfnLockCb ties WASSTILLDRAWING to the allocation, not to
+ * the paging queue as a whole). */
+bool fw_paging_touches(const struct fw_kmd *k, const struct fw_alloc *a);
 
 /* The pieces of paging work the paging queue has finished, as the progress
  * fence reads now (for the timeout watch).  GM_OK; GM_ERR_ADDR. */

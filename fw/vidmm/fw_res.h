@@ -126,6 +126,8 @@ struct fw_alloc {
 	/* Written by the paging layer: */
 	uint64_t last_use;       /* LRU stamp, e.g. the last fence that used it */
 	bool content_valid;      /* the bytes must survive a move; false when made or discarded */
+	uint64_t paging_buf;     /* the paging buffer (fw_paging_state.nbufs numbering) of its
+				  * last move or fill; 0: none */
 	/* Discard renaming (fw_lock.c, fw_sched.c): */
 	struct fw_alloc *inst_of; /* the allocation this is an instance of; NULL: itself */
 	uint64_t inst_seq;       /* when handed out, in its family: references go up in it */

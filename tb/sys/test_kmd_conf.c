@@ -41,6 +41,48 @@
 #define SLOW_PASSES 12u          /* FILLs of a whole instance in one busy render */
 
 /*
+ * pfnLockCb: DonotWait "fails with WASSTILLDRAWING if the graphics hardware
+ * is still using the allocation" - that allocation, not the paging queue as
+ * a whole.  X is idle in VRAM while the paging queue fills a fresh 4 MiB Y
+ * for a render: X locks at once; Y, which the paging queue and the render
+ * both use, is still drawing.
+ */
+static void test_conf_stilldrawing_own(void **state)
+{
+	struct fw_lock_args a;
+	struct fw_device *A;
+	struct kbuf X, Y;
+	struct kt x;
+
+	(void)state;
+	kt_open(&x, 32ull << 20, 2000000);
+	A = kt_dev_new(&x);
+	X = kbuf_new(&x, A, 0x10000);
+	Y = kbuf_new(&x, A, 4ull << 20);
+	fw_umd_begin(x.u);
+	kt_fill(x.u, X.h, 0, PITCH, 16, 0x5a5a5a5a5a5a5a5aull);
+	kt_run(&x, A, 0, 0);
+	kt_idle(&x);
+	fw_umd_begin(x.u);
+	kt_fill(x.u, Y.h, 0, PITCH, 1, 1);
+	kt_run(&x, A, 0, 0); /* Y's page-in (FILL zero of 4 MiB) is on the paging queue */
+	assert_true(fw_paging_pending(x.k));
+	a = (struct fw_lock_args){ .hAllocation = X.h, .Flags = FW_LOCK_DONOTWAIT,
+				   .pData = PDATA_UNSET };
+	assert_int_equal(fw_kmd_lock_cb(x.k, A, &a), GM_OK);
+	assert_int_equal(a.pData, X.a->loc.addr);
+	assert_true(fw_paging_pending(x.k)); /* it did not wait */
+	assert_int_equal(kt_unlock_cb(&x, A, &X.h, 1), GM_OK);
+	ROW(&x, "lock: DonotWait, the paging queue and a render use it", GM_ERR_STILL_DRAWING,
+	    kt_lock_cb(&x, A, Y.h, FW_LOCK_DONOTWAIT, 0, NULL, NULL));
+	kt_idle(&x);
+	assert_int_equal(kt_lock_cb(&x, A, Y.h, FW_LOCK_DONOTWAIT, 0, NULL, NULL), GM_OK);
+	assert_int_equal(kt_unlock_cb(&x, A, &Y.h, 1), GM_OK);
+	kt_expect_filled(&x, X.a, 0x5a5a5a5a5a5a5a5aull, "X");
+	kt_close(&x);
+}
+
+/*
  * fw_queue_reset with the queue's error interrupt still pending (latched,
  * not yet handled): the next interrupt handler run finds the reset queue
  * with no error cause and does not mark it halted, so the fresh queue's
@@ -71,6 +113,7 @@ static void test_conf_reset_pending_irq(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conf_stilldrawing_own),
 		cmocka_unit_test(test_conf_reset_pending_irq),
 	};
 
