@@ -252,34 +252,54 @@ static uint32_t res_handle(const struct fw_resource *r, size_t i)
 	return i < r->nsurf ? r->handle[i] : r->inst[i - r->nsurf].h;
 }
 
+/* Instance @c (handle @h) of family @fam is handed out again: the newest. */
+static void discard_reuse(struct fw_alloc *fam, struct fw_alloc *c, uint32_t h,
+			  struct fw_alloc **a, uint32_t *out_h)
+{
+	c->inst_seq = ++fam->inst_next;
+	c->content_valid = false;
+	*a = c;
+	*out_h = h;
+}
+
 /*
  * Discard on @a, busy: another instance of its family in *@a and *@h - with
- * NoExistingReference an idle one, else a new one.  GM_OK;
- * GM_ERR_NO_MEM (none can be made); fw_res_instance_new's codes.
+ * NoExistingReference an idle one, else a new one; with NoExistingReference
+ * and every instance made and busy, the one the GPU took first (the lowest
+ * inst_seq: the oldest work uses it), which the caller then waits for.
+ * GM_OK; GM_ERR_NO_MEM (none can be made, or every instance is locked);
+ * fw_res_instance_new's codes.
  */
 static int discard_rename(struct fw_kmd *k, struct fw_device *dev, const struct fw_lock_args *x,
 			  struct fw_alloc **a, uint32_t *h)
 {
 	struct fw_resource *r = fw_res_holding(dev, x->hAllocation);
-	struct fw_alloc *fam = fw_alloc_family(*a), *c;
+	struct fw_alloc *fam = fw_alloc_family(*a), *c, *old = NULL;
+	bool nx = x->Flags & FW_LOCK_NOEXISTINGREFERENCE;
+	uint32_t old_h = 0;
 	unsigned n = 0;
 
 	for (size_t i = 0; r && i < r->nsurf + r->ninst; i++) {
 		if (fw_res_get_handle_data(dev, res_handle(r, i), &c) || fw_alloc_family(c) != fam)
 			continue;
 		n++;
-		if ((x->Flags & FW_LOCK_NOEXISTINGREFERENCE) && !fw_lock_of(k, c) &&
-		    !fw_sched_references(k, c, false)) {
-			c->inst_seq = ++fam->inst_next;
-			c->content_valid = false;
-			*a = c;
-			*h = res_handle(r, i);
+		if (!nx || fw_lock_of(k, c))
+			continue;
+		if (!fw_sched_references(k, c, false)) {
+			discard_reuse(fam, c, res_handle(r, i), a, h);
 			return GM_OK;
 		}
+		if (!old || c->inst_seq < old->inst_seq) {
+			old = c;
+			old_h = res_handle(r, i);
+		}
 	}
-	if (n > FW_LOCK_MAX_INSTANCES)
+	if (n <= FW_LOCK_MAX_INSTANCES)
+		return fw_res_instance_new(dev, x->hAllocation, h, a);
+	if (!old)
 		return GM_ERR_NO_MEM;
-	return fw_res_instance_new(dev, x->hAllocation, h, a);
+	discard_reuse(fam, old, old_h, a, h);
+	return GM_OK;
 }
 
 int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args *x)

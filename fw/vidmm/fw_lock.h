@@ -27,6 +27,12 @@
  * NoExistingReference an idle one of the family (the allocation itself
  * too), else a new one, up to FW_LOCK_MAX_INSTANCES per allocation
  * (GM_ERR_NO_MEM beyond: flush, retry with Discard|NoExistingReference).
+ * pfnLockCb says that after the flush "the video memory manager can reuse
+ * any instance of the allocation, the current one included": the retry
+ * with every instance made and every one still used by the GPU takes the
+ * one the oldest pending work uses (the lowest in the family's order) and
+ * waits for it, as a lock without Discard would; it fails (GM_ERR_NO_MEM)
+ * only when every instance is locked.
  * Every instance handed out is newer than the ones before; a DMA buffer
  * referencing an instance older than one a submitted buffer used, or a patch
  * list using one family's instances out of order, is refused
@@ -179,7 +185,9 @@ struct fw_unlock_args {
  *   GM_ERR_NO_MEM         E_OUTOFMEMORY: the allocation lives nowhere and
  *                         VRAM cannot take it (pinned, locked and in-flight
  *                         allocations leave too little room); Discard and no
- *                         instance can be made or reused (a new instance
+ *                         instance can be made or reused (without
+ *                         NoExistingReference every instance made; with it,
+ *                         every instance locked) (a new instance
  *                         made on the way may stay, idle, for reuse); the
  *                         copy fallback's staging copy does not fit in the
  *                         system segment, or its page list not in the host

@@ -40,6 +40,79 @@
 #define INST_BYTES (256u << 10)  /* one instance: 16,000 cycles of FILL */
 #define SLOW_PASSES 12u          /* FILLs of a whole instance in one busy render */
 
+/* Render @passes FILLs of all of @h with @v and submit them: the GPU is busy
+ * with @h for about @passes x 16,000 cycles, with no CPU help. */
+static void slow_fill(struct kt *x, struct fw_device *dev, uint32_t h, uint64_t v, unsigned passes)
+{
+	fw_umd_begin(x->u);
+	for (unsigned i = 0; i < passes; i++)
+		kt_fill(x->u, h, 0, PITCH, INST_BYTES / PITCH, v + i);
+	kt_run(x, dev, 0, 0);
+}
+
+/* A Discard lock of @h with @flags more: its status, the handle in *@out. */
+static int lock_discard(struct kt *x, struct fw_device *dev, uint32_t h, uint32_t flags,
+			uint32_t *out)
+{
+	struct fw_lock_args a = { .hAllocation = h, .Flags = flags | FW_LOCK_DISCARD };
+	int st = fw_kmd_lock_cb(x->k, dev, &a);
+
+	*out = st ? h : a.hAllocation;
+	return st;
+}
+
+/*
+ * pfnLockCb: "after flushing the command buffer the driver locks again with
+ * Discard and NoExistingReference ... the video memory manager can then
+ * reuse any instance of the allocation, the current one included".  Every
+ * instance the family may have (FW_LOCK_MAX_INSTANCES besides the
+ * allocation) is made and then used by a render still running when the
+ * retry comes: the retry waits for one and hands it back.
+ */
+static void test_conf_discard_all_busy(void **state)
+{
+	uint32_t h[FW_LOCK_MAX_INSTANCES + 1], g;
+	struct fw_alloc *got;
+	struct fw_device *A;
+	struct kbuf B;
+	struct kt x;
+
+	(void)state;
+	kt_open(&x, 32ull << 20, 2000000);
+	A = kt_dev_new(&x);
+	B = kbuf_new(&x, A, INST_BYTES);
+	h[0] = B.h;
+	slow_fill(&x, A, h[0], 0x0101010101010100ull, SLOW_PASSES);
+	for (unsigned i = 1; i <= FW_LOCK_MAX_INSTANCES; i++) {
+		assert_int_equal(lock_discard(&x, A, h[i - 1], 0, &h[i]), GM_OK);
+		assert_int_not_equal(h[i], h[i - 1]);
+		assert_int_equal(kt_unlock_cb(&x, A, &h[i], 1), GM_OK);
+		slow_fill(&x, A, h[i], 0x0101010101010100ull * (i + 1), SLOW_PASSES);
+	}
+	for (unsigned i = 0; i <= FW_LOCK_MAX_INSTANCES; i++) {
+		struct fw_alloc *a;
+
+		assert_int_equal(fw_res_get_handle_data(A, h[i], &a), GM_OK);
+		if (!fw_sched_references(x.k, a, false))
+			fail_msg("instance %u is idle already: the sequence tests nothing", i);
+	}
+	/* The first try fails (every instance made), the retry reuses one. */
+	assert_int_equal(lock_discard(&x, A, h[FW_LOCK_MAX_INSTANCES], 0, &g), GM_ERR_NO_MEM);
+	assert_int_equal(lock_discard(&x, A, h[FW_LOCK_MAX_INSTANCES], FW_LOCK_NOEXISTINGREFERENCE,
+				      &g), GM_OK);
+	assert_int_equal(fw_res_get_handle_data(A, g, &got), GM_OK);
+	assert_true(fw_alloc_family(got) == B.a);
+	assert_false(fw_sched_references(x.k, got, false));
+	assert_int_equal(kt_unlock_cb(&x, A, &g, 1), GM_OK);
+	/* The reused instance is the newest: the one before it is refused now. */
+	fw_umd_begin(x.u);
+	kt_fill(x.u, g, 0, PITCH, 1, 7);
+	kt_run(&x, A, 0, 0);
+	kt_idle(&x);
+	assert_int_equal(x.k->st.tdrs, 0);
+	kt_close(&x);
+}
+
 /*
  * pfnLockCb: DonotWait "fails with WASSTILLDRAWING if the graphics hardware
  * is still using the allocation" - that allocation, not the paging queue as
@@ -113,6 +186,7 @@ static void test_conf_reset_pending_irq(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conf_discard_all_busy),
 		cmocka_unit_test(test_conf_stilldrawing_own),
 		cmocka_unit_test(test_conf_reset_pending_irq),
 	};
