@@ -511,5 +511,17 @@ int fw_lock_release_device(struct fw_kmd *k, const struct fw_device *dev)
 
 int fw_lock_release_handle(void *kmd, const struct fw_device *dev, uint32_t handle)
 {
-	return release_where(kmd, dev, handle);
+	struct fw_kmd *k = kmd;
+	struct fw_alloc *a;
+
+	/* Its allocation may be freed now: the GPU first finishes the work
+	 * that references it (and what the paging queue does with it). */
+	if (!dev->ad->closing && !fw_device_is_removed(dev) &&
+	    !fw_res_get_handle_data(dev, handle, &a)) {
+		int st = fw_lock_wait_idle(k, dev, a, false);
+
+		if (st)
+			return st;
+	}
+	return release_where(k, dev, handle);
 }

@@ -19,7 +19,11 @@
  * devices hold them); only the device that locked it unlocks it.  A lock
  * ends with the handle it was made through: destroying the resource
  * (fw_res_destroy) or closing the device unlocks it, so no range ever
- * shows freed memory.
+ * shows freed memory.  Destroying a resource whose allocation a pending
+ * submission (or the paging queue) still uses first waits until the GPU is
+ * done with it, so no pending work keeps a freed allocation: the choice is
+ * to block the caller, as the D3D runtime's deferred destruction would
+ * delay the free, rather than refuse the call (fw_lock_release_handle).
  *
  * Discard renames (D3DDDICB_LOCKFLAGS.Discard): a Discard lock of an allocation a pending
  * submission references does not wait but hands back, in hAllocation, the
@@ -281,8 +285,11 @@ void fw_lock_instances_used(const struct fw_dmabuf *buf);
 bool fw_lock_holds(const struct fw_kmd *k, const struct fw_alloc *a);
 
 /* The adapter's fw_release_fn (fw_kmd_init installs it, @kmd the pipeline):
- * @dev's handle @handle is going, so unmap and unpin what @dev locked
- * through it.  GM_OK; GM_ERR_HW (the range register refused: still locked). */
+ * @dev's handle @handle is going, so wait until no pending submission and
+ * no paging work uses its allocation (not while the adapter closes, nor for
+ * a removed device, which has nothing pending), then unmap and unpin what
+ * @dev locked through it.  GM_OK; GM_ERR_HW (the range register refused:
+ * still locked); fw_lock_wait_idle's codes (nothing released). */
 int fw_lock_release_handle(void *kmd, const struct fw_device *dev, uint32_t handle)
 	GM_MUST_CHECK;
 

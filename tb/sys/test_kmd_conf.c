@@ -156,6 +156,47 @@ static void test_conf_stilldrawing_own(void **state)
 }
 
 /*
+ * DestroyResource of an allocation a pending submission references.  A's
+ * render of X waits behind B's hang; A destroys X's resource meanwhile.
+ * The destroy waits until the GPU is done with X - B's TDR resubmits A's
+ * buffer, which runs - and only then frees X: nothing pending points at
+ * freed memory (the sanitizer build checks the resubmission's patching).
+ */
+static void test_conf_destroy_pending(void **state)
+{
+	struct fw_device *A, *B;
+	struct kbuf SEM, X;
+	uint32_t fa;
+	struct kt x;
+
+	(void)state;
+	kt_open(&x, 16ull << 20, 20000);
+	A = kt_dev_new(&x);
+	B = kt_dev_new(&x);
+	SEM = kbuf_new(&x, B, PITCH);
+	X = kbuf_new(NULL, A, 0x10000);
+	fa = kt_mfence_new(&x, A, 0);
+	fw_umd_begin(x.u);
+	kt_fill(x.u, SEM.h, 0, PITCH, 1, 0);
+	kt_run(&x, B, 0, 0);
+	kt_idle(&x);
+	fw_umd_begin(x.u); /* B hangs on a semaphore nobody sets */
+	assert_int_equal(fw_umd_wait_eq(x.u, SEM.h, 0, 1), GM_OK);
+	kt_run(&x, B, 0, 0);
+	fw_umd_begin(x.u);
+	kt_fill(x.u, X.h, 0, PITCH, 16, 0x3c3c3c3c3c3c3c3cull);
+	kt_run(&x, A, fa, 1);
+	assert_true(fw_sched_device_busy(x.k, A));
+	assert_int_equal(fw_res_destroy(X.res), GM_OK);
+	assert_false(fw_sched_device_busy(x.k, A));
+	assert_true(fw_device_is_removed(B));
+	assert_false(fw_device_is_removed(A));
+	assert_int_equal(kt_mfence_val(&x, fa), 1);
+	kt_idle(&x);
+	kt_close(&x);
+}
+
+/*
  * fw_queue_reset with the queue's error interrupt still pending (latched,
  * not yet handled): the next interrupt handler run finds the reset queue
  * with no error cause and does not mark it halted, so the fresh queue's
@@ -188,6 +229,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conf_discard_all_busy),
 		cmocka_unit_test(test_conf_stilldrawing_own),
+		cmocka_unit_test(test_conf_destroy_pending),
 		cmocka_unit_test(test_conf_reset_pending_irq),
 	};
 
