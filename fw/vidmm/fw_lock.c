@@ -97,7 +97,7 @@ static bool args_ok(const struct fw_lock_args *x, const struct fw_alloc *a)
 		return false;
 	if ((f & FW_LOCK_USEALTERNATEVA) && !(f & FW_LOCK_ACQUIREAPERTURE))
 		return false;
-	/* the seed: a lock acquiring a swizzling range cannot be a no-overwrite lock */
+	/* pfnLockCb: a lock acquiring a swizzling range cannot be a no-overwrite lock */
 	if (nowait && (f & FW_LOCK_ACQUIREAPERTURE))
 		return false;
 	if (!x->NumPages != !x->pPages || ((f & FW_LOCK_LOCKENTIRE) && x->NumPages))

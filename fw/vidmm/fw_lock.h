@@ -50,7 +50,7 @@
  * them unswizzled, on the paging queue, into a linear staging copy in the
  * system segment at the allocation's pitch (the view a range would show),
  * and pData points there; unlock BLTs the same pages back swizzled (they
- * are the dirty ones), unless the lock was ReadOnly.  The seed's sentence
+ * are the dirty ones), unless the lock was ReadOnly.  The pfnLockCb page's sentence
  * "when pfnLockCb fails with NOTAVAILABLE the memory manager asks for the
  * content to be copied ... if neither LockEntire nor a page list is given
  * it fails with NOTAVAILABLE" makes NOTAVAILABLE the answer to a lock that
@@ -68,7 +68,7 @@
  * level, one call locks that level alone and pData is its linear view: the
  * first such lock reserves the window of the whole allocation, each later
  * one (same device, same handle, another level) maps its level through
- * another range in it.  When a later level finds no range free, the seed's
+ * another range in it.  When a later level finds no range free, pfnLockCb's
  * rule applies: every range of the allocation is reclaimed, the whole
  * allocation is served by the copy fallback, and one reclaimed range shows
  * the staging copy linearly at the same window, so the pData given for the
@@ -167,7 +167,7 @@ struct fw_unlock_args {
 };
 
 /*
- * Lock (pfnLockCb).  Result codes, one to one with the seed's HRESULTs:
+ * Lock (pfnLockCb).  Result codes, one to one with pfnLockCb's HRESULTs:
  *   GM_OK                 S_OK: locked, @args->pData written (through a
  *                         range, raw, or the copy fallback's staging copy).
  *   GM_ERR_NOT_AVAILABLE  D3DERR_NOTAVAILABLE: AcquireAperture and no range
