@@ -130,6 +130,9 @@ set_tests_properties(rtl_kmd_evict PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 add_test(rtl_kmd_conf tests/test_kmd_conf)
 set_tests_properties(rtl_kmd_conf PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 
+add_test(rtl_gpuva_conf tests/test_gpuva_conf)
+set_tests_properties(rtl_gpuva_conf PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
+
 add_test(rtl_waves tests/test_wave)
 set_tests_properties(rtl_waves PROPERTIES LABELS waves TIMEOUT 120)
 

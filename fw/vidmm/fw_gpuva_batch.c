@@ -88,7 +88,8 @@ static bool can_go(struct fw_kmd *k, const struct fw_gpuva_batch *b)
 	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++) {
 		const struct fw_gpuva_batch *o = &k->va->vab[i];
 
-		if (o->used && !o->held && !o->do_not_wait && o->fence == b->fence &&
+		/* DoNotWait or not, a batch on the queue writes its FenceValue + 1 */
+		if (o->used && !o->held && o->fence && o->fence == b->fence &&
 		    o->value + 1 >= b->value)
 			return true;
 	}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_gpuva_conf.c - conformance sequences of UpdateGpuVirtualAddress
+ * (pfnUpdateGpuVirtualAddressCb with D3DDDICB_UPDATEGPUVIRTUALADDRESS in
+ * d3dumddi.h, fw_gpuva.h): each one a sequence a real driver runs, which
+ * once broke a rule of the public contract.
+ *
+ * Tests (tb/testplan.txt maps them to the rules they check):
+ *   test_conf_update_many_ops     one call of 300 operations: accepted (the
+ *                                 contract sets no per-call limit), every
+ *                                 page mapped, FenceValue + 1 signalled once.
+ *   test_conf_update_same_fence   two calls queued behind the same FenceValue,
+ *                                 and a render signal past a held call's
+ *                                 FenceValue: accepted; the fence never goes
+ *                                 back; the mappings apply in call order.
+ *   test_conf_donotwait_chain     a DoNotWait call, then one whose FenceValue
+ *                                 is the first's + 1: it runs, and the
+ *                                 process renders and signals on.
+ *   test_conf_update_per_process  process A holds 128 operations behind a
+ *                                 fence nobody signals yet: B's independent
+ *                                 1-operation update neither blocks nor fails.
+ *   test_conf_evict_timeout_va    an eviction whose submission then fails
+ *                                 (GM_ERR_TIMEOUT): the evicted allocation's
+ *                                 translations follow it; writes through the
+ *                                 VA reach it, not the VRAM it left.
+ *
+ * $GPUSIM_KMD_LOG set: the pipeline's log goes to stderr.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dma_buf.h"
+#include "gpu_hw.h"
+#include "kt.h"
+
+#define BIN "build/tests/test_gpuva_conf"
+#define PT_BYTES (15ull << 20)
+#define TILE (64ull << 10)
+
+/* A GPU-VA device with a monitored fence (*f) and a NO_ACCESS reservation
+ * of @bytes (*va). */
+static struct fw_device *va_dev(struct kt *x, uint32_t *f, uint64_t bytes, uint64_t *va)
+{
+	struct fw_device *dev = kt_dev_new(x);
+	struct fw_gpuva_reserve_args r = { .minimum_address = 1ull << 32, .size = bytes };
+
+	assert_int_equal(fw_gpuva_enable(x->k, dev), GM_OK);
+	*f = kt_mfence_new(x, dev, 0);
+	assert_int_equal(fw_gpuva_reserve(x->k, dev, &r), GM_OK);
+	*va = r.virtual_address;
+	return dev;
+}
+
+/* @n MAP operations: tile i of the VA at @va onto tile i % @tiles of @h. */
+static void maps(struct mmu_update_op *op, uint32_t *hs, unsigned n, uint64_t va, uint32_t h,
+		 unsigned tiles)
+{
+	for (unsigned i = 0; i < n; i++) {
+		op[i] = (struct mmu_update_op){ .operation_type = MMU_UPDATE_MAP,
+						.map = { .base_address = va + TILE * i,
+							 .size_in_bytes = TILE,
+							 .allocation_offset = TILE * (i % tiles),
+							 .flags = MMU_MAP_R | MMU_MAP_W } };
+		hs[i] = h;
+	}
+}
+
+/* UpdateGpuVirtualAddress of @n operations: its status. */
+static int update(struct kt *x, struct fw_device *dev, uint32_t f, uint64_t fv, bool dnw,
+		  const struct mmu_update_op *op, const uint32_t *hs, unsigned n)
+{
+	const struct fw_gpuva_update_args u = { .fence = f, .num_operations = n, .operations = op,
+						.allocations = hs, .fence_value = fv,
+						.do_not_wait = dnw };
+
+	return fw_gpuva_update(x->k, dev, &u);
+}
+
+/* Submit a NOP and WRITE_DATA of @v at each VA of @va[@n] on @dev, signalling
+ * @f := @fv (@f 0: no signal). */
+static int write_va(struct kt *x, struct fw_device *dev, const uint64_t *va, unsigned n,
+		    uint32_t v, uint32_t f, uint64_t fv)
+{
+	uint32_t dw[64];
+	struct dma_buf b;
+	struct fw_cmdbuf cb;
+	struct fw_signal sig = { f, fv };
+
+	dma_buf_init(&b, dw, 64);
+	assert_int_equal(dma_emit_nop(&b, 1), GM_OK);
+	for (unsigned i = 0; i < n; i++)
+		assert_int_equal(dma_emit_write_data(&b, va[i], &v, 1), GM_OK);
+	cb = (struct fw_cmdbuf){ .dw = dw, .ndw = (uint32_t)b.len };
+	return fw_kmd_submit_cmdbuf(x->k, dev, &cb, x->buf, f ? &sig : NULL);
+}
+
+static uint32_t mem32(struct kt *x, uint64_t pa)
+{
+	uint32_t v = 0;
+
+	assert_int_equal(gm_backdoor_read32(x->t.g, pa, &v), GM_OK);
+	return v;
+}
+
+/*
+ * D3DDDICB_UPDATEGPUVIRTUALADDRESS.Flags.DoNotWait: the first call runs at
+ * once and signals its FenceValue + 1 (4); the next waits for 4, which that
+ * signal is: it runs too, and the process's later render signals are
+ * accepted.
+ */
+static void test_conf_donotwait_chain(void **state)
+{
+	struct mmu_update_op op[2];
+	uint32_t hs[2], f;
+	struct fw_device *A;
+	struct kbuf P;
+	uint64_t va;
+	struct kt x;
+
+	(void)state;
+	kt_open_pt(&x, 64ull << 20, PT_BYTES, 2000000);
+	A = va_dev(&x, &f, 16 * TILE, &va);
+	P = kbuf_new(&x, A, 2 * TILE);
+	maps(op, hs, 2, va, P.h, 2);
+	assert_int_equal(update(&x, A, f, 3, true, &op[0], &hs[0], 1), GM_OK);
+	assert_int_equal(update(&x, A, f, 4, false, &op[1], &hs[1], 1), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, 5, BUDGET), GM_OK);
+	assert_int_equal(fw_gpuva_queued_ops(x.k), 0);
+	assert_int_equal(write_va(&x, A, &va, 1, 0x1234, f, 6), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, 6, BUDGET), GM_OK);
+	assert_int_equal(mem32(&x, P.a->loc.addr), 0x1234);
+	kt_close(&x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conf_donotwait_chain),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
