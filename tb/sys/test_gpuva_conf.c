@@ -105,6 +105,96 @@ static uint32_t mem32(struct kt *x, uint64_t pa)
 }
 
 /*
+ * pfnUpdateGpuVirtualAddressCb: "a number of mapping operations ... in a
+ * single batch"; when more than 128 are queued "the calling thread will be
+ * blocked": a limit on what is queued, none on one call.  300 MAPs in one
+ * call, behind fence value 1 which a render signals: every page maps where
+ * the call said, and the fence reads 2 once it is done.
+ */
+static void test_conf_update_many_ops(void **state)
+{
+	enum { N = 300 };
+	struct mmu_update_op *op = calloc(N, sizeof(*op));
+	uint32_t *hs = calloc(N, sizeof(*hs)), f;
+	uint64_t va, at[3];
+	struct fw_device *A;
+	struct kbuf P;
+	struct kt x;
+
+	(void)state;
+	assert_true(op && hs);
+	kt_open_pt(&x, 64ull << 20, PT_BYTES, 2000000);
+	A = va_dev(&x, &f, N * TILE, &va);
+	P = kbuf_new(&x, A, 4 * TILE);
+	maps(op, hs, N, va, P.h, 4);
+	assert_int_equal(update(&x, A, f, 1, false, op, hs, N), GM_OK);
+	assert_int_equal(write_va(&x, A, NULL, 0, 0, f, 1), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, 2, BUDGET), GM_OK);
+	at[0] = va + 8;
+	at[1] = va + TILE * 257 + 16;
+	at[2] = va + TILE * (N - 1) + 24;
+	assert_int_equal(write_va(&x, A, at, 3, 0xfeed, f, 3), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, 3, BUDGET), GM_OK);
+	assert_int_equal(mem32(&x, P.a->loc.addr + 8), 0xfeed);
+	assert_int_equal(mem32(&x, P.a->loc.addr + TILE * (257 % 4) + 16), 0xfeed);
+	assert_int_equal(mem32(&x, P.a->loc.addr + TILE * ((N - 1) % 4) + 24), 0xfeed);
+	assert_int_equal(x.k->st.tdrs, 0);
+	assert_int_equal(fw_gpuva_queued_ops(x.k), 0);
+	kt_close(&x);
+	free(op);
+	free(hs);
+}
+
+/*
+ * "The user mode driver can submit many pfnUpdateGpuVirtualAddressCb calls
+ * and operations will be queued behind the rendering fence": U1 and U2 both
+ * wait for FenceValue 5 (U1 maps the VA onto P, U2 onto Q, in that order);
+ * then a render signals 7, past the held FenceValue.  Both are accepted, the
+ * fence as the GPU writes it never goes below a value it held (sampled at
+ * every interrupt), and the VA ends on Q.
+ */
+static void test_conf_update_same_fence(void **state)
+{
+	struct mmu_update_op op[2];
+	uint32_t hs[2], f;
+	uint64_t va, seen = 0, v;
+	struct fw_device *A;
+	struct kbuf P, Q;
+	struct kt x;
+
+	(void)state;
+	kt_open_pt(&x, 64ull << 20, PT_BYTES, 2000000);
+	A = va_dev(&x, &f, 16 * TILE, &va);
+	P = kbuf_new(&x, A, TILE);
+	Q = kbuf_new(&x, A, TILE);
+	maps(&op[0], &hs[0], 1, va, P.h, 1);
+	maps(&op[1], &hs[1], 1, va, Q.h, 1);
+	assert_int_equal(update(&x, A, f, 5, false, &op[0], &hs[0], 1), GM_OK);
+	assert_int_equal(update(&x, A, f, 5, false, &op[1], &hs[1], 1), GM_OK);
+	assert_int_equal(write_va(&x, A, NULL, 0, 0, f, 7), GM_OK);
+	while (seen < 7) {
+		uint32_t bits;
+
+		assert_int_equal(gm_step(x.t.g, 64), GM_OK);
+		assert_int_equal(fw_isr(&x.t.d, &bits), GM_OK);
+		assert_int_equal(gm_backdoor_read64(x.t.g, x.k->mf[f].addr, &v), GM_OK);
+		if (v < seen)
+			fail_msg("the fence went back from %" PRIu64 " to %" PRIu64, seen, v);
+		seen = v;
+		assert_true(gm_cycles(x.t.g) < BUDGET);
+	}
+	kt_idle(&x);
+	assert_int_equal(gm_backdoor_read64(x.t.g, x.k->mf[f].addr, &v), GM_OK);
+	assert_true(v >= 7);
+	assert_int_equal(write_va(&x, A, &va, 1, 0xabcd, f, 8), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, f, 8, BUDGET), GM_OK);
+	assert_int_equal(mem32(&x, Q.a->loc.addr), 0xabcd);
+	assert_int_equal(mem32(&x, P.a->loc.addr), 0);
+	assert_int_equal(x.k->st.tdrs, 0);
+	kt_close(&x);
+}
+
+/*
  * D3DDDICB_UPDATEGPUVIRTUALADDRESS.Flags.DoNotWait: the first call runs at
  * once and signals its FenceValue + 1 (4); the next waits for 4, which that
  * signal is: it runs too, and the process's later render signals are
@@ -134,10 +224,53 @@ static void test_conf_donotwait_chain(void **state)
 	kt_close(&x);
 }
 
+/*
+ * The 128-operation limit of pfnUpdateGpuVirtualAddressCb belongs to the
+ * rendering context the operations queue behind: A's 128 operations held
+ * behind fence value 9 do not block B's 1-operation update, which runs at
+ * once; A's run once A's render signals 9.
+ */
+static void test_conf_update_per_process(void **state)
+{
+	struct mmu_update_op op[FW_GPUVA_MAX_QUEUED_OPS];
+	uint32_t hs[FW_GPUVA_MAX_QUEUED_OPS], fa, fb;
+	struct fw_device *A, *B;
+	uint64_t va, vb, c0;
+	struct kbuf PA, PB;
+	struct kt x;
+
+	(void)state;
+	kt_open_pt(&x, 64ull << 20, PT_BYTES, 2000000);
+	A = va_dev(&x, &fa, FW_GPUVA_MAX_QUEUED_OPS * TILE, &va);
+	B = va_dev(&x, &fb, 16 * TILE, &vb);
+	PA = kbuf_new(&x, A, 4 * TILE);
+	PB = kbuf_new(&x, B, TILE);
+	kt_idle(&x);
+	maps(op, hs, FW_GPUVA_MAX_QUEUED_OPS, va, PA.h, 4);
+	assert_int_equal(update(&x, A, fa, 9, false, op, hs, FW_GPUVA_MAX_QUEUED_OPS), GM_OK);
+	maps(op, hs, 1, vb, PB.h, 1);
+	c0 = gm_cycles(x.t.g);
+	assert_int_equal(update(&x, B, fb, 0, false, op, hs, 1), GM_OK);
+	if (gm_cycles(x.t.g) - c0 > 10000)
+		fail_msg("B's update blocked %" PRIu64 " cycles on A's operations",
+			 gm_cycles(x.t.g) - c0);
+	assert_int_equal(fw_mfence_wait(x.k, fb, 1, BUDGET), GM_OK);
+	assert_int_equal(write_va(&x, B, &vb, 1, 0xb0b0, fb, 2), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, fb, 2, BUDGET), GM_OK);
+	assert_int_equal(mem32(&x, PB.a->loc.addr), 0xb0b0);
+	assert_int_equal(write_va(&x, A, NULL, 0, 0, fa, 9), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, fa, 10, BUDGET), GM_OK);
+	assert_int_equal(fw_gpuva_queued_ops(x.k), 0);
+	kt_close(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conf_update_many_ops),
+		cmocka_unit_test(test_conf_update_same_fence),
 		cmocka_unit_test(test_conf_donotwait_chain),
+		cmocka_unit_test(test_conf_update_per_process),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
