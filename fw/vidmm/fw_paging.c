@@ -223,19 +223,24 @@ static bool followed(const struct fw_kmd *k, const struct fw_alloc *a)
 	return false;
 }
 
-/* @a moved from @prev: a client whose view follows it (a process that maps
- * it: its translations) is told, after the bytes' move, which goes out first. */
+/* @a moved from @prev in the books: a client whose view follows it (a
+ * process that maps it: its translations) is told, after the bytes' move,
+ * which goes out first.  It is told even when that fails (the move then
+ * stays in the paging buffer, sent before any later render): the books say
+ * @a is at a->loc, so its translations must say so too, or writes through
+ * them would land in memory @a left (which another allocation may take).
+ * The first error is returned. */
 static int follow(struct fw_kmd *k, struct fw_alloc *a, const struct fw_loc *prev)
 {
-	int st;
+	int st, st2 = GM_OK;
 
 	if (!followed(k, a))
 		return GM_OK;
 	st = paging_flush(k);
 	EACH_CLIENT(k, o)
-		if (!st && (*o)->follows && (*o)->follows(k, a))
-			st = (*o)->moved(k, a, prev);
-	return st;
+		if (!st2 && (*o)->follows && (*o)->follows(k, a))
+			st2 = (*o)->moved(k, a, prev);
+	return st ? st : st2;
 }
 
 /* Evict @a from VRAM: TRANSFER to the system segment, or drop it when its
@@ -244,7 +249,7 @@ static int follow(struct fw_kmd *k, struct fw_alloc *a, const struct fw_loc *pre
 static int evict_one(struct fw_kmd *k, struct fw_alloc *a)
 {
 	struct fw_loc prev;
-	int st;
+	int st, st2;
 
 	if (!a->content_valid && !followed(k, a)) {
 		st = fw_res_evict(&k->ad, a, &prev);
@@ -261,8 +266,9 @@ static int evict_one(struct fw_kmd *k, struct fw_alloc *a)
 	if (a->content_valid)
 		st = paging_move(k, a->loc.addr, prev.addr, a->d.size, false);
 	a->paging_buf = k->pg->nbufs + 1;
-	if (!st)
-		st = follow(k, a, &prev);
+	/* moved in the books: the translations follow, whatever the move's fate */
+	st2 = follow(k, a, &prev);
+	st = st ? st : st2;
 	if (st)
 		return st;
 	k->st.evictions++;
@@ -355,8 +361,11 @@ static int page_in(struct fw_kmd *k, struct fw_alloc *a, struct fw_alloc *const 
 			   a->d.size, a->loc.addr);
 	}
 	a->paging_buf = k->pg->nbufs + 1;
-	if (!st && prev.seg_id != FW_SEG_NONE)
-		st = follow(k, a, &prev);
+	if (prev.seg_id != FW_SEG_NONE) { /* as evict_one: even after a failed move */
+		int st2 = follow(k, a, &prev);
+
+		st = st ? st : st2;
+	}
 	if (!st)
 		a->content_valid = true;
 	return st;

@@ -264,6 +264,74 @@ static void test_conf_update_per_process(void **state)
 	kt_close(&x);
 }
 
+/*
+ * An eviction whose submission then fails.  The paging queue is held by
+ * B's update, which waits for B's fence behind B's render, itself waiting
+ * on a semaphore; C's page-in of Z queues behind it.  C's next render needs
+ * room only A's mapped X can give: X is evicted in the books, and flushing
+ * its paging buffer waits for Z's, which cannot move - GM_ERR_TIMEOUT.  X's
+ * translations must follow it all the same: once the queue runs again, A's
+ * write through the VA lands in X where it lives now (the system segment),
+ * not in the VRAM it left.
+ */
+static void test_conf_evict_timeout_va(void **state)
+{
+	struct mmu_update_op op;
+	uint32_t hs, fa, fb, dw[32];
+	struct fw_device *A, *B, *C;
+	struct kbuf SEM, X, F, Z, Y;
+	uint64_t va, vb;
+	struct dma_buf b;
+	struct kt x;
+
+	(void)state;
+	kt_open_pt(&x, 4ull << 20, PT_BYTES, 200000);
+	B = va_dev(&x, &fb, 16 * TILE, &vb);
+	A = va_dev(&x, &fa, 16 * TILE, &va);
+	C = kt_dev_new(&x);
+	SEM = kbuf_new(&x, B, TILE);
+	X = kbuf_new(&x, A, 16 * TILE);
+	F = kbuf_new(&x, C, 44 * TILE);
+	Z = kbuf_new(&x, C, TILE);
+	Y = kbuf_new(&x, C, 16 * TILE);
+	maps(&op, &hs, 1, vb, SEM.h, 1);
+	assert_int_equal(update(&x, B, fb, 0, false, &op, &hs, 1), GM_OK);
+	maps(&op, &hs, 1, va, X.h, 1);
+	assert_int_equal(update(&x, A, fa, 0, false, &op, &hs, 1), GM_OK);
+	fw_umd_begin(x.u);
+	kt_fill(x.u, F.h, 0, PITCH, 44 * TILE / PITCH, 0x4646464646464646ull);
+	kt_run(&x, C, 0, 0);
+	kt_idle(&x);
+	assert_int_equal(X.a->loc.seg_id, FW_KMD_SEG_VRAM);
+	/* B's render waits on its semaphore; B's update waits for that render. */
+	dma_buf_init(&b, dw, 32);
+	assert_int_equal(dma_emit_wait_mem(&b, vb, 1, 0xffffffffu, GPU_FUNC_EQ, false, 16), GM_OK);
+	assert_int_equal(fw_kmd_submit_cmdbuf(x.k, B, &(struct fw_cmdbuf){ .dw = dw,
+						.ndw = (uint32_t)b.len }, x.buf,
+					      &(struct fw_signal){ fb, 2 }), GM_OK);
+	maps(&op, &hs, 1, vb + TILE, SEM.h, 1);
+	assert_int_equal(update(&x, B, fb, 2, false, &op, &hs, 1), GM_OK);
+	/* C's page-in of Z queues behind it; then C needs X's room. */
+	fw_umd_begin(x.u);
+	kt_fill(x.u, Z.h, 0, PITCH, 1, 1);
+	kt_fill(x.u, F.h, 0, PITCH, 1, 2);
+	kt_run(&x, C, 0, 0);
+	fw_umd_begin(x.u);
+	kt_fill(x.u, Y.h, 0, PITCH, 1, 3);
+	assert_int_equal(kt_submit(&x, C, 0, 0), GM_ERR_TIMEOUT);
+	assert_int_equal(X.a->loc.seg_id, FW_KMD_SEG_SYS);
+	/* The queue runs again. */
+	assert_int_equal(gm_backdoor_write32(x.t.g, SEM.a->loc.addr, 1), GM_OK);
+	kt_idle(&x);
+	assert_int_equal(write_va(&x, A, &va, 1, 0xabcd, fa, 2), GM_OK);
+	assert_int_equal(fw_mfence_wait(x.k, fa, 2, BUDGET), GM_OK);
+	kt_idle(&x);
+	assert_int_equal(X.a->loc.seg_id, FW_KMD_SEG_SYS);
+	assert_int_equal(mem32(&x, X.a->loc.addr), 0xabcd);
+	assert_false(fw_device_is_removed(A)); /* B's render hung long enough for a TDR */
+	kt_close(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_conf_update_same_fence),
 		cmocka_unit_test(test_conf_donotwait_chain),
 		cmocka_unit_test(test_conf_update_per_process),
+		cmocka_unit_test(test_conf_evict_timeout_va),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
