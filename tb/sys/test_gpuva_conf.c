@@ -177,14 +177,14 @@ static void test_conf_update_same_fence(void **state)
 
 		assert_int_equal(gm_step(x.t.g, 64), GM_OK);
 		assert_int_equal(fw_isr(&x.t.d, &bits), GM_OK);
-		assert_int_equal(gm_backdoor_read64(x.t.g, x.k->mf[f].addr, &v), GM_OK);
+		assert_int_equal(gm_backdoor_read64(x.t.g, x.k->mfs->mf[f].addr, &v), GM_OK);
 		if (v < seen)
 			fail_msg("the fence went back from %" PRIu64 " to %" PRIu64, seen, v);
 		seen = v;
 		assert_true(gm_cycles(x.t.g) < BUDGET);
 	}
 	kt_idle(&x);
-	assert_int_equal(gm_backdoor_read64(x.t.g, x.k->mf[f].addr, &v), GM_OK);
+	assert_int_equal(gm_backdoor_read64(x.t.g, x.k->mfs->mf[f].addr, &v), GM_OK);
 	assert_true(v >= 7);
 	assert_int_equal(write_va(&x, A, &va, 1, 0xabcd, f, 8), GM_OK);
 	assert_int_equal(fw_mfence_wait(x.k, f, 8, BUDGET), GM_OK);
