@@ -136,7 +136,7 @@ FW_DXGK_C := fw/dxgkrnl/fw_kmd.c
 FW_KMD_C := fw/kmd/fw_dev.c fw/kmd/fw_vm.c fw/kmd/fw_render.c fw/kmd/fw_submit.c \
 	fw/kmd/fw_pagingbuf.c
 FW_ALLOC_C := fw/vidmm/fw_mem.c fw/vidmm/fw_adapter.c fw/vidmm/fw_res.c fw/vidmm/fw_residency.c
-FW_VIDMM_C := $(FW_ALLOC_C) fw/vidmm/fw_paging.c fw/vidmm/fw_lock.c fw/vidmm/fw_lock_copy.c \
+FW_VIDMM_C := $(FW_ALLOC_C) fw/vidmm/fw_paging.c fw/vidmm/fw_paging_recover.c fw/vidmm/fw_lock.c fw/vidmm/fw_lock_copy.c \
 	fw/vidmm/fw_lock_level.c fw/vidmm/fw_lock_sched.c fw/vidmm/fw_gpuva.c fw/vidmm/fw_gpuva_batch.c fw/vidmm/fw_gpuva_move.c
 FW_VIDSCH_C := fw/vidsch/fw_mfence.c fw/vidsch/fw_sched.c
 FW_UMD_C := fw/umd/fw_umd.c fw/umd/umd_obj.c fw/umd/umd_rec.c fw/umd/umd_exec.c fw/umd/umd_rt.c

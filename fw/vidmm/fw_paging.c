@@ -57,6 +57,8 @@ static int wait_moving(struct fw_kmd *k)
 
 	while (!st && k->pg->fence) {
 		st = fw_fence_wait(k->d, PAGING_Q, k->pg->fence, k->cfg.tdr_cycles);
+		if (st == GM_ERR_HW && k->d->q[PAGING_Q].halted && !(st = fw_paging_recover(k)))
+			continue; /* the lost work runs again: wait for its new fence */
 		if (st != GM_ERR_TIMEOUT)
 			break;
 		st = fw_paging_progress(k, &now);
@@ -69,9 +71,15 @@ static int wait_moving(struct fw_kmd *k)
 
 int fw_paging_wait(struct fw_kmd *k, uint64_t budget)
 {
+	int st;
+
 	if (!k->pg->last_fence)
 		return GM_OK;
-	return fw_fence_wait(k->d, PAGING_Q, k->pg->last_fence, budget);
+	st = fw_fence_wait(k->d, PAGING_Q, k->pg->last_fence, budget);
+	/* a paging-queue error: recovered once, then the new fence waited for */
+	if (st == GM_ERR_HW && k->d->q[PAGING_Q].halted && !(st = fw_paging_recover(k)))
+		st = fw_fence_wait(k->d, PAGING_Q, k->pg->last_fence, budget);
+	return st;
 }
 
 bool fw_paging_pending(const struct fw_kmd *k)
@@ -109,6 +117,7 @@ static int paging_flush(struct fw_kmd *k)
 	st = fw_submit_ib(k->d, PAGING_Q, pg->addr, pg->ndw, &pg->fence);
 	if (st)
 		return st;
+	fw_paging_note_ib(k, pg->addr, pg->ndw, &pg->fence, true);
 	pg->last_fence = pg->fence;
 	pg->nbufs++;
 	k->st.paging_buffers++;
@@ -129,12 +138,22 @@ static int paging_emit(struct fw_kmd *k, struct fw_ddi_paging_op *p)
 	p->pieces = k->pg->pieces + 1;
 
 	for (int tries = 0; tries < 2; tries++) {
-		dma_buf_init(&b, k->pg->dw, FW_KMD_DMA_DW);
-		b.len = k->pg->ndw;
-		st = fw_ddi_build_paging_buffer(&b, p);
+		struct fw_paging_state *pg = k->pg;
+		uint32_t start = pg->ndw;
+		uint64_t first = start ? pg->build_first : pg->pieces + 1;
+
+		dma_buf_init(&b, pg->dw, FW_KMD_DMA_DW);
+		b.len = pg->ndw;
+		/* recovery needs where each piece starts: a full table is a full buffer */
+		st = pg->pieces + 1 - first < FW_PAGING_PIECES ? fw_ddi_build_paging_buffer(&b, p) :
+								   GM_ERR_FULL;
 		if (st != GM_ERR_FULL) {
-			k->pg->ndw = (uint32_t)b.len;
-			k->pg->pieces += !st;
+			if (!st) {
+				pg->build_first = first;
+				pg->piece_dw[pg->pieces + 1 - first] = start;
+			}
+			pg->ndw = (uint32_t)b.len;
+			pg->pieces += !st;
 			return st;
 		}
 		st = paging_flush(k);
@@ -452,6 +471,7 @@ int fw_paging_submit_ib(struct fw_kmd *k, uint64_t addr, uint32_t ndw, uint64_t 
 		return GM_ERR_BAD_ARG;
 	st = fw_submit_ib(k->d, PAGING_Q, addr, ndw, fence);
 	if (!st) {
+		fw_paging_note_ib(k, addr, ndw, fence, false);
 		k->pg->last_fence = *fence;
 		k->st.paging_buffers++;
 	}
@@ -507,5 +527,5 @@ const struct fw_sched_ops fw_paging_sched_ops = {
 	.resident = fw_paging_make_resident,
 	.patch = paging_patch,
 	.submitted = paging_submitted,
-	.progress = fw_paging_progress,
+	.progress = fw_paging_watch,
 };

@@ -21,6 +21,10 @@
  *                                after another device's TDR): the destroy
  *                                waits until the GPU is done with it; nothing
  *                                pending keeps the freed allocation.
+ *   test_conf_paging_error       a paging buffer damaged in memory halts the
+ *                                paging queue: the driver resets it and runs
+ *                                the lost work again from its own copy; the
+ *                                render waiting for it runs, nobody removed.
  *   test_conf_reset_pending_irq  a queue error whose interrupt is still
  *                                pending when the queue is reset: the reset
  *                                queue runs, its fences are not refused.
@@ -224,6 +228,70 @@ static void test_conf_reset_pending_irq(void **state)
 	kt_close(&x);
 }
 
+/* The dword offset, in the paging buffer at @addr (written from fresh,
+ * zeroed memory), of the header of its last FILL. */
+static uint32_t last_fill(struct kt *x, uint64_t addr)
+{
+	uint32_t at = UINT32_MAX, h = 0;
+
+	for (uint32_t i = 0; i < FW_KMD_DMA_DW; i += GPU_HDR_COUNT_GET(h) + 1) {
+		assert_int_equal(gm_backdoor_read32(x->t.g, addr + 4ull * i, &h), GM_OK);
+		if (GPU_HDR_TYPE_GET(h) != GPU_PKT_TYPE3)
+			break;
+		if (GPU_HDR_OPCODE_GET(h) == GPU_OP_FILL)
+			at = i;
+	}
+	assert_int_not_equal(at, UINT32_MAX);
+	return at;
+}
+
+/*
+ * A paging-queue error: the paging buffer of a 4 MiB page-in (16 pieces)
+ * is damaged in memory before the queue reaches its last piece (its FILL's
+ * opcode made unknown: BAD_OPCODE).  The driver resets the paging queue and
+ * runs the lost work again from the piece that failed, from its own copy of
+ * the buffer: the render waiting for it runs, nobody is removed, and the
+ * allocation holds its zero fill and the render's row.
+ */
+static void test_conf_paging_error(void **state)
+{
+	struct fw_device *A;
+	uint32_t h, at;
+	struct kbuf X;
+	struct kt x;
+	uint8_t *m;
+
+	(void)state;
+	kt_open(&x, 32ull << 20, 2000000);
+	A = kt_dev_new(&x);
+	X = kbuf_new(&x, A, 4ull << 20);
+	fw_umd_begin(x.u);
+	kt_fill(x.u, X.h, 0, PITCH, 1, 0x6b6b6b6b6b6b6b6bull);
+	kt_run(&x, A, 0, 0); /* X's page-in is on the paging queue */
+	at = last_fill(&x, x.k->pg->addr);
+	assert_int_equal(gm_backdoor_read32(x.t.g, x.k->pg->addr + 4ull * at, &h), GM_OK);
+	h = (h & ~((uint32_t)GPU_HDR_OPCODE_MASK << GPU_HDR_OPCODE_SHIFT)) | GPU_HDR_OPCODE(0x7f);
+	assert_int_equal(gm_backdoor_write32(x.t.g, x.k->pg->addr + 4ull * at, h), GM_OK);
+	kt_idle(&x);
+	assert_int_equal(x.t.d.q[FW_QUEUE_COPY].errors, 1);
+	assert_false(x.t.d.q[FW_QUEUE_COPY].halted);
+	assert_false(fw_device_is_removed(A));
+	assert_int_equal(x.k->st.tdrs, 0);
+	m = calloc(1, X.a->d.size);
+	assert_non_null(m);
+	kt_model_fill(m, 0, PITCH, 1, 0x6b6b6b6b6b6b6b6bull);
+	{
+		uint8_t *got = malloc(X.a->d.size);
+
+		assert_non_null(got);
+		kt_read_alloc(&x, X.a, got);
+		assert_memory_equal(got, m, X.a->d.size);
+		free(got);
+	}
+	free(m);
+	kt_close(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_conf_stilldrawing_own),
 		cmocka_unit_test(test_conf_destroy_pending),
 		cmocka_unit_test(test_conf_reset_pending_irq),
+		cmocka_unit_test(test_conf_paging_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
