@@ -15,12 +15,14 @@
  *              rendering fence value (so in program order)
  *   fill       the patched process FILLs rows of an allocation
  *   lock       Lock (pfnLockCb, raw) of any process's allocation: the CPU
- *              reads a dword (checked) and writes one; Unlock
+ *              reads a dword (checked) and writes one; Unlock; also right
+ *              after a FILL of it was submitted (the lock waits for it)
  *   evict      the patched process FILLs all of BIG: the others are evicted
  *   tdr        a new process hangs behind a write and a FILL of the others:
  *              TDR removes it alone, the others' work is resubmitted
  *   destroy    DestroyResource of an allocation (a GPU-VA process's
- *              translations into it go to no access) and a new one made
+ *              translations into it go to no access) and a new one made;
+ *              also right after a FILL of it was submitted (it waits)
  * After every step (the pipeline idle): every allocation's bytes, wherever
  * they live, equal the model's, and every tile of each GPU-VA process walks
  * (the software walker over the page tables the GPU wrote in VRAM) to where
@@ -374,19 +376,34 @@ static void step(struct rs *r)
 	} else if (k < 60) {
 		r->what = "fill";
 		op_fill(r);
-	} else if (k < 75) {
+	} else if (k < 68) {
 		r->what = "lock";
 		op_lock(r, any, (unsigned)pick(r, NSLOT));
+	} else if (k < 75) {
+		unsigned i = (unsigned)pick(r, NSLOT);
+		uint32_t rows = (uint32_t)(SLOT_TILES * TILE / PITCH);
+
+		/* the lock comes while the FILL is pending: it waits for it */
+		r->what = "fill, then lock at once";
+		fill_rows(r, i, 0, rows, tb_rand(&r->rng));
+		op_lock(r, &r->p[PATCHED], i);
 	} else if (k < 85) {
 		r->what = "evict";
 		fill_rows(r, NSLOT, 0, (uint32_t)(BIG_BYTES / PITCH), tb_rand(&r->rng));
 	} else if (k < 92) {
 		r->what = "tdr";
 		op_tdr(r);
-	} else {
+	} else if (k < 96) {
 		r->what = "destroy";
 		kt_idle(&r->x); /* a GPU-VA process's mapped allocation goes when it is idle */
 		op_destroy(r, any, (unsigned)pick(r, NSLOT));
+	} else {
+		unsigned i = (unsigned)pick(r, NSLOT);
+
+		/* DestroyResource while a FILL of it is pending: it waits for it */
+		r->what = "fill, then destroy at once";
+		fill_rows(r, i, 0, 1, tb_rand(&r->rng));
+		op_destroy(r, &r->p[PATCHED], i);
 	}
 }
 
