@@ -172,6 +172,21 @@ static void test_destroy_listed(void **state)
 	assert_int_equal(tb_mem32(&x.t, a->loc.addr), 0);
 	assert_int_equal(tb_mem32(&x.t, a->loc.addr + 0xfffc), 0x5e5e5e5e);
 	assert_int_equal(umd_rt_destroy(&x.rt, R), GM_OK);
+	/* A device that recorded on its immediate context before a pipeline was
+	 * attached: the commands may name objects gone since, attach refused. */
+	{
+		struct umd_rt_cfg rc = { .kdev = x.kdev, .ndc = 1, .max_objects = 16 };
+		struct umd_rt rt2;
+
+		assert_int_equal(umd_rt_open(&rt2, &rc), GM_OK);
+		assert_int_equal(umd_rt_resource(&rt2, &d, 1, &R), GM_OK);
+		assert_int_equal(umd_rt_view(&rt2, R, 0, &V), GM_OK);
+		umd_fill(rt2.ic, V->ic, 0, 0, 4, 1);
+		assert_int_equal(umd_device_attach(rt2.dev, x.k), GM_ERR_BAD_ARG);
+		assert_int_equal(umd_rt_destroy(&rt2, V), GM_OK);
+		assert_int_equal(umd_rt_destroy(&rt2, R), GM_OK);
+		assert_int_equal(umd_rt_close(&rt2), GM_OK);
+	}
 	ux_close(&x);
 }
 
