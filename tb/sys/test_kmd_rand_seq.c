@@ -18,7 +18,8 @@
  *              reads a dword (checked) and writes one; Unlock; also right
  *              after a FILL of it was submitted (the lock waits for it)
  *   evict      the patched process FILLs all of BIG: the others are evicted
- *   tdr        a new process hangs behind a write and a FILL of the others:
+ *   tdr        a new process hangs, a write and a FILL of the others queued
+ *              behind it (the FILLed allocation sometimes destroyed at once):
  *              TDR removes it alone, the others' work is resubmitted
  *   destroy    DestroyResource of an allocation (a GPU-VA process's
  *              translations into it go to no access) and a new one made;
@@ -222,13 +223,18 @@ static void op_lock(struct rs *r, struct proc *p, unsigned i)
 	RS_CHECK(r, st == GM_OK, "unlock: %s", gm_status_name(st));
 }
 
+static void op_destroy(struct rs *r, struct proc *p, unsigned i);
+
 /* A new process hangs on a semaphore nobody sets, a GPU-VA write and a FILL
- * of the others queued behind it: TDR removes it alone. */
+ * of the others queued behind it (and, one time in two, the FILLed
+ * allocation destroyed at once: the destroy waits through the TDR and the
+ * FILL's resubmission): TDR removes the hanging process alone. */
 static void op_tdr(struct rs *r)
 {
 	struct fw_device *h = kt_dev_new(&r->x);
 	struct kbuf sem = kbuf_new(NULL, h, PITCH);
 	uint64_t tdrs = r->x.k->st.tdrs;
+	unsigned i = (unsigned)pick(r, NSLOT);
 	int st;
 
 	fw_umd_begin(r->x.u);
@@ -237,7 +243,9 @@ static void op_tdr(struct rs *r)
 	st = kt_submit(&r->x, h, 0, 0);
 	RS_CHECK(r, st == GM_OK, "tdr: the hang's submit: %s", gm_status_name(st));
 	op_write(r, &r->p[pick(r, 2)]);
-	op_fill(r);
+	fill_rows(r, i, 0, (uint32_t)(SLOT_TILES * TILE / PITCH), tb_rand(&r->rng));
+	if (pick(r, 2))
+		op_destroy(r, &r->p[PATCHED], i);
 	kt_idle(&r->x);
 	RS_CHECK(r, fw_device_is_removed(h) && r->x.k->st.tdrs == tdrs + 1,
 		 "tdr: the hanging process was not removed by one TDR");
