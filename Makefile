@@ -152,7 +152,7 @@ FW_DXGK_C := fw/dxgkrnl/fw_kmd.c
 FW_KMD_C := fw/kmd/fw_dev.c fw/kmd/fw_vm.c fw/kmd/fw_render.c fw/kmd/fw_submit.c \
 	fw/kmd/fw_pagingbuf.c
 FW_ALLOC_C := fw/vidmm/fw_mem.c fw/vidmm/fw_adapter.c fw/vidmm/fw_res.c fw/vidmm/fw_residency.c
-FW_VIDMM_C := $(FW_ALLOC_C) fw/vidmm/fw_paging.c fw/vidmm/fw_lock.c fw/vidmm/fw_lock_copy.c \
+FW_VIDMM_C := $(FW_ALLOC_C) fw/vidmm/fw_paging.c fw/vidmm/fw_paging_recover.c fw/vidmm/fw_lock.c fw/vidmm/fw_lock_copy.c \
 	fw/vidmm/fw_lock_level.c fw/vidmm/fw_lock_sched.c fw/vidmm/fw_gpuva.c fw/vidmm/fw_gpuva_batch.c fw/vidmm/fw_gpuva_move.c
 FW_VIDSCH_C := fw/vidsch/fw_mfence.c fw/vidsch/fw_sched.c
 FW_UMD_C := fw/umd/fw_umd.c fw/umd/umd_obj.c fw/umd/umd_rec.c fw/umd/umd_exec.c fw/umd/umd_rt.c
@@ -415,7 +415,7 @@ SYS_UTIL_OBJ := $(B)/obj/tb/sys/tb_util.o $(SEED_OBJ)
 # The submission pipeline tests (test_kmd*) share their fixture, tb/sys/kt.c.
 KT_OBJ := $(B)/obj/tb/sys/kt.o
 KT_TESTS := test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_lock_render \
-	test_kmd_recovery test_kmd_evict
+	test_kmd_recovery test_kmd_evict test_kmd_conf test_gpuva_conf test_kmd_rand_seq
 $(B)/tests/%: $(B)/obj/tb/sys/%.o $(SYS_UTIL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $< $(filter $(B)/obj/tools/scen/umd_%.o $(KT_OBJ) $(COV_RAW_OBJ) $(MMU_VM_OBJ),$^) $(SYS_UTIL_OBJ) $(LIB) \

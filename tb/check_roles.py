@@ -41,7 +41,7 @@ ROLES = [
     ("dxgkrnl.pipeline", "dxgkrnl", ["fw_kmd.[ch]"]),
     ("vidmm.lock", "vidmm", ["fw_lock*.[ch]"]),
     ("vidmm.gpuva", "vidmm", ["fw_gpuva*.[ch]"]),
-    ("vidmm.paging", "vidmm", ["fw_paging.[ch]"]),
+    ("vidmm.paging", "vidmm", ["fw_paging.[ch]", "fw_paging_recover.c"]),
     ("vidsch.sched", "vidsch", ["fw_sched*.[ch]"]),
     ("vidsch.mfence", "vidsch", ["fw_mfence*.[ch]"]),
     ("kmd.submit", "kmd", ["fw_submit*.[ch]", "fw_pagingbuf.[ch]"]),

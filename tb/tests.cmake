@@ -130,6 +130,18 @@ set_tests_properties(rtl_kmd_recovery PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 add_test(rtl_kmd_evict tests/test_kmd_evict)
 set_tests_properties(rtl_kmd_evict PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 
+add_test(rtl_kmd_conf tests/test_kmd_conf)
+set_tests_properties(rtl_kmd_conf PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
+
+add_test(rtl_gpuva_conf tests/test_gpuva_conf)
+set_tests_properties(rtl_gpuva_conf PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
+
+# Random sequences of Lock, UpdateGpuVirtualAddress, Render, eviction, TDR
+# and destroy on three processes against a C model (2 seeds here; nightly:
+# tb/regress/nightly.list).
+add_test(rtl_kmd_rand_seq tests/test_kmd_rand_seq --count 2)
+set_tests_properties(rtl_kmd_rand_seq PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
+
 add_test(rtl_waves tests/test_wave)
 set_tests_properties(rtl_waves PROPERTIES LABELS waves TIMEOUT 120)
 

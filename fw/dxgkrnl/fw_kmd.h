@@ -77,9 +77,9 @@ void fw_kmd_fini(struct fw_kmd *k);
  * A removed device has nothing pending.  GM_OK; GM_ERR_BAD_ARG;
  * GM_ERR_TIMEOUT (still pending: nothing released); GM_ERR_HW (an aperture
  * range refused to unmap: the device stays open, its fences kept) and the
- * codes of fw_kmd_poll.  Resources must not be
- * destroyed (fw_res_destroy) while a submission referencing them is
- * pending: fw_kmd_idle first.
+ * codes of fw_kmd_poll.  Destroying a resource (fw_res_destroy) whose
+ * allocation a pending submission references waits for that submission
+ * (fw_lock.h).
  */
 int fw_kmd_device_destroy(struct fw_kmd *k, struct fw_device *dev, uint64_t budget) GM_MUST_CHECK;
 

@@ -282,6 +282,10 @@ static int error_record(struct fw_dev *d, struct fw_queue *q)
 
 	if (st)
 		return st;
+	/* No cause: the queue was reset (fw_queue_reset) after it latched the
+	 * error and before this handler ran; the fresh queue is not halted. */
+	if (GPU_Q_ERR_CAUSE_CAUSE_GET(v[CAUSE]) == GPU_CAUSE_NONE)
+		return GM_OK;
 	q->errors++;
 	q->halted = true;
 	q->err_cause = GPU_Q_ERR_CAUSE_CAUSE_GET(v[CAUSE]);

@@ -38,11 +38,30 @@
  * E_INVALIDARG (also every ordering violation: a deferred handle before the
  * immediate one or twice in a context, a view before its resource in that
  * context, a resource destroyed before its views, an immediate handle
- * destroyed while a deferred handle lives).  Out of memory in a deferred
+ * destroyed while a deferred handle lives, a handle destroyed while a
+ * command list that names it lives).  Out of memory in a deferred
  * context's recording call throws the partial command list away; later
  * calls are ignored until umd_finish_command_list, which returns
  * GM_ERR_NO_MEM; the immediate context and other deferred contexts are not
  * affected.
+ *
+ * Command lists and object lifetime.  A recorded command reads its
+ * objects' data (in the runtime's handle memory) when the list executes.
+ * The D3D runtime keeps the objects a command list names alive until the
+ * list is destroyed; this driver holds it to that rather than copy or
+ * reference-count what it would need: destroying a handle that a live
+ * command list of its deferred context names (or that context's recording,
+ * not yet finished) is refused with E_INVALIDARG, nothing
+ * released - and so is the immediate handle, while that deferred handle
+ * lives.  The choice is to refuse, not to keep the object alive, because
+ * the handle memory is the runtime's: after an accepted destroy the
+ * runtime frees it, and nothing the driver keeps could make the list's
+ * reads of it valid.  umd_list_destroy lets the objects go.  The immediate
+ * context's own recording (not a command list) is flushed instead when an
+ * object it names is destroyed: its commands run before the object goes,
+ * in the order the application asked for.  A device records only until a
+ * pipeline is attached, so attaching is refused once the immediate context
+ * has recorded commands (they may name objects destroyed since).
  *
  * Threads.  Each context is used by one thread at a time; deferred contexts
  * record concurrently on any threads (pure CPU work on user-mode data).
@@ -138,7 +157,8 @@ int umd_device_create(const struct umd_device_cfg *cfg, struct umd_device **dev,
  * Attach the pipeline that executes (umd_exec.c; a device without one
  * records only): the command buffer, its scratch DMA buffer and the
  * device's monitored fence on the kernel device.  GM_OK; GM_ERR_BAD_ARG
- * (NULL, attached already); GM_ERR_NO_MEM; the codes of fw_mfence_create.
+ * (NULL, attached already, the immediate context recorded commands
+ * before); GM_ERR_NO_MEM; the codes of fw_mfence_create.
  * Nothing changed on error.
  */
 int umd_device_attach(struct umd_device *dev, struct fw_kmd *k) GM_MUST_CHECK;

@@ -16,7 +16,8 @@ int umd_device_attach(struct umd_device *dev, struct fw_kmd *k)
 {
 	int st = GM_ERR_NO_MEM;
 
-	if (!dev || !k || dev->k)
+	/* commands recorded without a pipeline may name objects gone since */
+	if (!dev || !k || dev->k || (dev->ic->rec && dev->ic->rec->ncmd))
 		return GM_ERR_BAD_ARG;
 	dev->cb = calloc(1, sizeof(*dev->cb));
 	dev->scratch = calloc(1, sizeof(*dev->scratch));
@@ -27,6 +28,7 @@ int umd_device_attach(struct umd_device *dev, struct fw_kmd *k)
 		goto err_free_bufs;
 	fw_umd_begin(dev->cb);
 	dev->k = k;
+	dev->flush = umd_flush;
 	return GM_OK;
 
 err_free_bufs:

@@ -52,6 +52,9 @@ struct umd_hctx {
 	const struct umd_obj *obj;
 	struct umd_hctx *dep;    /* the context-local handle of the dependency */
 	uint64_t uses;           /* recording calls that named it here */
+	atomic_uint listed;      /* commands naming it in lists not destroyed yet (the
+				  * one being recorded too); a list may be destroyed on
+				  * any thread, hence atomic */
 };
 
 enum umd_op { UMD_OP_SET_FILL = 1, UMD_OP_COPY_RES, UMD_OP_BLT, UMD_OP_FILL };
@@ -60,6 +63,7 @@ enum umd_op { UMD_OP_SET_FILL = 1, UMD_OP_COPY_RES, UMD_OP_BLT, UMD_OP_FILL };
 struct umd_cmd {
 	enum umd_op op;
 	const struct umd_obj *dst, *src; /* views (BLT, FILL), resources (COPY_RES) */
+	struct umd_hctx *hdst, *hsrc;    /* their handles in the recording context (listed) */
 	uint32_t dx, dy, sx, sy, w, h;
 	uint64_t value;          /* SET_FILL */
 };
@@ -102,6 +106,7 @@ struct umd_device {
 	uint32_t nfree;
 	/* umd_exec.c: the immediate context's submissions */
 	struct fw_kmd *k;        /* NULL: record only */
+	int (*flush)(struct umd_ctx *ic); /* umd_flush, set with k (umd_obj.c links without it) */
 	struct fw_umd *cb;
 	struct fw_dmabuf *scratch;
 	uint32_t fence;

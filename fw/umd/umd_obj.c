@@ -296,21 +296,46 @@ static void created(struct umd_ctx *ctx, struct umd_hctx *hc)
 	atomic_store_explicit(&ctx->live[hc->obj->id], 1, memory_order_relaxed);
 }
 
+/* Whether a command of @l names @obj (or a view of it). */
+static bool rec_names(const struct umd_list *l, const struct umd_obj *obj)
+{
+	for (const struct umd_chunk *c = l ? l->head : NULL; c; c = c->next)
+		for (uint32_t i = 0; i < c->n; i++) {
+			const struct umd_cmd *m = &c->cmd[i];
+
+			if ((m->dst && (m->dst == obj || m->dst->dep == obj)) ||
+			    (m->src && (m->src == obj || m->src->dep == obj)))
+				return true;
+		}
+	return false;
+}
+
 /*
  * The checks every destroy shares: a live handle of @ctx with no live
- * dependents; an immediate one with no deferred handle left.
+ * dependents that no live command list (nor the one being recorded) names;
+ * an immediate one with no deferred handle left, whose context's own
+ * recording, if it names the object, is flushed first (a pipeline
+ * attached; its error is the destroy's).
  */
 static struct umd_hctx *destroy_check(struct umd_ctx *ctx, void *h, enum umd_ht type)
 {
 	struct umd_hctx *hc = ctx ? umd_handle(ctx, h, type) : NULL;
+	int st;
 
-	if (!hc || hc->ndeps)
+	/* a live command list (or the recording) reads the handle's data */
+	if (!hc || hc->ndeps || atomic_load_explicit(&hc->listed, memory_order_acquire))
 		goto err_bad;
-	if (ctx->immediate)
-		for (unsigned i = 0; i < UMD_MAX_DC; i++)
-			if (ctx->dev->dc[i] &&
-			    atomic_load_explicit(&ctx->dev->dc[i]->live[hc->obj->id], memory_order_relaxed))
-				goto err_bad;
+	if (!ctx->immediate)
+		return hc;
+	for (unsigned i = 0; i < UMD_MAX_DC; i++)
+		if (ctx->dev->dc[i] &&
+		    atomic_load_explicit(&ctx->dev->dc[i]->live[hc->obj->id], memory_order_relaxed))
+			goto err_bad;
+	/* its own recording runs first, while the object lives */
+	if (ctx->dev->k && rec_names(ctx->rec, hc->obj) && (st = ctx->dev->flush(ctx))) {
+		(void)umd_error(ctx, st);
+		return NULL;
+	}
 	return hc;
 
 err_bad:

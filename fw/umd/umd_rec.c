@@ -76,6 +76,16 @@ void umd_list_destroy(struct umd_list *list)
 	if (!list)
 		return;
 	o = list->owner;
+	/* its commands no longer name their handles */
+	for (struct umd_chunk *c = list->head; c; c = c->next)
+		for (uint32_t i = 0; i < c->n; i++) {
+			if (c->cmd[i].hdst)
+				atomic_fetch_sub_explicit(&c->cmd[i].hdst->listed, 1,
+							  memory_order_release);
+			if (c->cmd[i].hsrc)
+				atomic_fetch_sub_explicit(&c->cmd[i].hsrc->listed, 1,
+							  memory_order_release);
+		}
 	if (list->head) {
 		top = atomic_load_explicit(&o->returned, memory_order_relaxed);
 		do
@@ -153,6 +163,14 @@ static void record(struct umd_ctx *ctx, const struct umd_cmd *cmd)
 	l = ctx->rec;
 	l->tail->cmd[l->tail->n++] = *cmd;
 	l->ncmd++;
+	if (ctx->immediate) { /* flushed before its objects go: umd_obj.c */
+		l->tail->cmd[l->tail->n - 1].hdst = l->tail->cmd[l->tail->n - 1].hsrc = NULL;
+		return;
+	}
+	if (cmd->hdst)
+		atomic_fetch_add_explicit(&cmd->hdst->listed, 1, memory_order_relaxed);
+	if (cmd->hsrc)
+		atomic_fetch_add_explicit(&cmd->hsrc->listed, 1, memory_order_relaxed);
 }
 
 /* The live handle @h of @ctx for a recording call, counted as used; NULL
@@ -216,7 +234,8 @@ void umd_copy_resource(struct umd_ctx *ctx, void *dst, void *src)
 			(void)umd_error(ctx, GM_ERR_BAD_ARG);
 			return;
 		}
-	record(ctx, &(struct umd_cmd){ .op = UMD_OP_COPY_RES, .dst = hd->obj, .src = hs->obj });
+	record(ctx, &(struct umd_cmd){ .op = UMD_OP_COPY_RES, .dst = hd->obj, .src = hs->obj,
+				       .hdst = hd, .hsrc = hs });
 }
 
 void umd_blt(struct umd_ctx *ctx, void *dst_view, uint32_t dx, uint32_t dy, void *src_view,
@@ -233,8 +252,9 @@ void umd_blt(struct umd_ctx *ctx, void *dst_view, uint32_t dx, uint32_t dy, void
 		(void)umd_error(ctx, GM_ERR_BAD_ARG);
 		return;
 	}
-	record(ctx, &(struct umd_cmd){ .op = UMD_OP_BLT, .dst = hd->obj, .src = hs->obj, .dx = dx,
-				       .dy = dy, .sx = sx, .sy = sy, .w = w, .h = h });
+	record(ctx, &(struct umd_cmd){ .op = UMD_OP_BLT, .dst = hd->obj, .src = hs->obj,
+				       .hdst = hd, .hsrc = hs, .dx = dx, .dy = dy, .sx = sx,
+				       .sy = sy, .w = w, .h = h });
 }
 
 void umd_fill(struct umd_ctx *ctx, void *view, uint32_t x, uint32_t y, uint32_t w, uint32_t h)
@@ -248,8 +268,8 @@ void umd_fill(struct umd_ctx *ctx, void *view, uint32_t x, uint32_t y, uint32_t 
 		(void)umd_error(ctx, GM_ERR_BAD_ARG);
 		return;
 	}
-	record(ctx, &(struct umd_cmd){ .op = UMD_OP_FILL, .dst = hv->obj, .dx = x, .dy = y, .w = w,
-				       .h = h });
+	record(ctx, &(struct umd_cmd){ .op = UMD_OP_FILL, .dst = hv->obj, .hdst = hv, .dx = x,
+				       .dy = y, .w = w, .h = h });
 }
 
 int umd_finish_command_list(struct umd_ctx *dc, struct umd_list **list)

@@ -57,6 +57,7 @@ void fw_adapter_fini(struct fw_adapter *ad)
 
 	if (!ad)
 		return;
+	ad->closing = true;
 	while (ad->dev)
 		fw_device_destroy(ad->dev);
 	for (i = 0; i < ad->nseg; i++)

@@ -26,8 +26,30 @@
  * there ahead of a fence nobody will write would hold it up).  Render
  * submissions after it wait for it (they wait for the paging queue's
  * fence), so a buffer submitted after the update sees the new mappings.
- * More than FW_GPUVA_MAX_QUEUED_OPS operations queued and not yet done
- * block the caller: it runs the model until enough are done.
+ *
+ * pfnUpdateGpuVirtualAddressCb: "When the number of queued update
+ * operations exceeds 128, the calling thread will be blocked until the
+ * previous operations are processed."  The choices made where it leaves
+ * one:
+ *   - The count is per process (its rendering context, behind whose fence
+ *     the operations queue): one process's held operations never block
+ *     another's call.  A call blocks while its process's earlier operations
+ *     not yet done plus its own pass FW_GPUVA_MAX_QUEUED_OPS (a call alone
+ *     never blocks on its own size), and while the process holds its share
+ *     of the batch slots (FW_GPUVA_BATCHES over the GPU-VA processes).
+ *   - No per-call limit: a call of more than FW_GPUVA_MAX_BATCH_OPS
+ *     operations becomes several batches, queued together, in order; only
+ *     the last signals FenceValue + 1.  A call needing more batches than its
+ *     process's share of the slots is refused with GM_ERR_NO_MEM
+ *     (E_OUTOFMEMORY: a resource, not an argument, runs short).
+ *   - "Many calls ... queued behind the rendering fence": several calls may
+ *     wait for the same FenceValue, and a render may signal past the
+ *     FenceValue of a held call.  The fence stays monotonic another way: a
+ *     batch going to the queue when a value above its FenceValue + 1 is
+ *     already due on the fence leaves its signal out (the fence reaches
+ *     FenceValue + 1 with that later value).
+ *   - DoNotWait: the batch runs without waiting and still signals
+ *     FenceValue + 1, which a later call may wait for.
  *
  * Residency: an allocation a MAP names may still be evicted or paged in;
  * its translations follow it (fw_gpuva_relocate: an internal batch after
@@ -65,6 +87,9 @@ struct fw_gpuva_batch {
 	uint32_t fence;          /* monitored fence id, 0: none (the driver's own batch) */
 	uint64_t value;          /* FenceValue: waited for, then value + 1 written */
 	bool do_not_wait;
+	bool signals;            /* its RELEASE_FENCE writes value + 1 (the call's last batch;
+				  * cleared when a higher value was due as it went) */
+	uint32_t rel_dw;         /* dwords of that RELEASE_FENCE, at the buffer's end */
 	uint32_t nops;
 	uint64_t seq;            /* call order: batches go to the queue in it */
 	uint64_t addr;           /* its paging buffer in system memory */
@@ -82,8 +107,9 @@ struct fw_gpuva_state {
 	uint32_t dw[FW_GPUVA_BATCH_DW];
 };
 
-#define FW_GPUVA_MAX_QUEUED_OPS 128u   /* pfnUpdateGpuVirtualAddressCb: more than this blocks */
-#define FW_GPUVA_MAX_BATCH_OPS 128u    /* operations in one call */
+#define FW_GPUVA_MAX_QUEUED_OPS 128u   /* pfnUpdateGpuVirtualAddressCb: more queued by one
+					* process blocks its caller */
+#define FW_GPUVA_MAX_BATCH_OPS 128u    /* operations in one batch; a call of more is split */
 
 /* D3DDDIGPUVIRTUALADDRESS_RESERVATION_TYPE */
 enum fw_gpuva_reservation_type {
@@ -106,7 +132,7 @@ struct fw_gpuva_reserve_args {
 /* D3DDDICB_UPDATEGPUVIRTUALADDRESS.  hContext: the device's one context. */
 struct fw_gpuva_update_args {
 	uint32_t fence;            /* hFenceObject: a monitored fence of the device */
-	uint32_t num_operations;   /* NumOperations, 1..FW_GPUVA_MAX_BATCH_OPS */
+	uint32_t num_operations;   /* NumOperations, at least 1 */
 	const struct mmu_update_op *operations; /* Operations; a MAP names hAllocation
 						 * below instead of alloc_pa/size */
 	const uint32_t *allocations; /* hAllocation of operation i (MAP only), device handles */
@@ -146,15 +172,17 @@ int fw_gpuva_reserve(struct fw_kmd *k, struct fw_device *dev, struct fw_gpuva_re
 int fw_gpuva_free(struct fw_kmd *k, struct fw_device *dev, uint64_t va) GM_MUST_CHECK;
 
 /*
- * pfnUpdateGpuVirtualAddressCb: check the whole batch (the rules of
- * mmu_update.h, the fence belongs to @dev and FenceValue is at least every
- * value already due on it - what submissions and earlier batches will write
- * -, each MAP's allocation resolves on @dev and the range lies inside it),
+ * pfnUpdateGpuVirtualAddressCb: check the whole call (the rules of
+ * mmu_update.h, the fence belongs to @dev, FenceValue below UINT64_MAX,
+ * each MAP's allocation resolves on @dev and the range lies inside it),
  * then queue it as described above.
  * GM_OK (queued: it runs once FenceValue is reached); GM_ERR_BAD_ARG or
  * GM_ERR_UNSUPPORTED with nothing queued and nothing changed;
  * GM_ERR_DEVICE_REMOVED; GM_ERR_TIMEOUT (blocked on the queue limit and
- * the queued batches made no progress); GM_ERR_NO_MEM.
+ * the queued batches made no progress: nothing queued); GM_ERR_NO_MEM
+ * (host memory, the table pool, or more batches than the process's share
+ * of the slots: nothing queued).  MAPs bring their allocations in before
+ * anything is queued; an error after that leaves them resident.
  */
 int fw_gpuva_update(struct fw_kmd *k, struct fw_device *dev, const struct fw_gpuva_update_args *a)
 	GM_MUST_CHECK;
@@ -167,11 +195,6 @@ uint32_t fw_gpuva_queued_ops(struct fw_kmd *k);
 /* A render submission was made: release the held batches whose FenceValue
  * some submitted buffer will now signal.  GM_OK; the codes of fw_submit_ib. */
 int fw_gpuva_release(struct fw_kmd *k) GM_MUST_CHECK;
-
-/* Whether a render submission may carry @sig: a signal may not go past the
- * FenceValue a held batch of its fence waits for (the batch's FenceValue + 1
- * would then take the fence back). */
-bool fw_gpuva_signals_ok(const struct fw_kmd *k, const struct fw_signal *sig, uint32_t nsig);
 
 /* Append to @out the allocations that must not move now - those mapped by
  * a process with page-table work or render work pending (at most
@@ -206,8 +229,8 @@ void fw_gpuva_remove_device(struct fw_kmd *k, const struct fw_device *dev);
 /* @dev is being closed: its VMID, table pool and reservations are free again. */
 void fw_gpuva_release_device(struct fw_kmd *k, const struct fw_device *dev);
 
-/* GPU-VA's scheduler hooks (fw_sched.h): check (fw_gpuva_signals_ok, no
- * patch list on a GPU-VA device's buffer), patch (the VMID), submitted
+/* GPU-VA's scheduler hooks (fw_sched.h): check (no patch list on a GPU-VA
+ * device's buffer), patch (the VMID), submitted
  * (fw_gpuva_release), removed (fw_gpuva_remove_device). */
 extern const struct fw_sched_ops fw_gpuva_sched_ops;
 

@@ -59,6 +59,43 @@ uint32_t fw_gpuva_queued_ops(struct fw_kmd *k)
 	return n;
 }
 
+/* Operations of @dev's calls queued and not yet done, and the batch slots
+ * @dev holds (*slots), after reaping what the GPU finished. */
+static uint32_t queued_of(struct fw_kmd *k, const struct fw_device *dev, unsigned *slots)
+{
+	uint32_t n = 0;
+
+	fw_gpuva_reap(k);
+	*slots = 0;
+	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++)
+		if (k->va->vab[i].used && k->va->vab[i].dev == dev) {
+			n += k->va->vab[i].nops;
+			(*slots)++;
+		}
+	return n;
+}
+
+/* Batch slots no batch uses. */
+static unsigned free_slots(const struct fw_kmd *k)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++)
+		n += !k->va->vab[i].used;
+	return n;
+}
+
+/* The batch slots one process may hold: an equal share of them among the
+ * GPU-VA processes, so no process's queued work can take every slot. */
+static unsigned slot_share(const struct fw_kmd *k)
+{
+	unsigned n = 0;
+
+	for (unsigned v = 1; v < GPU_NUM_VMIDS; v++)
+		n += k->va->vas[v] != NULL;
+	return FW_GPUVA_BATCHES / (n ? n : 1);
+}
+
 /* The oldest held batch of @dev (NULL: of any device), or NULL. */
 static struct fw_gpuva_batch *oldest_held(struct fw_kmd *k, const struct fw_device *dev)
 {
@@ -88,11 +125,41 @@ static bool can_go(struct fw_kmd *k, const struct fw_gpuva_batch *b)
 	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++) {
 		const struct fw_gpuva_batch *o = &k->va->vab[i];
 
-		if (o->used && !o->held && !o->do_not_wait && o->fence == b->fence &&
+		/* DoNotWait or not, a batch on the queue that signals writes
+		 * its FenceValue + 1 */
+		if (o->used && !o->held && o->signals && o->fence == b->fence &&
 		    o->value + 1 >= b->value)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * Put held batch @b on the paging queue.  Its RELEASE_FENCE writes
+ * FenceValue + 1 unless a higher value is already due on the fence (a
+ * render signal accepted past FenceValue while it was held): then the
+ * write is left out - its last rel_dw dwords not submitted - so the fence
+ * the GPU writes never goes back, and reaches at least FenceValue + 1 with
+ * that later signal.
+ */
+static int release_one(struct fw_kmd *k, struct fw_gpuva_batch *b)
+{
+	const struct fw_mfence *m = b->signals ? fw_mfence_get(k, b->fence) : NULL;
+	uint32_t ndw = b->ndw;
+	int st;
+
+	if (m && m->requested > b->value + 1) {
+		b->signals = false;
+		ndw -= b->rel_dw;
+	}
+	st = fw_paging_submit_ib(k, b->addr, ndw, &b->paging_fence);
+	if (st)
+		return st;
+	b->held = false;
+	/* on the queue: FenceValue + 1 will be written */
+	if (b->signals)
+		fw_mfence_request(k, &(struct fw_signal){ b->fence, b->value + 1 }, 1);
+	return GM_OK;
 }
 
 int fw_gpuva_release(struct fw_kmd *k)
@@ -116,44 +183,13 @@ int fw_gpuva_release(struct fw_kmd *k)
 		}
 		if (!b)
 			break;
-		st = fw_paging_submit_ib(k, b->addr, b->ndw, &b->paging_fence);
-
+		st = release_one(k, b);
 		if (st)
 			return st;
-		b->held = false;
-		/* on the queue: FenceValue + 1 will be written */
-		if (b->fence)
-			fw_mfence_request(k, &(struct fw_signal){ b->fence, b->value + 1 }, 1);
 		FW_KMD_LOG(k, "gpuva: batch of device %u (%u operations) on the paging queue as fence %"
 			   PRIu64 "\n", b->dev->tag, b->nops, b->paging_fence);
 	}
 	return GM_OK;
-}
-
-/* The highest FenceValue + 1 a held batch of @fence will write, or 0. */
-uint64_t fw_gpuva_held_top(const struct fw_kmd *k, uint32_t fence)
-{
-	uint64_t top = 0;
-
-	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++) {
-		const struct fw_gpuva_batch *b = &k->va->vab[i];
-
-		if (b->used && b->held && b->fence == fence && b->value + 1 > top)
-			top = b->value + 1;
-	}
-	return top;
-}
-
-bool fw_gpuva_signals_ok(const struct fw_kmd *k, const struct fw_signal *sig, uint32_t nsig)
-{
-	for (uint32_t i = 0; k && i < nsig; i++)
-		for (unsigned j = 0; j < FW_GPUVA_BATCHES; j++) {
-			const struct fw_gpuva_batch *b = &k->va->vab[j];
-
-			if (b->used && b->held && b->fence == sig[i].fence && sig[i].value > b->value)
-				return false;
-		}
-	return true;
 }
 
 void fw_gpuva_remove_device(struct fw_kmd *k, const struct fw_device *dev)
@@ -163,24 +199,41 @@ void fw_gpuva_remove_device(struct fw_kmd *k, const struct fw_device *dev)
 			k->va->vab[i].used = false;
 }
 
-/* A free batch slot, after waiting (blocking the caller, as pfnUpdateGpuVirtualAddressCb says)
- * while more than FW_GPUVA_MAX_QUEUED_OPS operations would be queued. */
-static int batch_slot(struct fw_kmd *k, uint32_t nops, struct fw_gpuva_batch **out)
+bool fw_gpuva_call_fits(const struct fw_kmd *k, uint32_t nops)
+{
+	return (nops + FW_GPUVA_MAX_BATCH_OPS - 1) / FW_GPUVA_MAX_BATCH_OPS <= slot_share(k);
+}
+
+/* Whether @dev (NULL: the driver's own batch) may queue @nops operations
+ * in @nslots more batches now. */
+static bool room_for(struct fw_kmd *k, const struct fw_device *dev, uint32_t nops,
+		     unsigned nslots)
+{
+	unsigned held;
+	uint32_t queued = dev ? queued_of(k, dev, &held) : 0;
+
+	if (free_slots(k) < nslots)
+		return false;
+	if (!dev)
+		return true;
+	/* pfnUpdateGpuVirtualAddressCb: the caller blocks while the operations
+	 * queued before it, behind its own rendering context, pass 128 */
+	return (queued == 0 || queued + nops <= FW_GPUVA_MAX_QUEUED_OPS) &&
+	       held + nslots <= slot_share(k);
+}
+
+/* Wait (blocking the caller, as pfnUpdateGpuVirtualAddressCb says) until
+ * room_for() holds: GM_OK; GM_ERR_TIMEOUT when tdr_cycles pass with no
+ * batch done; the codes of running the GPU. */
+static int wait_room(struct fw_kmd *k, const struct fw_device *dev, uint32_t nops, unsigned nslots)
 {
 	uint64_t idle = 0;
 
-	for (;;) {
-		uint32_t queued = fw_gpuva_queued_ops(k), bits;
+	while (!room_for(k, dev, nops, nslots)) {
+		unsigned before = free_slots(k), bits;
 		uint64_t t;
 		int st;
 
-		if (queued == 0 || queued + nops <= FW_GPUVA_MAX_QUEUED_OPS) {
-			for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++)
-				if (!k->va->vab[i].used) {
-					*out = &k->va->vab[i];
-					return GM_OK;
-				}
-		}
 		if (idle > k->cfg.tdr_cycles)
 			return GM_ERR_TIMEOUT;
 		t = gm_cycles(k->d->gm);
@@ -193,8 +246,19 @@ static int batch_slot(struct fw_kmd *k, uint32_t nops, struct fw_gpuva_batch **o
 			st = fw_isr(k->d, &bits);
 		if (st)
 			return st;
-		idle = fw_gpuva_queued_ops(k) < queued ? 0 : idle + (gm_cycles(k->d->gm) - t);
+		fw_gpuva_reap(k);
+		idle = free_slots(k) > before ? 0 : idle + (gm_cycles(k->d->gm) - t);
 	}
+	return GM_OK;
+}
+
+/* The first slot no batch uses (wait_room made sure there is one). */
+static struct fw_gpuva_batch *slot_free(struct fw_kmd *k)
+{
+	for (unsigned i = 0; i < FW_GPUVA_BATCHES; i++)
+		if (!k->va->vab[i].used)
+			return &k->va->vab[i];
+	return NULL;
 }
 
 /*
@@ -235,8 +299,10 @@ static int build(struct fw_kmd *k, struct fw_gpuva_space *s, const struct mmu_up
 	if (!st && (res.inval || zero_root))
 		st = dma_emit_invalidate_tlb(&db, s->vmid, false, zero_root ? 0 : res.inval_start,
 					     zero_root ? ~0u : res.inval_end);
-	if (!st && m)
+	b->rel_dw = (uint32_t)db.len;
+	if (!st && m && b->signals)
 		st = dma_emit_release_fence(&db, m->addr, value + 1, true, false);
+	b->rel_dw = (uint32_t)db.len - b->rel_dw;
 	if (!st)
 		st = gm_backdoor_write(k->d->gm, b->addr, db.dw, db.len * 4ull);
 	if (!st) {
@@ -255,29 +321,62 @@ static int build(struct fw_kmd *k, struct fw_gpuva_space *s, const struct mmu_up
 	return st;
 }
 
-/* Build and queue one batch (see build); held until it can go.  @internal:
- * the driver's own (set-up, residency): not counted against the queue limit. */
+/*
+ * Build and queue a call's batches: @nops operations in batches of at most
+ * FW_GPUVA_MAX_BATCH_OPS, each waiting for @value (unless @do_not_wait),
+ * the last one signalling @value + 1; held until they can go.  Built all
+ * before any is queued: on error the shadow and the pool are as before and
+ * nothing is queued.  @fence 0: the driver's own batch (one, no fence, not
+ * counted against the queue limit).
+ */
 int fw_gpuva_queue_batch(struct fw_kmd *k, struct fw_gpuva_space *s, const struct mmu_update_op *ops,
 		       uint32_t nops, uint32_t fence, uint64_t value, bool do_not_wait,
 		       bool zero_root)
 {
 	const struct fw_mfence *m = fence ? fw_mfence_get(k, fence) : NULL;
-	bool internal = !fence;
-	struct fw_gpuva_batch *b;
-	int st = batch_slot(k, internal ? 0 : nops, &b);
+	/* the driver's own batch stays one, whatever its size */
+	uint32_t per = fence ? FW_GPUVA_MAX_BATCH_OPS : (nops ? nops : 1);
+	unsigned nb = nops > per ? (nops + per - 1) / per : 1;
+	struct fw_gpuva_batch *b[FW_GPUVA_BATCHES];
+	uint64_t pool_next = s->pool_next;
+	uint8_t *backup;
+	int st;
 
+	if (fence && !fw_gpuva_call_fits(k, nops))
+		return GM_ERR_NO_MEM;
+	st = wait_room(k, fence ? s->dev : NULL, fence ? nops : 0, nb);
 	if (st)
 		return st;
-	st = build(k, s, ops, nops, m, value, !do_not_wait, b, zero_root);
-	if (st)
-		return st;
-	b->used = true;
-	b->held = true;
-	b->dev = s->dev;
-	b->fence = fence;
-	b->value = value;
-	b->do_not_wait = do_not_wait || !m;
-	b->nops = internal ? 0 : nops;
-	b->seq = ++k->va->seq;
+	backup = nb > 1 ? malloc(s->sh.bytes) : NULL;
+	if (nb > 1 && !backup)
+		return GM_ERR_NO_MEM;
+	if (backup)
+		memcpy(backup, s->sh.mem, s->sh.bytes);
+	for (unsigned i = 0; i < nb; i++) {
+		uint32_t first = i * per, n = nops - first < per ? nops - first : per;
+
+		b[i] = slot_free(k);
+		b[i]->signals = i == nb - 1;
+		st = build(k, s, ops + first, n, m, value, !do_not_wait, b[i], zero_root && !i);
+		if (st) { /* the batches built before go too */
+			if (backup)
+				memcpy(s->sh.mem, backup, s->sh.bytes);
+			s->pool_next = pool_next;
+			for (unsigned j = 0; j < i; j++)
+				b[j]->used = false;
+			free(backup);
+			return st;
+		}
+		b[i]->used = true;
+		b[i]->held = true;
+		b[i]->dev = s->dev;
+		b[i]->fence = fence;
+		b[i]->value = value;
+		b[i]->do_not_wait = do_not_wait || !m;
+		b[i]->nops = fence ? n : 0;
+		b[i]->seq = ++k->va->seq;
+		b[i]->signals = b[i]->signals && m;
+	}
+	free(backup);
 	return fw_gpuva_release(k);
 }

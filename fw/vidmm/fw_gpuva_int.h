@@ -18,18 +18,24 @@ int fw_gpuva_mapped_index(const struct fw_gpuva_space *s, const struct fw_alloc 
 /* The paging queue's fence as the CPU last saw it. */
 uint64_t fw_gpuva_paging_seen(const struct fw_kmd *k);
 
-/* The highest FenceValue + 1 a held batch of @fence will write, or 0. */
-uint64_t fw_gpuva_held_top(const struct fw_kmd *k, uint32_t fence);
+/* Whether a call of @nops operations needs no more batches than one
+ * process's share of the slots (else it could never be queued). */
+bool fw_gpuva_call_fits(const struct fw_kmd *k, uint32_t nops);
 
 /* Forget the batches the GPU has finished (see fw_gpuva_batch.c). */
 void fw_gpuva_reap(struct fw_kmd *k);
 
 /*
- * Apply @ops to @s's shadow and queue the batch: [WAIT_MEM @fence >= @value
- * unless @do_not_wait], the PTE_WRITE runs, INVALIDATE_TLB, [RELEASE_FENCE
- * @fence := @value + 1]; @fence 0: the driver's own batch (no fence, not
- * counted against the queue limit); @zero_root: zero the root table first.
- * Held until it can go.  On error the shadow is as before.
+ * Apply @ops to @s's shadow and queue them: batches of at most
+ * FW_GPUVA_MAX_BATCH_OPS operations, each [WAIT_MEM @fence >= @value unless
+ * @do_not_wait], its PTE_WRITE runs, INVALIDATE_TLB, the last one
+ * [RELEASE_FENCE @fence := @value + 1]; @fence 0: the driver's own batch
+ * (one, no fence, not counted against the queue limit); @zero_root: zero
+ * the root table first.  Blocks while the process's earlier operations
+ * would pass FW_GPUVA_MAX_QUEUED_OPS or its share of the batch slots.  Held
+ * until they can go.  On error the shadow is as before and nothing queued:
+ * GM_ERR_NO_MEM (the pool, or more batches than the process's share of
+ * slots); GM_ERR_TIMEOUT (blocked, and nothing queued progressed).
  */
 int fw_gpuva_queue_batch(struct fw_kmd *k, struct fw_gpuva_space *s, const struct mmu_update_op *ops,
 			 uint32_t nops, uint32_t fence, uint64_t value, bool do_not_wait,

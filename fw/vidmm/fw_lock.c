@@ -97,7 +97,7 @@ static bool args_ok(const struct fw_lock_args *x, const struct fw_alloc *a)
 		return false;
 	if ((f & FW_LOCK_USEALTERNATEVA) && !(f & FW_LOCK_ACQUIREAPERTURE))
 		return false;
-	/* the seed: a lock acquiring a swizzling range cannot be a no-overwrite lock */
+	/* pfnLockCb: a lock acquiring a swizzling range cannot be a no-overwrite lock */
 	if (nowait && (f & FW_LOCK_ACQUIREAPERTURE))
 		return false;
 	if (!x->NumPages != !x->pPages || ((f & FW_LOCK_LOCKENTIRE) && x->NumPages))
@@ -148,7 +148,7 @@ static int range_pick(struct fw_kmd *k, const struct fw_alloc *a, const struct f
 int fw_lock_wait_idle(struct fw_kmd *k, const struct fw_device *dev, const struct fw_alloc *a,
 		      bool writes_only)
 {
-	while (fw_sched_references(k, a, writes_only) || fw_paging_pending(k)) {
+	while (fw_sched_references(k, a, writes_only) || fw_paging_touches(k, a)) {
 		uint64_t t = gm_cycles(k->d->gm), done = k->st.retired;
 		/* the scheduler's loop runs the GPU only while render work is pending */
 		int st = fw_sched_references(k, a, writes_only) ?
@@ -177,7 +177,7 @@ static int lock_sync(struct fw_kmd *k, const struct fw_device *dev, const struct
 		return fw_lock_wait_idle(k, dev, a, writes_only);
 	if (f & FW_LOCK_IGNORESYNC)
 		return GM_OK;
-	if (fw_sched_references(k, a, writes_only) || fw_paging_pending(k))
+	if (fw_sched_references(k, a, writes_only) || fw_paging_touches(k, a))
 		return GM_ERR_STILL_DRAWING;
 	return GM_OK;
 }
@@ -252,34 +252,54 @@ static uint32_t res_handle(const struct fw_resource *r, size_t i)
 	return i < r->nsurf ? r->handle[i] : r->inst[i - r->nsurf].h;
 }
 
+/* Instance @c (handle @h) of family @fam is handed out again: the newest. */
+static void discard_reuse(struct fw_alloc *fam, struct fw_alloc *c, uint32_t h,
+			  struct fw_alloc **a, uint32_t *out_h)
+{
+	c->inst_seq = ++fam->inst_next;
+	c->content_valid = false;
+	*a = c;
+	*out_h = h;
+}
+
 /*
  * Discard on @a, busy: another instance of its family in *@a and *@h - with
- * NoExistingReference an idle one, else a new one.  GM_OK;
- * GM_ERR_NO_MEM (none can be made); fw_res_instance_new's codes.
+ * NoExistingReference an idle one, else a new one; with NoExistingReference
+ * and every instance made and busy, the one the GPU took first (the lowest
+ * inst_seq: the oldest work uses it), which the caller then waits for.
+ * GM_OK; GM_ERR_NO_MEM (none can be made, or every instance is locked);
+ * fw_res_instance_new's codes.
  */
 static int discard_rename(struct fw_kmd *k, struct fw_device *dev, const struct fw_lock_args *x,
 			  struct fw_alloc **a, uint32_t *h)
 {
 	struct fw_resource *r = fw_res_holding(dev, x->hAllocation);
-	struct fw_alloc *fam = fw_alloc_family(*a), *c;
+	struct fw_alloc *fam = fw_alloc_family(*a), *c, *old = NULL;
+	bool nx = x->Flags & FW_LOCK_NOEXISTINGREFERENCE;
+	uint32_t old_h = 0;
 	unsigned n = 0;
 
 	for (size_t i = 0; r && i < r->nsurf + r->ninst; i++) {
 		if (fw_res_get_handle_data(dev, res_handle(r, i), &c) || fw_alloc_family(c) != fam)
 			continue;
 		n++;
-		if ((x->Flags & FW_LOCK_NOEXISTINGREFERENCE) && !fw_lock_of(k, c) &&
-		    !fw_sched_references(k, c, false)) {
-			c->inst_seq = ++fam->inst_next;
-			c->content_valid = false;
-			*a = c;
-			*h = res_handle(r, i);
+		if (!nx || fw_lock_of(k, c))
+			continue;
+		if (!fw_sched_references(k, c, false)) {
+			discard_reuse(fam, c, res_handle(r, i), a, h);
 			return GM_OK;
 		}
+		if (!old || c->inst_seq < old->inst_seq) {
+			old = c;
+			old_h = res_handle(r, i);
+		}
 	}
-	if (n > FW_LOCK_MAX_INSTANCES)
+	if (n <= FW_LOCK_MAX_INSTANCES)
+		return fw_res_instance_new(dev, x->hAllocation, h, a);
+	if (!old)
 		return GM_ERR_NO_MEM;
-	return fw_res_instance_new(dev, x->hAllocation, h, a);
+	discard_reuse(fam, old, old_h, a, h);
+	return GM_OK;
 }
 
 int fw_kmd_lock_cb(struct fw_kmd *k, struct fw_device *dev, struct fw_lock_args *x)
@@ -491,5 +511,17 @@ int fw_lock_release_device(struct fw_kmd *k, const struct fw_device *dev)
 
 int fw_lock_release_handle(void *kmd, const struct fw_device *dev, uint32_t handle)
 {
-	return release_where(kmd, dev, handle);
+	struct fw_kmd *k = kmd;
+	struct fw_alloc *a;
+
+	/* Its allocation may be freed now: the GPU first finishes the work
+	 * that references it (and what the paging queue does with it). */
+	if (!dev->ad->closing && !fw_device_is_removed(dev) &&
+	    !fw_res_get_handle_data(dev, handle, &a)) {
+		int st = fw_lock_wait_idle(k, dev, a, false);
+
+		if (st)
+			return st;
+	}
+	return release_where(k, dev, handle);
 }

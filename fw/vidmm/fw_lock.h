@@ -7,7 +7,11 @@
  *
  * fw_kmd_lock_cb takes the public D3DDDICB_LOCK argument set.  A lock waits
  * until no pending submission uses the allocation and the paging queue is
- * done with it (DonotWait: GM_ERR_STILL_DRAWING instead), makes it resident
+ * done with it (DonotWait: GM_ERR_STILL_DRAWING instead).  Only that
+ * allocation counts: pfnLockCb gives WASSTILLDRAWING when "the graphics
+ * hardware is still using the allocation", so paging work that moves or
+ * fills other allocations neither fails a DonotWait lock nor delays a lock
+ * (fw_paging_touches).  It then makes it resident
  * when it lives nowhere yet, pins it and maps it; eviction leaves a locked
  * allocation alone until unlock.  One lock per allocation at a time (so a
  * swizzled and an unswizzled lock are never outstanding together), one
@@ -15,7 +19,11 @@
  * devices hold them); only the device that locked it unlocks it.  A lock
  * ends with the handle it was made through: destroying the resource
  * (fw_res_destroy) or closing the device unlocks it, so no range ever
- * shows freed memory.
+ * shows freed memory.  Destroying a resource whose allocation a pending
+ * submission (or the paging queue) still uses first waits until the GPU is
+ * done with it, so no pending work keeps a freed allocation: the choice is
+ * to block the caller, as the D3D runtime's deferred destruction would
+ * delay the free, rather than refuse the call (fw_lock_release_handle).
  *
  * Discard renames (D3DDDICB_LOCKFLAGS.Discard): a Discard lock of an allocation a pending
  * submission references does not wait but hands back, in hAllocation, the
@@ -23,6 +31,12 @@
  * NoExistingReference an idle one of the family (the allocation itself
  * too), else a new one, up to FW_LOCK_MAX_INSTANCES per allocation
  * (GM_ERR_NO_MEM beyond: flush, retry with Discard|NoExistingReference).
+ * pfnLockCb says that after the flush "the video memory manager can reuse
+ * any instance of the allocation, the current one included": the retry
+ * with every instance made and every one still used by the GPU takes the
+ * one the oldest pending work uses (the lowest in the family's order) and
+ * waits for it, as a lock without Discard would; it fails (GM_ERR_NO_MEM)
+ * only when every instance is locked.
  * Every instance handed out is newer than the ones before; a DMA buffer
  * referencing an instance older than one a submitted buffer used, or a patch
  * list using one family's instances out of order, is refused
@@ -36,7 +50,7 @@
  * them unswizzled, on the paging queue, into a linear staging copy in the
  * system segment at the allocation's pitch (the view a range would show),
  * and pData points there; unlock BLTs the same pages back swizzled (they
- * are the dirty ones), unless the lock was ReadOnly.  The seed's sentence
+ * are the dirty ones), unless the lock was ReadOnly.  The pfnLockCb page's sentence
  * "when pfnLockCb fails with NOTAVAILABLE the memory manager asks for the
  * content to be copied ... if neither LockEntire nor a page list is given
  * it fails with NOTAVAILABLE" makes NOTAVAILABLE the answer to a lock that
@@ -54,7 +68,7 @@
  * level, one call locks that level alone and pData is its linear view: the
  * first such lock reserves the window of the whole allocation, each later
  * one (same device, same handle, another level) maps its level through
- * another range in it.  When a later level finds no range free, the seed's
+ * another range in it.  When a later level finds no range free, pfnLockCb's
  * rule applies: every range of the allocation is reclaimed, the whole
  * allocation is served by the copy fallback, and one reclaimed range shows
  * the staging copy linearly at the same window, so the pData given for the
@@ -153,7 +167,7 @@ struct fw_unlock_args {
 };
 
 /*
- * Lock (pfnLockCb).  Result codes, one to one with the seed's HRESULTs:
+ * Lock (pfnLockCb).  Result codes, one to one with pfnLockCb's HRESULTs:
  *   GM_OK                 S_OK: locked, @args->pData written (through a
  *                         range, raw, or the copy fallback's staging copy).
  *   GM_ERR_NOT_AVAILABLE  D3DERR_NOTAVAILABLE: AcquireAperture and no range
@@ -167,7 +181,7 @@ struct fw_unlock_args {
  *   GM_ERR_STILL_DRAWING  D3DERR_WASSTILLDRAWING: DonotWait (without
  *                         Discard) and a pending submission uses the
  *                         allocation (writes it, with IgnoreReadSync) or the
- *                         paging queue still runs.
+ *                         paging queue still moves or fills it.
  *   GM_ERR_PINNED         D3DDDIERR_CANTEVICTPINNEDALLOCATION: no range is
  *                         available, so the allocation would be evicted to
  *                         serve the lock, and it is pinned (without
@@ -175,7 +189,9 @@ struct fw_unlock_args {
  *   GM_ERR_NO_MEM         E_OUTOFMEMORY: the allocation lives nowhere and
  *                         VRAM cannot take it (pinned, locked and in-flight
  *                         allocations leave too little room); Discard and no
- *                         instance can be made or reused (a new instance
+ *                         instance can be made or reused (without
+ *                         NoExistingReference every instance made; with it,
+ *                         every instance locked) (a new instance
  *                         made on the way may stay, idle, for reuse); the
  *                         copy fallback's staging copy does not fit in the
  *                         system segment, or its page list not in the host
@@ -269,8 +285,11 @@ void fw_lock_instances_used(const struct fw_dmabuf *buf);
 bool fw_lock_holds(const struct fw_kmd *k, const struct fw_alloc *a);
 
 /* The adapter's fw_release_fn (fw_kmd_init installs it, @kmd the pipeline):
- * @dev's handle @handle is going, so unmap and unpin what @dev locked
- * through it.  GM_OK; GM_ERR_HW (the range register refused: still locked). */
+ * @dev's handle @handle is going, so wait until no pending submission and
+ * no paging work uses its allocation (not while the adapter closes, nor for
+ * a removed device, which has nothing pending), then unmap and unpin what
+ * @dev locked through it.  GM_OK; GM_ERR_HW (the range register refused:
+ * still locked); fw_lock_wait_idle's codes (nothing released). */
 int fw_lock_release_handle(void *kmd, const struct fw_device *dev, uint32_t handle)
 	GM_MUST_CHECK;
 

@@ -57,6 +57,8 @@ static int wait_moving(struct fw_kmd *k)
 
 	while (!st && k->pg->fence) {
 		st = fw_fence_wait(k->d, PAGING_Q, k->pg->fence, k->cfg.tdr_cycles);
+		if (st == GM_ERR_HW && k->d->q[PAGING_Q].halted && !(st = fw_paging_recover(k)))
+			continue; /* the lost work runs again: wait for its new fence */
 		if (st != GM_ERR_TIMEOUT)
 			break;
 		st = fw_paging_progress(k, &now);
@@ -69,14 +71,31 @@ static int wait_moving(struct fw_kmd *k)
 
 int fw_paging_wait(struct fw_kmd *k, uint64_t budget)
 {
+	int st;
+
 	if (!k->pg->last_fence)
 		return GM_OK;
-	return fw_fence_wait(k->d, PAGING_Q, k->pg->last_fence, budget);
+	st = fw_fence_wait(k->d, PAGING_Q, k->pg->last_fence, budget);
+	/* a paging-queue error: recovered once, then the new fence waited for */
+	if (st == GM_ERR_HW && k->d->q[PAGING_Q].halted && !(st = fw_paging_recover(k)))
+		st = fw_fence_wait(k->d, PAGING_Q, k->pg->last_fence, budget);
+	return st;
 }
 
 bool fw_paging_pending(const struct fw_kmd *k)
 {
 	return k->pg->ndw || k->d->q[PAGING_Q].fence_seen < k->pg->last_fence;
+}
+
+bool fw_paging_touches(const struct fw_kmd *k, const struct fw_alloc *a)
+{
+	/* Each paging buffer goes out only once the one before is done
+	 * (paging_flush): one before the last submitted is done. */
+	if (a->paging_buf < k->pg->nbufs)
+		return false;
+	if (a->paging_buf > k->pg->nbufs)
+		return a->paging_buf != 0; /* in the buffer still being built */
+	return k->d->q[PAGING_Q].fence_seen < k->pg->fence;
 }
 
 /* Submit the paging buffer built so far to the paging queue (no lists, no
@@ -98,7 +117,9 @@ static int paging_flush(struct fw_kmd *k)
 	st = fw_submit_ib(k->d, PAGING_Q, pg->addr, pg->ndw, &pg->fence);
 	if (st)
 		return st;
+	fw_paging_note_ib(k, pg->addr, pg->ndw, &pg->fence, true);
 	pg->last_fence = pg->fence;
+	pg->nbufs++;
 	k->st.paging_buffers++;
 	FW_KMD_LOG(k, "paging buffer of %u dwords on the paging queue, fence %" PRIu64 "\n",
 		   pg->ndw, pg->fence);
@@ -117,12 +138,22 @@ static int paging_emit(struct fw_kmd *k, struct fw_ddi_paging_op *p)
 	p->pieces = k->pg->pieces + 1;
 
 	for (int tries = 0; tries < 2; tries++) {
-		dma_buf_init(&b, k->pg->dw, FW_KMD_DMA_DW);
-		b.len = k->pg->ndw;
-		st = fw_ddi_build_paging_buffer(&b, p);
+		struct fw_paging_state *pg = k->pg;
+		uint32_t start = pg->ndw;
+		uint64_t first = start ? pg->build_first : pg->pieces + 1;
+
+		dma_buf_init(&b, pg->dw, FW_KMD_DMA_DW);
+		b.len = pg->ndw;
+		/* recovery needs where each piece starts: a full table is a full buffer */
+		st = pg->pieces + 1 - first < FW_PAGING_PIECES ? fw_ddi_build_paging_buffer(&b, p) :
+								   GM_ERR_FULL;
 		if (st != GM_ERR_FULL) {
-			k->pg->ndw = (uint32_t)b.len;
-			k->pg->pieces += !st;
+			if (!st) {
+				pg->build_first = first;
+				pg->piece_dw[pg->pieces + 1 - first] = start;
+			}
+			pg->ndw = (uint32_t)b.len;
+			pg->pieces += !st;
 			return st;
 		}
 		st = paging_flush(k);
@@ -211,19 +242,24 @@ static bool followed(const struct fw_kmd *k, const struct fw_alloc *a)
 	return false;
 }
 
-/* @a moved from @prev: a client whose view follows it (a process that maps
- * it: its translations) is told, after the bytes' move, which goes out first. */
+/* @a moved from @prev in the books: a client whose view follows it (a
+ * process that maps it: its translations) is told, after the bytes' move,
+ * which goes out first.  It is told even when that fails (the move then
+ * stays in the paging buffer, sent before any later render): the books say
+ * @a is at a->loc, so its translations must say so too, or writes through
+ * them would land in memory @a left (which another allocation may take).
+ * The first error is returned. */
 static int follow(struct fw_kmd *k, struct fw_alloc *a, const struct fw_loc *prev)
 {
-	int st;
+	int st, st2 = GM_OK;
 
 	if (!followed(k, a))
 		return GM_OK;
 	st = paging_flush(k);
 	EACH_CLIENT(k, o)
-		if (!st && (*o)->follows && (*o)->follows(k, a))
-			st = (*o)->moved(k, a, prev);
-	return st;
+		if (!st2 && (*o)->follows && (*o)->follows(k, a))
+			st2 = (*o)->moved(k, a, prev);
+	return st ? st : st2;
 }
 
 /* Evict @a from VRAM: TRANSFER to the system segment, or drop it when its
@@ -232,7 +268,7 @@ static int follow(struct fw_kmd *k, struct fw_alloc *a, const struct fw_loc *pre
 static int evict_one(struct fw_kmd *k, struct fw_alloc *a)
 {
 	struct fw_loc prev;
-	int st;
+	int st, st2;
 
 	if (!a->content_valid && !followed(k, a)) {
 		st = fw_res_evict(&k->ad, a, &prev);
@@ -248,8 +284,10 @@ static int evict_one(struct fw_kmd *k, struct fw_alloc *a)
 		return st;
 	if (a->content_valid)
 		st = paging_move(k, a->loc.addr, prev.addr, a->d.size, false);
-	if (!st)
-		st = follow(k, a, &prev);
+	a->paging_buf = k->pg->nbufs + 1;
+	/* moved in the books: the translations follow, whatever the move's fate */
+	st2 = follow(k, a, &prev);
+	st = st ? st : st2;
 	if (st)
 		return st;
 	k->st.evictions++;
@@ -279,6 +317,7 @@ static int place_dynamic(struct fw_kmd *k, struct fw_alloc *a)
 	if (st)
 		return st;
 	st = paging_move(k, a->loc.addr, 0, a->d.size, true);
+	a->paging_buf = k->pg->nbufs + 1;
 	k->st.fills++;
 	FW_KMD_LOG(k, "place %" PRIu64 " bytes dynamic at system 0x%" PRIx64 ": FILL zero\n",
 		   a->d.size, a->loc.addr);
@@ -340,8 +379,12 @@ static int page_in(struct fw_kmd *k, struct fw_alloc *a, struct fw_alloc *const 
 		FW_KMD_LOG(k, "page in %" PRIu64 " bytes at VRAM 0x%" PRIx64 ": FILL zero (no content)\n",
 			   a->d.size, a->loc.addr);
 	}
-	if (!st && prev.seg_id != FW_SEG_NONE)
-		st = follow(k, a, &prev);
+	a->paging_buf = k->pg->nbufs + 1;
+	if (prev.seg_id != FW_SEG_NONE) { /* as evict_one: even after a failed move */
+		int st2 = follow(k, a, &prev);
+
+		st = st ? st : st2;
+	}
 	if (!st)
 		a->content_valid = true;
 	return st;
@@ -428,6 +471,7 @@ int fw_paging_submit_ib(struct fw_kmd *k, uint64_t addr, uint32_t ndw, uint64_t 
 		return GM_ERR_BAD_ARG;
 	st = fw_submit_ib(k->d, PAGING_Q, addr, ndw, fence);
 	if (!st) {
+		fw_paging_note_ib(k, addr, ndw, fence, false);
 		k->pg->last_fence = *fence;
 		k->st.paging_buffers++;
 	}
@@ -483,5 +527,5 @@ const struct fw_sched_ops fw_paging_sched_ops = {
 	.resident = fw_paging_make_resident,
 	.patch = paging_patch,
 	.submitted = paging_submitted,
-	.progress = fw_paging_progress,
+	.progress = fw_paging_watch,
 };

@@ -23,15 +23,30 @@
  * Eviction takes the least recently used allocations that no pending
  * submission references and no Lock pins, and of those only the ones that
  * stand where the placement goes (fw_res_pick_hole): never one more, since
- * each needs room in the system segment.  Paging never resets a queue: a
- * paging buffer lost to an error is reported to the caller as the fence
- * wait's code, and the scheduler decides.
+ * each needs room in the system segment.  Paging never resets the render
+ * queue (the scheduler decides that); the paging queue it owns it recovers
+ * itself when an error halts it (fw_paging_recover: from a paging wait or
+ * the scheduler's TDR watch, through the progress hook), running the lost
+ * paging work again; only a second failure with nothing done since is
+ * reported to the caller (GM_ERR_HW, the fence wait's code).
  */
 #ifndef FW_PAGING_H
 #define FW_PAGING_H
 
 #include "dma_buf.h"
 #include "fw_kmd_types.h"
+
+#define FW_PAGING_IBS (FW_GPUVA_BATCHES + 4u)   /* IBs recorded on the paging queue */
+#define FW_PAGING_PIECES (FW_KMD_DMA_DW / 4u)    /* pieces one paging buffer holds at most */
+
+/* An IB on the paging queue, not yet seen done: what recovery runs again. */
+struct fw_paging_ib {
+	uint64_t addr;
+	uint32_t ndw;
+	uint64_t fence;          /* the paging-queue fence that retires it */
+	uint64_t *fence_out;     /* its submitter's copy of that fence (moved on recovery) */
+	bool buffer;             /* a paging buffer (else a GPU-VA batch) */
+};
 
 /* The paging buffer being built (host side) before it goes to the paging
  * queue.  Its work comes in pieces; each ends by writing the count of pieces
@@ -46,6 +61,18 @@ struct fw_paging_state {
 				  * what a render submission waits for */
 	uint64_t progress_addr;  /* the progress fence: 8 bytes of system memory */
 	uint64_t pieces;         /* pieces emitted (the last value written there) */
+	uint64_t nbufs;          /* paging buffers submitted (numbered from 1) */
+	/* Recovery (fw_paging_recover.c): */
+	uint32_t piece_dw[FW_PAGING_PIECES];      /* where each piece being built starts */
+	uint64_t build_first;                     /* the number of the first of them */
+	uint32_t inflight[FW_KMD_DMA_DW];         /* the driver's copy of the buffer in flight */
+	uint32_t inflight_piece[FW_PAGING_PIECES];
+	uint64_t inflight_first;
+	uint32_t inflight_np;                     /* its pieces */
+	struct fw_paging_ib ib[FW_PAGING_IBS];    /* IBs on the queue, in order */
+	unsigned nib;
+	bool recovered;                           /* rec_*: where the last recovery stood */
+	uint64_t rec_done, rec_seen;
 	uint64_t use_stamp;      /* LRU: stamped on an allocation each time a submission uses it */
 };
 
@@ -144,17 +171,50 @@ int fw_paging_submit_ib(struct fw_kmd *k, uint64_t addr, uint32_t ndw, uint64_t 
 int fw_paging_wait(struct fw_kmd *k, uint64_t budget) GM_MUST_CHECK;
 
 /* Whether paging work is built or on the paging queue and not seen done
- * (as the CPU last read the fence): a lock may not touch what it moves. */
+ * (as the CPU last read the fence). */
 bool fw_paging_pending(const struct fw_kmd *k);
+
+/* Whether paging work that moves or fills @a's bytes is not done yet (as
+ * the CPU last read the paging queue's fence; built and not submitted
+ * counts as not done): a lock may not touch them, and a DonotWait lock is
+ * still drawing (pfnLockCb ties WASSTILLDRAWING to the allocation, not to
+ * the paging queue as a whole). */
+bool fw_paging_touches(const struct fw_kmd *k, const struct fw_alloc *a);
 
 /* The pieces of paging work the paging queue has finished, as the progress
  * fence reads now (for the timeout watch).  GM_OK; GM_ERR_ADDR. */
 int fw_paging_progress(struct fw_kmd *k, uint64_t *pieces) GM_MUST_CHECK;
 
+/*
+ * The paging queue halted on an error (an IB damaged in memory, a memory
+ * error): reset it and run again, in order and behind one new fence, every
+ * IB it had not finished - GPU-VA batches whole (they write final values:
+ * running one twice does no harm), the paging buffer in flight from the
+ * first piece the progress fence does not count as done, written back
+ * from the driver's own copy first (a piece done is never run twice: a
+ * later piece may have moved other bytes over its source).  Renders waiting
+ * for a lost fence wait for the new one, so the lost paging is no device's
+ * hang.  GM_OK (also when the queue is not halted); GM_ERR_HW when the same
+ * work failed again with nothing done since (left halted: every paging wait
+ * then fails, as before); the codes of fw_queue_reset, fw_submit and the
+ * progress fence's read.
+ */
+int fw_paging_recover(struct fw_kmd *k) GM_MUST_CHECK;
+
+/* Recorded for recovery (fw_paging_recover.c): an IB of @ndw dwords at @addr
+ * went to the paging queue as *@fence (recovery moves *@fence); @buffer: the
+ * paging buffer just built (its copy and piece starts are kept). */
+void fw_paging_note_ib(struct fw_kmd *k, uint64_t addr, uint32_t ndw, uint64_t *fence,
+		       bool buffer);
+
+/* The paging role's progress hook (fw_sched.h): recovers a halted paging
+ * queue, then fw_paging_progress.  Codes of fw_paging_progress. */
+int fw_paging_watch(struct fw_kmd *k, uint64_t *pieces) GM_MUST_CHECK;
+
 /* Paging's scheduler hooks (fw_sched.h): check (the VRAM segment can hold
  * the buffer's allocations together), resident (fw_paging_make_resident),
  * patch (the allocations' addresses, the paging fence to wait for),
- * submitted (what it writes is content), progress (fw_paging_progress). */
+ * submitted (what it writes is content), progress (fw_paging_watch). */
 extern const struct fw_sched_ops fw_paging_sched_ops;
 
 #endif /* FW_PAGING_H */

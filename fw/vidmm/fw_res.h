@@ -126,6 +126,8 @@ struct fw_alloc {
 	/* Written by the paging layer: */
 	uint64_t last_use;       /* LRU stamp, e.g. the last fence that used it */
 	bool content_valid;      /* the bytes must survive a move; false when made or discarded */
+	uint64_t paging_buf;     /* the paging buffer (fw_paging_state.nbufs numbering) of its
+				  * last move or fill; 0: none */
 	/* Discard renaming (fw_lock.c, fw_sched.c): */
 	struct fw_alloc *inst_of; /* the allocation this is an instance of; NULL: itself */
 	uint64_t inst_seq;       /* when handed out, in its family: references go up in it */
@@ -206,6 +208,7 @@ struct fw_adapter {
 	struct fw_host_mem host;
 	fw_release_fn release;   /* NULL: nothing above holds handles */
 	void *release_ctx;
+	bool closing;            /* fw_adapter_fini runs: nothing waits for the GPU */
 	struct fw_seg seg[FW_MAX_SEGS];
 	unsigned nseg;
 	struct fw_device *dev;   /* live devices */
@@ -314,8 +317,10 @@ int fw_res_open(struct fw_device *dev, uint32_t share, struct fw_resource **out)
  * and free @res; the kernel resource is destroyed (its segment ranges
  * freed) when this was its last user.  GM_OK; GM_ERR_BAD_ARG (NULL);
  * GM_ERR_DEVICE_REMOVED (nothing released: fw_device_destroy does it); the
- * layer above's refusal (GM_ERR_HW: an aperture range refused to unmap):
- * @res kept, with the locks from that handle on.
+ * layer above's refusal (GM_ERR_HW: an aperture range refused to unmap;
+ * the codes of its wait for the GPU to finish with an allocation a pending
+ * submission uses, GM_ERR_TIMEOUT among them): @res kept, with the locks
+ * from that handle on.
  */
 int fw_res_destroy(struct fw_resource *res) GM_MUST_CHECK;
 

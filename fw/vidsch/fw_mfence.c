@@ -87,7 +87,8 @@ bool fw_mfence_signals_ok(const struct fw_kmd *k, const struct fw_device *dev,
 void fw_mfence_request(struct fw_kmd *k, const struct fw_signal *sig, uint32_t nsig)
 {
 	for (uint32_t i = 0; i < nsig; i++)
-		k->mfs->mf[sig[i].fence].requested = sig[i].value;
+		if (sig[i].value > k->mfs->mf[sig[i].fence].requested)
+			k->mfs->mf[sig[i].fence].requested = sig[i].value;
 }
 
 int fw_mfence_retire(struct fw_kmd *k, const struct fw_signal *sig, uint32_t nsig)

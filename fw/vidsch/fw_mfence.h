@@ -55,7 +55,9 @@ uint64_t fw_mfence_addr(const struct fw_kmd *k, uint32_t id);
 bool fw_mfence_signals_ok(const struct fw_kmd *k, const struct fw_device *dev,
 			  const struct fw_signal *sig, uint32_t nsig);
 
-/* A submission carrying @sig was made: those values are requested now. */
+/* A submission carrying @sig was made: those values are requested now
+ * (requested never goes down: a page-table update queued behind a lower
+ * FenceValue may request FenceValue + 1 below it). */
 void fw_mfence_request(struct fw_kmd *k, const struct fw_signal *sig, uint32_t nsig);
 
 /* A submission carrying @sig retired: read its fences' values.  GM_OK;

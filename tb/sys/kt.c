@@ -10,13 +10,9 @@
 
 #include "kt.h"
 
-void kt_open(struct kt *x, uint64_t vram_bytes, uint64_t tdr_cycles)
-{
-	kt_open_cfg(x, NULL, vram_bytes, tdr_cycles);
-}
-
-void kt_open_cfg(struct kt *x, const struct gm_config *cfg, uint64_t vram_bytes,
-		 uint64_t tdr_cycles)
+/* The fixture on a model made from @cfg, with @pt_bytes of page tables. */
+static void kt_open_all(struct kt *x, const struct gm_config *cfg, uint64_t vram_bytes,
+			uint64_t pt_bytes, uint64_t tdr_cycles)
 {
 	struct fw_kmd_cfg kc;
 	int st;
@@ -30,10 +26,27 @@ void kt_open_cfg(struct kt *x, const struct gm_config *cfg, uint64_t vram_bytes,
 	fw_kmd_cfg_default(&kc);
 	kc.vram_bytes = vram_bytes;
 	kc.tdr_cycles = tdr_cycles;
+	kc.pt_bytes = pt_bytes;
 	kc.log = getenv("GPUSIM_KMD_LOG") ? stderr : NULL;
 	st = fw_kmd_init(x->k, &x->t.d, &kc);
 	if (st)
 		fail_msg("fw_kmd_init: %s", gm_status_name(st));
+}
+
+void kt_open(struct kt *x, uint64_t vram_bytes, uint64_t tdr_cycles)
+{
+	kt_open_all(x, NULL, vram_bytes, 0, tdr_cycles);
+}
+
+void kt_open_cfg(struct kt *x, const struct gm_config *cfg, uint64_t vram_bytes,
+		 uint64_t tdr_cycles)
+{
+	kt_open_all(x, cfg, vram_bytes, 0, tdr_cycles);
+}
+
+void kt_open_pt(struct kt *x, uint64_t vram_bytes, uint64_t pt_bytes, uint64_t tdr_cycles)
+{
+	kt_open_all(x, NULL, vram_bytes, pt_bytes, tdr_cycles);
 }
 
 void kt_close(struct kt *x)

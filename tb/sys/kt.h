@@ -51,6 +51,10 @@ void kt_open(struct kt *x, uint64_t vram_bytes, uint64_t tdr_cycles);
 void kt_open_cfg(struct kt *x, const struct gm_config *cfg, uint64_t vram_bytes,
 		 uint64_t tdr_cycles);
 
+/* kt_open with @pt_bytes of page tables above the VRAM segment: GPU-VA
+ * devices (fw_gpuva_enable) can be made. */
+void kt_open_pt(struct kt *x, uint64_t vram_bytes, uint64_t pt_bytes, uint64_t tdr_cycles);
+
 /* Tear down what kt_open made (the pipeline first, then the model). */
 void kt_close(struct kt *x);
 

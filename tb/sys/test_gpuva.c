@@ -430,15 +430,18 @@ static void test_bad_args(void **state)
 	u.fence = f;
 	assert_int_equal(fw_kmd_submit_cmdbuf(x.k, dev, &(struct fw_cmdbuf){ .dw = (uint32_t[]){ GPU_PKT_HDR(GPU_OP_NOP, 0) }, .ndw = 1 },
 					      x.scratch, &(struct fw_signal){ f, 4 }), GM_OK);
-	u.fence_value = 3;
-	ROW("update: FenceValue below a value already due (4)", GM_ERR_BAD_ARG,
+	u.fence_value = UINT64_MAX;
+	ROW("update: FenceValue UINT64_MAX (FenceValue + 1 wraps)", GM_ERR_BAD_ARG,
 	    fw_gpuva_update(x.k, dev, &u));
 	assert_int_equal(fw_mfence_wait(x.k, f, 4, BUDGET), GM_OK);
 	u.fence_value = 4;
 	u.num_operations = 0;
 	ROW("update: no operations", GM_ERR_BAD_ARG, fw_gpuva_update(x.k, dev, &u));
-	u.num_operations = FW_GPUVA_MAX_BATCH_OPS + 1;
-	ROW("update: more than 128 operations", GM_ERR_BAD_ARG, fw_gpuva_update(x.k, dev, &u));
+	/* No per-call limit (pfnUpdateGpuVirtualAddressCb), but a call needing
+	 * more batches than its process's share of the slots can never queue. */
+	u.num_operations = FW_GPUVA_MAX_BATCH_OPS * FW_GPUVA_BATCHES / 2 + 1;
+	ROW("update: more batches than the process's share of the slots", GM_ERR_NO_MEM,
+	    fw_gpuva_update(x.k, dev, &u));
 	u.num_operations = 1;
 	u.allocations = &hbad;
 	ROW("update: MAP of a handle that does not resolve", GM_ERR_BAD_ARG,

@@ -5,12 +5,14 @@
  * lists at once, the immediate context executes them as command buffers with
  * allocation and patch lists through the pipeline (Render, residency, Patch, SubmitCommand), and every
  * surface is read back and checked against the workload's oracle.  Out of
- * memory on one deferred context leaves the others' work intact.
+ * memory on one deferred context leaves the others' work intact.  Objects a
+ * live command list names cannot be destroyed under it.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fw_kmd.h"
+#include "gpu_hw.h"
 #include "tb_util.h"
 #include "umd_work.h"
 
@@ -125,11 +127,75 @@ static void test_oom_rtl(void **state)
 	ux_close(&x);
 }
 
+/*
+ * A command list names a view (and so its resource) of deferred context 0.
+ * Destroying the objects while the list lives is refused, on the deferred
+ * context (the list names its handle) and so on the immediate one (a
+ * deferred handle still lives): the handle memory the list reads stays the
+ * runtime's (umd.h).  The list executes right; once it is destroyed, so
+ * are the objects.  A command the immediate context recorded and has not
+ * flushed yet runs before the object it names is destroyed.
+ */
+static void test_destroy_listed(void **state)
+{
+	const struct fw_alloc_desc d = { .size = 0x10000, .width = 1024, .height = 16,
+					 .pitch = 4096, .bpe_log2 = 2, .tile = GPU_TILE_LINEAR };
+	struct umd_rt_obj *R, *V, *F;
+	struct umd_list *l = NULL;
+	struct fw_alloc *a;
+	struct ux x;
+	void *dv;
+
+	(void)state;
+	ux_open(&x, 1);
+	assert_int_equal(umd_rt_resource(&x.rt, &d, 1, &R), GM_OK);
+	assert_int_equal(umd_rt_view(&x.rt, R, 0, &V), GM_OK);
+	assert_int_equal(umd_rt_fill_state(&x.rt, 0x5e5e5e5e5e5e5e5eull, &F), GM_OK);
+	dv = umd_rt_handle(&x.rt, 0, V);
+	assert_non_null(dv);
+	umd_set_fill_state(x.rt.dc[0], umd_rt_handle(&x.rt, 0, F));
+	umd_fill(x.rt.dc[0], dv, 0, 0, 1024, 16);
+	assert_int_equal(umd_finish_command_list(x.rt.dc[0], &l), GM_OK);
+	assert_int_equal(umd_rt_destroy(&x.rt, F), GM_OK); /* the list keeps its value only */
+	assert_int_equal(umd_rt_destroy(&x.rt, V), GM_ERR_BAD_ARG);
+	assert_int_equal(umd_rt_destroy(&x.rt, R), GM_ERR_BAD_ARG);
+	assert_int_equal(umd_execute_command_list(x.rt.ic, l), GM_OK);
+	assert_int_equal(umd_wait_idle(x.rt.ic, BUDGET), GM_OK);
+	assert_int_equal(fw_res_get_handle_data(x.kdev, umd_resource_alloc(R->ic, 0), &a), GM_OK);
+	assert_int_equal(tb_mem32(&x.t, a->loc.addr + 0xfffc), 0x5e5e5e5e);
+	umd_list_destroy(l);
+	/* The immediate context's own recording, not flushed yet: destroying
+	 * the view runs it first. */
+	umd_fill(x.rt.ic, V->ic, 0, 0, 4, 1);
+	assert_int_equal(umd_rt_destroy(&x.rt, V), GM_OK);
+	assert_int_equal(umd_wait_idle(x.rt.ic, BUDGET), GM_OK);
+	assert_int_equal(tb_mem32(&x.t, a->loc.addr), 0);
+	assert_int_equal(tb_mem32(&x.t, a->loc.addr + 0xfffc), 0x5e5e5e5e);
+	assert_int_equal(umd_rt_destroy(&x.rt, R), GM_OK);
+	/* A device that recorded on its immediate context before a pipeline was
+	 * attached: the commands may name objects gone since, attach refused. */
+	{
+		struct umd_rt_cfg rc = { .kdev = x.kdev, .ndc = 1, .max_objects = 16 };
+		struct umd_rt rt2;
+
+		assert_int_equal(umd_rt_open(&rt2, &rc), GM_OK);
+		assert_int_equal(umd_rt_resource(&rt2, &d, 1, &R), GM_OK);
+		assert_int_equal(umd_rt_view(&rt2, R, 0, &V), GM_OK);
+		umd_fill(rt2.ic, V->ic, 0, 0, 4, 1);
+		assert_int_equal(umd_device_attach(rt2.dev, x.k), GM_ERR_BAD_ARG);
+		assert_int_equal(umd_rt_destroy(&rt2, V), GM_OK);
+		assert_int_equal(umd_rt_destroy(&rt2, R), GM_OK);
+		assert_int_equal(umd_rt_close(&rt2), GM_OK);
+	}
+	ux_close(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_threads_rtl),
 		cmocka_unit_test(test_oom_rtl),
+		cmocka_unit_test(test_destroy_listed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
