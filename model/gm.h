@@ -30,9 +30,10 @@ enum gm_backend_kind {
 	GM_BACKEND_VERILATOR = 0, /* plain Verilated C++ model (default, fastest) */
 	GM_BACKEND_SYSTEMC,       /* the same RTL under the SystemC kernel */
 	GM_BACKEND_REF,           /* the C reference model (model/ref/): no RTL, no waveforms */
+	GM_BACKEND_TLM,           /* the Verilated RTL as a SystemC TLM-2.0 module in a platform (model/tlm/) */
 };
 
-#define GM_BACKEND_COUNT 3 /* enum gm_backend_kind values */
+#define GM_BACKEND_COUNT 4 /* enum gm_backend_kind values */
 
 /* What a backend can do (struct gm_backend_info.caps). */
 #define GM_CAP_WAVES (1u << 0)   /* has signals to dump: gm_wave_open (gm_config.waves) */
@@ -41,6 +42,10 @@ enum gm_backend_kind {
 /* A model not made for waves runs a build of the RTL without trace support,
  * one made for waves a build with it (what bench_ipc.sh's NAME+trace measures). */
 #define GM_CAP_TRACE_MODEL (1u << 3)
+/* The model is a host's view of a GPU in a SystemC TLM-2.0 platform: one
+ * platform per process; its register and aperture calls are transactions
+ * (model/tlm/README section of the top README). */
+#define GM_CAP_PLATFORM (1u << 4)
 
 /* One backend of the registry (model/gm_backends.c). */
 struct gm_backend_info {

@@ -648,6 +648,31 @@ bool gm_mem_response(struct gm_mem *m, uint64_t now, struct gm_mem_rsp *rsp)
 }
 
 /*
+ * Serve @req at cycle @now as a TLM target does (model/tlm/gm_mem_tlm.cpp):
+ * its effect now, its response in *rsp at once and the cycle it is due in
+ * *due - the cycle gm_mem_request would have made it due.  The response
+ * order and the in-flight limit are then the caller's (model/gm_port.c).
+ * GM_ERR_BUSY when requests are in flight (this gm_mem is queued through
+ * gm_mem_request instead); otherwise as gm_mem_request.
+ */
+int gm_mem_serve(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req,
+		 struct gm_mem_rsp *rsp, uint64_t *due)
+{
+	int st;
+
+	if (!m || !rsp || !due)
+		return GM_ERR_BAD_ARG;
+	if (m->nflight)
+		return GM_ERR_BUSY;
+	st = gm_mem_request(m, now, req);
+	if (st)
+		return st;
+	*due = m->first_due;
+	(void)gm_mem_response(m, m->first_due, rsp);
+	return GM_OK;
+}
+
+/*
  * Account one cycle: occupancy is sampled here, so max_occupancy is the
  * most requests seen in flight at a tick.  @refused counts a stall cycle.
  */

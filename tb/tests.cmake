@@ -19,6 +19,8 @@ set_tests_properties(synth PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 1
 
 add_test(unit_gm_mem tests/test_gm_mem)
 set_tests_properties(unit_gm_mem PROPERTIES LABELS unit TIMEOUT 60)
+add_test(unit_gm_port tests/test_gm_port)
+set_tests_properties(unit_gm_port PROPERTIES LABELS unit TIMEOUT 60)
 
 add_test(unit_dma tests/test_dma)
 set_tests_properties(unit_dma PROPERTIES LABELS unit TIMEOUT 60)
