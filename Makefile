@@ -427,6 +427,20 @@ $(B)/tests/test_umd_rtl: $(B)/obj/tools/scen/umd_work.o $(B)/obj/tools/scen/umd_
 # compared (tb/rand/).  `make rand-nightly` runs RAND_SEEDS of them.
 $(B)/obj/tb/rand/%.o: CFLAGS += -Itb/rand
 RAND_OBJ := $(addprefix $(B)/obj/tb/rand/,test_rand.o rand_prog.o rand_prog_run.o)
+# gpusim_tlm in SystemC platforms (tb/tlm/): an sc_main, one case a run;
+# its hosts run the demo and the scenarios of tools/scen/.
+SCEN_OBJ := $(addprefix $(B)/obj/tools/scen/,scen_demo.o scen_pipe.o scen_common.o scen_gpuva.o \
+	scen_deferred.o scen_lock.o umd_work.o umd_work_gpu.o)
+$(B)/obj/tb/tlm/%.o: tb/tlm/%.cpp $(wildcard tb/tlm/*.h) $(TLM_H) $(wildcard tools/scen/*.h)
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -I$(SC_INC) -Imodel/tlm -Itb/tlm -Itools/scen -c $< -o $@
+$(B)/obj/tb/tlm/%.o: CFLAGS += -Itb/tlm
+$(B)/tests/test_tlm: $(B)/obj/tb/tlm/test_tlm.o $(B)/obj/tb/tlm/tlm_runs.o $(SCEN_OBJ) $(LIB) $(VL_ARCH) \
+		$(VL_RT)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $(B)/obj/tb/tlm/test_tlm.o $(B)/obj/tb/tlm/tlm_runs.o $(SCEN_OBJ) $(LIB) $(VL_ARCH) \
+		$(VL_RT) $(LDLIBS)
+
 $(B)/tests/test_rand: $(RAND_OBJ) $(SEED_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(RAND_OBJ) $(SEED_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)

@@ -37,7 +37,8 @@ void gm_tlm_host::thread()
 		return;
 	m_result = m_body(m_ctx);
 	sync();
-	sc_stop();
+	if (stop_at_end)
+		sc_stop();
 }
 
 // Main mode: a run that waits for the interrupt ends at its rising edge.

@@ -49,7 +49,7 @@ public:
 
 	// @body(@ctx), if not NULL, runs in this module's SC_THREAD (the
 	// driver; gm_create from there attaches to this host); its result is
-	// result() and sc_stop() follows it.  @mem may be NULL (another
+	// result() and sc_stop() follows it (unless stop_at_end is false).  @mem may be NULL (another
 	// memory: no memory statistics).
 	gm_tlm_host(sc_core::sc_module_name name, gpusim_tlm &gpu, gm_mem_tlm *mem,
 		    int (*body)(void *ctx) = nullptr, void *ctx = nullptr,
@@ -57,6 +57,8 @@ public:
 		    const sc_core::sc_time &quantum = sc_core::sc_time(1, sc_core::SC_US));
 
 	int result() const { return m_result; }
+	// Whether sc_stop() follows @body (true): false when several hosts run.
+	bool stop_at_end = true;
 
 	// The io ops' work (gm_backend.h struct gm_io_ops), public for them.
 	int reg(bool write, uint32_t off, uint32_t *val);

@@ -263,7 +263,7 @@ void gpusim_tlm::xfer(uint64_t now, const gm_mem_req *req, gm_mem_rsp *rsp, uint
 		std::memset(rsp->rdata, 0, sizeof(rsp->rdata));
 	}
 	*due = cycle_at(stamp + delay);
-	if (m_txn.is_dmi_allowed() && !m_dmi_ok) {
+	if (m_txn.is_dmi_allowed()) { // this beat was outside the region held
 		m_dmi.init();
 		m_dmi_ok = mem->get_direct_mem_ptr(m_txn, m_dmi);
 	}
