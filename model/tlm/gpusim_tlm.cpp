@@ -234,6 +234,7 @@ void gpusim_tlm::xfer(uint64_t now, const gm_mem_req *req, gm_mem_rsp *rsp, uint
 {
 	sc_time stamp = sc_time_stamp(), t = time_of(now);
 	sc_time delay = t > stamp ? t - stamp : SC_ZERO_TIME; // behind: as late as it is
+	const sc_time d0 = delay;
 	uint64_t strb = req->wstrb & ((1ull << GM_BEAT_BYTES) - 1);
 
 	rsp->id = req->id;
@@ -262,7 +263,9 @@ void gpusim_tlm::xfer(uint64_t now, const gm_mem_req *req, gm_mem_rsp *rsp, uint
 		rsp->err = true; // the RTL's memory error (mem_rsp_err)
 		std::memset(rsp->rdata, 0, sizeof(rsp->rdata));
 	}
-	*due = cycle_at(stamp + delay);
+	// the latency the target added, from this cycle (the same as the time
+	// it names unless the GPU had fallen behind simulated time)
+	*due = now + (delay.value() - d0.value() + m_period.value() - 1) / m_period.value();
 	if (m_txn.is_dmi_allowed()) { // this beat was outside the region held
 		m_dmi.init();
 		m_dmi_ok = mem->get_direct_mem_ptr(m_txn, m_dmi);
@@ -319,7 +322,7 @@ void gpusim_tlm::bar0_b_transport(tlm_generic_payload &t, sc_time &delay)
 
 	if (t.get_command() == TLM_IGNORE_COMMAND) { // sync: the GPU at the initiator's time
 		catch_up(sc_time_stamp() + delay);
-		finish(t, delay, GM_OK);
+		finish(t, delay, gm_model_error(m_core, nullptr, nullptr) ? GM_ERR_HW : GM_OK);
 		return;
 	}
 	if (t.get_data_length() != 4 || t.get_streaming_width() < 4) {
@@ -333,10 +336,6 @@ void gpusim_tlm::bar0_b_transport(tlm_generic_payload &t, sc_time &delay)
 	if (t.get_byte_enable_ptr() &&
 	    (!t.get_byte_enable_length() || !byte_on(t, 0) || !byte_on(t, 1) || !byte_on(t, 2) || !byte_on(t, 3))) {
 		t.set_response_status(TLM_BYTE_ENABLE_ERROR_RESPONSE);
-		return;
-	}
-	if (gm_model_error(m_core, nullptr, nullptr)) {
-		t.set_response_status(TLM_GENERIC_ERROR_RESPONSE);
 		return;
 	}
 	catch_up(sc_time_stamp() + delay);
@@ -432,10 +431,6 @@ void gpusim_tlm::bar1_b_transport(tlm_generic_payload &t, sc_time &delay)
 	}
 	if (t.get_byte_enable_ptr() && !t.get_byte_enable_length()) {
 		t.set_response_status(TLM_BYTE_ENABLE_ERROR_RESPONSE);
-		return;
-	}
-	if (gm_model_error(m_core, nullptr, nullptr)) {
-		t.set_response_status(TLM_GENERIC_ERROR_RESPONSE);
 		return;
 	}
 	catch_up(sc_time_stamp() + delay);

@@ -35,8 +35,10 @@
 // not 4 bytes, a streaming width shorter than a register, length 0),
 // TLM_BYTE_ENABLE_ERROR_RESPONSE (a register with some bytes disabled),
 // TLM_COMMAND_ERROR_RESPONSE (a posted read), TLM_GENERIC_ERROR_RESPONSE
-// (the model stopped: an RTL assertion failed, gm_model_error).  A refused
-// transaction changes nothing and lets no time pass.
+// (the aperture made no progress; on BAR0's TLM_IGNORE_COMMAND: the clock
+// stopped, an RTL assertion failed - gm_model_error).  After a model error
+// register and aperture accesses still run their own cycles, as on the C
+// API.  A refused transaction changes nothing and lets no time pass.
 #ifndef GPUSIM_TLM_H
 #define GPUSIM_TLM_H
 
