@@ -328,6 +328,20 @@ $(BIN): $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)
 
+# The virtual platform example (tools/gpusim_vp.cpp): an sc_main with
+# gpusim_tlm, gm_mem_tlm, gm_tlm_bus and a host running the demo.
+VP_BIN := $(B)/bin/gpusim_vp
+$(B)/obj/tools/gpusim_vp.o: tools/gpusim_vp.cpp $(TLM_H) tools/scen/scen_demo.h
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -I$(SC_INC) -Imodel/tlm -Itools/scen -c $< -o $@
+$(VP_BIN): $(B)/obj/tools/gpusim_vp.o $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $(B)/obj/tools/gpusim_vp.o $(filter $(B)/obj/tools/scen/%,$(TOOL_OBJ)) $(LIB) \
+		$(VL_ARCH) $(VL_RT) $(LDLIBS)
+ifeq ($(filter 1,$(COV) $(PROF))$(FAST),)
+all: $(VP_BIN)
+endif
+
 # Tests find the shared helpers of tb/ (tb_seed.h: the seed of every random
 # test) and the user-mode driver's workload of tools/scen/ (umd_work.h).
 $(B)/obj/tb/%.o: CFLAGS += -Itb -Itools/scen

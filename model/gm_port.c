@@ -10,9 +10,11 @@
 
 #define GM_PORT_MAX_OUTSTANDING 4096u
 
+/* A heap entry: small, as the heap moves entries; the response waits in
+ * its slot. */
 struct gm_port_flight {
 	uint64_t due, seq;
-	struct gm_mem_rsp rsp;
+	uint32_t slot;
 };
 
 struct gm_port {
@@ -21,6 +23,8 @@ struct gm_port {
 	uint32_t max_outstanding, beat_bytes, n;
 	uint64_t next_seq;
 	struct gm_port_flight *heap; /* max_outstanding entries, n in use */
+	struct gm_mem_rsp *rsp;      /* max_outstanding slots */
+	uint32_t *free_slots;        /* max_outstanding - n of them, a stack */
 	struct gm_mem_stats st;
 };
 
@@ -36,10 +40,14 @@ int gm_port_create(uint32_t max_outstanding, uint32_t beat_bytes, gm_port_xfer_f
 	if (!p)
 		return GM_ERR_NO_MEM;
 	p->heap = calloc(max_outstanding, sizeof(*p->heap));
-	if (!p->heap) {
-		free(p);
+	p->rsp = calloc(max_outstanding, sizeof(*p->rsp));
+	p->free_slots = calloc(max_outstanding, sizeof(*p->free_slots));
+	if (!p->heap || !p->rsp || !p->free_slots) {
+		gm_port_destroy(p);
 		return GM_ERR_NO_MEM;
 	}
+	for (uint32_t i = 0; i < max_outstanding; i++)
+		p->free_slots[i] = max_outstanding - 1 - i;
 	p->xfer = xfer;
 	p->ctx = ctx;
 	p->max_outstanding = max_outstanding;
@@ -53,6 +61,8 @@ void gm_port_destroy(struct gm_port *p)
 	if (!p)
 		return;
 	free(p->heap);
+	free(p->rsp);
+	free(p->free_slots);
 	free(p);
 }
 
@@ -77,13 +87,15 @@ static void swap(struct gm_port_flight *a, struct gm_port_flight *b)
 /* Count the request's bytes as gm_mem does (a write by its strobes). */
 static void count(struct gm_port *p, const struct gm_mem_req *req, bool err)
 {
-	uint64_t strb = p->beat_bytes < 64 ? req->wstrb & ((1ull << p->beat_bytes) - 1) : req->wstrb;
+	uint64_t full = p->beat_bytes < 64 ? (1ull << p->beat_bytes) - 1 : ~0ull;
+	uint64_t strb = req->wstrb & full;
 
 	if (err) {
 		p->st.err_reqs++;
 	} else if (req->write) {
 		p->st.vram.wr_reqs++;
-		p->st.vram.wr_bytes += (uint64_t)__builtin_popcountll(strb);
+		/* a whole beat mostly (the portable build has no popcount instruction) */
+		p->st.vram.wr_bytes += strb == full ? p->beat_bytes : (uint64_t)__builtin_popcountll(strb);
 	} else {
 		p->st.vram.rd_reqs++;
 		p->st.vram.rd_bytes += p->beat_bytes;
@@ -95,13 +107,16 @@ void gm_port_request(struct gm_port *p, uint64_t now, const struct gm_mem_req *r
 {
 	struct gm_port_flight *f = &p->heap[p->n];
 	uint32_t i = p->n++;
+	struct gm_mem_rsp *rsp;
 
-	p->xfer(p->ctx, now, req, &f->rsp, &f->due);
-	f->rsp.accepted = now;
+	f->slot = p->free_slots[p->max_outstanding - p->n];
+	rsp = &p->rsp[f->slot];
+	p->xfer(p->ctx, now, req, rsp, &f->due);
+	rsp->accepted = now;
 	if (f->due <= now)
 		f->due = now + 1; /* a response is never due in its request's cycle */
 	f->seq = p->next_seq++;
-	count(p, req, f->rsp.err);
+	count(p, req, rsp->err);
 	while (i && before(&p->heap[i], &p->heap[(i - 1) / 2])) {
 		swap(&p->heap[i], &p->heap[(i - 1) / 2]);
 		i = (i - 1) / 2;
@@ -114,7 +129,8 @@ bool gm_port_response(struct gm_port *p, uint64_t now, struct gm_mem_rsp *rsp)
 
 	if (!p->n || p->heap[0].due > now)
 		return false;
-	*rsp = p->heap[0].rsp;
+	*rsp = p->rsp[p->heap[0].slot];
+	p->free_slots[p->max_outstanding - p->n] = p->heap[0].slot;
 	p->heap[0] = p->heap[--p->n];
 	for (;;) {
 		uint32_t l = 2 * i + 1, r = l + 1, m = i;

@@ -54,14 +54,16 @@ bool gm_mem_tlm::beat(tlm_generic_payload &t, sc_time &delay)
 	if (t.get_data_length() != GM_BEAT_BYTES || t.get_streaming_width() != GM_BEAT_BYTES ||
 	    t.get_address() % GM_BEAT_BYTES || (be && (t.is_read() || t.get_byte_enable_length() != GM_BEAT_BYTES)))
 		return false;
-	std::memset(&req, 0, sizeof(req));
+	req.id = 0;
 	req.addr = t.get_address();
 	req.write = t.is_write();
+	req.wstrb = 0;
 	if (req.write) {
 		std::memcpy(req.wdata, t.get_data_ptr(), GM_BEAT_BYTES);
-		for (unsigned i = 0; i < GM_BEAT_BYTES; i++)
-			if (!be || be[i] == TLM_BYTE_ENABLED)
-				req.wstrb |= 1ull << i;
+		req.wstrb = (1ull << GM_BEAT_BYTES) - 1;
+		for (unsigned i = 0; be && i < GM_BEAT_BYTES; i++)
+			if (be[i] != TLM_BYTE_ENABLED)
+				req.wstrb &= ~(1ull << i);
 	}
 	if (gm_mem_serve(m_mem, now, &req, &rsp, &due) != GM_OK) {
 		t.set_response_status(TLM_GENERIC_ERROR_RESPONSE); // out of host memory

@@ -240,7 +240,8 @@ void gpusim_tlm::xfer(uint64_t now, const gm_mem_req *req, gm_mem_rsp *rsp, uint
 	rsp->id = req->id;
 	rsp->write = req->write;
 	rsp->err = false;
-	std::memset(rsp->rdata, 0, sizeof(rsp->rdata));
+	if (req->write)
+		std::memset(rsp->rdata, 0, GM_BEAT_BYTES); // a read's are the target's
 	if (xfer_dmi(now, req, rsp, due))
 		return;
 	m_txn.set_command(req->write ? TLM_WRITE_COMMAND : TLM_READ_COMMAND);
@@ -261,7 +262,7 @@ void gpusim_tlm::xfer(uint64_t now, const gm_mem_req *req, gm_mem_rsp *rsp, uint
 	mem->b_transport(m_txn, delay);
 	if (!m_txn.is_response_ok()) {
 		rsp->err = true; // the RTL's memory error (mem_rsp_err)
-		std::memset(rsp->rdata, 0, sizeof(rsp->rdata));
+		std::memset(rsp->rdata, 0, GM_BEAT_BYTES);
 	}
 	// the latency the target added, from this cycle (the same as the time
 	// it names unless the GPU had fallen behind simulated time)
