@@ -156,6 +156,59 @@ static void test_port_matches_mem(void **state)
 	gm_mem_destroy(s);
 }
 
+/* A target with a random latency a request (no order per region): the port
+ * still answers the smallest (due, acceptance) first, one a cycle; the
+ * oracle scans every request in flight. */
+struct rnd_target {
+	uint64_t rng;
+	uint64_t due[256]; /* by id (the request's cycle & 0xff): the oracle's */
+	bool live[256];
+};
+
+static void rnd_xfer(void *ctx, uint64_t now, const struct gm_mem_req *req, struct gm_mem_rsp *rsp,
+		     uint64_t *due)
+{
+	struct rnd_target *t = ctx;
+
+	memset(rsp, 0, sizeof(*rsp));
+	rsp->id = req->id;
+	*due = now + 1 + tb_rand(&t->rng) % 50;
+	t->due[req->id] = *due;
+	t->live[req->id] = true;
+}
+
+static void test_port_random_latency(void **state)
+{
+	uint64_t seed = tb_seed("build/tests/test_gm_port"), rng = seed;
+	struct rnd_target t = { .rng = seed ^ 0x5eed };
+	uint64_t seq[256] = { 0 }, next = 0;
+	struct gm_port *p;
+
+	(void)state;
+	assert_int_equal(gm_port_create(16, 32, rnd_xfer, &t, &p), GM_OK);
+	for (uint64_t c = 0; c < 20000; c++) {
+		struct gm_mem_req req = { .id = (uint32_t)(c & 0xff) };
+		struct gm_mem_rsp r;
+		int best = -1;
+
+		if (tb_rand(&rng) % 4 && gm_port_can_accept(p) && !t.live[req.id]) {
+			gm_port_request(p, c, &req);
+			seq[req.id] = next++;
+		}
+		for (int i = 0; i < 256; i++)
+			if (t.live[i] && t.due[i] <= c &&
+			    (best < 0 || t.due[i] < t.due[best] ||
+			     (t.due[i] == t.due[best] && seq[i] < seq[best])))
+				best = i;
+		if (gm_port_response(p, c, &r) != (best >= 0) || (best >= 0 && r.id != (uint32_t)best))
+			fail_msg("seed %llu: cycle %llu: reproduce with GPUSIM_SEED=%llu build/tests/test_gm_port",
+				 (unsigned long long)seed, (unsigned long long)c, (unsigned long long)seed);
+		if (best >= 0)
+			t.live[best] = false;
+	}
+	gm_port_destroy(p);
+}
+
 static void test_port_bad_args(void **state)
 {
 	struct gm_port *p = NULL;
@@ -177,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_serve_due_and_data),
 		cmocka_unit_test(test_serve_refused),
 		cmocka_unit_test(test_port_matches_mem),
+		cmocka_unit_test(test_port_random_latency),
 		cmocka_unit_test(test_port_bad_args),
 	};
 
