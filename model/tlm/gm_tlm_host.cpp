@@ -8,7 +8,6 @@
 #include <cstring>
 #include <new>
 
-#include "gm_tlm_bus.h"
 #include "gm_tlm_host.h"
 
 extern "C" {
@@ -243,33 +242,22 @@ uint64_t gm_tlm_host::mem_hash()
 
 // ------------------------------------------------------- the TLM backend
 
+gm_tlm_platform::gm_tlm_platform(const gm_config &cfg, int (*body)(void *), void *ctx)
+	: gpu("gpu", cfg), mem("mem", cfg), bus("bus"), host("host", gpu, &mem, body, ctx), irq("irq")
+{
+	host.socket.bind(bus.tsock);
+	gpu.mem.bind(bus.tsock);
+	bus.isock.bind(gpu.bar0);
+	bus.isock.bind(gpu.bar1);
+	bus.isock.bind(mem.socket);
+	bus.map(GM_TLM_BAR0_BASE, gpusim_tlm::bar0_bytes, 0);
+	bus.map(GM_TLM_BAR1_BASE, GPU_APT_WINDOW_BYTES, 1);
+	bus.map(0, GM_TLM_MEM_BYTES, 2, false);
+	gpu.irq(irq);
+	host.irq(irq);
+}
+
 namespace {
-
-// The platform gm_create builds for a driver outside any SystemC process:
-// the README's dozen lines.  One per process (the kernel elaborates once);
-// it lives until the process ends.
-struct platform {
-	gpusim_tlm gpu;
-	gm_mem_tlm mem;
-	gm_tlm_bus bus;
-	gm_tlm_host host;
-	sc_signal<bool> irq;
-
-	explicit platform(const gm_config &cfg)
-		: gpu("gpu", cfg), mem("mem", cfg), bus("bus"), host("host", gpu, &mem), irq("irq")
-	{
-		host.socket.bind(bus.tsock);
-		gpu.mem.bind(bus.tsock);
-		bus.isock.bind(gpu.bar0);
-		bus.isock.bind(gpu.bar1);
-		bus.isock.bind(mem.socket);
-		bus.map(GM_TLM_BAR0_BASE, gpusim_tlm::bar0_bytes, 0);
-		bus.map(GM_TLM_BAR1_BASE, GPU_APT_WINDOW_BYTES, 1);
-		bus.map(0, GM_TLM_MEM_BYTES, 2, false);
-		gpu.irq(irq);
-		host.irq(irq);
-	}
-};
 
 gm_tlm_host *host_of(void *io)
 {
@@ -357,7 +345,9 @@ extern "C" int gm_tlm_open(const struct gm_config *cfg, const struct gm_io_ops *
 	}
 	if (sc_get_status() != SC_ELABORATION)
 		return GM_ERR_UNSUPPORTED; // the kernel has elaborated its platform already
-	platform *p = new (std::nothrow) platform(*cfg);
+	// One per process (the kernel elaborates once); it lives until the
+	// process ends.
+	gm_tlm_platform *p = new (std::nothrow) gm_tlm_platform(*cfg);
 	if (!p)
 		return GM_ERR_NO_MEM;
 	p->host.set_main_mode(true);

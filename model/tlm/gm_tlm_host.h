@@ -29,6 +29,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "gm_mem_tlm.h"
+#include "gm_tlm_bus.h"
 #include "gpusim_tlm.h"
 
 extern "C" {
@@ -94,6 +95,21 @@ private:
 	int pull();
 	void sync();
 	void wait_host(const sc_core::sc_time &t, bool for_irq);
+};
+
+// The platform of the README's lines: gpusim_tlm, gm_mem_tlm, gm_tlm_bus and
+// a host running @body (see gm_tlm_host), wired and mapped (BARs at
+// GM_TLM_BAR0_BASE / GM_TLM_BAR1_BASE, memory at the GPU's addresses).
+// gm_create builds one for a driver outside any SystemC process.
+struct gm_tlm_platform {
+	gpusim_tlm gpu;
+	gm_mem_tlm mem;
+	gm_tlm_bus bus;
+	gm_tlm_host host;
+	sc_core::sc_signal<bool> irq;
+
+	explicit gm_tlm_platform(const struct gm_config &cfg, int (*body)(void *ctx) = nullptr,
+				 void *ctx = nullptr);
 };
 
 #endif // GM_TLM_HOST_H

@@ -196,21 +196,10 @@ static int case_bar()
 	gm_config cfg;
 
 	gm_config_default(&cfg);
-	gpusim_tlm gpu("gpu", cfg);
-	gm_mem_tlm mem("mem", cfg);
-	gm_tlm_bus bus("bus");
-	prober p("prober", gpu);
-	sc_signal<bool> irq("irq");
+	gm_tlm_platform vp(cfg); // its host runs nothing: the prober is the initiator here
+	prober p("prober", vp.gpu);
 
-	p.socket.bind(bus.tsock);
-	gpu.mem.bind(bus.tsock);
-	bus.isock.bind(gpu.bar0);
-	bus.isock.bind(gpu.bar1);
-	bus.isock.bind(mem.socket);
-	bus.map(GM_TLM_BAR0_BASE, gpusim_tlm::bar0_bytes, 0);
-	bus.map(GM_TLM_BAR1_BASE, GPU_APT_WINDOW_BYTES, 1);
-	bus.map(0, GM_TLM_MEM_BYTES, 2, false);
-	gpu.irq(irq);
+	p.socket.bind(vp.bus.tsock);
 	sc_start();
 	return 0;
 }
@@ -254,22 +243,8 @@ static int case_parity(const char *what)
 	tlm.backend = GM_BACKEND_TLM;
 	(void)run_body(&ref); // the C API, before the kernel starts
 	gm_config_default(&cfg);
-	gpusim_tlm gpu("gpu", cfg);
-	gm_mem_tlm mem("mem", cfg);
-	gm_tlm_bus bus("bus");
-	gm_tlm_host host("host", gpu, &mem, run_body, &tlm);
-	sc_signal<bool> irq("irq");
+	gm_tlm_platform vp(cfg, run_body, &tlm);
 
-	host.socket.bind(bus.tsock);
-	gpu.mem.bind(bus.tsock);
-	bus.isock.bind(gpu.bar0);
-	bus.isock.bind(gpu.bar1);
-	bus.isock.bind(mem.socket);
-	bus.map(GM_TLM_BAR0_BASE, gpusim_tlm::bar0_bytes, 0);
-	bus.map(GM_TLM_BAR1_BASE, GPU_APT_WINDOW_BYTES, 1);
-	bus.map(0, GM_TLM_MEM_BYTES, 2, false);
-	gpu.irq(irq);
-	host.irq(irq);
 	sc_start();
 	CHECK(ref.st == GM_OK && tlm.st == GM_OK);
 	CHECK(tlm.checks > 0 && tlm.failed == 0);
