@@ -148,23 +148,15 @@ static void wave_mem_pins(struct gm *g, const struct gm_mem_rsp *rsp, bool refus
 	p->mm_sys_backlog = g->mem ? sat16(gm_mem_backlog(g->mem, true, g->cycle)) : 0;
 }
 
-/* The memory port: the memory model, or the TLM initiator's (gm_port). */
-static inline bool port_can_accept(const struct gm *g)
-{
-	return g->port ? gm_port_can_accept(g->port) : gm_mem_can_accept(g->mem);
-}
-
-static inline bool port_response(struct gm *g, struct gm_mem_rsp *rsp)
-{
-	return g->port ? gm_port_response(g->port, g->cycle, rsp) : gm_mem_response(g->mem, g->cycle, rsp);
-}
-
-/* Service the memory port for this cycle and clock the RTL once. */
-void gm_tick(struct gm *g)
+/* Service the memory port for this cycle and clock the RTL once: the
+ * memory model's (@port NULL) or a TLM initiator's (@port, gm_port).
+ * Inlined twice by gm_tick, once for each, so the memory model's cycle
+ * pays no test for the other. */
+static inline __attribute__((always_inline)) void tick(struct gm *g, struct gm_port *port)
 {
 	struct gm_pins *p = &g->pins;
 	struct gm_mem_rsp rsp;
-	bool can = port_can_accept(g);
+	bool can = port ? gm_port_can_accept(port) : gm_mem_can_accept(g->mem);
 	bool dump, have_rsp, fired;
 
 	p->mem_req_ready = can;
@@ -178,12 +170,12 @@ void gm_tick(struct gm *g)
 		req.wstrb = p->mem_req_wstrb;
 		/* The RTL only issues beat-aligned addresses; an unaligned one
 		 * would be an RTL bug, answered by the memory model's error. */
-		if (g->port)
-			gm_port_request(g->port, g->cycle, &req);
+		if (port)
+			gm_port_request(port, g->cycle, &req);
 		else
 			(void)gm_mem_request(g->mem, g->cycle, &req);
 	}
-	have_rsp = port_response(g, &rsp);
+	have_rsp = port ? gm_port_response(port, g->cycle, &rsp) : gm_mem_response(g->mem, g->cycle, &rsp);
 	if (have_rsp) {
 		p->mem_rsp_valid = 1;
 		p->mem_rsp_id = rsp.id;
@@ -198,8 +190,8 @@ void gm_tick(struct gm *g)
 	} else {
 		p->mem_rsp_valid = 0;
 	}
-	if (g->port)
-		gm_port_tick(g->port, p->mem_req_valid && !can);
+	if (port)
+		gm_port_tick(port, p->mem_req_valid && !can);
 	else
 		gm_mem_tick(g->mem, p->mem_req_valid && !can);
 
@@ -221,6 +213,14 @@ void gm_tick(struct gm *g)
 	g->cycle++;
 	if (g->wave_open && g->cycle >= g->wave_to)
 		(void)gm_wave_close(g);
+}
+
+void gm_tick(struct gm *g)
+{
+	if (g->port)
+		tick(g, g->port);
+	else
+		tick(g, NULL);
 }
 
 /* A host's view of a TLM platform's GPU (gm_io_ops, model/tlm/). */

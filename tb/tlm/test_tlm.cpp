@@ -88,6 +88,7 @@ struct prober : sc_module {
 
 	void registers();
 	void aperture();
+	void memory_error();
 	void body()
 	{
 		registers();
@@ -189,6 +190,33 @@ void prober::aperture()
 	mem_read(off + 256, m, 8);
 	CHECK(!std::memcmp(m, w, 8));
 	CHECK(cycles() > c);
+	memory_error();
+}
+
+// An error response on the GPU's initiator socket is the RTL's memory
+// error: an aperture range onto an address the bus maps to nothing fails
+// its read and its write.
+void prober::memory_error()
+{
+	const uint64_t b0 = GM_TLM_BAR0_BASE, b1 = GM_TLM_BAR1_BASE, nowhere = 0x400000000000ull;
+	const uint32_t regs[][2] = {
+		{ GPU_REG_APT_CTRL(0), 0 },
+		{ GPU_REG_APT_START(0), 0x200000 },
+		{ GPU_REG_APT_END(0), 0x201000 },
+		{ GPU_REG_APT_BASE_LO(0), (uint32_t)nowhere },
+		{ GPU_REG_APT_BASE_HI(0), (uint32_t)(nowhere >> 32) },
+		{ GPU_REG_APT_PITCH(0), 256 },
+		{ GPU_REG_APT_CTRL(0), GPU_APT_CTRL_VALID(1) },
+	};
+	uint8_t d[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+	for (const auto &r : regs) {
+		uint32_t v = r[1];
+
+		CHECK(go(TLM_WRITE_COMMAND, b0 + r[0], &v, 4) == TLM_OK_RESPONSE);
+	}
+	CHECK(go(TLM_READ_COMMAND, b1 + 0x200000, d, 8) == TLM_ADDRESS_ERROR_RESPONSE);
+	CHECK(go(TLM_WRITE_COMMAND, b1 + 0x200008, d, 8) == TLM_ADDRESS_ERROR_RESPONSE);
 }
 
 static int case_bar()
