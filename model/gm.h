@@ -102,7 +102,9 @@ void gm_config_default(struct gm_config *cfg);
 /*
  * Create a model, hold reset for cfg->reset_cycles and release it.
  * GM_OK and *out set; GM_ERR_BAD_ARG (NULL, bad sizes, latencies...);
- * GM_ERR_NO_MEM; GM_ERR_UNSUPPORTED (a second SystemC model in one process).
+ * GM_ERR_NO_MEM; GM_ERR_UNSUPPORTED (a second SystemC model in one process;
+ * on tlm: a second platform gm_create builds, a SystemC process outside a
+ * gm_tlm_host, or a build without SystemC).
  * On error *out is untouched and nothing is left allocated.
  */
 int gm_create(const struct gm_config *cfg, struct gm **out) GM_MUST_CHECK;
@@ -304,7 +306,8 @@ int gm_wave_watch(struct gm *g, uint64_t addr, const char *name) GM_MUST_CHECK;
  * Open it right after gm_create: a replay starts from a fresh model and
  * refuses a capture begun at a later cycle (what came before is not in it).
  * gm_capture_open: GM_OK; GM_ERR_BAD_ARG (NULL); GM_ERR_BUSY (one already
- * open); GM_ERR_IO (cannot create @path); GM_ERR_NO_MEM.
+ * open); GM_ERR_IO (cannot create @path); GM_ERR_NO_MEM; GM_ERR_UNSUPPORTED
+ * (the tlm backend: its calls are a platform's transactions, not recorded).
  * gm_capture_close (also done by gm_destroy) writes the final state (cycle,
  * interrupt line, a hash of all memory) and closes: GM_OK; GM_ERR_IO (a
  * write failed, the file is incomplete); GM_ERR_UNSUPPORTED (a
