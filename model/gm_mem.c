@@ -649,26 +649,44 @@ bool gm_mem_response(struct gm_mem *m, uint64_t now, struct gm_mem_rsp *rsp)
 
 /*
  * Serve @req at cycle @now as a TLM target does (model/tlm/gm_mem_tlm.cpp):
- * its effect now, its response in *rsp at once and the cycle it is due in
- * *due - the cycle gm_mem_request would have made it due.  The response
- * order and the in-flight limit are then the caller's (model/gm_port.c).
- * GM_ERR_BUSY when requests are in flight (this gm_mem is queued through
- * gm_mem_request instead); otherwise as gm_mem_request.
+ * its effect now, its response in *rsp at once and in *due the cycle
+ * gm_mem_request would have made it due (the same region, bus and latency
+ * code, without the queue).  The response order and the in-flight limit
+ * are then the caller's (model/gm_port.c).  GM_ERR_BUSY when requests
+ * queued by gm_mem_request are in flight (their bus slots would be
+ * shared); otherwise as gm_mem_request.  rdata past the beat is left as it was.
  */
 int gm_mem_serve(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req,
 		 struct gm_mem_rsp *rsp, uint64_t *due)
 {
-	int st;
+	struct gm_mem_region *r;
+	int idx, ret;
 
-	if (!m || !rsp || !due)
+	if (!m || !req || !rsp || !due || (req->addr & (m->beat_bytes - 1)))
 		return GM_ERR_BAD_ARG;
 	if (m->nflight)
 		return GM_ERR_BUSY;
-	st = gm_mem_request(m, now, req);
-	if (st)
-		return st;
-	*due = m->first_due;
-	(void)gm_mem_response(m, m->first_due, rsp);
+	idx = region_of_beat(m, req->addr);
+	memset(rsp->rdata, 0, m->beat_bytes);
+	if (idx < 0) {
+		m->st.err_reqs++;
+		*due = now + GM_ERR_LATENCY_CYCLES;
+	} else {
+		r = &m->region[idx];
+		if (req->write) {
+			ret = port_write(m, r, req);
+			if (ret)
+				return ret;
+		} else {
+			port_read(m, r, req->addr, rsp->rdata);
+		}
+		*due = bus_due(r, now);
+	}
+	rsp->id = req->id;
+	rsp->write = req->write;
+	rsp->err = idx < 0;
+	rsp->accepted = now;
+	m->next_seq++;
 	return GM_OK;
 }
 
