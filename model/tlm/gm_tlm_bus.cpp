@@ -25,10 +25,22 @@ void gm_tlm_bus::map(uint64_t base, uint64_t size, unsigned port, bool rebase)
 	m_map.push_back({ base, size, port, rebase });
 }
 
+// @a + @b, or the largest address when that overflows (a DMI region's
+// "everything" end).
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static bool inside(const gm_tlm_bus::window &w, uint64_t a, uint64_t len)
+{
+	return a >= w.base && a - w.base < w.size && len <= w.size - (a - w.base);
+}
+
 const gm_tlm_bus::window *gm_tlm_bus::decode(uint64_t a, uint64_t len) const
 {
 	for (const window &w : m_map)
-		if (a >= w.base && a - w.base < w.size && len <= w.size - (a - w.base))
+		if (inside(w, a, len))
 			return &w;
 	return nullptr;
 }
@@ -89,8 +101,8 @@ bool gm_tlm_bus::get_dmi(int id, tlm_generic_payload &t, tlm_dmi &d)
 	ok = isock[w->port]->get_direct_mem_ptr(t, d);
 	t.set_address(a);
 	// back to bus addresses, inside the window
-	uint64_t lo = std::max<uint64_t>(d.get_start_address() + off, w->base);
-	uint64_t hi = std::min<uint64_t>(d.get_end_address() + off, w->base + w->size - 1);
+	uint64_t lo = std::max<uint64_t>(sat_add(d.get_start_address(), off), w->base);
+	uint64_t hi = std::min<uint64_t>(sat_add(d.get_end_address(), off), w->base + w->size - 1);
 	if (ok && d.get_dmi_ptr() && lo > d.get_start_address() + off)
 		d.set_dmi_ptr(d.get_dmi_ptr() + (lo - (d.get_start_address() + off)));
 	d.set_start_address(lo);
@@ -105,8 +117,8 @@ void gm_tlm_bus::invalidate(int port, sc_dt::uint64 start, sc_dt::uint64 end)
 
 		if ((int)w.port != port)
 			continue;
-		lo = std::max<uint64_t>(start + off, w.base);
-		hi = std::min<uint64_t>(end > UINT64_MAX - off ? UINT64_MAX : end + off, w.base + w.size - 1);
+		lo = std::max<uint64_t>(sat_add(start, off), w.base);
+		hi = std::min<uint64_t>(sat_add(end, off), w.base + w.size - 1);
 		if (lo > hi)
 			continue;
 		for (unsigned i = 0; i < tsock.size(); i++)

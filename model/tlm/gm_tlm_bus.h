@@ -38,12 +38,14 @@ public:
 	// Windows must not overlap (SC_REPORT_ERROR).
 	void map(uint64_t base, uint64_t size, unsigned port, bool rebase = true);
 
-private:
+	// A window of the map.
 	struct window {
 		uint64_t base, size;
 		unsigned port;
 		bool rebase;
 	};
+
+private:
 	std::vector<window> m_map;
 
 	const window *decode(uint64_t a, uint64_t len) const;
