@@ -528,7 +528,7 @@ synth: deps-test
 # its seed, its waves, and the line "N passed, N failed".
 test: deps-test deps-slurm
 	@mkdir -p $(B)
-	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(TEST_BIN)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(TEST_BIN) $(VP_BIN)
 	@python3 tb/regress/regress.py --build $(B) -j $(JOBS) --junit $(B)/junit.xml $(REGRESS_ARGS)
 
 # make regress [REGRESS_LIST=FILE] [SHARD=K/N]: one shard of a larger list.

@@ -145,7 +145,8 @@ add_test(tlm_two tests/test_tlm two)
 add_test(tlm_cli_parity sh ../tb/tlm/cli_parity.sh bin/gpusim tlm)
 add_test(systemc_run_all sh ../tb/tlm/cli_parity.sh bin/gpusim systemc)
 add_test(tlm_waves sh ../tb/tlm/waves.sh bin/gpusim)
-set_tests_properties(tlm_bar tlm_parity_demo tlm_parity_copies tlm_lt_mem tlm_two tlm_waves
+add_test(tlm_vp bin/gpusim_vp --quantum 10000)
+set_tests_properties(tlm_bar tlm_parity_demo tlm_parity_copies tlm_lt_mem tlm_two tlm_waves tlm_vp
 	PROPERTIES LABELS "systemc;tlm" TIMEOUT 120)
 set_tests_properties(tlm_cli_parity PROPERTIES LABELS "systemc;tlm" TIMEOUT 300)
 set_tests_properties(systemc_run_all PROPERTIES LABELS systemc TIMEOUT 300)
