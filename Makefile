@@ -158,13 +158,20 @@ FW_VIDSCH_C := fw/vidsch/fw_mfence.c fw/vidsch/fw_sched.c
 FW_UMD_C := fw/umd/fw_umd.c fw/umd/umd_obj.c fw/umd/umd_rec.c fw/umd/umd_exec.c fw/umd/umd_rt.c
 FW_H := $(wildcard $(addsuffix /*.h,$(FW_DIRS)))
 
-LIB_C := model/gm.c model/gm_backends.c model/gm_apt.c model/gm_capture.c model/gm_capture_read.c model/gm_view.c model/gm_mem.c model/gm_status.c $(wildcard model/ref/*.c) $(HW_C) dma/dma_buf.c dma/dma_disasm.c \
+# The TLM-2.0 module, its memory target, interconnect and host (model/tlm/):
+# SystemC like gm_be_sc.cpp, so not in the builds without it (gm_be_nosc.c).
+TLM_CPP := model/tlm/gpusim_tlm.cpp model/tlm/gm_mem_tlm.cpp model/tlm/gm_tlm_bus.cpp \
+	model/tlm/gm_tlm_host.cpp
+TLM_OBJ := $(patsubst %.cpp,$(B)/obj/%.o,$(TLM_CPP))
+TLM_H := $(wildcard model/tlm/*.h)
+
+LIB_C := model/gm.c model/gm_backends.c model/gm_apt.c model/gm_capture.c model/gm_capture_read.c model/gm_view.c model/gm_mem.c model/gm_port.c model/gm_status.c $(wildcard model/ref/*.c) $(HW_C) dma/dma_buf.c dma/dma_disasm.c \
 	dma/dma_patch.c dma/dma_validate.c \
 	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c mmu/mmu_shadow.c mmu/mmu_update.c \
 	$(FW_DXGK_C) $(FW_KMD_C) $(FW_VIDMM_C) $(FW_VIDSCH_C) $(FW_UMD_C)
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/obj/gen/gm_asserts.o \
 	$(B)/obj/model/gm_assert.o $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_vl_nt.o \
-	$(B)/obj/model/gm_be_sc.o
+	$(B)/obj/model/gm_be_sc.o $(TLM_OBJ)
 VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_nt/Vgpu_nt__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
 VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads.o)
 ifneq ($(ONE_MODEL),)
@@ -305,6 +312,11 @@ $(B)/obj/model/gm_be_vl_nt.o: model/gm_be_vl.cpp model/gm_backend.h model/gm_pin
 	$(CXX) $(filter-out $(VM_TRACE_DEFS),$(CXXFLAGS)) -DVM_TRACE=0 -DVM_TRACE_FST=0 -DVM_SC=0 \
 		-DGM_VL_NT -I$(B)/vl_nt -c $< -o $@
 
+$(TLM_OBJ): $(B)/obj/%.o: %.cpp $(TLM_H) model/gm.h model/gm_backend.h model/gm_priv.h model/gm_port.h \
+		model/gm_pins.h
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -I$(SC_INC) -Imodel/tlm -c $< -o $@
+
 $(B)/obj/model/gm_be_sc.o: model/gm_be_sc.cpp model/gm_backend.h model/gm_pins.h model/gm_pins.hpp model/gm_pins_sc.hpp $(B)/vl_sc/Vgpu_sc.mk
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -DVM_SC=1 -I$(SC_INC) -I$(B)/vl_sc -c $< -o $@
@@ -332,12 +344,31 @@ $(BIN): $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)
 
+# The virtual platform example (tools/gpusim_vp.cpp): an sc_main with
+# gpusim_tlm, gm_mem_tlm, gm_tlm_bus and a host running the demo.
+VP_BIN := $(B)/bin/gpusim_vp
+$(B)/obj/tools/gpusim_vp.o: tools/gpusim_vp.cpp $(TLM_H) tools/scen/scen_demo.h
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -I$(SC_INC) -Imodel/tlm -Itools/scen -c $< -o $@
+$(VP_BIN): $(B)/obj/tools/gpusim_vp.o $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $(B)/obj/tools/gpusim_vp.o $(filter $(B)/obj/tools/scen/%,$(TOOL_OBJ)) $(LIB) \
+		$(VL_ARCH) $(VL_RT) $(LDLIBS)
+ifeq ($(filter 1,$(COV) $(PROF))$(FAST),)
+all: $(VP_BIN)
+endif
+
 # Tests find the shared helpers of tb/ (tb_seed.h: the seed of every random
 # test) and the user-mode driver's workload of tools/scen/ (umd_work.h).
 $(B)/obj/tb/%.o: CFLAGS += -Itb -Itools/scen
 SEED_OBJ := $(B)/obj/tb/tb_seed.o
 
 $(B)/tests/test_gm_mem: $(B)/obj/tb/unit/test_gm_mem.o $(B)/obj/model/gm_mem.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+
+$(B)/tests/test_gm_port: $(B)/obj/tb/unit/test_gm_port.o $(B)/obj/model/gm_port.o $(B)/obj/model/gm_mem.o \
+		$(SEED_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
@@ -435,6 +466,20 @@ $(B)/tests/test_umd_rtl: $(B)/obj/tools/scen/umd_work.o $(B)/obj/tools/scen/umd_
 # compared (tb/rand/).  `make rand-nightly` runs RAND_SEEDS of them.
 $(B)/obj/tb/rand/%.o: CFLAGS += -Itb/rand
 RAND_OBJ := $(addprefix $(B)/obj/tb/rand/,test_rand.o rand_prog.o rand_prog_run.o)
+# gpusim_tlm in SystemC platforms (tb/tlm/): an sc_main, one case a run;
+# its hosts run the demo and the scenarios of tools/scen/.
+SCEN_OBJ := $(addprefix $(B)/obj/tools/scen/,scen_demo.o scen_pipe.o scen_common.o scen_gpuva.o \
+	scen_deferred.o scen_lock.o umd_work.o umd_work_gpu.o)
+$(B)/obj/tb/tlm/%.o: tb/tlm/%.cpp $(wildcard tb/tlm/*.h) $(TLM_H) $(wildcard tools/scen/*.h)
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -I$(SC_INC) -Imodel/tlm -Itb/tlm -Itools/scen -c $< -o $@
+$(B)/obj/tb/tlm/%.o: CFLAGS += -Itb/tlm
+$(B)/tests/test_tlm: $(B)/obj/tb/tlm/test_tlm.o $(B)/obj/tb/tlm/tlm_runs.o $(SCEN_OBJ) $(LIB) $(VL_ARCH) \
+		$(VL_RT)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $(B)/obj/tb/tlm/test_tlm.o $(B)/obj/tb/tlm/tlm_runs.o $(SCEN_OBJ) $(LIB) $(VL_ARCH) \
+		$(VL_RT) $(LDLIBS)
+
 $(B)/tests/test_rand: $(RAND_OBJ) $(SEED_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(RAND_OBJ) $(SEED_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)
@@ -508,7 +553,7 @@ synth: deps-test
 # its seed, its waves, and the line "N passed, N failed".
 test: deps-test deps-slurm
 	@mkdir -p $(B)
-	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(TEST_BIN)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(TEST_BIN) $(VP_BIN)
 	@python3 tb/regress/regress.py --build $(B) -j $(JOBS) --junit $(B)/junit.xml $(REGRESS_ARGS)
 
 # make regress [REGRESS_LIST=FILE] [SHARD=K/N]: one shard of a larger list.

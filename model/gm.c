@@ -58,6 +58,14 @@ static const struct {
 	},
 	[GM_BACKEND_SYSTEMC] = { &gm_backend_systemc, NULL },
 	[GM_BACKEND_REF] = { &gm_backend_ref, NULL },
+	/* the GPU of a TLM platform runs the Verilator model (model/tlm/) */
+	[GM_BACKEND_TLM] = { &gm_backend_verilator,
+#ifdef GM_VL_NT
+			     &gm_backend_verilator_nt
+#else
+			     NULL
+#endif
+	},
 };
 
 _Static_assert(sizeof(backend_ops) / sizeof(backend_ops[0]) == GM_BACKEND_COUNT,
@@ -79,7 +87,7 @@ static bool config_valid(const struct gm_config *cfg)
 	       cfg->reset_cycles <= GM_MAX_RESET_CYCLES;
 }
 
-static void mem_cfg_from(const struct gm_config *cfg, struct gm_mem_cfg *mc)
+void gm_mem_cfg_from(const struct gm_config *cfg, struct gm_mem_cfg *mc)
 {
 	memset(mc, 0, sizeof(*mc));
 	mc->vram.base = GPU_VRAM_BASE;
@@ -132,19 +140,24 @@ static void wave_mem_pins(struct gm *g, const struct gm_mem_rsp *rsp, bool refus
 {
 	struct gm_pins *p = &g->pins;
 
-	p->mm_inflight = (uint16_t)(gm_mem_outstanding(g->mem) & 0x1fffu);
+	p->mm_inflight = (uint16_t)((g->port ? gm_port_outstanding(g->port) : gm_mem_outstanding(g->mem)) &
+				    0x1fffu);
 	p->mm_refused = refused;
 	p->mm_rsp_latency = rsp ? sat16(g->cycle - rsp->accepted) : 0;
-	p->mm_vram_backlog = sat16(gm_mem_backlog(g->mem, false, g->cycle));
-	p->mm_sys_backlog = sat16(gm_mem_backlog(g->mem, true, g->cycle));
+	/* a TLM target's bus is its own: no backlog to show */
+	p->mm_vram_backlog = g->mem ? sat16(gm_mem_backlog(g->mem, false, g->cycle)) : 0;
+	p->mm_sys_backlog = g->mem ? sat16(gm_mem_backlog(g->mem, true, g->cycle)) : 0;
 }
 
-/* Service the memory port for this cycle and clock the RTL once. */
-void gm_tick(struct gm *g)
+/* Service the memory port for this cycle and clock the RTL once: the
+ * memory model's (@port NULL) or a TLM initiator's (@port, gm_port).
+ * Inlined twice by gm_tick, once for each, so the memory model's cycle
+ * pays no test for the other. */
+static inline __attribute__((always_inline)) void tick(struct gm *g, struct gm_port *port)
 {
 	struct gm_pins *p = &g->pins;
 	struct gm_mem_rsp rsp;
-	bool can = gm_mem_can_accept(g->mem);
+	bool can = port ? gm_port_can_accept(port) : gm_mem_can_accept(g->mem);
 	bool dump, have_rsp, fired;
 
 	p->mem_req_ready = can;
@@ -158,9 +171,12 @@ void gm_tick(struct gm *g)
 		req.wstrb = p->mem_req_wstrb;
 		/* The RTL only issues beat-aligned addresses; an unaligned one
 		 * would be an RTL bug, answered by the memory model's error. */
-		(void)gm_mem_request(g->mem, g->cycle, &req);
+		if (port)
+			gm_port_request(port, g->cycle, &req);
+		else
+			(void)gm_mem_request(g->mem, g->cycle, &req);
 	}
-	have_rsp = gm_mem_response(g->mem, g->cycle, &rsp);
+	have_rsp = port ? gm_port_response(port, g->cycle, &rsp) : gm_mem_response(g->mem, g->cycle, &rsp);
 	if (have_rsp) {
 		p->mem_rsp_valid = 1;
 		p->mem_rsp_id = rsp.id;
@@ -175,7 +191,10 @@ void gm_tick(struct gm *g)
 	} else {
 		p->mem_rsp_valid = 0;
 	}
-	gm_mem_tick(g->mem, p->mem_req_valid && !can);
+	if (port)
+		gm_port_tick(port, p->mem_req_valid && !can);
+	else
+		gm_mem_tick(g->mem, p->mem_req_valid && !can);
 
 	dump = g->wave_open && g->cycle >= g->wave_from;
 	if (dump && p->mem_req_valid && can)
@@ -197,7 +216,34 @@ void gm_tick(struct gm *g)
 		(void)gm_wave_close(g);
 }
 
-int gm_create(const struct gm_config *cfg, struct gm **out)
+void gm_tick(struct gm *g)
+{
+	if (g->port)
+		tick(g, g->port);
+	else
+		tick(g, NULL);
+}
+
+/* A host's view of a TLM platform's GPU (gm_io_ops, model/tlm/). */
+static int create_io(const struct gm_config *cfg, struct gm **out)
+{
+	struct gm *g = calloc(1, sizeof(*g));
+	int st;
+
+	if (!g)
+		return GM_ERR_NO_MEM;
+	g->cfg = *cfg;
+	st = gm_tlm_open(cfg, &g->io, &g->io_be);
+	if (st) {
+		free(g);
+		return st;
+	}
+	*out = g;
+	return GM_OK;
+}
+
+/* gm_create with the memory port served by @xfer (NULL: the memory model). */
+static int create(const struct gm_config *cfg, gm_port_xfer_fn xfer, void *ctx, struct gm **out)
 {
 	struct gm_mem_cfg mc;
 	struct gm *g;
@@ -205,13 +251,16 @@ int gm_create(const struct gm_config *cfg, struct gm **out)
 
 	if (!cfg || !out || !config_valid(cfg))
 		return GM_ERR_BAD_ARG;
+	if (cfg->backend == GM_BACKEND_TLM && !xfer)
+		return create_io(cfg, out);
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return GM_ERR_NO_MEM;
 	g->ops = gm_backend_ops_of(cfg->backend, cfg->waves);
 	g->cfg = *cfg;
-	mem_cfg_from(cfg, &mc);
-	st = gm_mem_create(&mc, &g->mem);
+	gm_mem_cfg_from(cfg, &mc);
+	st = xfer ? gm_port_create(cfg->max_outstanding, GM_BEAT_BYTES, xfer, ctx, &g->port)
+		  : gm_mem_create(&mc, &g->mem);
 	if (st)
 		goto err_free_gm;
 	st = g->ops->create(&g->pins, &g->be);
@@ -230,19 +279,36 @@ int gm_create(const struct gm_config *cfg, struct gm **out)
 
 err_free_mem:
 	gm_mem_destroy(g->mem);
+	gm_port_destroy(g->port);
 err_free_gm:
 	free(g);
 	return st;
+}
+
+int gm_create(const struct gm_config *cfg, struct gm **out)
+{
+	return create(cfg, NULL, NULL, out);
+}
+
+int gm_create_port(const struct gm_config *cfg, gm_port_xfer_fn xfer, void *ctx, struct gm **out)
+{
+	return xfer ? create(cfg, xfer, ctx, out) : GM_ERR_BAD_ARG;
 }
 
 void gm_destroy(struct gm *g)
 {
 	if (!g)
 		return;
+	if (g->io) {
+		g->io->destroy(g->io_be);
+		free(g);
+		return;
+	}
 	(void)gm_wave_close(g);
 	(void)gm_capture_close(g);
 	g->ops->destroy(g->be);
 	gm_mem_destroy(g->mem);
+	gm_port_destroy(g->port);
 	free(g);
 }
 
@@ -251,11 +317,23 @@ const char *gm_backend_name(const struct gm *g)
 	return gm_backend_info(g->cfg.backend)->name;
 }
 
+/* A host's view of a TLM platform's GPU: its GPU's own model, brought to
+ * the host's time (statistics, waves, model errors). */
+static struct gm *io_core(const struct gm *g)
+{
+	return g->io->core(g->io_be);
+}
+
+static bool reg_off_ok(uint32_t off)
+{
+	return !(off & 3u) && off <= 0xfffcu;
+}
+
 static int reg_access(struct gm *g, uint32_t off, bool we, uint32_t wdata, uint32_t *rdata)
 {
 	struct gm_pins *p = &g->pins;
 
-	if (off & 3u || off > 0xfffcu)
+	if (!reg_off_ok(off))
 		return GM_ERR_BAD_ARG;
 	p->reg_req_valid = 1;
 	p->reg_req_we = we;
@@ -277,6 +355,8 @@ int gm_reg_write(struct gm *g, uint32_t off, uint32_t val)
 {
 	int st;
 
+	if (g->io)
+		return reg_off_ok(off) ? g->io->reg(g->io_be, true, off, &val) : GM_ERR_BAD_ARG;
 	gm_cap_enter(g->cap, g->cycle, false);
 	st = reg_access(g, off, true, val, NULL);
 	if (st != GM_ERR_BAD_ARG)
@@ -289,6 +369,8 @@ int gm_reg_read(struct gm *g, uint32_t off, uint32_t *val)
 {
 	int st = GM_ERR_BAD_ARG;
 
+	if (g->io)
+		return val && reg_off_ok(off) ? g->io->reg(g->io_be, false, off, val) : GM_ERR_BAD_ARG;
 	gm_cap_enter(g->cap, g->cycle, false);
 	if (val)
 		st = reg_access(g, off, false, 0, val);
@@ -302,6 +384,10 @@ int gm_backdoor_write(struct gm *g, uint64_t addr, const void *buf, size_t len)
 {
 	int st;
 
+	if (g->io)
+		return g->io->mem(g->io_be, true, addr, (void *)buf, len);
+	if (!g->mem)
+		return GM_ERR_UNSUPPORTED; /* a TLM GPU's memory is the platform's */
 	gm_cap_enter(g->cap, g->cycle, false);
 	g->apt_pf_stale = true;
 	st = gm_mem_write(g->mem, addr, buf, len);
@@ -313,6 +399,10 @@ int gm_backdoor_read(struct gm *g, uint64_t addr, void *buf, size_t len)
 {
 	int st;
 
+	if (g->io)
+		return g->io->mem(g->io_be, false, addr, buf, len);
+	if (!g->mem)
+		return GM_ERR_UNSUPPORTED;
 	gm_cap_enter(g->cap, g->cycle, false);
 	st = gm_mem_read(g->mem, addr, buf, len);
 	gm_cap_mem_read(g->cap, g->cycle, addr, buf, len, st);
@@ -336,6 +426,8 @@ int gm_backdoor_read64(struct gm *g, uint64_t addr, uint64_t *v)
 
 int gm_step(struct gm *g, uint64_t cycles)
 {
+	if (g->io)
+		return g->io->step(g->io_be, cycles);
 	gm_cap_enter(g->cap, g->cycle, true);
 	while (cycles-- && !g->failed)
 		gm_tick(g);
@@ -345,6 +437,8 @@ int gm_step(struct gm *g, uint64_t cycles)
 
 bool gm_model_error(const struct gm *g, const char **what, uint64_t *cycle)
 {
+	if (g && g->io)
+		return gm_model_error(io_core(g), what, cycle);
 	if (!g || !g->failed)
 		return false;
 	if (what)
@@ -358,6 +452,8 @@ int gm_inject_mem_rsp(struct gm *g, uint32_t id, uint64_t at_cycle)
 {
 	if (!g)
 		return GM_ERR_BAD_ARG;
+	if (g->io)
+		return gm_inject_mem_rsp(io_core(g), id, at_cycle);
 	gm_cap_enter(g->cap, g->cycle, false);
 	if (id > 0xffu || g->inject_rsp) {
 		gm_cap_inject(g->cap, g->cycle, id, at_cycle, GM_ERR_BAD_ARG);
@@ -384,11 +480,14 @@ static int run_until(struct gm *g, gm_cond_fn cond, void *ctx, uint64_t budget, 
 		}
 		if (n == budget)
 			break;
-		if (g->failed) {
+		if (g->io ? gm_model_error(g, NULL, NULL) : g->failed) {
 			st = GM_ERR_HW;
 			break;
 		}
-		gm_tick(g);
+		if (g->io)
+			(void)g->io->step(g->io_be, 1); /* the condition reads through io */
+		else
+			gm_tick(g);
 		n++;
 	}
 	if (used)
@@ -416,6 +515,8 @@ int gm_run_until_irq(struct gm *g, uint64_t budget, uint64_t *used)
 {
 	int st;
 
+	if (g->io)
+		return g->io->run_until_irq(g->io_be, budget, used);
 	gm_cap_enter(g->cap, g->cycle, true);
 	st = run_until(g, irq_high, NULL, budget, used);
 	gm_cap_run(g->cap, g->cycle, GM_CAP_RUN_UNTIL_IRQ, st);
@@ -424,20 +525,28 @@ int gm_run_until_irq(struct gm *g, uint64_t budget, uint64_t *used)
 
 bool gm_irq(const struct gm *g)
 {
-	return g->pins.irq;
+	return g->io ? g->io->irq(g->io_be) : g->pins.irq;
 }
 
 uint64_t gm_cycles(const struct gm *g)
 {
-	return g->cycle;
+	return g->io ? g->io->cycles(g->io_be) : g->cycle;
 }
 
 void gm_get_stats(const struct gm *g, struct gm_stats *st)
 {
+	if (g->io) { /* the GPU's port side, the memory target's contents */
+		gm_get_stats(io_core(g), st);
+		g->io->mem_stats(g->io_be, &st->mem);
+		return;
+	}
 	st->cycles = g->cycle;
 	st->reg_reads = g->reg_reads;
 	st->reg_writes = g->reg_writes;
-	gm_mem_get_stats(g->mem, &st->mem);
+	if (g->port)
+		gm_port_get_stats(g->port, &st->mem);
+	else
+		gm_mem_get_stats(g->mem, &st->mem);
 }
 
 /* --------------------------------------------------------------- capture */
@@ -446,6 +555,8 @@ int gm_capture_open(struct gm *g, const char *path)
 {
 	if (!g || !path)
 		return GM_ERR_BAD_ARG;
+	if (g->io || !g->mem)
+		return GM_ERR_UNSUPPORTED; /* not recorded on a TLM platform */
 	if (g->cap)
 		return GM_ERR_BUSY;
 	return gm_cap_create(path, &g->cfg, g->cycle, &g->cap);
@@ -469,7 +580,9 @@ bool gm_capture_is_open(const struct gm *g)
 
 uint64_t gm_memory_hash(const struct gm *g)
 {
-	return gm_mem_hash(g->mem);
+	if (g->io)
+		return g->io->mem_hash(g->io_be);
+	return g->mem ? gm_mem_hash(g->mem) : 0;
 }
 
 /* ------------------------------------------------------------------ waves */
@@ -486,6 +599,8 @@ int gm_wave_open(struct gm *g, const char *path, uint64_t from_cycle, uint64_t t
 	bool vcd;
 	int st;
 
+	if (g->io)
+		return gm_wave_open(io_core(g), path, from_cycle, to_cycle);
 	if (!path || from_cycle >= to_cycle)
 		return GM_ERR_BAD_ARG;
 	vcd = has_suffix(path, ".vcd");
@@ -560,12 +675,16 @@ static void wave_add_mark(struct gm *g, unsigned prio, const char *fmt, ...)
 
 void gm_wave_mark(struct gm *g, enum gm_mark_kind kind, const char *name)
 {
+	if (g && g->io)
+		g = io_core(g);
 	if (g && name && (unsigned)kind <= GM_MARK_FENCE)
 		wave_add_mark(g, kind, "%s", name);
 }
 
 int gm_wave_watch(struct gm *g, uint64_t addr, const char *name)
 {
+	if (g && g->io)
+		return gm_wave_watch(io_core(g), addr, name);
 	if (!g || !name || (addr & 7u))
 		return GM_ERR_BAD_ARG;
 	if (g->nwatch == GM_WAVE_WATCHES)
@@ -600,6 +719,8 @@ int gm_wave_close(struct gm *g)
 {
 	int st = GM_OK, vst;
 
+	if (g->io)
+		return gm_wave_close(io_core(g));
 	if (!g->wave_open)
 		return GM_OK;
 	g->ops->trace_close(g->be);
@@ -622,5 +743,5 @@ int gm_wave_close(struct gm *g)
 
 bool gm_wave_is_open(const struct gm *g)
 {
-	return g->wave_open;
+	return g->io ? gm_wave_is_open(io_core(g)) : g->wave_open;
 }

@@ -30,9 +30,10 @@ enum gm_backend_kind {
 	GM_BACKEND_VERILATOR = 0, /* plain Verilated C++ model (default, fastest) */
 	GM_BACKEND_SYSTEMC,       /* the same RTL under the SystemC kernel */
 	GM_BACKEND_REF,           /* the C reference model (model/ref/): no RTL, no waveforms */
+	GM_BACKEND_TLM,           /* the Verilated RTL as a SystemC TLM-2.0 module in a platform (model/tlm/) */
 };
 
-#define GM_BACKEND_COUNT 3 /* enum gm_backend_kind values */
+#define GM_BACKEND_COUNT 4 /* enum gm_backend_kind values */
 
 /* What a backend can do (struct gm_backend_info.caps). */
 #define GM_CAP_WAVES (1u << 0)   /* has signals to dump: gm_wave_open (gm_config.waves) */
@@ -41,6 +42,10 @@ enum gm_backend_kind {
 /* A model not made for waves runs a build of the RTL without trace support,
  * one made for waves a build with it (what bench_ipc.sh's NAME+trace measures). */
 #define GM_CAP_TRACE_MODEL (1u << 3)
+/* The model is a host's view of a GPU in a SystemC TLM-2.0 platform: one
+ * platform per process; its register and aperture calls are transactions
+ * (model/tlm/README section of the top README). */
+#define GM_CAP_PLATFORM (1u << 4)
 
 /* One backend of the registry (model/gm_backends.c). */
 struct gm_backend_info {
@@ -104,7 +109,9 @@ void gm_config_default(struct gm_config *cfg);
  * Create a model, hold reset for cfg->reset_cycles and release it.
  * GM_OK and *out set; GM_ERR_BAD_ARG (NULL, bad sizes, latencies, a reset
  * of 0 or more than GM_MAX_RESET_CYCLES cycles...: no cycle is clocked);
- * GM_ERR_NO_MEM; GM_ERR_UNSUPPORTED (a second SystemC model in one process).
+ * GM_ERR_NO_MEM; GM_ERR_UNSUPPORTED (a second SystemC model in one process;
+ * on tlm: a second platform gm_create builds, a SystemC process outside a
+ * gm_tlm_host, or a build without SystemC).
  * On error *out is untouched and nothing is left allocated.
  */
 int gm_create(const struct gm_config *cfg, struct gm **out) GM_MUST_CHECK;
@@ -306,7 +313,8 @@ int gm_wave_watch(struct gm *g, uint64_t addr, const char *name) GM_MUST_CHECK;
  * Open it right after gm_create: a replay starts from a fresh model and
  * refuses a capture begun at a later cycle (what came before is not in it).
  * gm_capture_open: GM_OK; GM_ERR_BAD_ARG (NULL); GM_ERR_BUSY (one already
- * open); GM_ERR_IO (cannot create @path); GM_ERR_NO_MEM.
+ * open); GM_ERR_IO (cannot create @path); GM_ERR_NO_MEM; GM_ERR_UNSUPPORTED
+ * (the tlm backend: its calls are a platform's transactions, not recorded).
  * gm_capture_close (also done by gm_destroy) writes the final state (cycle,
  * interrupt line, a hash of all memory) and closes: GM_OK; GM_ERR_IO (a
  * write failed, the file is incomplete); GM_ERR_UNSUPPORTED (a

@@ -235,11 +235,39 @@ static int apt_read(struct gm *g, uint32_t off, void *buf, size_t len)
 	return first;
 }
 
+int gm_apt_check(enum gm_io_apt op, uint32_t off, const void *buf, size_t len, uint8_t strb)
+{
+	switch (op) {
+	case GM_IO_APT_WRITE64:
+	case GM_IO_APT_POST64:
+		return apt_word_ok(off, strb) ? GM_OK : GM_ERR_BAD_ARG;
+	case GM_IO_APT_READ64:
+		return buf && apt_word_ok(off, 0xff) ? GM_OK : GM_ERR_BAD_ARG;
+	case GM_IO_APT_WRITE:
+	case GM_IO_APT_READ:
+		return apt_range_ok(off, buf, len) ? GM_OK : GM_ERR_BAD_ARG;
+	case GM_IO_APT_FLUSH:
+		return GM_OK;
+	}
+	return GM_ERR_BAD_ARG;
+}
+
+/* A call of a host's view of a TLM platform's GPU (gm_io_ops): checked
+ * here as on a model, then a BAR1 transaction. */
+static int apt_io(struct gm *g, enum gm_io_apt op, uint32_t off, void *buf, size_t len, uint8_t strb)
+{
+	int st = gm_apt_check(op, off, buf, len, strb);
+
+	return st ? st : g->io->apt(g->io_be, op, off, buf, len, strb);
+}
+
 /* The aperture calls as gm.h has them: each one record of a capture. */
 int gm_apt_flush(struct gm *g)
 {
 	int st;
 
+	if (g->io)
+		return apt_io(g, GM_IO_APT_FLUSH, 0, NULL, 0, 0);
 	gm_cap_enter(g->cap, g->cycle, false);
 	st = apt_flush(g);
 	gm_cap_apt(g->cap, g->cycle, GM_CAP_APT_FLUSH, 0, NULL, 0, 0, 0, st);
@@ -250,6 +278,8 @@ int gm_apt_post64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb)
 {
 	int st;
 
+	if (g->io)
+		return apt_io(g, GM_IO_APT_POST64, off, &val, 8, strb);
 	gm_cap_enter(g->cap, g->cycle, false);
 	st = apt_post64(g, off, val, strb);
 	gm_cap_apt(g->cap, g->cycle, GM_CAP_APT_POST64, off, NULL, 0, val, strb, st);
@@ -260,6 +290,8 @@ int gm_apt_write64(struct gm *g, uint32_t off, uint64_t val, uint8_t strb)
 {
 	int st;
 
+	if (g->io)
+		return apt_io(g, GM_IO_APT_WRITE64, off, &val, 8, strb);
 	gm_cap_enter(g->cap, g->cycle, false);
 	st = apt_write64(g, off, val, strb);
 	gm_cap_apt(g->cap, g->cycle, GM_CAP_APT_WRITE64, off, NULL, 0, val, strb, st);
@@ -270,6 +302,8 @@ int gm_apt_read64(struct gm *g, uint32_t off, uint64_t *val)
 {
 	int st;
 
+	if (g->io)
+		return apt_io(g, GM_IO_APT_READ64, off, val, 8, 0xff);
 	gm_cap_enter(g->cap, g->cycle, false);
 	st = apt_read64(g, off, val);
 	gm_cap_apt(g->cap, g->cycle, GM_CAP_APT_READ64, off, NULL, 0,
@@ -281,6 +315,8 @@ int gm_apt_write(struct gm *g, uint32_t off, const void *buf, size_t len)
 {
 	int st;
 
+	if (g->io)
+		return apt_io(g, GM_IO_APT_WRITE, off, (void *)buf, len, 0);
 	gm_cap_enter(g->cap, g->cycle, false);
 	st = apt_write(g, off, buf, len);
 	gm_cap_apt(g->cap, g->cycle, GM_CAP_APT_WRITE, off, buf, len, 0, 0, st);
@@ -291,6 +327,8 @@ int gm_apt_read(struct gm *g, uint32_t off, void *buf, size_t len)
 {
 	int st;
 
+	if (g->io)
+		return apt_io(g, GM_IO_APT_READ, off, buf, len, 0);
 	gm_cap_enter(g->cap, g->cycle, false);
 	st = apt_read(g, off, buf, len);
 	gm_cap_apt(g->cap, g->cycle, GM_CAP_APT_READ, off, buf, len, 0, 0, st);

@@ -75,6 +75,55 @@ struct gm_backend_ops {
 	bool no_aperture;
 };
 
+struct gm;
+struct gm_config;
+struct gm_mem_stats;
+
+/* The aperture calls of gm.h, for struct gm_io_ops.apt. */
+enum gm_io_apt {
+	GM_IO_APT_WRITE64, /* gm_apt_write64: buf the 8-byte word, strb its enables */
+	GM_IO_APT_READ64,  /* gm_apt_read64: buf receives the word */
+	GM_IO_APT_POST64,  /* gm_apt_post64 */
+	GM_IO_APT_WRITE,   /* gm_apt_write: len bytes of buf */
+	GM_IO_APT_READ,    /* gm_apt_read */
+	GM_IO_APT_FLUSH,   /* gm_apt_flush */
+};
+
+/*
+ * A model whose GPU is elsewhere: the gm.h calls of a host in a SystemC
+ * TLM-2.0 platform (model/tlm/gm_tlm_host.cpp), the register-access layer
+ * under gm.h.  gm.c and gm_apt.c check each call's arguments as for any
+ * backend (GM_ERR_BAD_ARG: no transaction) and hand it over here; every
+ * int is an enum gm_status with the meaning gm.h gives the call.
+ */
+struct gm_io_ops {
+	void (*destroy)(void *io);
+	/* A BAR0 transaction: a register write of *val or a read into *val. */
+	int (*reg)(void *io, bool write, uint32_t off, uint32_t *val);
+	/* The memory's debug transport (the backdoor: no time passes). */
+	int (*mem)(void *io, bool write, uint64_t addr, void *buf, size_t len);
+	/* A BAR1 transaction (or, for GM_IO_APT_FLUSH, the flush it asks for). */
+	int (*apt)(void *io, enum gm_io_apt op, uint32_t off, void *buf, size_t len, uint8_t strb);
+	/* Let @cycles of the platform's time pass. */
+	int (*step)(void *io, uint64_t cycles);
+	/* Wait for the interrupt signal, at most @budget cycles. */
+	int (*run_until_irq)(void *io, uint64_t budget, uint64_t *used);
+	/* The interrupt line and the GPU's cycle count at the host's time. */
+	bool (*irq)(void *io);
+	uint64_t (*cycles)(void *io);
+	/* The GPU's own model brought to the host's time (statistics, waves,
+	 * model errors: what a debugger sees, not the bus). */
+	struct gm *(*core)(void *io);
+	/* The memory target's statistics and contents hash, when it is the
+	 * project's memory model (else zeros). */
+	void (*mem_stats)(void *io, struct gm_mem_stats *st);
+	uint64_t (*mem_hash)(void *io);
+};
+
+/* The TLM backend's host (model/tlm/; GM_ERR_UNSUPPORTED in builds
+ * without SystemC): a platform's host view for @cfg in *ops, *io. */
+int gm_tlm_open(const struct gm_config *cfg, const struct gm_io_ops **ops, void **io);
+
 /* The assertion failures of the Verilated models in this thread, caught
  * by the runtime's vl_stop (built with VL_USER_STOP, model/gm_assert.cpp):
  * true, and the failure in @buf, once per failure. */

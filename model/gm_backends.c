@@ -32,6 +32,8 @@ static const struct gm_backend_info infos[] = {
 	{ "systemc", GM_BACKEND_SYSTEMC, GM_CAP_WAVES | GM_CAP_SYSTEMC,
 	  "the same RTL under the SystemC kernel: one model per process" },
 	{ "ref", GM_BACKEND_REF, GM_CAP_MANY, "the C reference model (model/ref/): no RTL, no waveforms" },
+	{ "tlm", GM_BACKEND_TLM, GM_CAP_WAVES | GM_CAP_SYSTEMC | GM_CAP_PLATFORM,
+	  "the plain Verilated RTL as a TLM-2.0 module in a SystemC platform: one per process" },
 };
 
 _Static_assert(sizeof(infos) / sizeof(infos[0]) == GM_BACKEND_COUNT,

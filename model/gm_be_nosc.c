@@ -3,7 +3,7 @@
  * gm_be_nosc.c - the SystemC backend's entry in a build without SystemC
  * (the coverage build, `make coverage`): every model asked of it is
  * refused with GM_ERR_UNSUPPORTED, so gm_create() says so and nothing else
- * changes.
+ * changes.  The TLM backend (model/tlm/) likewise.
  */
 #include "gm_backend.h"
 #include "gm_status.h"
@@ -47,3 +47,12 @@ const struct gm_backend_ops gm_backend_systemc = {
 	.trace_open = nosc_trace_open,
 	.trace_close = nosc_trace_close,
 };
+
+/* The TLM backend's host (model/tlm/) is SystemC too. */
+int gm_tlm_open(const struct gm_config *cfg, const struct gm_io_ops **ops, void **io)
+{
+	(void)cfg;
+	(void)ops;
+	(void)io;
+	return GM_ERR_UNSUPPORTED;
+}

@@ -112,8 +112,10 @@ void sc_trace_close(void *p)
 } // namespace
 
 // libsystemc's own main() calls sc_main(); gpusim has its own main(), so
-// this is never called, but the library needs the symbol to link.
-int sc_main(int, char **)
+// this is never called, but the library needs the symbol to link.  Weak: a
+// program with its own sc_main (a virtual platform with gpusim_tlm,
+// model/tlm/) links against this library too.
+__attribute__((weak)) int sc_main(int, char **)
 {
 	return 1;
 }

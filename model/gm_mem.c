@@ -586,10 +586,48 @@ bool gm_mem_can_accept(const struct gm_mem *m)
  * when a written page cannot be allocated; nothing changes on error.  A beat
  * outside every region is accepted and answered with err after 1 cycle.
  */
+/*
+ * The effect of @req (a beat of region @idx, -1: of none) at cycle @now:
+ * *rsp and the cycle *due its response is due.  GM_ERR_NO_MEM when a
+ * written page cannot be allocated (nothing changed).  gm_mem_request
+ * queues what this makes, gm_mem_serve hands it back.
+ */
+static inline __attribute__((always_inline)) int beat_effect(struct gm_mem *m, uint64_t now,
+							   const struct gm_mem_req *req, int idx,
+			      struct gm_mem_rsp *rsp, uint64_t *due)
+{
+	struct gm_mem_region *r;
+	int ret;
+
+	rsp->id = req->id;
+	rsp->write = req->write;
+	rsp->err = false;
+	rsp->accepted = now;
+	/* rdata is zero for writes and errors and past the beat; a read fills
+	 * its beat below.  Zeroing all of it is a fixed-size store, cheaper
+	 * than a memset call for the tail alone. */
+	memset(rsp->rdata, 0, sizeof(rsp->rdata));
+	if (idx < 0) {
+		rsp->err = true;
+		*due = now + GM_ERR_LATENCY_CYCLES;
+		m->st.err_reqs++;
+		return GM_OK;
+	}
+	r = &m->region[idx];
+	if (req->write) {
+		ret = port_write(m, r, req);
+		if (ret)
+			return ret;
+	} else {
+		port_read(m, r, req->addr, rsp->rdata);
+	}
+	*due = bus_due(r, now);
+	return GM_OK;
+}
+
 int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
 {
 	struct gm_mem_flight *f;
-	struct gm_mem_region *r;
 	unsigned k;
 	int idx, ret;
 
@@ -600,29 +638,9 @@ int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req)
 	idx = region_of_beat(m, req->addr);
 	k = idx < 0 ? GM_FIFO_ERR : (unsigned)idx;
 	f = fifo_tail(m, k); /* not in flight until fifo_push: an error leaves it */
-	f->rsp.id = req->id;
-	f->rsp.write = req->write;
-	f->rsp.err = false;
-	f->rsp.accepted = now;
-	/* rdata is zero for writes and errors and past the beat; a read fills
-	 * its beat below.  Zeroing all of it is a fixed-size store, cheaper
-	 * than a memset call for the tail alone. */
-	memset(f->rsp.rdata, 0, sizeof(f->rsp.rdata));
-	if (idx < 0) {
-		f->rsp.err = true;
-		f->due = now + GM_ERR_LATENCY_CYCLES;
-		m->st.err_reqs++;
-	} else {
-		r = &m->region[idx];
-		if (req->write) {
-			ret = port_write(m, r, req);
-			if (ret)
-				return ret;
-		} else {
-			port_read(m, r, req->addr, f->rsp.rdata);
-		}
-		f->due = bus_due(r, now);
-	}
+	ret = beat_effect(m, now, req, idx, &f->rsp, &f->due);
+	if (ret)
+		return ret;
 	f->seq = m->next_seq++;
 	fifo_push(m, k);
 	return GM_OK;
@@ -645,6 +663,30 @@ bool gm_mem_response(struct gm_mem *m, uint64_t now, struct gm_mem_rsp *rsp)
 	m->nflight--;
 	fifo_find_first(m);
 	return true;
+}
+
+/*
+ * Serve @req at cycle @now as a TLM target does (model/tlm/gm_mem_tlm.cpp):
+ * its effect now, its response in *rsp at once and in *due the cycle
+ * gm_mem_request would have made it due (the same region, bus and latency
+ * code, without the queue).  The response order and the in-flight limit
+ * are then the caller's (model/gm_port.c).  GM_ERR_BUSY when requests
+ * queued by gm_mem_request are in flight (their bus slots would be
+ * shared); otherwise as gm_mem_request.
+ */
+int gm_mem_serve(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req,
+		 struct gm_mem_rsp *rsp, uint64_t *due)
+{
+	int ret;
+
+	if (!m || !req || !rsp || !due || (req->addr & (m->beat_bytes - 1)))
+		return GM_ERR_BAD_ARG;
+	if (m->nflight)
+		return GM_ERR_BUSY;
+	ret = beat_effect(m, now, req, region_of_beat(m, req->addr), rsp, due);
+	if (!ret)
+		m->next_seq++;
+	return ret;
 }
 
 /*

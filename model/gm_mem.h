@@ -106,6 +106,15 @@ bool gm_mem_can_accept(const struct gm_mem *m);
 int gm_mem_request(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req);
 
 /*
+ * Serve @req at cycle @now without queueing it: its effect now, *rsp its
+ * response and *due the cycle it is due (as gm_mem_request would queue it).
+ * For a target that answers at once (a TLM b_transport); GM_ERR_BUSY when
+ * requests queued by gm_mem_request are in flight, else as gm_mem_request.
+ */
+int gm_mem_serve(struct gm_mem *m, uint64_t now, const struct gm_mem_req *req,
+		 struct gm_mem_rsp *rsp, uint64_t *due);
+
+/*
  * Pop the response that is due by cycle @now and completed first (ties in
  * order of acceptance).  Returns true and fills *rsp, or false when none is due.
  */

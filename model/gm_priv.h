@@ -14,6 +14,7 @@
 #include "gm.h"
 #include "gm_backend.h"
 #include "gm_capture.h"
+#include "gm_port.h"
 #include "gm_view.h"
 
 /* The ops of backend @kind (gm.c, the registry's ops column): those of a
@@ -23,6 +24,13 @@ const struct gm_backend_ops *gm_backend_ops_of(enum gm_backend_kind kind, bool w
 
 struct gm {
 	const struct gm_backend_ops *ops;
+	/* A host's view of a GPU in a TLM platform (gm_io_ops): every call
+	 * goes there, the rest of this struct is unused.  NULL: a model. */
+	const struct gm_io_ops *io;
+	void *io_be;
+	/* The memory port when the memory is a TLM target (gm_create_port);
+	 * NULL: the memory model mem. */
+	struct gm_port *port;
 	struct gm_config cfg;   /* as created: a capture's header */
 	struct gm_cap *cap;     /* the capture being written, or NULL */
 	void *be;
@@ -56,6 +64,22 @@ struct gm {
 	uint32_t inject_id;
 	uint64_t inject_at;
 };
+
+/*
+ * Create a model as gm_create() does (cfg->backend an RTL or ref backend)
+ * whose memory port is served by @xfer (model/gm_port.h) rather than by a
+ * memory model: gpusim_tlm's GPU (model/tlm/).  Its backdoor calls answer
+ * GM_ERR_UNSUPPORTED (the memory is the platform's).
+ */
+int gm_create_port(const struct gm_config *cfg, gm_port_xfer_fn xfer, void *ctx, struct gm **out);
+
+/* The memory model's configuration for @cfg (regions at GPU_VRAM_BASE and
+ * GPU_SYSMEM_BASE, gpu_top's beat): a model's own, or a TLM memory target's. */
+void gm_mem_cfg_from(const struct gm_config *cfg, struct gm_mem_cfg *mc);
+
+/* The argument checks of gm.h's aperture call @op (gm_apt.c): GM_OK or
+ * GM_ERR_BAD_ARG, as that call answers before any cycle. */
+int gm_apt_check(enum gm_io_apt op, uint32_t off, const void *buf, size_t len, uint8_t strb);
 
 /* One cycle: the memory port serviced from the last cycle's pins, the due
  * response driven, the backend clocked once (and dumped if a wave is

@@ -47,7 +47,6 @@ row 2 '--wave-from/--wave-to need --wave' "$G" demo --wave-from 5
 row 2 'bad --rounds: 0' "$G" demo --rounds 0
 row 2 'bad --rounds: 1000001' "$G" demo --rounds 1000001
 row 2 'unknown scenario: nosuch' "$G" run nosuch
-row 2 'one model per process on this backend: run one scenario: systemc' "$G" run all --backend systemc
 row 2 'bad --seed: x' "$G" run copies --seed x
 row 2 'bad --inject-bad-rsp: 0' "$G" run copies --inject-bad-rsp 0
 row 2 'bad --inject-bad-rsp: x' "$G" demo --inject-bad-rsp x

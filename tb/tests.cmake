@@ -19,6 +19,8 @@ set_tests_properties(synth PROPERTIES WORKING_DIRECTORY .. LABELS lint TIMEOUT 1
 
 add_test(unit_gm_mem tests/test_gm_mem)
 set_tests_properties(unit_gm_mem PROPERTIES LABELS unit TIMEOUT 60)
+add_test(unit_gm_port tests/test_gm_port)
+set_tests_properties(unit_gm_port PROPERTIES LABELS unit TIMEOUT 60)
 
 add_test(unit_dma tests/test_dma)
 set_tests_properties(unit_dma PROPERTIES LABELS unit TIMEOUT 60)
@@ -147,6 +149,22 @@ set_tests_properties(rtl_waves PROPERTIES LABELS waves TIMEOUT 120)
 
 add_test(systemc_smoke tests/test_sc_smoke)
 set_tests_properties(systemc_smoke PROPERTIES LABELS systemc TIMEOUT 300)
+
+# gpusim_tlm, the TLM-2.0 module (model/tlm/), in SystemC platforms: one
+# case a process (the kernel elaborates once).
+add_test(tlm_bar tests/test_tlm bar)
+add_test(tlm_parity_demo tests/test_tlm parity demo)
+add_test(tlm_parity_copies tests/test_tlm parity copies)
+add_test(tlm_lt_mem tests/test_tlm lt_mem)
+add_test(tlm_two tests/test_tlm two)
+add_test(tlm_cli_parity sh ../tb/tlm/cli_parity.sh bin/gpusim tlm)
+add_test(systemc_run_all sh ../tb/tlm/cli_parity.sh bin/gpusim systemc)
+add_test(tlm_waves sh ../tb/tlm/waves.sh bin/gpusim)
+add_test(tlm_vp bin/gpusim_vp --quantum 10000)
+set_tests_properties(tlm_bar tlm_parity_demo tlm_parity_copies tlm_lt_mem tlm_two tlm_waves tlm_vp
+	PROPERTIES LABELS "systemc;tlm" TIMEOUT 120)
+set_tests_properties(tlm_cli_parity PROPERTIES LABELS "systemc;tlm" TIMEOUT 300)
+set_tests_properties(systemc_run_all PROPERTIES LABELS systemc TIMEOUT 300)
 
 add_test(demo_verilator bin/gpusim demo --quiet)
 set_tests_properties(demo_verilator PROPERTIES LABELS fw TIMEOUT 120)

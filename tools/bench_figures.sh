@@ -9,7 +9,8 @@
 #           -march=native build on an AVX-512 host)
 #   OUT     the markdown file written (default tb/bench/FIGURES.md, the one
 #           place the README sends a reader for current figures)
-#   RAW     a folder a run left: bench.txt, ipc.txt, meta.txt
+#   RAW     a folder a run left: bench.txt, ipc.txt, meta.txt (tlm.txt too
+#           since the TLM platform's figures, tools/bench_tlm.sh)
 #
 # Runs `gpusim bench` and tools/bench_ipc.sh, echoes both as they run, keeps
 # their output in build/bench/ (RAW: meta.txt holds the date, the host, the
@@ -31,7 +32,7 @@ else
 	OUT=${2:-tb/bench/FIGURES.md}
 	RAW=build/bench
 	mkdir -p "$RAW"
-	rm -f "$RAW/bench.txt" "$RAW/ipc.txt" "$RAW/meta.txt"
+	rm -f "$RAW/bench.txt" "$RAW/ipc.txt" "$RAW/meta.txt" "$RAW/tlm.txt"
 	{
 		echo "date $(date -u +%F)"
 		echo "host $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
@@ -43,7 +44,10 @@ else
 	t1=$(date +%s)
 	"$(dirname "$0")/bench_ipc.sh" "$BIN" | tee "$RAW/ipc.txt"
 	t2=$(date +%s)
-	{ cat "$RAW/meta.tmp"; echo "bench_s $((t1 - t0))"; echo "ipc_s $((t2 - t1))"; } > "$RAW/meta.txt"
+	"$(dirname "$0")/bench_tlm.sh" "$BIN" | tee "$RAW/tlm.txt"
+	t3=$(date +%s)
+	{ cat "$RAW/meta.tmp"; echo "bench_s $((t1 - t0))"; echo "ipc_s $((t2 - t1))";
+	  echo "tlm_s $((t3 - t2))"; } > "$RAW/meta.txt"
 	rm -f "$RAW/meta.tmp"
 fi
 for f in bench.txt ipc.txt meta.txt; do
@@ -148,6 +152,29 @@ pivot() {
 			else { split(r, q, / +/); rc = q[1] }
 			printf "| %s | %s | %s | %s | %s | %s |\n", name, bytes, cyc, bpc, rc, sp; name = "" }' "$RAW/bench.txt"
 	echo
+	if [ -s "$RAW/tlm.txt" ]; then
+		echo "## The TLM platform (tools/bench_tlm.sh, $(meta tlm_s) s)"
+		echo
+		echo "\`--backend tlm\`: gpusim_tlm and gm_mem_tlm in the platform \`gm_create\` builds, quantum"
+		echo "1 us, the driver's calls as TLM transactions, against the verilator backend in one run."
+		echo "Speed = verilator's over tlm's (1.00: as fast): CPU time (fastest of 3, moves with"
+		echo "load) and the whole program's instructions (callgrind, steady)."
+		echo
+		echo "| workload | measure | verilator | tlm | speed |"
+		echo "|---|---|---:|---:|---:|"
+		awk '$1 == "speed" { printf "| %s | CPU s | %s | %s | %s |\n", $2, $3, $4, $6 }
+			$1 == "instructions" { printf "| %s | instructions | %s | %s | %s |\n", $2, $3, $4, $6 }' \
+			"$RAW/tlm.txt"
+		echo
+		grep '^register read' "$RAW/tlm.txt" | sed 's/^/- /'
+		echo
+		echo "Cycle parity (the demo and every scenario, cycles on each backend):"
+		echo
+		echo "| run | verilator | tlm | |"
+		echo "|---|---:|---:|---|"
+		awk '$1 == "parity" { printf "| %s | %s | %s | %s |\n", $2, $3, $4, $5 }' "$RAW/tlm.txt"
+		echo
+	fi
 	echo "## Raw output"
 	echo
 	echo "\`gpusim bench\`:"

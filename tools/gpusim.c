@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "dma_disasm.h"
 #include "bench.h"
@@ -53,11 +55,13 @@ const char gpusim_usage[] =
 	"                  64 MiB and a whole number of dwords, else refused with the\n"
 	"                  count of trailing bytes (exit 1 if a packet does not decode)\n"
 	"  backends        list the backends --backend takes: name, capabilities\n"
-	"                  (waves, systemc, run-all, trace-model) and what each is\n"
+	"                  (waves, systemc, run-all, trace-model, platform) and what\n"
+	"                  each is\n"
 	"\n"
 	"demo options:\n"
-	"  --backend verilator|systemc|ref   RTL simulator, or ref: the C reference\n"
-	"                    model, no RTL and no waveforms (default verilator)\n"
+	"  --backend verilator|systemc|ref|tlm   RTL simulator, ref: the C reference\n"
+	"                    model, no RTL and no waveforms, or tlm: the RTL as a\n"
+	"                    TLM-2.0 module in a SystemC platform (default verilator)\n"
 	"  --wave FILE       write a waveform (.fst, or .vcd converted by fst2vcd)\n"
 	"  --wave-from N     first cycle recorded (default 0)\n"
 	"  --wave-to M       record cycles before M only (default: to the end)\n"
@@ -69,7 +73,8 @@ const char gpusim_usage[] =
 	"  -h, --help        this text\n"
 	"\n"
 	"run options:\n"
-	"  --backend verilator|systemc|ref   as for demo\n"
+	"  --backend verilator|systemc|ref|tlm   as for demo (run all on systemc or\n"
+	"                    tlm: a process a scenario)\n"
 	"  --wave FILE       write a waveform of the whole scenario (all: a folder,\n"
 	"                    FILE/NAME.fst each)\n"
 	"  --wave-from N, --wave-to M   its window of cycles, as for demo\n"
@@ -218,6 +223,33 @@ static int run_one(const char *name, const struct scen_pipe_opts *o)
 	return st ? 1 : 0;
 }
 
+/* run_one in a child process, for a backend with one model a process
+ * (without GM_CAP_MANY: the SystemC kernel elaborates once): its exit
+ * status, 1 if the child could not be made or did not exit. */
+static int run_one_apart(const char *name, const struct scen_pipe_opts *o)
+{
+	pid_t pid;
+	int status = 0, rc;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		perror("gpusim: fork");
+		return 1;
+	}
+	if (pid == 0) {
+		rc = run_one(name, o);
+		fflush(stdout);
+		_exit(rc);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)) {
+		fprintf(stderr, "gpusim: scenario %s: its process did not finish\n", name);
+		return 1;
+	}
+	return WEXITSTATUS(status);
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	struct scen_pipe_opts o;
@@ -280,9 +312,6 @@ static int cmd_run(int argc, char **argv)
 		return cli_usage(NULL, "--wave-from/--wave-to need --wave", NULL);
 	if (o.wave_from >= o.wave_to)
 		return cli_usage(NULL, "empty wave window", NULL);
-	if (!strcmp(name, "all") && !cli_backend_can(o.backend, GM_CAP_MANY))
-		return cli_usage(NULL, "one model per process on this backend: run one scenario",
-				 gm_backend_info(o.backend)->name);
 	if (cli_check_wave(NULL, o.wave, o.backend, !strcmp(name, "all")))
 		return 2;
 	if (strcmp(name, "all"))
@@ -303,7 +332,7 @@ static int cmd_run(int argc, char **argv)
 			return cli_usage(NULL, "--capture DIR: too long", o.capture);
 		one.wave = o.wave ? path : NULL;
 		one.capture = o.capture ? cpath : NULL;
-		rc |= run_one(*n, &one);
+		rc |= cli_backend_can(o.backend, GM_CAP_MANY) ? run_one(*n, &one) : run_one_apart(*n, &one);
 	}
 	return rc;
 }
@@ -439,7 +468,8 @@ static int cmd_backends(int argc, char **argv)
 		unsigned cap;
 		const char *word;
 	} caps[] = { { GM_CAP_WAVES, "waves" }, { GM_CAP_SYSTEMC, "systemc" },
-		     { GM_CAP_MANY, "run-all" }, { GM_CAP_TRACE_MODEL, "trace-model" } };
+		     { GM_CAP_MANY, "run-all" }, { GM_CAP_TRACE_MODEL, "trace-model" },
+		     { GM_CAP_PLATFORM, "platform" } };
 	const struct gm_backend_info *b;
 	size_t n;
 

@@ -102,7 +102,7 @@ static void test_systemc_matches_verilator(void **state)
  * name or kind; a model of an unknown kind is refused. */
 static void test_backend_registry(void **state)
 {
-	static const char *const names[GM_BACKEND_COUNT] = { "verilator", "systemc", "ref" };
+	static const char *const names[GM_BACKEND_COUNT] = { "verilator", "systemc", "ref", "tlm" };
 	const struct gm_backend_info *b;
 	struct gm_config cfg;
 	struct gm *g = NULL;
@@ -123,6 +123,8 @@ static void test_backend_registry(void **state)
 	assert_int_equal(gm_backend_info(GM_BACKEND_SYSTEMC)->caps & (GM_CAP_SYSTEMC | GM_CAP_MANY),
 			 GM_CAP_SYSTEMC);
 	assert_int_equal(gm_backend_info(GM_BACKEND_REF)->caps & (GM_CAP_WAVES | GM_CAP_SYSTEMC), 0);
+	assert_int_equal(gm_backend_info(GM_BACKEND_TLM)->caps & (GM_CAP_PLATFORM | GM_CAP_MANY | GM_CAP_WAVES),
+			 GM_CAP_PLATFORM | GM_CAP_WAVES);
 	assert_null(gm_backend_lookup(NULL));
 	assert_null(gm_backend_lookup(""));
 	assert_null(gm_backend_lookup("Verilator"));
