@@ -8,23 +8,15 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <fcntl.h>
-#include <stdarg.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "gm.h"
 #include "gm_backend.h"
 #include "gm_capture.h"
 #include "gm_priv.h"
-#include "gm_view.h"
 #include "gpu_hw.h"
-
-extern char **environ;
 
 
 void gm_config_default(struct gm_config *cfg)
@@ -102,9 +94,6 @@ void gm_mem_cfg_from(const struct gm_config *cfg, struct gm_mem_cfg *mc)
 	mc->max_outstanding = cfg->max_outstanding;
 }
 
-static void wave_add_mark(struct gm *g, unsigned prio, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /* A request the memory accepted while dumping: which block made it, and a
  * write to a watched address becomes a marker with the value written. */
 static void wave_observe(struct gm *g)
@@ -125,7 +114,7 @@ static void wave_observe(struct gm *g)
 		    (p->mem_req_wstrb >> (a - p->mem_req_addr) & 0xffu) == 0)
 			continue;
 		memcpy(&v, (const uint8_t *)p->mem_req_wdata + (a - p->mem_req_addr), 8);
-		wave_add_mark(g, GM_MARK_FENCE, "%s = %llu", g->watch[i].name, (unsigned long long)v);
+		gm_wave_add_mark(g, GM_MARK_FENCE, "%s = %llu", g->watch[i].name, (unsigned long long)v);
 	}
 }
 
@@ -208,7 +197,7 @@ static inline __attribute__((always_inline)) void tick(struct gm *g, struct gm_p
 	    g->ops->failed(g->be, g->fail_what, sizeof(g->fail_what))) {
 		g->failed = true;
 		g->fail_cycle = g->cycle;
-		wave_add_mark(g, GM_MARK_ERROR, "assert %.*s", (int)strcspn(g->fail_what, " "),
+		gm_wave_add_mark(g, GM_MARK_ERROR, "assert %.*s", (int)strcspn(g->fail_what, " "),
 			      g->fail_what);
 	}
 	g->cycle++;
@@ -317,9 +306,7 @@ const char *gm_backend_name(const struct gm *g)
 	return gm_backend_info(g->cfg.backend)->name;
 }
 
-/* A host's view of a TLM platform's GPU: its GPU's own model, brought to
- * the host's time (statistics, waves, model errors). */
-static struct gm *io_core(const struct gm *g)
+struct gm *gm_io_core(const struct gm *g)
 {
 	return g->io->core(g->io_be);
 }
@@ -438,7 +425,7 @@ int gm_step(struct gm *g, uint64_t cycles)
 bool gm_model_error(const struct gm *g, const char **what, uint64_t *cycle)
 {
 	if (g && g->io)
-		return gm_model_error(io_core(g), what, cycle);
+		return gm_model_error(gm_io_core(g), what, cycle);
 	if (!g || !g->failed)
 		return false;
 	if (what)
@@ -453,7 +440,7 @@ int gm_inject_mem_rsp(struct gm *g, uint32_t id, uint64_t at_cycle)
 	if (!g)
 		return GM_ERR_BAD_ARG;
 	if (g->io)
-		return gm_inject_mem_rsp(io_core(g), id, at_cycle);
+		return gm_inject_mem_rsp(gm_io_core(g), id, at_cycle);
 	gm_cap_enter(g->cap, g->cycle, false);
 	if (id > 0xffu || g->inject_rsp) {
 		gm_cap_inject(g->cap, g->cycle, id, at_cycle, GM_ERR_BAD_ARG);
@@ -536,7 +523,7 @@ uint64_t gm_cycles(const struct gm *g)
 void gm_get_stats(const struct gm *g, struct gm_stats *st)
 {
 	if (g->io) { /* the GPU's port side, the memory target's contents */
-		gm_get_stats(io_core(g), st);
+		gm_get_stats(gm_io_core(g), st);
 		g->io->mem_stats(g->io_be, &st->mem);
 		return;
 	}
@@ -583,165 +570,4 @@ uint64_t gm_memory_hash(const struct gm *g)
 	if (g->io)
 		return g->io->mem_hash(g->io_be);
 	return g->mem ? gm_mem_hash(g->mem) : 0;
-}
-
-/* ------------------------------------------------------------------ waves */
-
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n > m && strcmp(s + n - m, suffix) == 0;
-}
-
-int gm_wave_open(struct gm *g, const char *path, uint64_t from_cycle, uint64_t to_cycle)
-{
-	bool vcd;
-	int st;
-
-	if (g->io)
-		return gm_wave_open(io_core(g), path, from_cycle, to_cycle);
-	if (!path || from_cycle >= to_cycle)
-		return GM_ERR_BAD_ARG;
-	vcd = has_suffix(path, ".vcd");
-	if (!vcd && !has_suffix(path, ".fst"))
-		return GM_ERR_BAD_ARG;
-	if (g->wave_open)
-		return GM_ERR_BUSY;
-	g->wave_path = strdup(path);
-	g->wave_fst_path = malloc(strlen(path) + sizeof(".tmp.fst"));
-	if (!g->wave_path || !g->wave_fst_path) {
-		st = GM_ERR_NO_MEM;
-		goto err_free_paths;
-	}
-	strcpy(g->wave_fst_path, path);
-	if (vcd)
-		strcat(g->wave_fst_path, ".tmp.fst");
-	st = g->ops->trace_open(g->be, g->wave_fst_path);
-	if (st)
-		goto err_free_paths;
-	g->wave_open = true;
-	g->wave_from = from_cycle;
-	g->wave_to = to_cycle;
-	g->wave_last = from_cycle;
-	return GM_OK;
-
-err_free_paths:
-	free(g->wave_path);
-	free(g->wave_fst_path);
-	g->wave_path = g->wave_fst_path = NULL;
-	return st;
-}
-
-/* Run GTKWave's fst2vcd: @fst -> @vcd.  GM_OK or GM_ERR_IO. */
-static int fst_to_vcd(const char *fst, const char *vcd)
-{
-	char *argv[] = { "fst2vcd", "-f", (char *)fst, "-o", (char *)vcd, NULL };
-	posix_spawn_file_actions_t fa;
-	int status = 0;
-	pid_t pid;
-	int rc;
-
-	if (posix_spawn_file_actions_init(&fa))
-		return GM_ERR_IO;
-	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-	rc = posix_spawnp(&pid, "fst2vcd", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc)
-		return GM_ERR_IO;
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-		return GM_ERR_IO;
-	return GM_OK;
-}
-
-#define WAVE_MARKS_MAX 4096u /* kept per waveform; the view shows GM_VIEW_MARKS */
-
-static void wave_add_mark(struct gm *g, unsigned prio, const char *fmt, ...)
-{
-	struct gm_view_mark *m;
-	va_list ap;
-
-	if (!g->wave_open || g->cycle < g->wave_from || g->nmarks >= WAVE_MARKS_MAX)
-		return;
-	if (!g->marks && !(g->marks = calloc(WAVE_MARKS_MAX, sizeof(*g->marks))))
-		return;
-	m = &g->marks[g->nmarks++];
-	m->cycle = g->cycle;
-	m->prio = prio;
-	va_start(ap, fmt);
-	vsnprintf(m->name, sizeof(m->name), fmt, ap);
-	va_end(ap);
-}
-
-void gm_wave_mark(struct gm *g, enum gm_mark_kind kind, const char *name)
-{
-	if (g && g->io)
-		g = io_core(g);
-	if (g && name && (unsigned)kind <= GM_MARK_FENCE)
-		wave_add_mark(g, kind, "%s", name);
-}
-
-int gm_wave_watch(struct gm *g, uint64_t addr, const char *name)
-{
-	if (g && g->io)
-		return gm_wave_watch(io_core(g), addr, name);
-	if (!g || !name || (addr & 7u))
-		return GM_ERR_BAD_ARG;
-	if (g->nwatch == GM_WAVE_WATCHES)
-		return GM_ERR_FULL;
-	g->watch[g->nwatch].addr = addr;
-	snprintf(g->watch[g->nwatch].name, sizeof(g->watch[0].name), "%s", name);
-	g->nwatch++;
-	return GM_OK;
-}
-
-/* The view next to @path (its extension replaced by .gtkw) for the
- * waveform just closed.  GM_OK, GM_ERR_IO, GM_ERR_NO_MEM. */
-static int wave_view(struct gm *g, const char *fst)
-{
-	const char *dot = strrchr(g->wave_path, '.');
-	size_t stem = (size_t)(dot - g->wave_path);
-	char *gtkw = malloc(stem + sizeof(".gtkw"));
-	struct gm_view_run r = { .fst = fst, .from = g->wave_from, .to = g->wave_last,
-				 .used = g->wave_used, .marks = g->marks, .nmarks = g->nmarks };
-	int st;
-
-	if (!gtkw)
-		return GM_ERR_NO_MEM;
-	memcpy(gtkw, g->wave_path, stem);
-	strcpy(gtkw + stem, ".gtkw");
-	st = r.to > r.from ? gm_view_write(gtkw, &r) : GM_OK;
-	free(gtkw);
-	return st;
-}
-
-int gm_wave_close(struct gm *g)
-{
-	int st = GM_OK, vst;
-
-	if (g->io)
-		return gm_wave_close(io_core(g));
-	if (!g->wave_open)
-		return GM_OK;
-	g->ops->trace_close(g->be);
-	g->wave_open = false;
-	vst = wave_view(g, g->wave_path);
-	if (strcmp(g->wave_path, g->wave_fst_path) != 0) {
-		st = fst_to_vcd(g->wave_fst_path, g->wave_path);
-		unlink(g->wave_fst_path);
-	}
-	st = st ? st : vst;
-	free(g->marks);
-	g->marks = NULL;
-	g->nmarks = 0;
-	g->wave_used = 0;
-	free(g->wave_path);
-	free(g->wave_fst_path);
-	g->wave_path = g->wave_fst_path = NULL;
-	return st;
-}
-
-bool gm_wave_is_open(const struct gm *g)
-{
-	return g->io ? gm_wave_is_open(io_core(g)) : g->wave_open;
 }

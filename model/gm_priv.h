@@ -86,4 +86,14 @@ int gm_apt_check(enum gm_io_apt op, uint32_t off, const void *buf, size_t len, u
  * open). */
 void gm_tick(struct gm *g);
 
+/* gm.c: the GPU model behind a host's view of a TLM platform (g->io set),
+ * brought to the host's time: its statistics, waves and model errors. */
+struct gm *gm_io_core(const struct gm *g);
+
+/* gm_wave.c: a named marker at the current cycle while dumping, from the
+ * window's start on (@prio an enum gm_mark_kind, which the view orders by);
+ * past its limit (WAVE_MARKS_MAX) or without memory, none is added. */
+void gm_wave_add_mark(struct gm *g, unsigned prio, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif /* GM_PRIV_H */

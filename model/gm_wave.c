@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gm_wave.c - a model's waveform: the FST (or, through GTKWave's fst2vcd,
+ * VCD) file of a window of cycles, its named markers and watched addresses,
+ * and the GTKWave view written beside it when it closes (gm_view.c).  The
+ * clock loop (gm.c) dumps the cycles and adds the markers it sees.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gm.h"
+#include "gm_backend.h"
+#include "gm_priv.h"
+#include "gm_view.h"
+
+extern char **environ;
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n > m && strcmp(s + n - m, suffix) == 0;
+}
+
+int gm_wave_open(struct gm *g, const char *path, uint64_t from_cycle, uint64_t to_cycle)
+{
+	bool vcd;
+	int st;
+
+	if (g->io)
+		return gm_wave_open(gm_io_core(g), path, from_cycle, to_cycle);
+	if (!path || from_cycle >= to_cycle)
+		return GM_ERR_BAD_ARG;
+	vcd = has_suffix(path, ".vcd");
+	if (!vcd && !has_suffix(path, ".fst"))
+		return GM_ERR_BAD_ARG;
+	if (g->wave_open)
+		return GM_ERR_BUSY;
+	g->wave_path = strdup(path);
+	g->wave_fst_path = malloc(strlen(path) + sizeof(".tmp.fst"));
+	if (!g->wave_path || !g->wave_fst_path) {
+		st = GM_ERR_NO_MEM;
+		goto err_free_paths;
+	}
+	strcpy(g->wave_fst_path, path);
+	if (vcd)
+		strcat(g->wave_fst_path, ".tmp.fst");
+	st = g->ops->trace_open(g->be, g->wave_fst_path);
+	if (st)
+		goto err_free_paths;
+	g->wave_open = true;
+	g->wave_from = from_cycle;
+	g->wave_to = to_cycle;
+	g->wave_last = from_cycle;
+	return GM_OK;
+
+err_free_paths:
+	free(g->wave_path);
+	free(g->wave_fst_path);
+	g->wave_path = g->wave_fst_path = NULL;
+	return st;
+}
+
+/* Run GTKWave's fst2vcd: @fst -> @vcd.  GM_OK or GM_ERR_IO. */
+static int fst_to_vcd(const char *fst, const char *vcd)
+{
+	char *argv[] = { "fst2vcd", "-f", (char *)fst, "-o", (char *)vcd, NULL };
+	posix_spawn_file_actions_t fa;
+	int status = 0;
+	pid_t pid;
+	int rc;
+
+	if (posix_spawn_file_actions_init(&fa))
+		return GM_ERR_IO;
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+	rc = posix_spawnp(&pid, "fst2vcd", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc)
+		return GM_ERR_IO;
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		return GM_ERR_IO;
+	return GM_OK;
+}
+
+#define WAVE_MARKS_MAX 4096u /* kept per waveform; the view shows GM_VIEW_MARKS */
+
+void gm_wave_add_mark(struct gm *g, unsigned prio, const char *fmt, ...)
+{
+	struct gm_view_mark *m;
+	va_list ap;
+
+	if (!g->wave_open || g->cycle < g->wave_from || g->nmarks >= WAVE_MARKS_MAX)
+		return;
+	if (!g->marks && !(g->marks = calloc(WAVE_MARKS_MAX, sizeof(*g->marks))))
+		return;
+	m = &g->marks[g->nmarks++];
+	m->cycle = g->cycle;
+	m->prio = prio;
+	va_start(ap, fmt);
+	vsnprintf(m->name, sizeof(m->name), fmt, ap);
+	va_end(ap);
+}
+
+void gm_wave_mark(struct gm *g, enum gm_mark_kind kind, const char *name)
+{
+	if (g && g->io)
+		g = gm_io_core(g);
+	if (g && name && (unsigned)kind <= GM_MARK_FENCE)
+		gm_wave_add_mark(g, kind, "%s", name);
+}
+
+int gm_wave_watch(struct gm *g, uint64_t addr, const char *name)
+{
+	if (g && g->io)
+		return gm_wave_watch(gm_io_core(g), addr, name);
+	if (!g || !name || (addr & 7u))
+		return GM_ERR_BAD_ARG;
+	if (g->nwatch == GM_WAVE_WATCHES)
+		return GM_ERR_FULL;
+	g->watch[g->nwatch].addr = addr;
+	snprintf(g->watch[g->nwatch].name, sizeof(g->watch[0].name), "%s", name);
+	g->nwatch++;
+	return GM_OK;
+}
+
+/* The view next to @path (its extension replaced by .gtkw) for the
+ * waveform just closed.  GM_OK, GM_ERR_IO, GM_ERR_NO_MEM. */
+static int wave_view(struct gm *g, const char *fst)
+{
+	const char *dot = strrchr(g->wave_path, '.');
+	size_t stem = (size_t)(dot - g->wave_path);
+	char *gtkw = malloc(stem + sizeof(".gtkw"));
+	struct gm_view_run r = { .fst = fst, .from = g->wave_from, .to = g->wave_last,
+				 .used = g->wave_used, .marks = g->marks, .nmarks = g->nmarks };
+	int st;
+
+	if (!gtkw)
+		return GM_ERR_NO_MEM;
+	memcpy(gtkw, g->wave_path, stem);
+	strcpy(gtkw + stem, ".gtkw");
+	st = r.to > r.from ? gm_view_write(gtkw, &r) : GM_OK;
+	free(gtkw);
+	return st;
+}
+
+int gm_wave_close(struct gm *g)
+{
+	int st = GM_OK, vst;
+
+	if (g->io)
+		return gm_wave_close(gm_io_core(g));
+	if (!g->wave_open)
+		return GM_OK;
+	g->ops->trace_close(g->be);
+	g->wave_open = false;
+	vst = wave_view(g, g->wave_path);
+	if (strcmp(g->wave_path, g->wave_fst_path) != 0) {
+		st = fst_to_vcd(g->wave_fst_path, g->wave_path);
+		unlink(g->wave_fst_path);
+	}
+	st = st ? st : vst;
+	free(g->marks);
+	g->marks = NULL;
+	g->nmarks = 0;
+	g->wave_used = 0;
+	free(g->wave_path);
+	free(g->wave_fst_path);
+	g->wave_path = g->wave_fst_path = NULL;
+	return st;
+}
+
+bool gm_wave_is_open(const struct gm *g)
+{
+	return g->io ? gm_wave_is_open(gm_io_core(g)) : g->wave_open;
+}
