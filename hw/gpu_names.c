@@ -163,6 +163,20 @@ const char *gpu_apt_err_name(uint32_t v)
 	}
 }
 
+const char *gpu_rl_err_name(uint32_t v)
+{
+	switch (v) {
+	case 0x0: return "NONE";
+	case 0x1: return "COUNT";
+	case 0x2: return "RING_SIZE";
+	case 0x3: return "RING_RANGE";
+	case 0x4: return "PRIV";
+	case 0x5: return "DOORBELL";
+	case 0x6: return "MEM_ERROR";
+	default: return NULL;
+	}
+}
+
 static const struct gpu_reg_desc gpu_regs[] = {
 	{ "ID", 0x000u, 0, 0, 1, false, 0x00000000u },
 	{ "CAPS", 0x004u, 0, 0, 1, false, 0x00000000u },

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """regtool - generate gpusim's hardware constants from regspec/gpusim.json.
 
-Purpose: one description of registers, packet layouts and enums, many
+Purpose: one description of registers, packet layouts, memory descriptors
+and enums, many
 consumers.  Writes (relative to the repository root):
 
   rtl/gpu_defs.svh            SystemVerilog definitions (localparams, enums);
@@ -85,6 +86,8 @@ class Spec:
         self.check_fields("header", self.d["header"]["fields"])
         for lay in self.d.get("layouts", []):
             self.check_fields(lay["name"], lay["fields"], lay["width"])
+        for ds in self.d.get("descriptors", []):
+            self.check_desc(ds)
         for p in self.d["packets"]:
             if p["name"] not in [v["name"] for v in self.enums["opcode"]["values"]]:
                 sys.exit("regtool: packet %s has no opcode" % p["name"])
@@ -97,6 +100,23 @@ class Spec:
             if p["count_min"] < len(p["dwords"]):
                 sys.exit("regtool: packet %s: COUNT_MIN below its named dwords" % p["name"])
         self.check_tiles()
+
+    def check_desc(self, ds):
+        """A memory structure: whole dwords filling its bytes, distinct names,
+        fields inside their dword, enums that exist, an alignment that is a
+        power of two and covers a dword."""
+        names = [dw["name"] for dw in ds["dwords"]]
+        for dw in ds["dwords"]:
+            self.check_fields(ds["name"], dw.get("fields", []), dw.get("width", 32))
+            names += [f["name"] for f in dw.get("fields", [])]
+            for f in dw.get("fields", []):
+                if "enum" in f and f["enum"] not in self.enums:
+                    sys.exit("regtool: %s.%s names no enum" % (ds["name"], f["name"]))
+        if len(set(names)) != len(names):
+            sys.exit("regtool: descriptor %s reuses a dword or field name" % ds["name"])
+        a = ds["align"]
+        if ds["bytes"] != 4 * len(ds["dwords"]) or a < 4 or a & (a - 1) or ds["bytes"] > a and ds["bytes"] % a:
+            sys.exit("regtool: descriptor %s: bytes must be its dwords, align a power of two" % ds["name"])
 
     @staticmethod
     def check_fields(owner, fields, width=32):
@@ -196,6 +216,16 @@ def gen_sv(s):
             o.append("  localparam int unsigned %s%sW = %d;" % (camel(lay["name"]), camel(f["name"]), f["width"]))
         used = sum(mask(f["width"]) << f["lsb"] for f in lay["fields"])
         o.append("  localparam logic [%d:0] %sReserved = %d'h%x;" % (lay["width"] - 1, camel(lay["name"]), lay["width"], mask(lay["width"]) & ~used))
+        o.append("")
+    for ds in s.d.get("descriptors", []):
+        dc = camel(ds["name"])
+        o.append("  // %s: %d bytes in memory, %d-byte aligned" % (ds["name"], ds["bytes"], ds["align"]))
+        o.append("  localparam int unsigned %sDwords = %d;" % (dc, len(ds["dwords"])))
+        for i, dw in enumerate(ds["dwords"]):
+            o.append("  localparam int unsigned %s%sDw = %d;" % (dc, camel(dw["name"]), i))
+            for f in dw.get("fields", []):
+                o.append("  localparam int unsigned %s%sLsb = %d;" % (dc, camel(f["name"]), f["lsb"]))
+                o.append("  localparam int unsigned %s%sW = %d;" % (dc, camel(f["name"]), f["width"]))
         o.append("")
     o.append("  // Packet header fields")
     for f in s.d["header"]["fields"]:
@@ -544,6 +574,16 @@ def gen_h(s):
         used = sum(mask(f["width"]) << f["lsb"] for f in lay["fields"])
         o.append("#define GPU_%s_RESERVED 0x%xull" % (lay["name"], mask(lay["width"]) & ~used))
         o.append("")
+    for ds in s.d.get("descriptors", []):
+        n = "GPU_" + ds["name"]
+        o.append("/* %s: %s */" % (ds["name"], ds["doc"]))
+        o.append("#define %s_BYTES %du" % (n, ds["bytes"]))
+        o.append("#define %s_ALIGN %du" % (n, ds["align"]))
+        for i, dw in enumerate(ds["dwords"]):
+            o.append("#define %s_%s %d /* dword: %s */" % (n, dw["name"], i, dw["doc"]))
+            for f in dw.get("fields", []):
+                c_field(o, n, f)
+        o.append("")
     o.append("/* Packet header */")
     for f in s.d["header"]["fields"]:
         c_field(o, "GPU_HDR", f)
@@ -694,6 +734,14 @@ def gen_md(s):
               "| field | bits | meaning |", "|---|---|---|"]
         for f in lay["fields"]:
             o.append("| %s | %d:%d | %s |" % (f["name"], f["lsb"] + f["width"] - 1, f["lsb"], f["doc"]))
+    for ds in s.d.get("descriptors", []):
+        o += ["", "## %s (%d bytes, %d-byte aligned)" % (ds["name"], ds["bytes"], ds["align"]), "", ds["doc"], "",
+              "| byte | dword | bits | meaning |", "|---|---|---|---|"]
+        for i, dw in enumerate(ds["dwords"]):
+            o.append("| +0x%02x | %s | %d:0 | %s |" % (4 * i, dw["name"], dw.get("width", 32) - 1, dw["doc"]))
+            for f in dw.get("fields", []):
+                o.append("| | %s.%s | %d:%d | %s%s |" % (dw["name"], f["name"], f["lsb"] + f["width"] - 1, f["lsb"],
+                                                      f["doc"], " (enum %s)" % f["enum"] if "enum" in f else ""))
     o += ["", "## Packets", "", s.d["header"]["doc"] + ":", ""]
     for f in s.d["header"]["fields"]:
         o.append("- %s, bits %d:%d: %s" % (f["name"], f["lsb"] + f["width"] - 1, f["lsb"], f["doc"]))

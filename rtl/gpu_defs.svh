@@ -282,6 +282,29 @@
     endcase
   endfunction
 
+  // why a runlist was refused (RL_STATUS.CAUSE); the refused list changes nothing, the previous one keeps running
+  typedef logic [2:0] rl_err_e;
+  localparam rl_err_e RlErrNone = 3'h0;  // accepted
+  localparam rl_err_e RlErrCount = 3'h1;  // zero entries or more than RL_MAX_ENTRIES
+  localparam rl_err_e RlErrRingSize = 3'h2;  // RING_DW not a power of two in the ring range
+  localparam rl_err_e RlErrRingRange = 3'h3;  // the ring base is not 32-byte aligned, or the ring ends past the 48-bit address space; with VMID 0 also a ring outside VRAM and system memory
+  localparam rl_err_e RlErrPriv = 3'h4;  // PRIV or VMID 0 in an entry without KERNEL
+  localparam rl_err_e RlErrDoorbell = 3'h5;  // a doorbell index of NUM_DOORBELLS or more, or one two entries share
+  localparam rl_err_e RlErrMemError = 3'h6;  // reading the runlist or a descriptor failed
+  function automatic logic rl_err_legal(rl_err_e v);
+    rl_err_legal = 1'b0;
+    unique case (v)
+      RlErrNone: rl_err_legal = 1'b1;
+      RlErrCount: rl_err_legal = 1'b1;
+      RlErrRingSize: rl_err_legal = 1'b1;
+      RlErrRingRange: rl_err_legal = 1'b1;
+      RlErrPriv: rl_err_legal = 1'b1;
+      RlErrDoorbell: rl_err_legal = 1'b1;
+      RlErrMemError: rl_err_legal = 1'b1;
+      default: rl_err_legal = 1'b0;
+    endcase
+  endfunction
+
   // Global registers (byte offsets on the register port)
   localparam logic [15:0] RegId = 16'h0;  // reads ID_VALUE
   localparam logic [15:0] RegCaps = 16'h4;  // capabilities
@@ -409,6 +432,10 @@
   localparam int unsigned PdeAddrLsb = 12;
   localparam int unsigned PdeAddrW = 28;
   localparam logic [63:0] PdeReserved = 64'hffffff0000000ffc;
+
+  // QDESC: 64 bytes in memory, 64-byte aligned
+
+  // RLE: 8 bytes in memory, 8-byte aligned
 
   // Packet header fields
   localparam int unsigned HdrOpcodeLsb = 8;
