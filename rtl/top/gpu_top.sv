@@ -103,13 +103,10 @@ module gpu_top
   logic [BB-1:0] a_wdata, u_rdata;
   logic [BeatBytes-1:0] a_wstrb;
   // Copy engine
-  logic [NumQueues-1:0] qc_valid, qc_ready, qc_fill, qc_done;
-  logic [NumQueues*48-1:0] qc_src_base, qc_dst_base;
-  logic [NumQueues*3-1:0] qc_src_mode, qc_dst_mode, qc_bpe;
-  logic [NumQueues*20-1:0] qc_src_pitch, qc_dst_pitch, qc_src_x0b, qc_dst_x0b;
-  logic [NumQueues*16-1:0] qc_src_y0, qc_dst_y0, qc_h;
-  logic [NumQueues*32-1:0] qc_w;
-  logic [NumQueues*64-1:0] qc_value;
+  logic [NumQueues-1:0] qc_valid, qc_ready, qc_done;
+  // Each queue's gpu_pkg::ce_cmd_t, a CeCmdBits slice: Yosys 0.23 mis-sizes a
+  // packed array of a package struct.
+  logic [NumQueues*gpu_pkg::CeCmdBits-1:0] qc_cmd;
   logic ce_cmd_valid, ce_cmd_ready, ce_done, ce_err, ce_fault, ce_req_we;
   logic [QW-1:0] ce_pick, ce_owner_q;
   logic [3:0] ce_vmid_q;
@@ -361,21 +358,7 @@ module gpu_top
       .rsp_rdata_i(rsp_rdata),
       .ce_valid_o(qc_valid[g]),
       .ce_ready_i(qc_ready[g]),
-      .ce_fill_o(qc_fill[g]),
-      .ce_src_base_o(qc_src_base[48*g +: 48]),
-      .ce_src_mode_o(qc_src_mode[3*g +: 3]),
-      .ce_src_pitch_o(qc_src_pitch[20*g +: 20]),
-      .ce_src_x0b_o(qc_src_x0b[20*g +: 20]),
-      .ce_src_y0_o(qc_src_y0[16*g +: 16]),
-      .ce_dst_base_o(qc_dst_base[48*g +: 48]),
-      .ce_dst_mode_o(qc_dst_mode[3*g +: 3]),
-      .ce_dst_pitch_o(qc_dst_pitch[20*g +: 20]),
-      .ce_dst_x0b_o(qc_dst_x0b[20*g +: 20]),
-      .ce_dst_y0_o(qc_dst_y0[16*g +: 16]),
-      .ce_bpe_o(qc_bpe[3*g +: 3]),
-      .ce_w_o(qc_w[32*g +: 32]),
-      .ce_h_o(qc_h[16*g +: 16]),
-      .ce_value_o(qc_value[64*g +: 64]),
+      .ce_cmd_o(qc_cmd[gpu_pkg::CeCmdBits*g +: gpu_pkg::CeCmdBits]),
       .ce_done_i(qc_done[g]),
       .ce_err_i(ce_err),
       .ce_fault_i(ce_fault)
@@ -400,47 +383,18 @@ module gpu_top
     end
   end
 
-  // The picked queue's command, selected only while one is offered: the
-  // engine latches it only then.
-  logic ce_c_fill;
-  logic [47:0] ce_c_src_base, ce_c_dst_base;
-  logic [2:0] ce_c_src_mode, ce_c_dst_mode, ce_c_bpe;
-  logic [19:0] ce_c_src_pitch, ce_c_dst_pitch, ce_c_src_x0b, ce_c_dst_x0b;
-  logic [15:0] ce_c_src_y0, ce_c_dst_y0, ce_c_h;
-  logic [31:0] ce_c_w;
-  logic [63:0] ce_c_value;
+  // The picked queue's command, selected only while one is offered (the
+  // engine latches it only then), by a loop over the queues whose selects
+  // are constants once unrolled: a variable part-select of qc_cmd
+  // (CeCmdBits*ce_pick +: CeCmdBits) made Verilator 5.006 read past a wide
+  // temporary, which UBSan reported.
+  gpu_pkg::ce_cmd_t ce_cmd;
   always_comb begin
-    ce_c_fill = 1'b0;
-    ce_c_src_base = '0;
-    ce_c_src_mode = '0;
-    ce_c_src_pitch = '0;
-    ce_c_src_x0b = '0;
-    ce_c_src_y0 = '0;
-    ce_c_dst_base = '0;
-    ce_c_dst_mode = '0;
-    ce_c_dst_pitch = '0;
-    ce_c_dst_x0b = '0;
-    ce_c_dst_y0 = '0;
-    ce_c_bpe = '0;
-    ce_c_w = '0;
-    ce_c_h = '0;
-    ce_c_value = '0;
+    ce_cmd = '0;
     if (ce_cmd_valid) begin
-      ce_c_fill = qc_fill[ce_pick];
-      ce_c_src_base = qc_src_base[48*ce_pick +: 48];
-      ce_c_src_mode = qc_src_mode[3*ce_pick +: 3];
-      ce_c_src_pitch = qc_src_pitch[20*ce_pick +: 20];
-      ce_c_src_x0b = qc_src_x0b[20*ce_pick +: 20];
-      ce_c_src_y0 = qc_src_y0[16*ce_pick +: 16];
-      ce_c_dst_base = qc_dst_base[48*ce_pick +: 48];
-      ce_c_dst_mode = qc_dst_mode[3*ce_pick +: 3];
-      ce_c_dst_pitch = qc_dst_pitch[20*ce_pick +: 20];
-      ce_c_dst_x0b = qc_dst_x0b[20*ce_pick +: 20];
-      ce_c_dst_y0 = qc_dst_y0[16*ce_pick +: 16];
-      ce_c_bpe = qc_bpe[3*ce_pick +: 3];
-      ce_c_w = qc_w[32*ce_pick +: 32];
-      ce_c_h = qc_h[16*ce_pick +: 16];
-      ce_c_value = qc_value[64*ce_pick +: 64];
+      for (int unsigned i = 0; i < NumQueues; i++) begin
+        if (ce_pick == QW'(i)) ce_cmd = qc_cmd[gpu_pkg::CeCmdBits*i +: gpu_pkg::CeCmdBits];
+      end
     end
   end
 
@@ -462,21 +416,7 @@ module gpu_top
     .rst_ni,
     .cmd_valid_i(ce_cmd_valid),
     .cmd_ready_o(ce_cmd_ready),
-    .cmd_fill_i(ce_c_fill),
-    .cmd_src_base_i(ce_c_src_base),
-    .cmd_src_mode_i(ce_c_src_mode),
-    .cmd_src_pitch_i(ce_c_src_pitch),
-    .cmd_src_x0b_i(ce_c_src_x0b),
-    .cmd_src_y0_i(ce_c_src_y0),
-    .cmd_dst_base_i(ce_c_dst_base),
-    .cmd_dst_mode_i(ce_c_dst_mode),
-    .cmd_dst_pitch_i(ce_c_dst_pitch),
-    .cmd_dst_x0b_i(ce_c_dst_x0b),
-    .cmd_dst_y0_i(ce_c_dst_y0),
-    .cmd_bpe_i(ce_c_bpe),
-    .cmd_w_i(ce_c_w),
-    .cmd_h_i(ce_c_h),
-    .cmd_value_i(ce_c_value),
+    .cmd_i(ce_cmd),
     .abort_i(q_reset[ce_owner_q]),
     .done_o(ce_done),
     .done_err_o(ce_err),
