@@ -180,6 +180,7 @@ enum gpu_rl_err {
 #define GPU_REG_INT_ENABLE 0x014u /* interrupt line = |(INT_STATUS & INT_ENABLE); same layout as INT_STATUS */
 #define GPU_REG_SCRATCH 0x018u /* free for software (bring-up register-path check) */
 #define GPU_REG_IB_MAX_DW 0x01cu /* largest legal indirect buffer, in dwords */
+#define GPU_REG_DB_UNMAPPED 0x020u /* doorbell writes (DB_WPTR) to a queue no hardware slot holds, since reset: each is kept in the doorbell table for the queue's mapping. The register-programmed queues ring Q_WPTR, so until the runlist maps queues every DB_WPTR write counts */
 #define GPU_REG_MMU_CTRL 0x800u /* MMU control */
 #define GPU_REG_MMU_FAULT_STATUS 0x804u /* first fault since the last clear; write VALID to clear (and re-arm the latch) */
 #define GPU_REG_MMU_FAULT_VA_LO 0x808u /* faulting VA bits 31:0: the address of the memory beat the faulting request named (beat-aligned: bits 4:0 zero at the default 32-byte beat), not the exact byte that caused it */
@@ -225,6 +226,10 @@ enum gpu_rl_err {
 #define GPU_REG_Q_STALL_WAIT(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x40u) /* busy cycles in WAIT_MEM (read, compare, poll) */
 #define GPU_REG_Q_STALL_FENCE(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x44u) /* busy cycles in a fence waiting for earlier writes */
 #define GPU_REG_Q_VMID(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x48u) /* virtual-memory context of the ring's accesses and of an IB whose VMID field is 0 (0 = physical) */
+/* doorbell d at base + d * stride: the doorbell table, one write pointer per queue descriptor's CTRL.DOORBELL */
+#define GPU_DBREG_BASE 0x600u
+#define GPU_DBREG_STRIDE 0x4u
+#define GPU_REG_DB_WPTR(i) (GPU_DBREG_BASE + (uint32_t)(i) * GPU_DBREG_STRIDE + 0x00u) /* doorbell: the queue's new write pointer (dword offset into its ring). The table keeps the last value written (reads it back) and DB_UNMAPPED counts the write while no slot holds the queue; the queue takes the value when it is mapped (it wins over the descriptor's WPTR). Reset: 0 */
 /* page-table root of VMID v at base + v * stride (VMID 0 is physical; its root is unused) */
 #define GPU_VMREG_BASE 0x900u
 #define GPU_VMREG_STRIDE 0x8u
@@ -257,6 +262,7 @@ enum gpu_rl_err {
 #define GPU_REG_Q_RPTR_WB_LO_BITS 0xffffffffu
 #define GPU_REG_Q_RPTR_WB_HI_BITS 0x0000ffffu
 #define GPU_REG_Q_VMID_BITS 0x0000000fu
+#define GPU_REG_DB_WPTR_BITS 0x000fffffu
 #define GPU_REG_VM_ROOT_LO_BITS 0xffffffffu
 #define GPU_REG_VM_ROOT_HI_BITS 0x0000ffffu
 #define GPU_REG_APT_CTRL_BITS 0x00000771u

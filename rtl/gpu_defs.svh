@@ -13,6 +13,7 @@
   localparam int unsigned VramBase = 0;  // first byte of VRAM in the physical address map
   localparam logic [63:0] SysmemBase = 64'h10000000000;  // first byte of system memory in the physical address map (1 TiB)
   localparam int unsigned MaxQueues = 8;  // most hardware queues the register map has room for
+  localparam int unsigned NumDoorbells = 64;  // doorbells: a queue descriptor names one (QDESC CTRL.DOORBELL); the doorbell table keeps the last write pointer of each, mapped or not
   localparam int unsigned PktType3 = 3;  // the only legal packet type (PM4-style type-3 header)
   localparam int unsigned IbMaxDwReset = 1048576;  // reset value of IB_MAX_DW: largest indirect buffer in dwords
   localparam int unsigned RingLog2Min = 4;  // smallest ring: 2^4 dwords
@@ -314,6 +315,7 @@
   localparam logic [15:0] RegIntEnable = 16'h14;  // interrupt line = |(INT_STATUS & INT_ENABLE); same layout as INT_STATUS
   localparam logic [15:0] RegScratch = 16'h18;  // free for software (bring-up register-path check)
   localparam logic [15:0] RegIbMaxDw = 16'h1c;  // largest legal indirect buffer, in dwords
+  localparam logic [15:0] RegDbUnmapped = 16'h20;  // doorbell writes (DB_WPTR) to a queue no hardware slot holds, since reset: each is kept in the doorbell table for the queue's mapping. The register-programmed queues ring Q_WPTR, so until the runlist maps queues every DB_WPTR write counts
   localparam logic [15:0] RegMmuCtrl = 16'h800;  // MMU control
   localparam logic [15:0] RegMmuFaultStatus = 16'h804;  // first fault since the last clear; write VALID to clear (and re-arm the latch)
   localparam logic [15:0] RegMmuFaultVaLo = 16'h808;  // faulting VA bits 31:0: the address of the memory beat the faulting request named (beat-aligned: bits 4:0 zero at the default 32-byte beat), not the exact byte that caused it
@@ -359,6 +361,10 @@
   localparam logic [15:0] RegQStallWait = 16'h40;  // busy cycles in WAIT_MEM (read, compare, poll)
   localparam logic [15:0] RegQStallFence = 16'h44;  // busy cycles in a fence waiting for earlier writes
   localparam logic [15:0] RegQVmid = 16'h48;  // virtual-memory context of the ring's accesses and of an IB whose VMID field is 0 (0 = physical)
+  // doorbell d at base + d * stride: the doorbell table, one write pointer per queue descriptor's CTRL.DOORBELL
+  localparam logic [15:0] DbRegBase = 16'h600;
+  localparam logic [15:0] DbRegStride = 16'h4;
+  localparam logic [15:0] RegDbWptr = 16'h0;  // doorbell: the queue's new write pointer (dword offset into its ring). The table keeps the last value written (reads it back) and DB_UNMAPPED counts the write while no slot holds the queue; the queue takes the value when it is mapped (it wins over the descriptor's WPTR). Reset: 0
   // page-table root of VMID v at base + v * stride (VMID 0 is physical; its root is unused)
   localparam logic [15:0] VmRegBase = 16'h900;
   localparam logic [15:0] VmRegStride = 16'h8;
