@@ -104,9 +104,6 @@ module gpu_top
   logic [BeatBytes-1:0] a_wstrb;
   // Copy engine
   logic [NumQueues-1:0] qc_valid, qc_ready, qc_done;
-  // Each queue's gpu_pkg::ce_cmd_t, a CeCmdBits slice: Yosys 0.23 mis-sizes a
-  // packed array of a package struct.
-  logic [NumQueues*gpu_pkg::CeCmdBits-1:0] qc_cmd;
   logic ce_cmd_valid, ce_cmd_ready, ce_done, ce_err, ce_fault, ce_req_we;
   logic [QW-1:0] ce_pick, ce_owner_q;
   logic [3:0] ce_vmid_q;
@@ -306,6 +303,12 @@ module gpu_top
   for (genvar g = 0; g < NumQueues; g++) begin : g_queue
     cp_state_e state;
     cause_e cause;
+    // The queue's copy-engine command, a whole struct per queue (Yosys 0.23
+    // mis-sizes a packed array of a package struct, and slices of one flat
+    // vector cost a gather every cycle), and the command picked among
+    // queues 0..g: a chain of constant selects, so none is a variable
+    // part-select (which made Verilator 5.006 read past a wide temporary).
+    gpu_pkg::ce_cmd_t cmd, pick_upto;
 
     cp_queue #(
       .BeatBytes(BeatBytes)
@@ -358,7 +361,7 @@ module gpu_top
       .rsp_rdata_i(rsp_rdata),
       .ce_valid_o(qc_valid[g]),
       .ce_ready_i(qc_ready[g]),
-      .ce_cmd_o(qc_cmd[gpu_pkg::CeCmdBits*g +: gpu_pkg::CeCmdBits]),
+      .ce_cmd_o(cmd),
       .ce_done_i(qc_done[g]),
       .ce_err_i(ce_err),
       .ce_fault_i(ce_fault)
@@ -369,6 +372,11 @@ module gpu_top
     assign c_id[IW*g +: IW] = IW'(g);
     assign c_idmask[IW*g +: IW] = '1;
     assign q_err_cause[5*g +: 5] = cause;
+    if (g == 0) begin : g_pick_first
+      assign pick_upto = (ce_cmd_valid && ce_pick == QW'(g)) ? cmd : '0;
+    end else begin : g_pick_next
+      assign pick_upto = (ce_cmd_valid && ce_pick == QW'(g)) ? cmd : g_queue[g-1].pick_upto;
+    end
   end
 
   // ---------------------------------------------------------------- copy engine
@@ -383,20 +391,10 @@ module gpu_top
     end
   end
 
-  // The picked queue's command, selected only while one is offered (the
-  // engine latches it only then), by a loop over the queues whose selects
-  // are constants once unrolled: a variable part-select of qc_cmd
-  // (CeCmdBits*ce_pick +: CeCmdBits) made Verilator 5.006 read past a wide
-  // temporary, which UBSan reported.
+  // The picked queue's command, zero while none is offered (the engine
+  // latches it only then): the end of g_queue's pick chain.
   gpu_pkg::ce_cmd_t ce_cmd;
-  always_comb begin
-    ce_cmd = '0;
-    if (ce_cmd_valid) begin
-      for (int unsigned i = 0; i < NumQueues; i++) begin
-        if (ce_pick == QW'(i)) ce_cmd = qc_cmd[gpu_pkg::CeCmdBits*i +: gpu_pkg::CeCmdBits];
-      end
-    end
-  end
+  assign ce_cmd = g_queue[NumQueues-1].pick_upto;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
