@@ -125,7 +125,7 @@ LDLIBS := -lz -lpthread -lm $(OPT_FLAGS)
 endif
 
 # ---------------------------------------------------------------- sources
-RTL_SRC := rtl/prim/prim_fifo_sync.sv rtl/prim/prim_arb_rr.sv \
+RTL_SRC := rtl/gpu_pkg.sv rtl/prim/prim_fifo_sync.sv rtl/prim/prim_arb_rr.sv \
 	rtl/apt/apt_swz.sv rtl/apt/apt_front.sv rtl/apt/apt_wr.sv rtl/apt/apt_rd.sv rtl/apt/apt_top.sv rtl/ce/ce_walk.sv rtl/ce/ce_wr.sv rtl/ce/ce_top.sv \
 	rtl/cp/cp_mem_arb.sv rtl/cp/cp_copy_cmd.sv rtl/cp/cp_fetch.sv rtl/cp/cp_hdr_check.sv \
 	rtl/cp/cp_pkt_check.sv rtl/cp/cp_wait_cmp.sv rtl/cp/cp_exec.sv rtl/cp/cp_counters.sv \
@@ -138,7 +138,7 @@ VLT := rtl/lint/gpu.vlt rtl/lint/gpu_defs.vlt
 VFLAGS := -Wall -Irtl --top-module gpu_top -O3 $(XFLAGS) --assert \
 	$(if $(filter 1,$(TRACE)),--trace-fst) --output-split 20000 $(COV_VFLAGS) $(VLT) $(RTL_SRC)
 
-GEN := rtl/gpu_defs.svh rtl/lint/gpu_defs.vlt hw/gpu_hw.h hw/gpu_names.c \
+GEN := rtl/gpu_defs.svh rtl/gpu_pkg.sv rtl/lint/gpu_defs.vlt hw/gpu_hw.h hw/gpu_names.c \
 	regspec/REGISTERS.md $(wildcard traces/filters/*.txt) \
 	rtl/top/gpu_top_ports.svh model/gm_pins.h model/gm_pins_vl.hpp model/gm_pins_sc.hpp \
 	model/ref/ref_pins.h

@@ -14,6 +14,9 @@
 #define GPU_VRAM_BASE 0x0ull /* first byte of VRAM in the physical address map */
 #define GPU_SYSMEM_BASE 0x10000000000ull /* first byte of system memory in the physical address map (1 TiB) */
 #define GPU_MAX_QUEUES 0x8ull /* most hardware queues the register map has room for */
+#define GPU_NUM_DOORBELLS 0x40ull /* doorbells: a queue descriptor names one (QDESC CTRL.DOORBELL); the doorbell table keeps the last write pointer of each, mapped or not */
+#define GPU_RL_MAX_ENTRIES 0x40ull /* most entries a runlist may hold (more queues than hardware slots: the scheduler saves and restores them through their descriptors) */
+#define GPU_PRIO_LEVELS 0x4ull /* queue priorities (QDESC CTRL.PRIO): the scheduler serves the highest ready level first, round robin within a level */
 #define GPU_PKT_TYPE3 0x3ull /* the only legal packet type (PM4-style type-3 header) */
 #define GPU_PKT_MAX_COUNT 0x3fffull /* largest payload dword count a header can carry */
 #define GPU_IB_MAX_DW_RESET 0x100000ull /* reset value of IB_MAX_DW: largest indirect buffer in dwords */
@@ -157,6 +160,17 @@ enum gpu_apt_err {
 	GPU_APT_ERR_MEM = 0x3, /* the memory answered the beat with an error */
 };
 
+/* why a runlist was refused (RL_STATUS.CAUSE); the refused list changes nothing, the previous one keeps running */
+enum gpu_rl_err {
+	GPU_RL_ERR_NONE = 0x0, /* accepted */
+	GPU_RL_ERR_COUNT = 0x1, /* zero entries or more than RL_MAX_ENTRIES */
+	GPU_RL_ERR_RING_SIZE = 0x2, /* RING_DW not a power of two in the ring range */
+	GPU_RL_ERR_RING_RANGE = 0x3, /* the ring base is not 32-byte aligned, or the ring ends past the 48-bit address space; with VMID 0 also a ring outside VRAM and system memory */
+	GPU_RL_ERR_PRIV = 0x4, /* PRIV or VMID 0 in an entry without KERNEL */
+	GPU_RL_ERR_DOORBELL = 0x5, /* a doorbell index of NUM_DOORBELLS or more, or one two entries share */
+	GPU_RL_ERR_MEM_ERROR = 0x6, /* reading the runlist or a descriptor failed */
+};
+
 /* Global registers (byte offsets) */
 #define GPU_REG_ID 0x000u /* reads ID_VALUE */
 #define GPU_REG_CAPS 0x004u /* capabilities */
@@ -166,6 +180,7 @@ enum gpu_apt_err {
 #define GPU_REG_INT_ENABLE 0x014u /* interrupt line = |(INT_STATUS & INT_ENABLE); same layout as INT_STATUS */
 #define GPU_REG_SCRATCH 0x018u /* free for software (bring-up register-path check) */
 #define GPU_REG_IB_MAX_DW 0x01cu /* largest legal indirect buffer, in dwords */
+#define GPU_REG_DB_UNMAPPED 0x020u /* doorbell writes (DB_WPTR) to a queue no hardware slot holds, since reset: each is kept in the doorbell table for the queue's mapping. The register-programmed queues ring Q_WPTR, so until the runlist maps queues every DB_WPTR write counts */
 #define GPU_REG_MMU_CTRL 0x800u /* MMU control */
 #define GPU_REG_MMU_FAULT_STATUS 0x804u /* first fault since the last clear; write VALID to clear (and re-arm the latch) */
 #define GPU_REG_MMU_FAULT_VA_LO 0x808u /* faulting VA bits 31:0: the address of the memory beat the faulting request named (beat-aligned: bits 4:0 zero at the default 32-byte beat), not the exact byte that caused it */
@@ -211,6 +226,10 @@ enum gpu_apt_err {
 #define GPU_REG_Q_STALL_WAIT(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x40u) /* busy cycles in WAIT_MEM (read, compare, poll) */
 #define GPU_REG_Q_STALL_FENCE(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x44u) /* busy cycles in a fence waiting for earlier writes */
 #define GPU_REG_Q_VMID(i) (GPU_QREG_BASE + (uint32_t)(i) * GPU_QREG_STRIDE + 0x48u) /* virtual-memory context of the ring's accesses and of an IB whose VMID field is 0 (0 = physical) */
+/* doorbell d at base + d * stride: the doorbell table, one write pointer per queue descriptor's CTRL.DOORBELL */
+#define GPU_DBREG_BASE 0x600u
+#define GPU_DBREG_STRIDE 0x4u
+#define GPU_REG_DB_WPTR(i) (GPU_DBREG_BASE + (uint32_t)(i) * GPU_DBREG_STRIDE + 0x00u) /* doorbell: the queue's new write pointer (dword offset into its ring). The table keeps the last value written (reads it back) and DB_UNMAPPED counts the write while no slot holds the queue; the queue takes the value when it is mapped (it wins over the descriptor's WPTR). Reset: 0 */
 /* page-table root of VMID v at base + v * stride (VMID 0 is physical; its root is unused) */
 #define GPU_VMREG_BASE 0x900u
 #define GPU_VMREG_STRIDE 0x8u
@@ -243,6 +262,7 @@ enum gpu_apt_err {
 #define GPU_REG_Q_RPTR_WB_LO_BITS 0xffffffffu
 #define GPU_REG_Q_RPTR_WB_HI_BITS 0x0000ffffu
 #define GPU_REG_Q_VMID_BITS 0x0000000fu
+#define GPU_REG_DB_WPTR_BITS 0x000fffffu
 #define GPU_REG_VM_ROOT_LO_BITS 0xffffffffu
 #define GPU_REG_VM_ROOT_HI_BITS 0x0000ffffu
 #define GPU_REG_APT_CTRL_BITS 0x00000771u
@@ -466,6 +486,88 @@ enum gpu_apt_err {
 #define GPU_PDE_ADDR(v) (((uint64_t)(v) & GPU_PDE_ADDR_MASK) << GPU_PDE_ADDR_SHIFT)
 #define GPU_PDE_ADDR_GET(r) (((uint64_t)(r) >> GPU_PDE_ADDR_SHIFT) & GPU_PDE_ADDR_MASK)
 #define GPU_PDE_RESERVED 0xffffff0000000ffcull
+
+/* QDESC: queue descriptor: one per queue, in physical memory (VMID 0), named by a runlist entry. The driver writes it before the queue is first mapped (STATE 0: start at RPTR, outside any IB); the scheduler reads it when it maps the queue onto a hardware slot and writes the execution state back (STATE.SAVED set) when it unmaps it, so an unmapped queue's state is its descriptor. The ring, its write-back and everything the queue reads and writes stay in the queue's VMID as with the Q registers */
+#define GPU_QDESC_BYTES 64u
+#define GPU_QDESC_ALIGN 64u
+#define GPU_QDESC_CTRL 0 /* dword: what the queue is and how it runs */
+#define GPU_QDESC_PRIV_SHIFT 0
+#define GPU_QDESC_PRIV_MASK 0x1u
+#define GPU_QDESC_PRIV(v) (((uint32_t)(v) & GPU_QDESC_PRIV_MASK) << GPU_QDESC_PRIV_SHIFT)
+#define GPU_QDESC_PRIV_GET(r) (((uint32_t)(r) >> GPU_QDESC_PRIV_SHIFT) & GPU_QDESC_PRIV_MASK)
+#define GPU_QDESC_RPTR_WB_SHIFT 1
+#define GPU_QDESC_RPTR_WB_MASK 0x1u
+#define GPU_QDESC_RPTR_WB(v) (((uint32_t)(v) & GPU_QDESC_RPTR_WB_MASK) << GPU_QDESC_RPTR_WB_SHIFT)
+#define GPU_QDESC_RPTR_WB_GET(r) (((uint32_t)(r) >> GPU_QDESC_RPTR_WB_SHIFT) & GPU_QDESC_RPTR_WB_MASK)
+#define GPU_QDESC_PRIO_SHIFT 4
+#define GPU_QDESC_PRIO_MASK 0x3u
+#define GPU_QDESC_PRIO(v) (((uint32_t)(v) & GPU_QDESC_PRIO_MASK) << GPU_QDESC_PRIO_SHIFT)
+#define GPU_QDESC_PRIO_GET(r) (((uint32_t)(r) >> GPU_QDESC_PRIO_SHIFT) & GPU_QDESC_PRIO_MASK)
+#define GPU_QDESC_VMID_SHIFT 8
+#define GPU_QDESC_VMID_MASK 0xfu
+#define GPU_QDESC_VMID(v) (((uint32_t)(v) & GPU_QDESC_VMID_MASK) << GPU_QDESC_VMID_SHIFT)
+#define GPU_QDESC_VMID_GET(r) (((uint32_t)(r) >> GPU_QDESC_VMID_SHIFT) & GPU_QDESC_VMID_MASK)
+#define GPU_QDESC_DOORBELL_SHIFT 16
+#define GPU_QDESC_DOORBELL_MASK 0xffu
+#define GPU_QDESC_DOORBELL(v) (((uint32_t)(v) & GPU_QDESC_DOORBELL_MASK) << GPU_QDESC_DOORBELL_SHIFT)
+#define GPU_QDESC_DOORBELL_GET(r) (((uint32_t)(r) >> GPU_QDESC_DOORBELL_SHIFT) & GPU_QDESC_DOORBELL_MASK)
+#define GPU_QDESC_BASE_LO 1 /* dword: ring base address bits 31:0 (32-byte aligned) */
+#define GPU_QDESC_BASE_HI 2 /* dword: ring base address bits 47:32 */
+#define GPU_QDESC_RING_DW 3 /* dword: ring size in dwords: a power of two, 2^RING_LOG2_MIN .. 2^RING_LOG2_MAX (else the runlist is refused with RING_SIZE) */
+#define GPU_QDESC_RPTR_WB_LO 4 /* dword: read-pointer write-back address bits 31:0 (dword aligned) */
+#define GPU_QDESC_RPTR_WB_HI 5 /* dword: read-pointer write-back address bits 47:32 */
+#define GPU_QDESC_RPTR 6 /* dword: saved read pointer: dword offset of the next ring packet */
+#define GPU_QDESC_WPTR 7 /* dword: the last doorbell value the queue took (the doorbell table's value wins when it is newer) */
+#define GPU_QDESC_STATE 8 /* dword: saved execution state, at a packet boundary */
+#define GPU_QDESC_IN_IB_SHIFT 0
+#define GPU_QDESC_IN_IB_MASK 0x1u
+#define GPU_QDESC_IN_IB(v) (((uint32_t)(v) & GPU_QDESC_IN_IB_MASK) << GPU_QDESC_IN_IB_SHIFT)
+#define GPU_QDESC_IN_IB_GET(r) (((uint32_t)(r) >> GPU_QDESC_IN_IB_SHIFT) & GPU_QDESC_IN_IB_MASK)
+#define GPU_QDESC_IB_PRIV_SHIFT 1
+#define GPU_QDESC_IB_PRIV_MASK 0x1u
+#define GPU_QDESC_IB_PRIV(v) (((uint32_t)(v) & GPU_QDESC_IB_PRIV_MASK) << GPU_QDESC_IB_PRIV_SHIFT)
+#define GPU_QDESC_IB_PRIV_GET(r) (((uint32_t)(r) >> GPU_QDESC_IB_PRIV_SHIFT) & GPU_QDESC_IB_PRIV_MASK)
+#define GPU_QDESC_IB_VMID_SHIFT 4
+#define GPU_QDESC_IB_VMID_MASK 0xfu
+#define GPU_QDESC_IB_VMID(v) (((uint32_t)(v) & GPU_QDESC_IB_VMID_MASK) << GPU_QDESC_IB_VMID_SHIFT)
+#define GPU_QDESC_IB_VMID_GET(r) (((uint32_t)(r) >> GPU_QDESC_IB_VMID_SHIFT) & GPU_QDESC_IB_VMID_MASK)
+#define GPU_QDESC_HALTED_SHIFT 8
+#define GPU_QDESC_HALTED_MASK 0x1u
+#define GPU_QDESC_HALTED(v) (((uint32_t)(v) & GPU_QDESC_HALTED_MASK) << GPU_QDESC_HALTED_SHIFT)
+#define GPU_QDESC_HALTED_GET(r) (((uint32_t)(r) >> GPU_QDESC_HALTED_SHIFT) & GPU_QDESC_HALTED_MASK)
+#define GPU_QDESC_PARKED_SHIFT 9
+#define GPU_QDESC_PARKED_MASK 0x1u
+#define GPU_QDESC_PARKED(v) (((uint32_t)(v) & GPU_QDESC_PARKED_MASK) << GPU_QDESC_PARKED_SHIFT)
+#define GPU_QDESC_PARKED_GET(r) (((uint32_t)(r) >> GPU_QDESC_PARKED_SHIFT) & GPU_QDESC_PARKED_MASK)
+#define GPU_QDESC_ERR_CAUSE_SHIFT 16
+#define GPU_QDESC_ERR_CAUSE_MASK 0x1fu
+#define GPU_QDESC_ERR_CAUSE(v) (((uint32_t)(v) & GPU_QDESC_ERR_CAUSE_MASK) << GPU_QDESC_ERR_CAUSE_SHIFT)
+#define GPU_QDESC_ERR_CAUSE_GET(r) (((uint32_t)(r) >> GPU_QDESC_ERR_CAUSE_SHIFT) & GPU_QDESC_ERR_CAUSE_MASK)
+#define GPU_QDESC_SAVED_SHIFT 31
+#define GPU_QDESC_SAVED_MASK 0x1u
+#define GPU_QDESC_SAVED(v) (((uint32_t)(v) & GPU_QDESC_SAVED_MASK) << GPU_QDESC_SAVED_SHIFT)
+#define GPU_QDESC_SAVED_GET(r) (((uint32_t)(r) >> GPU_QDESC_SAVED_SHIFT) & GPU_QDESC_SAVED_MASK)
+#define GPU_QDESC_IB_LO 9 /* dword: address of the IB's next dword, bits 31:0 */
+#define GPU_QDESC_IB_HI 10 /* dword: address of the IB's next dword, bits 47:32 */
+#define GPU_QDESC_IB_REM 11 /* dword: dwords left in the IB */
+#define GPU_QDESC_ERR_ADDR_LO 12 /* dword: address of the failing packet's header, bits 31:0 */
+#define GPU_QDESC_ERR_ADDR_HI 13 /* dword: address of the failing packet's header, bits 47:32 */
+#define GPU_QDESC_ERR_HEADER 14 /* dword: header dword of the failing packet */
+#define GPU_QDESC_PKTS 15 /* dword: packets executed, as Q_PKTS, carried across unmaps */
+
+/* RLE: runlist entry: the runlist is an array of RL_MAX_ENTRIES or fewer entries in physical memory that the driver submits by register; it replaces the previous runlist as a whole, or is refused as a whole with nothing changed */
+#define GPU_RLE_BYTES 8u
+#define GPU_RLE_ALIGN 8u
+#define GPU_RLE_DESC_LO 0 /* dword: descriptor address bits 31:6 and the entry's flags */
+#define GPU_RLE_KERNEL_SHIFT 0
+#define GPU_RLE_KERNEL_MASK 0x1u
+#define GPU_RLE_KERNEL(v) (((uint32_t)(v) & GPU_RLE_KERNEL_MASK) << GPU_RLE_KERNEL_SHIFT)
+#define GPU_RLE_KERNEL_GET(r) (((uint32_t)(r) >> GPU_RLE_KERNEL_SHIFT) & GPU_RLE_KERNEL_MASK)
+#define GPU_RLE_ADDR_SHIFT 6
+#define GPU_RLE_ADDR_MASK 0x3ffffffu
+#define GPU_RLE_ADDR(v) (((uint32_t)(v) & GPU_RLE_ADDR_MASK) << GPU_RLE_ADDR_SHIFT)
+#define GPU_RLE_ADDR_GET(r) (((uint32_t)(r) >> GPU_RLE_ADDR_SHIFT) & GPU_RLE_ADDR_MASK)
+#define GPU_RLE_DESC_HI 1 /* dword: descriptor address bits 47:32 */
 
 /* Packet header */
 #define GPU_HDR_OPCODE_SHIFT 8

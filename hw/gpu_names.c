@@ -163,6 +163,20 @@ const char *gpu_apt_err_name(uint32_t v)
 	}
 }
 
+const char *gpu_rl_err_name(uint32_t v)
+{
+	switch (v) {
+	case 0x0: return "NONE";
+	case 0x1: return "COUNT";
+	case 0x2: return "RING_SIZE";
+	case 0x3: return "RING_RANGE";
+	case 0x4: return "PRIV";
+	case 0x5: return "DOORBELL";
+	case 0x6: return "MEM_ERROR";
+	default: return NULL;
+	}
+}
+
 static const struct gpu_reg_desc gpu_regs[] = {
 	{ "ID", 0x000u, 0, 0, 1, false, 0x00000000u },
 	{ "CAPS", 0x004u, 0, 0, 1, false, 0x00000000u },
@@ -172,6 +186,7 @@ static const struct gpu_reg_desc gpu_regs[] = {
 	{ "INT_ENABLE", 0x014u, 0, 0, 1, true, 0xffffffffu },
 	{ "SCRATCH", 0x018u, 0, 0, 1, true, 0xffffffffu },
 	{ "IB_MAX_DW", 0x01cu, 0, 0, 1, true, 0x001fffffu },
+	{ "DB_UNMAPPED", 0x020u, 0, 0, 1, false, 0x00000000u },
 	{ "MMU_CTRL", 0x800u, 0, 0, 1, true, 0x00000001u },
 	{ "MMU_FAULT_STATUS", 0x804u, 0, 0, 1, false, 0x00000000u },
 	{ "MMU_FAULT_VA_LO", 0x808u, 0, 0, 1, false, 0x00000000u },
@@ -214,6 +229,7 @@ static const struct gpu_reg_desc gpu_regs[] = {
 	{ "Q_STALL_WAIT", 0x040u, 0x100u, 0x80u, 8u, false, 0x00000000u },
 	{ "Q_STALL_FENCE", 0x044u, 0x100u, 0x80u, 8u, false, 0x00000000u },
 	{ "Q_VMID", 0x048u, 0x100u, 0x80u, 8u, true, 0x0000000fu },
+	{ "DB_WPTR", 0x000u, 0x600u, 0x4u, 64u, true, 0x000fffffu },
 	{ "VM_ROOT_LO", 0x000u, 0x900u, 0x8u, 16u, true, 0xffffffffu },
 	{ "VM_ROOT_HI", 0x004u, 0x900u, 0x8u, 16u, true, 0x0000ffffu },
 	{ "APT_CTRL", 0x000u, 0xa00u, 0x20u, 8u, true, 0x00000771u },

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """regtool - generate gpusim's hardware constants from regspec/gpusim.json.
 
-Purpose: one description of registers, packet layouts and enums, many
+Purpose: one description of registers, packet layouts, memory descriptors
+and enums, many
 consumers.  Writes (relative to the repository root):
 
   rtl/gpu_defs.svh            SystemVerilog definitions (localparams, enums);
@@ -12,6 +13,7 @@ consumers.  Writes (relative to the repository root):
   hw/gpu_names.c              disassembler name tables and packet layouts
   traces/filters/*.txt        GTKWave translate filters, one per enum
   regspec/REGISTERS.md        register and packet reference
+  rtl/gpu_pkg.sv              the RTL's bundle structs ("structs": ce_cmd_t)
 
 and, from regspec/gpu_top_ports.json (gpu_top's parameters and pins):
 
@@ -60,6 +62,7 @@ class Spec:
         self.consts = {c["name"]: num(c["value"]) for c in self.d["constants"]}
         self.enums = {e["name"]: e for e in self.d["enums"]}
         self.check()
+        check_structs(self.d)
 
     def check(self):
         """Reject a spec with overlapping offsets, fields or enum values."""
@@ -85,6 +88,8 @@ class Spec:
         self.check_fields("header", self.d["header"]["fields"])
         for lay in self.d.get("layouts", []):
             self.check_fields(lay["name"], lay["fields"], lay["width"])
+        for ds in self.d.get("descriptors", []):
+            self.check_desc(ds)
         for p in self.d["packets"]:
             if p["name"] not in [v["name"] for v in self.enums["opcode"]["values"]]:
                 sys.exit("regtool: packet %s has no opcode" % p["name"])
@@ -97,6 +102,23 @@ class Spec:
             if p["count_min"] < len(p["dwords"]):
                 sys.exit("regtool: packet %s: COUNT_MIN below its named dwords" % p["name"])
         self.check_tiles()
+
+    def check_desc(self, ds):
+        """A memory structure: whole dwords filling its bytes, distinct names,
+        fields inside their dword, enums that exist, an alignment that is a
+        power of two and covers a dword."""
+        names = [dw["name"] for dw in ds["dwords"]]
+        for dw in ds["dwords"]:
+            self.check_fields(ds["name"], dw.get("fields", []), dw.get("width", 32))
+            names += [f["name"] for f in dw.get("fields", [])]
+            for f in dw.get("fields", []):
+                if "enum" in f and f["enum"] not in self.enums:
+                    sys.exit("regtool: %s.%s names no enum" % (ds["name"], f["name"]))
+        if len(set(names)) != len(names):
+            sys.exit("regtool: descriptor %s reuses a dword or field name" % ds["name"])
+        a = ds["align"]
+        if ds["bytes"] != 4 * len(ds["dwords"]) or a < 4 or a & (a - 1) or ds["bytes"] > a and ds["bytes"] % a:
+            sys.exit("regtool: descriptor %s: bytes must be its dwords, align a power of two" % ds["name"])
 
     @staticmethod
     def check_fields(owner, fields, width=32):
@@ -197,6 +219,16 @@ def gen_sv(s):
         used = sum(mask(f["width"]) << f["lsb"] for f in lay["fields"])
         o.append("  localparam logic [%d:0] %sReserved = %d'h%x;" % (lay["width"] - 1, camel(lay["name"]), lay["width"], mask(lay["width"]) & ~used))
         o.append("")
+    for ds in s.d.get("descriptors", []):
+        dc = camel(ds["name"])
+        o.append("  // %s: %d bytes in memory, %d-byte aligned" % (ds["name"], ds["bytes"], ds["align"]))
+        o.append("  localparam int unsigned %sDwords = %d;" % (dc, len(ds["dwords"])))
+        for i, dw in enumerate(ds["dwords"]):
+            o.append("  localparam int unsigned %s%sDw = %d;" % (dc, camel(dw["name"]), i))
+            for f in dw.get("fields", []):
+                o.append("  localparam int unsigned %s%sLsb = %d;" % (dc, camel(f["name"]), f["lsb"]))
+                o.append("  localparam int unsigned %s%sW = %d;" % (dc, camel(f["name"]), f["width"]))
+        o.append("")
     o.append("  // Packet header fields")
     for f in s.d["header"]["fields"]:
         o.append("  localparam int unsigned Hdr%sLsb = %d;" % (camel(f["name"]), f["lsb"]))
@@ -243,6 +275,61 @@ def sv_struct(o, name, members, doc):
     for t, n in reversed(members):
         o.append("    %s %s;" % (t, n))
     o.append("  } %s;" % name)
+
+
+# ---------------------------------------------------------------- structs
+# The RTL's bundles (gpusim.json "structs": a name, a doc and fields from the
+# most significant down, each a name, a width and a doc) as packed structs in
+# a package, rtl/gpu_pkg.sv.  A package, not gpu_defs.svh: that file is
+# included inside module bodies, and a type declared there cannot type a port.
+# Modules name the types by scope (gpu_pkg::ce_cmd_t): Yosys 0.23 reads
+# neither an import in a module header nor one at file scope.  Each struct
+# also gets its width as a literal localparam (CeCmdBits): Yosys 0.23 takes
+# no $bits() of a type in a package, and mis-sizes a packed array of a
+# package struct, so a per-queue array of them is a flat vector of
+# CeCmdBits-wide slices.
+PKG_BANNER = "Autogenerated by regspec/regtool.py from regspec/gpusim.json (\"structs\") - DO NOT EDIT"
+
+
+def struct_width(st):
+    """The width in bits of struct @st."""
+    return sum(f["width"] for f in st["fields"])
+
+
+def check_structs(d):
+    """Reject a struct with a repeated or keyword field name or a bad width."""
+    for st in d.get("structs", []):
+        seen = set()
+        for f in st["fields"]:
+            if f["name"] in seen or f["name"] in SV_KEYWORDS or f["width"] < 1:
+                sys.exit("regtool: struct %s: bad field %s" % (st["name"], f["name"]))
+            seen.add(f["name"])
+
+
+def sv_pkg_struct(o, st):
+    """Struct @st as <name>_t, its doc and each field's doc, and <Name>Bits."""
+    o.append("")
+    o += ["  // " + line for line in wrap(st["name"] + "_t: " + st["doc"], 76)]
+    o.append("  localparam int unsigned %sBits = %d;" % (camel(st["name"]), struct_width(st)))
+    o.append("  typedef struct packed {")
+    n = max(len(sv_bits(f["width"])) for f in st["fields"])
+    m = max(len(f["name"]) for f in st["fields"]) + 1
+    for f in st["fields"]:
+        o.append("    %-*s %-*s  // %s" % (n, sv_bits(f["width"]), m, f["name"] + ";", f["doc"]))
+    o.append("  } %s_t;" % st["name"])
+
+
+def gen_pkg(s):
+    """rtl/gpu_pkg.sv: the package of the RTL's bundle structs."""
+    o = ["// " + PKG_BANNER, "//",
+         "// gpu_pkg: the bundles that cross module ports, as packed structs.  The first",
+         "// field is the most significant.  Name a type by its scope (gpu_pkg::ce_cmd_t):",
+         "// Yosys 0.23 reads no import in a module header.", "",
+         "package gpu_pkg;"]
+    for st in s.d.get("structs", []):
+        sv_pkg_struct(o, st)
+    o += ["", "endpackage", ""]
+    return "\n".join(o)
 
 
 def fixed_dw(s):
@@ -544,6 +631,16 @@ def gen_h(s):
         used = sum(mask(f["width"]) << f["lsb"] for f in lay["fields"])
         o.append("#define GPU_%s_RESERVED 0x%xull" % (lay["name"], mask(lay["width"]) & ~used))
         o.append("")
+    for ds in s.d.get("descriptors", []):
+        n = "GPU_" + ds["name"]
+        o.append("/* %s: %s */" % (ds["name"], ds["doc"]))
+        o.append("#define %s_BYTES %du" % (n, ds["bytes"]))
+        o.append("#define %s_ALIGN %du" % (n, ds["align"]))
+        for i, dw in enumerate(ds["dwords"]):
+            o.append("#define %s_%s %d /* dword: %s */" % (n, dw["name"], i, dw["doc"]))
+            for f in dw.get("fields", []):
+                c_field(o, n, f)
+        o.append("")
     o.append("/* Packet header */")
     for f in s.d["header"]["fields"]:
         c_field(o, "GPU_HDR", f)
@@ -694,6 +791,14 @@ def gen_md(s):
               "| field | bits | meaning |", "|---|---|---|"]
         for f in lay["fields"]:
             o.append("| %s | %d:%d | %s |" % (f["name"], f["lsb"] + f["width"] - 1, f["lsb"], f["doc"]))
+    for ds in s.d.get("descriptors", []):
+        o += ["", "## %s (%d bytes, %d-byte aligned)" % (ds["name"], ds["bytes"], ds["align"]), "", ds["doc"], "",
+              "| byte | dword | bits | meaning |", "|---|---|---|---|"]
+        for i, dw in enumerate(ds["dwords"]):
+            o.append("| +0x%02x | %s | %d:0 | %s |" % (4 * i, dw["name"], dw.get("width", 32) - 1, dw["doc"]))
+            for f in dw.get("fields", []):
+                o.append("| | %s.%s | %d:%d | %s%s |" % (dw["name"], f["name"], f["lsb"] + f["width"] - 1, f["lsb"],
+                                                      f["doc"], " (enum %s)" % f["enum"] if "enum" in f else ""))
     o += ["", "## Packets", "", s.d["header"]["doc"] + ":", ""]
     for f in s.d["header"]["fields"]:
         o.append("- %s, bits %d:%d: %s" % (f["name"], f["lsb"] + f["width"] - 1, f["lsb"], f["doc"]))
@@ -1046,6 +1151,7 @@ def outputs(s, root):
         "hw/gpu_hw.h": gen_h(s),
         "hw/gpu_names.c": gen_names(s),
         "regspec/REGISTERS.md": gen_md(s),
+        "rtl/gpu_pkg.sv": gen_pkg(s),
     }
     out.update(gen_filters(s))
     return out

@@ -13,6 +13,7 @@
   localparam int unsigned VramBase = 0;  // first byte of VRAM in the physical address map
   localparam logic [63:0] SysmemBase = 64'h10000000000;  // first byte of system memory in the physical address map (1 TiB)
   localparam int unsigned MaxQueues = 8;  // most hardware queues the register map has room for
+  localparam int unsigned NumDoorbells = 64;  // doorbells: a queue descriptor names one (QDESC CTRL.DOORBELL); the doorbell table keeps the last write pointer of each, mapped or not
   localparam int unsigned PktType3 = 3;  // the only legal packet type (PM4-style type-3 header)
   localparam int unsigned IbMaxDwReset = 1048576;  // reset value of IB_MAX_DW: largest indirect buffer in dwords
   localparam int unsigned RingLog2Min = 4;  // smallest ring: 2^4 dwords
@@ -282,6 +283,29 @@
     endcase
   endfunction
 
+  // why a runlist was refused (RL_STATUS.CAUSE); the refused list changes nothing, the previous one keeps running
+  typedef logic [2:0] rl_err_e;
+  localparam rl_err_e RlErrNone = 3'h0;  // accepted
+  localparam rl_err_e RlErrCount = 3'h1;  // zero entries or more than RL_MAX_ENTRIES
+  localparam rl_err_e RlErrRingSize = 3'h2;  // RING_DW not a power of two in the ring range
+  localparam rl_err_e RlErrRingRange = 3'h3;  // the ring base is not 32-byte aligned, or the ring ends past the 48-bit address space; with VMID 0 also a ring outside VRAM and system memory
+  localparam rl_err_e RlErrPriv = 3'h4;  // PRIV or VMID 0 in an entry without KERNEL
+  localparam rl_err_e RlErrDoorbell = 3'h5;  // a doorbell index of NUM_DOORBELLS or more, or one two entries share
+  localparam rl_err_e RlErrMemError = 3'h6;  // reading the runlist or a descriptor failed
+  function automatic logic rl_err_legal(rl_err_e v);
+    rl_err_legal = 1'b0;
+    unique case (v)
+      RlErrNone: rl_err_legal = 1'b1;
+      RlErrCount: rl_err_legal = 1'b1;
+      RlErrRingSize: rl_err_legal = 1'b1;
+      RlErrRingRange: rl_err_legal = 1'b1;
+      RlErrPriv: rl_err_legal = 1'b1;
+      RlErrDoorbell: rl_err_legal = 1'b1;
+      RlErrMemError: rl_err_legal = 1'b1;
+      default: rl_err_legal = 1'b0;
+    endcase
+  endfunction
+
   // Global registers (byte offsets on the register port)
   localparam logic [15:0] RegId = 16'h0;  // reads ID_VALUE
   localparam logic [15:0] RegCaps = 16'h4;  // capabilities
@@ -291,6 +315,7 @@
   localparam logic [15:0] RegIntEnable = 16'h14;  // interrupt line = |(INT_STATUS & INT_ENABLE); same layout as INT_STATUS
   localparam logic [15:0] RegScratch = 16'h18;  // free for software (bring-up register-path check)
   localparam logic [15:0] RegIbMaxDw = 16'h1c;  // largest legal indirect buffer, in dwords
+  localparam logic [15:0] RegDbUnmapped = 16'h20;  // doorbell writes (DB_WPTR) to a queue no hardware slot holds, since reset: each is kept in the doorbell table for the queue's mapping. The register-programmed queues ring Q_WPTR, so until the runlist maps queues every DB_WPTR write counts
   localparam logic [15:0] RegMmuCtrl = 16'h800;  // MMU control
   localparam logic [15:0] RegMmuFaultStatus = 16'h804;  // first fault since the last clear; write VALID to clear (and re-arm the latch)
   localparam logic [15:0] RegMmuFaultVaLo = 16'h808;  // faulting VA bits 31:0: the address of the memory beat the faulting request named (beat-aligned: bits 4:0 zero at the default 32-byte beat), not the exact byte that caused it
@@ -336,6 +361,10 @@
   localparam logic [15:0] RegQStallWait = 16'h40;  // busy cycles in WAIT_MEM (read, compare, poll)
   localparam logic [15:0] RegQStallFence = 16'h44;  // busy cycles in a fence waiting for earlier writes
   localparam logic [15:0] RegQVmid = 16'h48;  // virtual-memory context of the ring's accesses and of an IB whose VMID field is 0 (0 = physical)
+  // doorbell d at base + d * stride: the doorbell table, one write pointer per queue descriptor's CTRL.DOORBELL
+  localparam logic [15:0] DbRegBase = 16'h600;
+  localparam logic [15:0] DbRegStride = 16'h4;
+  localparam logic [15:0] RegDbWptr = 16'h0;  // doorbell: the queue's new write pointer (dword offset into its ring). The table keeps the last value written (reads it back) and DB_UNMAPPED counts the write while no slot holds the queue; the queue takes the value when it is mapped (it wins over the descriptor's WPTR). Reset: 0
   // page-table root of VMID v at base + v * stride (VMID 0 is physical; its root is unused)
   localparam logic [15:0] VmRegBase = 16'h900;
   localparam logic [15:0] VmRegStride = 16'h8;
@@ -409,6 +438,10 @@
   localparam int unsigned PdeAddrLsb = 12;
   localparam int unsigned PdeAddrW = 28;
   localparam logic [63:0] PdeReserved = 64'hffffff0000000ffc;
+
+  // QDESC: 64 bytes in memory, 64-byte aligned
+
+  // RLE: 8 bytes in memory, 8-byte aligned
 
   // Packet header fields
   localparam int unsigned HdrOpcodeLsb = 8;

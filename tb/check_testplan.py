@@ -13,10 +13,11 @@ document are
   - regspec/REGISTERS.md: derived from regspec/gpusim.json, the file it is
     generated from: regs.header (the packet header), regs.block.GLOBAL and
     regs.block.PREFIX for each register block, regs.pkt.NAME for each
-    packet, regs.layout.NAME (PTE, PDE), regs.tile.MODE for each tile mode,
-    and one rule for each error cause other than NONE: regs.cause.NAME
-    (Q_ERR_CAUSE), regs.fault.NAME (MMU fault kinds), regs.apt_err.NAME
-    (APT_ERR_STATUS causes);
+    packet, regs.layout.NAME (PTE, PDE), regs.desc.NAME for each memory
+    descriptor (QDESC, RLE), regs.tile.MODE for each tile mode, and one rule
+    for each error cause other than NONE: regs.cause.NAME (Q_ERR_CAUSE),
+    regs.fault.NAME (MMU fault kinds), regs.apt_err.NAME (APT_ERR_STATUS
+    causes), regs.rl_err.NAME (runlist refusals);
   - traces/FORMAT.md: read from its tables: format.record.NAME for each
     record type, format.error.NAME for each error;
   - any other document: its @rules lines in the plan.
@@ -61,7 +62,7 @@ REGSPEC_DOC = "regspec/REGISTERS.md"
 REGSPEC_SRC = "regspec/gpusim.json"
 FORMAT_DOC = "traces/FORMAT.md"
 # The enums of regspec/gpusim.json that are error causes: enum -> rule prefix.
-ERROR_ENUMS = {"cause": "cause", "mmu_fault": "fault", "apt_err": "apt_err"}
+ERROR_ENUMS = {"cause": "cause", "mmu_fault": "fault", "apt_err": "apt_err", "rl_err": "rl_err"}
 
 
 def read(path):
@@ -174,6 +175,7 @@ def regspec_rules(spec):
     out += ["block." + b["prefix"] for b in spec.get("blocks", [])]
     out += ["pkt." + p["name"] for p in spec.get("packets", [])]
     out += ["layout." + l["name"] for l in spec.get("layouts", [])]
+    out += ["desc." + d["name"] for d in spec.get("descriptors", [])]
     enums = {e["name"]: e for e in spec.get("enums", [])}
     for name, prefix in [("tile_mode", "tile")] + sorted(ERROR_ENUMS.items()):
         if name not in enums:

@@ -259,6 +259,15 @@ set_tests_properties(views_run PROPERTIES LABELS waves TIMEOUT 120)
 add_test(rtl_gpuva tests/test_gpuva)
 set_tests_properties(rtl_gpuva PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 
+# Two GPU-VA processes: one's UpdateGpuVirtualAddress batch waits for its own
+# held render fence, the other's (FenceValue reached) runs; prints the cycles
+# it took against alone (regspec/DESIGN.md, Hardware queues and the scheduler).
+add_test(rtl_hwq_twoproc tests/test_hwq_twoproc)
+set_tests_properties(rtl_hwq_twoproc PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
+# The hardware-queue front end: the doorbell table (DB_WPTR, DB_UNMAPPED).
+add_test(rtl_hwq tests/test_hwq)
+set_tests_properties(rtl_hwq PROPERTIES LABELS rtl TIMEOUT 60)
+
 # Deferred contexts recorded on threads, executed through the pipeline on the RTL
 # (D3D11 deferred contexts, context-local DDI handles).
 add_test(rtl_umd tests/test_umd_rtl)
@@ -278,7 +287,7 @@ endforeach()
 add_test(memcheck_demo_ref valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim demo --quiet --backend ref)
 set_tests_properties(memcheck_demo_ref PROPERTIES LABELS "fw;ref;memcheck" TIMEOUT 300)
 foreach(t cp apt apt_wc ce mmu_rtl mmu_pwc gpuva umd_rtl kmd kmd_fence kmd_lock kmd_lock_paths
-          kmd_lock_render kmd_recovery kmd_evict)
+          kmd_lock_render kmd_recovery kmd_evict hwq_twoproc hwq)
   add_test(ref_${t} tests/test_${t})
   set_tests_properties(ref_${t} PROPERTIES LABELS "rtl;ref" TIMEOUT 120 ENVIRONMENT "GPUSIM_BACKEND=ref")
 endforeach()

@@ -82,6 +82,8 @@ struct ref_regs {
 	uint32_t fault_status, fault_count, inv_vmid, inv_start, inv_end;
 	uint64_t fault_va;
 	struct ref_range rng[GPU_APT_RANGES];
+	uint32_t db[GPU_NUM_DOORBELLS]; /* the doorbell table (DB_WPTR) */
+	uint32_t db_unmapped;           /* DB_UNMAPPED */
 	/* the response register of the port */
 	bool rsp_valid, rsp_err;
 	uint32_t rsp_rdata;

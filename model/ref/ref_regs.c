@@ -172,6 +172,7 @@ static bool glob_read(const struct ref_top *t, uint32_t off, uint32_t *v)
 	case GPU_REG_INT_ENABLE: *v = r->int_enable; return true;
 	case GPU_REG_SCRATCH: *v = r->scratch; return true;
 	case GPU_REG_IB_MAX_DW: *v = r->ib_max; return true;
+	case GPU_REG_DB_UNMAPPED: *v = r->db_unmapped; return true;
 	case GPU_REG_MMU_CTRL: *v = r->mmu_enable; return true;
 	case GPU_REG_MMU_FAULT_STATUS: *v = r->fault_status; return true;
 	case GPU_REG_MMU_FAULT_VA_LO: *v = (uint32_t)r->fault_va; return true;
@@ -234,6 +235,7 @@ static bool glob_write(struct ref_regs *r, uint32_t off, uint32_t v)
 		r->apt_pf_drop = GPU_APT_FLUSH_PF_GET(v);
 		return true;
 	case GPU_REG_ID: case GPU_REG_CAPS: case GPU_REG_CYCLE_LO: case GPU_REG_CYCLE_HI:
+	case GPU_REG_DB_UNMAPPED:
 	case GPU_REG_MMU_FAULT_VA_LO: case GPU_REG_MMU_FAULT_VA_HI: case GPU_REG_MMU_FAULT_COUNT:
 	case GPU_REG_MMU_HITS: case GPU_REG_MMU_MISSES: case GPU_REG_MMU_WALKS:
 	case GPU_REG_MMU_WALK_CYCLES: case GPU_REG_MMU_WALK_MAX: case GPU_REG_CE_STATUS:
@@ -252,6 +254,7 @@ static bool access(struct ref_top *t, bool we, uint32_t a, uint32_t wdata, uint3
 	const uint32_t qend = GPU_QREG_BASE + REF_NUM_QUEUES * GPU_QREG_STRIDE;
 	const uint32_t vend = GPU_VMREG_BASE + GPU_NUM_VMIDS * GPU_VMREG_STRIDE;
 	const uint32_t aend = GPU_APTREG_BASE + GPU_APT_RANGES * GPU_APTREG_STRIDE;
+	const uint32_t dend = GPU_DBREG_BASE + GPU_NUM_DOORBELLS * GPU_DBREG_STRIDE;
 
 	if (a >= GPU_QREG_BASE && a < qend) {
 		unsigned n = (a - GPU_QREG_BASE) / GPU_QREG_STRIDE;
@@ -285,6 +288,20 @@ static bool access(struct ref_top *t, bool we, uint32_t a, uint32_t wdata, uint3
 		uint32_t off = (a - GPU_APTREG_BASE) % GPU_APTREG_STRIDE;
 
 		return we ? apt_write(r, n, off, wdata, refused) : apt_read(r, n, off, rdata);
+	}
+	if (a >= GPU_DBREG_BASE && a < dend) {
+		unsigned n = (a - GPU_DBREG_BASE) / GPU_DBREG_STRIDE;
+
+		if ((a - GPU_DBREG_BASE) % GPU_DBREG_STRIDE != GPU_REG_DB_WPTR(0) - GPU_DBREG_BASE)
+			return false;
+		/* no queue is mapped by doorbell yet: every write is kept and counted */
+		if (we) {
+			r->db[n] = wdata & GPU_REG_DB_WPTR_BITS;
+			r->db_unmapped++;
+		} else {
+			*rdata = r->db[n];
+		}
+		return true;
 	}
 	if (we)
 		return glob_write(r, a, wdata);

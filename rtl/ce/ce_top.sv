@@ -38,21 +38,7 @@ module ce_top #(
   // Command
   input  logic                   cmd_valid_i,
   output logic                   cmd_ready_o,
-  input  logic                   cmd_fill_i,
-  input  logic [47:0]            cmd_src_base_i,
-  input  logic [2:0]             cmd_src_mode_i,
-  input  logic [19:0]            cmd_src_pitch_i,
-  input  logic [19:0]            cmd_src_x0b_i,
-  input  logic [15:0]            cmd_src_y0_i,
-  input  logic [47:0]            cmd_dst_base_i,
-  input  logic [2:0]             cmd_dst_mode_i,
-  input  logic [19:0]            cmd_dst_pitch_i,
-  input  logic [19:0]            cmd_dst_x0b_i,
-  input  logic [15:0]            cmd_dst_y0_i,
-  input  logic [2:0]             cmd_bpe_i,
-  input  logic [31:0]            cmd_w_i,        // bytes per row
-  input  logic [15:0]            cmd_h_i,        // rows
-  input  logic [63:0]            cmd_value_i,    // FILL pattern
+  input  gpu_pkg::ce_cmd_t       cmd_i,          // regspec "structs"
   input  logic                   abort_i,        // the owning queue is reset: stop
   output logic                   done_o,         // one-cycle pulse
   output logic                   done_err_o,
@@ -391,7 +377,7 @@ module ce_top #(
     if (ce_act) begin
       start = st_q == CeIdle && cmd_valid_i;
       if (start) begin
-        pair = cmd_h_i > 16'd1 && (cmd_src_mode_i != TileLinear || cmd_dst_mode_i != TileLinear);
+        pair = cmd_i.h > 16'd1 && (cmd_i.src_mode != TileLinear || cmd_i.dst_mode != TileLinear);
       end
       granted = req_valid_o && req_ready_i;
       rq_pop = granted && !req_we_o;
@@ -514,23 +500,23 @@ module ce_top #(
       fault_q <= fault_d;
       start_q <= start;
       if (start) begin
-        fill_q <= cmd_fill_i;
-        value_q <= cmd_value_i;
+        fill_q <= cmd_i.fill;
+        value_q <= cmd_i.value;
         pair_q <= pair;
-        src_base_q <= cmd_src_base_i;
-        dst_base_q <= cmd_dst_base_i;
-        src_mode_q <= cmd_src_mode_i;
-        dst_mode_q <= cmd_dst_mode_i;
-        src_geom_q <= tile_geom(cmd_src_mode_i, cmd_bpe_i);
-        dst_geom_q <= tile_geom(cmd_dst_mode_i, cmd_bpe_i);
-        src_pitch_q <= cmd_src_pitch_i;
-        dst_pitch_q <= cmd_dst_pitch_i;
-        src_x0b_q <= cmd_src_x0b_i;
-        dst_x0b_q <= cmd_dst_x0b_i;
-        src_y0_q <= cmd_src_y0_i;
-        dst_y0_q <= cmd_dst_y0_i;
-        h_q <= cmd_h_i;
-        w_q <= cmd_w_i;
+        src_base_q <= cmd_i.src_base;
+        dst_base_q <= cmd_i.dst_base;
+        src_mode_q <= cmd_i.src_mode;
+        dst_mode_q <= cmd_i.dst_mode;
+        src_geom_q <= tile_geom(cmd_i.src_mode, cmd_i.bpe);
+        dst_geom_q <= tile_geom(cmd_i.dst_mode, cmd_i.bpe);
+        src_pitch_q <= cmd_i.src_pitch;
+        dst_pitch_q <= cmd_i.dst_pitch;
+        src_x0b_q <= cmd_i.src_x0b;
+        dst_x0b_q <= cmd_i.dst_x0b;
+        src_y0_q <= cmd_i.src_y0;
+        dst_y0_q <= cmd_i.dst_y0;
+        h_q <= cmd_i.h;
+        w_q <= cmd_i.w;
       end
       busy_q <= busy_q + {31'd0, st_q != CeIdle};
       if (granted && req_we_o) bytes_q <= bytes_q + 32'(wr_bytes);

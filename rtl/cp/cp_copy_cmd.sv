@@ -9,9 +9,10 @@
 // How to drive it: give the packet's opcode and payload register; raise
 // check_en_i in the cycle the packet executes (cp_exec StExec) to get
 // field_bad_o/align_bad_o, and cmd_en_i while the command is offered to the
-// copy engine (StCdrain) to get the ce_* fields.  With an enable clear its
-// outputs are zero and nothing is evaluated: Verilator recomputes every
-// block each cycle, and these are idle almost all the time.
+// copy engine (StCdrain) to get ce_cmd_o (gpu_pkg::ce_cmd_t, generated from
+// regspec/gpusim.json "structs").  With an enable clear its outputs are zero
+// and nothing is evaluated: Verilator recomputes every block each cycle, and
+// these are idle almost all the time.
 //
 // Checks (reserved bits are cp_pkt_check's rsv_bad): COPY: a range past 2^48;
 // BLT and FILL: a surface with an unknown mode or element size, a pitch the
@@ -30,21 +31,7 @@ module cp_copy_cmd #(
   input  logic [PayloadBits-1:0] pl_i,
   output logic                   field_bad_o,
   output logic                   align_bad_o,
-  output logic                   ce_fill_o,
-  output logic [47:0]            ce_src_base_o,
-  output logic [2:0]             ce_src_mode_o,
-  output logic [19:0]            ce_src_pitch_o,
-  output logic [19:0]            ce_src_x0b_o,
-  output logic [15:0]            ce_src_y0_o,
-  output logic [47:0]            ce_dst_base_o,
-  output logic [2:0]             ce_dst_mode_o,
-  output logic [19:0]            ce_dst_pitch_o,
-  output logic [19:0]            ce_dst_x0b_o,
-  output logic [15:0]            ce_dst_y0_o,
-  output logic [2:0]             ce_bpe_o,
-  output logic [31:0]            ce_w_o,
-  output logic [15:0]            ce_h_o,
-  output logic [63:0]            ce_value_o
+  output gpu_pkg::ce_cmd_t       ce_cmd_o  // regspec "structs"
 );
 
   `include "gpu_defs.svh"
@@ -131,50 +118,38 @@ module cp_copy_cmd #(
 
   // The command the copy engine sees.
   always_comb begin
-    ce_fill_o = 1'b0;
-    ce_src_base_o = '0;
-    ce_src_mode_o = TileLinear;
-    ce_src_pitch_o = '0;
-    ce_src_x0b_o = '0;
-    ce_src_y0_o = '0;
-    ce_dst_base_o = '0;
-    ce_dst_mode_o = TileLinear;
-    ce_dst_pitch_o = '0;
-    ce_dst_x0b_o = '0;
-    ce_dst_y0_o = '0;
-    ce_bpe_o = '0;
-    ce_w_o = '0;
-    ce_h_o = '0;
-    ce_value_o = '0;
+    ce_cmd_o = '0;
+    ce_cmd_o.src_mode = TileLinear;
+    ce_cmd_o.dst_mode = TileLinear;
     if (cmd_en_i) begin
-      ce_fill_o = opcode == OpFill;
-      ce_src_base_o = c_src;
-      ce_dst_base_o = c_dst;
-      ce_w_o = pl.copy.bytes;
-      ce_h_o = 16'd1;
-      ce_value_o = {pl.fill.value_hi, pl.fill.value_lo};
+      ce_cmd_o.fill = opcode == OpFill;
+      ce_cmd_o.src_base = c_src;
+      ce_cmd_o.dst_base = c_dst;
+      ce_cmd_o.w = pl.copy.bytes;
+      ce_cmd_o.h = 16'd1;
+      ce_cmd_o.value = {pl.fill.value_hi, pl.fill.value_lo};
       unique case (opcode)
         OpBlt: begin
-          ce_src_mode_o = pl.blt.src_fmt.src_mode;
-          ce_src_pitch_o = pl.blt.src_fmt.src_pitch;
-          ce_src_x0b_o = 20'(pl.blt.src_xy.src_x) << c_bpe;
-          ce_src_y0_o = pl.blt.src_xy.src_y;
-          ce_dst_mode_o = pl.blt.dst_fmt.dst_mode;
-          ce_dst_pitch_o = pl.blt.dst_fmt.dst_pitch;
-          ce_dst_x0b_o = 20'(pl.blt.dst_xy.dst_x) << c_bpe;
-          ce_dst_y0_o = pl.blt.dst_xy.dst_y;
-          ce_bpe_o = c_bpe;
-          ce_w_o = c_wb[31:0];
-          ce_h_o = pl.blt.height[15:0];
+          ce_cmd_o.src_mode = pl.blt.src_fmt.src_mode;
+          ce_cmd_o.src_pitch = pl.blt.src_fmt.src_pitch;
+          ce_cmd_o.src_x0b = 20'(pl.blt.src_xy.src_x) << c_bpe;
+          ce_cmd_o.src_y0 = pl.blt.src_xy.src_y;
+          ce_cmd_o.dst_mode = pl.blt.dst_fmt.dst_mode;
+          ce_cmd_o.dst_pitch = pl.blt.dst_fmt.dst_pitch;
+          ce_cmd_o.dst_x0b = 20'(pl.blt.dst_xy.dst_x) << c_bpe;
+          ce_cmd_o.dst_y0 = pl.blt.dst_xy.dst_y;
+          ce_cmd_o.bpe = c_bpe;
+          ce_cmd_o.w = c_wb[31:0];
+          ce_cmd_o.h = pl.blt.height[15:0];
         end
         OpFill: begin
-          ce_dst_mode_o = pl.fill.dst_fmt.dst_mode;
-          ce_dst_pitch_o = pl.fill.dst_fmt.dst_pitch;
-          ce_dst_x0b_o = 20'(pl.fill.dst_xy.dst_x) << c_bpe;
-          ce_dst_y0_o = pl.fill.dst_xy.dst_y;
-          ce_bpe_o = c_bpe;
-          ce_w_o = c_wb[31:0];
-          ce_h_o = pl.fill.height[15:0];
+          ce_cmd_o.dst_mode = pl.fill.dst_fmt.dst_mode;
+          ce_cmd_o.dst_pitch = pl.fill.dst_fmt.dst_pitch;
+          ce_cmd_o.dst_x0b = 20'(pl.fill.dst_xy.dst_x) << c_bpe;
+          ce_cmd_o.dst_y0 = pl.fill.dst_xy.dst_y;
+          ce_cmd_o.bpe = c_bpe;
+          ce_cmd_o.w = c_wb[31:0];
+          ce_cmd_o.h = pl.fill.height[15:0];
         end
         default: ;
       endcase
@@ -195,11 +170,11 @@ module cp_copy_cmd #(
       // A command offered passed its checks in StExec, on the same payload:
       // legal formats and tiled bases on their tile (else BAD_FIELD/BAD_ALIGN).
       a_copy_cmd_legal: assert (opcode == OpCopy ||
-                                (tile_fmt_ok(ce_dst_mode_o, ce_bpe_o, ce_dst_pitch_o) &&
-                                 (ce_dst_base_o & ((48'd1 << tile_tb_log2(ce_dst_mode_o)) - 48'd1)) == '0 &&
+                                (tile_fmt_ok(ce_cmd_o.dst_mode, ce_cmd_o.bpe, ce_cmd_o.dst_pitch) &&
+                                 (ce_cmd_o.dst_base & ((48'd1 << tile_tb_log2(ce_cmd_o.dst_mode)) - 48'd1)) == '0 &&
                                  (opcode == OpFill ||
-                                  (tile_fmt_ok(ce_src_mode_o, ce_bpe_o, ce_src_pitch_o) &&
-                                   (ce_src_base_o & ((48'd1 << tile_tb_log2(ce_src_mode_o)) - 48'd1)) == '0))))
+                                  (tile_fmt_ok(ce_cmd_o.src_mode, ce_cmd_o.bpe, ce_cmd_o.src_pitch) &&
+                                   (ce_cmd_o.src_base & ((48'd1 << tile_tb_log2(ce_cmd_o.src_mode)) - 48'd1)) == '0))))
         else $error("cp_copy_cmd: opcode %h offered with an illegal surface", opcode);
     end
     // Cover points (Verilator --coverage-user; immediate: the block has no clock).

@@ -86,21 +86,7 @@ module cp_queue #(
   // answers ce_done_i (with err/fault) when every byte has landed
   output logic                   ce_valid_o,
   input  logic                   ce_ready_i,
-  output logic                   ce_fill_o,
-  output logic [47:0]            ce_src_base_o,
-  output logic [2:0]             ce_src_mode_o,
-  output logic [19:0]            ce_src_pitch_o,
-  output logic [19:0]            ce_src_x0b_o,
-  output logic [15:0]            ce_src_y0_o,
-  output logic [47:0]            ce_dst_base_o,
-  output logic [2:0]             ce_dst_mode_o,
-  output logic [19:0]            ce_dst_pitch_o,
-  output logic [19:0]            ce_dst_x0b_o,
-  output logic [15:0]            ce_dst_y0_o,
-  output logic [2:0]             ce_bpe_o,
-  output logic [31:0]            ce_w_o,
-  output logic [15:0]            ce_h_o,
-  output logic [63:0]            ce_value_o,
+  output gpu_pkg::ce_cmd_t       ce_cmd_o,  // regspec "structs"
   input  logic                   ce_done_i,
   input  logic                   ce_err_i,
   input  logic                   ce_fault_i
@@ -298,21 +284,7 @@ module cp_queue #(
     .pl_i(pl),
     .field_bad_o(c_field),
     .align_bad_o(c_align),
-    .ce_fill_o,
-    .ce_src_base_o,
-    .ce_src_mode_o,
-    .ce_src_pitch_o,
-    .ce_src_x0b_o,
-    .ce_src_y0_o,
-    .ce_dst_base_o,
-    .ce_dst_mode_o,
-    .ce_dst_pitch_o,
-    .ce_dst_x0b_o,
-    .ce_dst_y0_o,
-    .ce_bpe_o,
-    .ce_w_o,
-    .ce_h_o,
-    .ce_value_o
+    .ce_cmd_o
   );
 
   // ---------------------------------------------------------------- counters

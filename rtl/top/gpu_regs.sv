@@ -12,7 +12,10 @@
 // read data.  An offset that names no
 // register answers reg_rsp_err_o = 1 (read data 0, a write changes nothing).
 // The aperture's status and its latched posted-write error live in apt_top;
-// this file decodes them and raises INT_STATUS.APT_ERR.
+// this file decodes them and raises INT_STATUS.APT_ERR.  The doorbell table
+// (DB_WPTR, one write pointer per doorbell, and the DB_UNMAPPED count) keeps
+// the doorbells of queues no slot holds: an array written only by a
+// doorbell write, so it costs nothing on other cycles.
 
 `default_nettype none
 
@@ -112,6 +115,8 @@ module gpu_regs #(
 
   localparam int unsigned QW = (NumQueues > 1) ? $clog2(NumQueues) : 1;
   localparam int unsigned StrideLog2 = $clog2(QRegStride);
+  localparam int unsigned DbW = $clog2(NumDoorbells);
+  localparam int unsigned DbStrideLog2 = $clog2(DbRegStride);
 
   // The register map has room for MaxQueues queues.
   initial begin : check_params
@@ -137,10 +142,13 @@ module gpu_regs #(
   logic [NumRanges*20-1:0] apt_pitch_q;
   logic rsp_valid_q, rsp_err_q;
   logic [31:0] rsp_rdata_q;
+  logic [19:0] db_q [NumDoorbells];  // the doorbell table
+  logic [31:0] db_unmapped_q;
 
   // ---------------------------------------------------------------- decode
-  logic is_q, is_vm, is_apt, hit, wr, rd, refuse;
-  logic [15:0] qoff, voff, aoff;
+  logic is_q, is_vm, is_apt, is_db, is_glob, hit, wr, rd, refuse;
+  logic [15:0] qoff, voff, aoff, doff;
+  logic [DbW-1:0] dbi;
   logic [2:0] ar;
   logic [QW-1:0] q;
   logic [3:0] v;
@@ -159,6 +167,9 @@ module gpu_regs #(
     is_q = 1'b0;
     is_vm = 1'b0;
     is_apt = 1'b0;
+    is_db = 1'b0;
+    doff = '0;
+    dbi = '0;
     q = '0;
     v = '0;
     ar = '0;
@@ -175,11 +186,17 @@ module gpu_regs #(
       is_apt = reg_req_addr_i >= AptRegBase &&
                reg_req_addr_i < AptRegBase + 16'(NumRanges) * AptRegStride;
       ar = aoff[7:5];
+      doff = reg_req_addr_i - DbRegBase;
+      is_db = reg_req_addr_i >= DbRegBase &&
+              reg_req_addr_i < DbRegBase + 16'(NumDoorbells) * DbRegStride;
+      dbi = DbW'(doff >> DbStrideLog2);
       roff = is_q ? (qoff & (QRegStride - 16'd1)) :
              is_vm ? (voff & (VmRegStride - 16'd1)) :
-             is_apt ? (aoff & (AptRegStride - 16'd1)) : reg_req_addr_i;
+             is_apt ? (aoff & (AptRegStride - 16'd1)) :
+             is_db ? (doff & (DbRegStride - 16'd1)) : reg_req_addr_i;
     end
   end
+  assign is_glob = !is_q && !is_vm && !is_apt && !is_db;
   // The range update protocol: fields change only while VALID is clear.
   always_comb begin
     refuse = 1'b0;
@@ -212,13 +229,18 @@ module gpu_regs #(
         RegAptPitch:  rdata = {12'd0, apt_pitch_q[20*ar +: 20]};
         default:      hit = 1'b0;
       endcase
+    end else if (is_db) begin
+      unique case (roff)
+        RegDbWptr: rdata = {12'd0, db_q[dbi]};
+        default:   hit = 1'b0;
+      endcase
     end else if (is_vm) begin
       unique case (roff)
         RegVmRootLo: rdata = root_q[48*v +: 32];
         RegVmRootHi: rdata = {16'd0, root_q[48*v + 32 +: 16]};
         default:     hit = 1'b0;
       endcase
-    end else if (!is_q) begin
+    end else if (is_glob) begin
       unique case (roff)
         RegId:        rdata = IdValue;
         RegCaps:      rdata = (32'(NumQueues) << CapsNumQueuesLsb) |
@@ -230,6 +252,7 @@ module gpu_regs #(
         RegIntEnable: rdata = int_enable_q;
         RegScratch:   rdata = scratch_q;
         RegIbMaxDw:   rdata = {11'd0, ib_max_q};
+        RegDbUnmapped: rdata = db_unmapped_q;
         RegMmuCtrl:   rdata = {31'd0, mmu_enable_q};
         RegMmuFaultStatus: rdata = fault_status_q;
         RegMmuFaultVaLo:   rdata = fault_va_q[31:0];
@@ -313,9 +336,9 @@ module gpu_regs #(
     reset_d = '0;
     inv_d = 1'b0;
     if (reg_req_valid_i) begin  // the writes' decode only with a request
-      if (wr && hit && !is_q && !is_vm && !is_apt && roff == RegIntStatus)
+      if (wr && hit && is_glob && roff == RegIntStatus)
         int_status_d = int_status_d & ~reg_req_wdata_i;
-      inv_d = wr && hit && !is_q && !is_vm && !is_apt && roff == RegMmuInvCtl &&
+      inv_d = wr && hit && is_glob && roff == RegMmuInvCtl &&
               reg_req_wdata_i[MmuInvCtlGoLsb];
       if (wr && hit && is_q && roff == RegQCtrl) reset_d[q] = reg_req_wdata_i[QCtrlResetLsb];
     end
@@ -368,7 +391,7 @@ module gpu_regs #(
       // Faults: the first one is latched until software clears VALID.
       if (fault_i) fault_count_q <= fault_count_q + 32'd1;
       if (reg_req_valid_i) begin
-        if (wr && hit && !is_q && !is_vm && !is_apt && roff == RegMmuFaultStatus &&
+        if (wr && hit && is_glob && roff == RegMmuFaultStatus &&
             reg_req_wdata_i[MmuFaultStatusValidLsb])
           fault_status_q[MmuFaultStatusValidLsb] <= 1'b0;
       end
@@ -382,7 +405,7 @@ module gpu_regs #(
       end
       // The register writes, and CYCLE_HI's latch, only with a request.
       if (reg_req_valid_i) begin
-        if (rd && hit && !is_q && !is_vm && !is_apt && roff == RegCycleLo) cycle_hi_q <= cycle_q[63:32];
+        if (rd && hit && is_glob && roff == RegCycleLo) cycle_hi_q <= cycle_q[63:32];
         if (wr && hit && is_apt && !refuse) begin
           unique case (roff)
             RegAptCtrl: begin
@@ -405,7 +428,7 @@ module gpu_regs #(
             default: ;
           endcase
         end
-        if (wr && hit && !is_q && !is_vm && !is_apt) begin
+        if (wr && hit && is_glob) begin
           unique case (roff)
             RegIntEnable: int_enable_q <= reg_req_wdata_i;
             RegScratch:   scratch_q <= reg_req_wdata_i;
@@ -437,6 +460,19 @@ module gpu_regs #(
           endcase
         end
       end
+    end
+  end
+
+  // The doorbell table: a DB_WPTR write keeps its value for the queue's
+  // mapping and counts in DB_UNMAPPED (no queue is mapped by doorbell yet:
+  // the register-programmed queues ring Q_WPTR).
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      for (int unsigned i = 0; i < NumDoorbells; i++) db_q[i] <= '0;
+      db_unmapped_q <= '0;
+    end else if (wr && is_db && roff == RegDbWptr) begin
+      db_q[dbi] <= reg_req_wdata_i[19:0];
+      db_unmapped_q <= db_unmapped_q + 32'd1;
     end
   end
 
@@ -477,7 +513,7 @@ module gpu_regs #(
     apt_err_clr_o = 1'b0;
     apt_pf_drop_o = 1'b0;
     if (wr) begin
-      g_apt_wr = hit && !is_q && !is_vm && !is_apt &&
+      g_apt_wr = hit && is_glob &&
                  (roff == RegAptErrStatus || roff == RegAptFlush);
       apt_cfg_wr_o = is_apt;
       apt_wr_o = is_apt || g_apt_wr;
@@ -513,7 +549,7 @@ module gpu_regs #(
       a_latched_q <= 1'b0;
     end else begin
       a_latched_q <= fault_status_q[MmuFaultStatusValidLsb] &&
-                     !(wr && !is_q && !is_vm && !is_apt && roff == RegMmuFaultStatus);
+                     !(wr && is_glob && roff == RegMmuFaultStatus);
     end
     a_fstat_q <= fault_status_q;
     a_fva_q <= fault_va_q;
@@ -524,7 +560,7 @@ module gpu_regs #(
     if (rst_ni && reg_req_valid_i) begin
       // INT_STATUS bits are sticky: one falls only by a W1C write of it.
       a_regs_int_sticky: assert ((int_status_q & ~int_status_d) == '0 ||
-                                 (wr && hit && !is_q && !is_vm && !is_apt && roff == RegIntStatus))
+                                 (wr && hit && is_glob && roff == RegIntStatus))
         else $error("gpu_regs: INT_STATUS %h -> %h without a write", int_status_q, int_status_d);
     end
     if (rst_ni && a_latched_q) begin
@@ -540,7 +576,7 @@ module gpu_regs #(
   // A range field write refused while the range is valid.
   c_regs_apt_refused: cover property (@(posedge clk_i) refuse);
   // A W1C clear of INT_STATUS in the cycle an interrupt source sets a bit.
-  c_regs_w1c_and_set: cover property (@(posedge clk_i) wr && hit && !is_q && !is_vm && !is_apt &&
+  c_regs_w1c_and_set: cover property (@(posedge clk_i) wr && hit && is_glob &&
                                       roff == RegIntStatus && int_set != '0);
   // A fault while one is latched (counted, not latched).
   c_regs_fault_latched: cover property (@(posedge clk_i) fault_i && fault_status_q[MmuFaultStatusValidLsb]);

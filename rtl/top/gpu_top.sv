@@ -103,13 +103,7 @@ module gpu_top
   logic [BB-1:0] a_wdata, u_rdata;
   logic [BeatBytes-1:0] a_wstrb;
   // Copy engine
-  logic [NumQueues-1:0] qc_valid, qc_ready, qc_fill, qc_done;
-  logic [NumQueues*48-1:0] qc_src_base, qc_dst_base;
-  logic [NumQueues*3-1:0] qc_src_mode, qc_dst_mode, qc_bpe;
-  logic [NumQueues*20-1:0] qc_src_pitch, qc_dst_pitch, qc_src_x0b, qc_dst_x0b;
-  logic [NumQueues*16-1:0] qc_src_y0, qc_dst_y0, qc_h;
-  logic [NumQueues*32-1:0] qc_w;
-  logic [NumQueues*64-1:0] qc_value;
+  logic [NumQueues-1:0] qc_valid, qc_ready, qc_done;
   logic ce_cmd_valid, ce_cmd_ready, ce_done, ce_err, ce_fault, ce_req_we;
   logic [QW-1:0] ce_pick, ce_owner_q;
   logic [3:0] ce_vmid_q;
@@ -309,6 +303,12 @@ module gpu_top
   for (genvar g = 0; g < NumQueues; g++) begin : g_queue
     cp_state_e state;
     cause_e cause;
+    // The queue's copy-engine command, a whole struct per queue (Yosys 0.23
+    // mis-sizes a packed array of a package struct, and slices of one flat
+    // vector cost a gather every cycle), and the command picked among
+    // queues 0..g: a chain of constant selects, so none is a variable
+    // part-select (which made Verilator 5.006 read past a wide temporary).
+    gpu_pkg::ce_cmd_t cmd, pick_upto;
 
     cp_queue #(
       .BeatBytes(BeatBytes)
@@ -361,21 +361,7 @@ module gpu_top
       .rsp_rdata_i(rsp_rdata),
       .ce_valid_o(qc_valid[g]),
       .ce_ready_i(qc_ready[g]),
-      .ce_fill_o(qc_fill[g]),
-      .ce_src_base_o(qc_src_base[48*g +: 48]),
-      .ce_src_mode_o(qc_src_mode[3*g +: 3]),
-      .ce_src_pitch_o(qc_src_pitch[20*g +: 20]),
-      .ce_src_x0b_o(qc_src_x0b[20*g +: 20]),
-      .ce_src_y0_o(qc_src_y0[16*g +: 16]),
-      .ce_dst_base_o(qc_dst_base[48*g +: 48]),
-      .ce_dst_mode_o(qc_dst_mode[3*g +: 3]),
-      .ce_dst_pitch_o(qc_dst_pitch[20*g +: 20]),
-      .ce_dst_x0b_o(qc_dst_x0b[20*g +: 20]),
-      .ce_dst_y0_o(qc_dst_y0[16*g +: 16]),
-      .ce_bpe_o(qc_bpe[3*g +: 3]),
-      .ce_w_o(qc_w[32*g +: 32]),
-      .ce_h_o(qc_h[16*g +: 16]),
-      .ce_value_o(qc_value[64*g +: 64]),
+      .ce_cmd_o(cmd),
       .ce_done_i(qc_done[g]),
       .ce_err_i(ce_err),
       .ce_fault_i(ce_fault)
@@ -386,6 +372,11 @@ module gpu_top
     assign c_id[IW*g +: IW] = IW'(g);
     assign c_idmask[IW*g +: IW] = '1;
     assign q_err_cause[5*g +: 5] = cause;
+    if (g == 0) begin : g_pick_first
+      assign pick_upto = (ce_cmd_valid && ce_pick == QW'(g)) ? cmd : '0;
+    end else begin : g_pick_next
+      assign pick_upto = (ce_cmd_valid && ce_pick == QW'(g)) ? cmd : g_queue[g-1].pick_upto;
+    end
   end
 
   // ---------------------------------------------------------------- copy engine
@@ -400,49 +391,10 @@ module gpu_top
     end
   end
 
-  // The picked queue's command, selected only while one is offered: the
-  // engine latches it only then.
-  logic ce_c_fill;
-  logic [47:0] ce_c_src_base, ce_c_dst_base;
-  logic [2:0] ce_c_src_mode, ce_c_dst_mode, ce_c_bpe;
-  logic [19:0] ce_c_src_pitch, ce_c_dst_pitch, ce_c_src_x0b, ce_c_dst_x0b;
-  logic [15:0] ce_c_src_y0, ce_c_dst_y0, ce_c_h;
-  logic [31:0] ce_c_w;
-  logic [63:0] ce_c_value;
-  always_comb begin
-    ce_c_fill = 1'b0;
-    ce_c_src_base = '0;
-    ce_c_src_mode = '0;
-    ce_c_src_pitch = '0;
-    ce_c_src_x0b = '0;
-    ce_c_src_y0 = '0;
-    ce_c_dst_base = '0;
-    ce_c_dst_mode = '0;
-    ce_c_dst_pitch = '0;
-    ce_c_dst_x0b = '0;
-    ce_c_dst_y0 = '0;
-    ce_c_bpe = '0;
-    ce_c_w = '0;
-    ce_c_h = '0;
-    ce_c_value = '0;
-    if (ce_cmd_valid) begin
-      ce_c_fill = qc_fill[ce_pick];
-      ce_c_src_base = qc_src_base[48*ce_pick +: 48];
-      ce_c_src_mode = qc_src_mode[3*ce_pick +: 3];
-      ce_c_src_pitch = qc_src_pitch[20*ce_pick +: 20];
-      ce_c_src_x0b = qc_src_x0b[20*ce_pick +: 20];
-      ce_c_src_y0 = qc_src_y0[16*ce_pick +: 16];
-      ce_c_dst_base = qc_dst_base[48*ce_pick +: 48];
-      ce_c_dst_mode = qc_dst_mode[3*ce_pick +: 3];
-      ce_c_dst_pitch = qc_dst_pitch[20*ce_pick +: 20];
-      ce_c_dst_x0b = qc_dst_x0b[20*ce_pick +: 20];
-      ce_c_dst_y0 = qc_dst_y0[16*ce_pick +: 16];
-      ce_c_bpe = qc_bpe[3*ce_pick +: 3];
-      ce_c_w = qc_w[32*ce_pick +: 32];
-      ce_c_h = qc_h[16*ce_pick +: 16];
-      ce_c_value = qc_value[64*ce_pick +: 64];
-    end
-  end
+  // The picked queue's command, zero while none is offered (the engine
+  // latches it only then): the end of g_queue's pick chain.
+  gpu_pkg::ce_cmd_t ce_cmd;
+  assign ce_cmd = g_queue[NumQueues-1].pick_upto;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -462,21 +414,7 @@ module gpu_top
     .rst_ni,
     .cmd_valid_i(ce_cmd_valid),
     .cmd_ready_o(ce_cmd_ready),
-    .cmd_fill_i(ce_c_fill),
-    .cmd_src_base_i(ce_c_src_base),
-    .cmd_src_mode_i(ce_c_src_mode),
-    .cmd_src_pitch_i(ce_c_src_pitch),
-    .cmd_src_x0b_i(ce_c_src_x0b),
-    .cmd_src_y0_i(ce_c_src_y0),
-    .cmd_dst_base_i(ce_c_dst_base),
-    .cmd_dst_mode_i(ce_c_dst_mode),
-    .cmd_dst_pitch_i(ce_c_dst_pitch),
-    .cmd_dst_x0b_i(ce_c_dst_x0b),
-    .cmd_dst_y0_i(ce_c_dst_y0),
-    .cmd_bpe_i(ce_c_bpe),
-    .cmd_w_i(ce_c_w),
-    .cmd_h_i(ce_c_h),
-    .cmd_value_i(ce_c_value),
+    .cmd_i(ce_cmd),
     .abort_i(q_reset[ce_owner_q]),
     .done_o(ce_done),
     .done_err_o(ce_err),

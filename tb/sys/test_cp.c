@@ -63,8 +63,9 @@ static void test_regs_identity(void **state)
 static void test_regs_unmapped(void **state)
 {
 	static const uint32_t holes[] = {
-		0x020, 0x0fc, GPU_QREG_BASE + 0x4c, GPU_QREG_BASE + 0x7c, 0x838, 0x8fc,
+		GPU_REG_DB_UNMAPPED + 4, 0x0fc, GPU_QREG_BASE + 0x4c, GPU_QREG_BASE + 0x7c, 0x838, 0x8fc,
 		GPU_VMREG_BASE + GPU_NUM_VMIDS * GPU_VMREG_STRIDE,
+		GPU_DBREG_BASE + GPU_NUM_DOORBELLS * GPU_DBREG_STRIDE, /* past the doorbell table */
 		GPU_QREG_BASE + 2 * GPU_QREG_STRIDE, /* queue 2 does not exist */
 		0x8000, 0xfffc,
 	};
