@@ -88,6 +88,11 @@ int rand_prog_start(const struct rand_prog *p, struct gm *g);
  * GM_OK or the register/backdoor error. */
 int rand_prog_recover(const struct rand_prog *p, struct gm *g, unsigned q);
 
+/* Write zeros over every uncertain range, so what runs next (the aperture
+ * phase, which reads through swizzled ranges it cannot tell apart) sees the
+ * same bytes on every backend.  GM_OK or the backdoor's error. */
+int rand_prog_settle(const struct rand_prog *p, struct gm *g);
+
 /* Whether [pa, pa+len) overlaps an uncertain range. */
 bool rand_prog_uncertain(const struct rand_prog *p, uint64_t pa);
 

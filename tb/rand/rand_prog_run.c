@@ -21,6 +21,21 @@ bool rand_prog_uncertain(const struct rand_prog *p, uint64_t pa)
 	return false;
 }
 
+int rand_prog_settle(const struct rand_prog *p, struct gm *g)
+{
+	static const uint8_t zero[4096];
+	int st = GM_OK;
+
+	for (unsigned i = 0; i <= p->nunc && !st; i++) {
+		uint64_t pa = i < p->nunc ? p->unc[i].pa : DST_PA(1);
+		uint64_t len = i < p->nunc ? p->unc[i].len : p->unc_all ? DST_PA(4) - DST_PA(1) : 0;
+
+		for (uint64_t k = 0; k < len && !st; k += sizeof(zero))
+			st = gm_backdoor_write(g, pa + k, zero, len - k < sizeof(zero) ? len - k : sizeof(zero));
+	}
+	return st;
+}
+
 int rand_prog_load(const struct rand_prog *p, struct gm *g)
 {
 	int st = gm_backdoor_write(g, SRC_PA, p->src, RP_SRC_BYTES);
