@@ -34,6 +34,14 @@ int bench_idle(enum gm_backend_kind be, uint64_t cycles, const char *wave, uint6
  * (bench_mmu.c); prints its line; 0, or 1 when it failed. */
 int bench_mmu(bool random, unsigned accesses);
 
+struct dma_buf;
+struct fw_dev;
+
+/* Run the commands of @b as one IB on @d's render queue and wait for its
+ * fence; the copy engine's CE_BUSY_CYCLES and CE_BYTES into *@busy and
+ * *@bytes (bench_mmu.c).  GM_OK or the first failing call's status. */
+int bench_ce_run(struct fw_dev *d, const struct dma_buf *b, uint32_t *busy, uint32_t *bytes);
+
 /* The copy engine's COPY and FILL of 2 MiB, physical and through scattered
  * 4 KiB pages: bytes per cycle, memory-port use and walks (bench_mmu.c);
  * 0, or 1 when one failed. */

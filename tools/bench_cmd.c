@@ -99,7 +99,6 @@ static int bench_ce_on(enum gm_backend_kind be, const char *what, const struct d
 	struct fw_dev d;
 	struct dma_buf b;
 	struct gm *g;
-	uint64_t ib_addr, f;
 	uint32_t busy, bytes;
 	int st;
 
@@ -110,21 +109,11 @@ static int bench_ce_on(enum gm_backend_kind be, const char *what, const struct d
 		return 1;
 	fw_dev_cfg_default(&dc);
 	st = fw_dev_init(&d, g, &dc);
-	if (!st)
-		st = fw_alloc_sys(&d, sizeof(ib), 256, &ib_addr);
 	dma_buf_init(&b, ib, 64);
 	if (!st)
 		st = copy ? dma_emit_copy(&b, dst->base, src->base, w) : dma_emit_blt(&b, dst, src, w, h);
 	if (!st)
-		st = gm_backdoor_write(g, ib_addr, ib, b.len * 4);
-	if (!st)
-		st = fw_submit_ib(&d, FW_QUEUE_RENDER, ib_addr, (uint32_t)b.len, &f);
-	if (!st)
-		st = fw_fence_wait(&d, FW_QUEUE_RENDER, f, 100000000);
-	if (!st)
-		st = gm_reg_read(g, GPU_REG_CE_BUSY_CYCLES, &busy);
-	if (!st)
-		st = gm_reg_read(g, GPU_REG_CE_BYTES, &bytes);
+		st = bench_ce_run(&d, &b, &busy, &bytes);
 	gm_destroy(g);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (st) {

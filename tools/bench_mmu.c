@@ -104,6 +104,24 @@ static int map_scattered(struct fw_vm *vm, uint64_t va, uint64_t pa0, uint64_t p
 	return st;
 }
 
+int bench_ce_run(struct fw_dev *d, const struct dma_buf *b, uint32_t *busy, uint32_t *bytes)
+{
+	uint64_t ib_addr, f;
+	int st = fw_alloc_sys(d, b->len * 4, 256, &ib_addr);
+
+	if (!st)
+		st = gm_backdoor_write(d->gm, ib_addr, b->dw, b->len * 4);
+	if (!st)
+		st = fw_submit_ib(d, FW_QUEUE_RENDER, ib_addr, (uint32_t)b->len, &f);
+	if (!st)
+		st = fw_fence_wait(d, FW_QUEUE_RENDER, f, 100000000);
+	if (!st)
+		st = gm_reg_read(d->gm, GPU_REG_CE_BUSY_CYCLES, busy);
+	if (!st)
+		st = gm_reg_read(d->gm, GPU_REG_CE_BYTES, bytes);
+	return st;
+}
+
 /* The copy engine's busy cycles for one 2 MiB COPY (@copy) or FILL on an
  * idle GPU, physical or (@xlat) through scattered 4 KiB pages of VMID 1;
  * also the MMU's walks. */
@@ -119,7 +137,7 @@ static int ce_run(bool copy, bool xlat, uint32_t *busy, uint32_t *bytes, uint32_
 	struct fw_vm vm;
 	struct dma_buf b;
 	struct gm *g;
-	uint64_t ib_addr, f, src = xlat ? va_src : pa_src, dst = xlat ? va_dst : pa_dst;
+	uint64_t src = xlat ? va_src : pa_src, dst = xlat ? va_dst : pa_dst;
 	struct dma_surf s = { dst, 4096, GPU_TILE_LINEAR, 2, 0, 0 };
 	int st;
 
@@ -136,22 +154,12 @@ static int ce_run(bool copy, bool xlat, uint32_t *busy, uint32_t *bytes, uint32_
 		st = map_scattered(&vm, va_dst, pa_dst, pages);
 	if (!st && xlat)
 		st = fw_queue_set_vm(&d, FW_QUEUE_RENDER, &vm);
-	if (!st)
-		st = fw_alloc_sys(&d, sizeof(ib), 256, &ib_addr);
 	dma_buf_init(&b, ib, 64);
 	if (!st)
 		st = copy ? dma_emit_copy(&b, dst, src, (uint32_t)mib2) :
 			    dma_emit_fill(&b, &s, 1024, 512, 0x0123456789abcdefull);
 	if (!st)
-		st = gm_backdoor_write(g, ib_addr, ib, b.len * 4);
-	if (!st)
-		st = fw_submit_ib(&d, FW_QUEUE_RENDER, ib_addr, (uint32_t)b.len, &f);
-	if (!st)
-		st = fw_fence_wait(&d, FW_QUEUE_RENDER, f, 100000000);
-	if (!st)
-		st = gm_reg_read(g, GPU_REG_CE_BUSY_CYCLES, busy);
-	if (!st)
-		st = gm_reg_read(g, GPU_REG_CE_BYTES, bytes);
+		st = bench_ce_run(&d, &b, busy, bytes);
 	if (!st)
 		st = gm_reg_read(g, GPU_REG_MMU_WALKS, walks);
 	gm_destroy(g);
