@@ -130,6 +130,7 @@ struct vl_backend {
 	std::unique_ptr<gm_vl_top> top;
 	std::unique_ptr<gm_fst> fst;
 	gm_pins *pins;
+	bool live = false; // reset has been released once: assertions are checked
 };
 
 // One rising edge of clk_i, the inputs written: what the root's evaluation
@@ -165,7 +166,11 @@ int vl_create(gm_pins *pins, void **out)
 		return st;
 	}
 	be->ctx->traceEverOn(true);
-	be->ctx->assertOn(gm_assert_enabled());
+	// No assertion is checked until reset is first released (vl_cycle), as
+	// an SVA property's disable iff (!rst_ni): before the first edge the
+	// flops hold their power-up values (random in a build verilated with
+	// --x-initial unique) and the logic they feed means nothing yet.
+	be->ctx->assertOn(false);
 	be->top.reset(new gm_vl_top{be->ctx.get(), "TOP"});
 	gm_pins_in(*be->top->rootp, *pins);
 	be->top->clk_i = 0;
@@ -198,6 +203,10 @@ bool vl_cycle(void *p, uint64_t cycle, int dump)
 	gm_vl_top &top = *be->top;
 
 	gm_pins_in(*top.rootp, *be->pins);
+	if (!be->live && be->pins->rst_n) {
+		be->live = true;
+		be->ctx->assertOn(gm_assert_enabled());
+	}
 	if (dump && be->fst) {
 		top.clk_i = 0;
 		be->ctx->time(GM_WAVE_T_LOW(cycle)); // $error messages show the dump's time

@@ -151,9 +151,7 @@ module ce_walk #(
         end
       end
     end
-    // The last piece taken: no position left.  In reset nothing moves: the
-    // state may hold any power-up value until the first edge.
-    moved = moved && busy_d && rst_ni;
+    moved = moved && busy_d;  // the last piece taken: no position left
     // The swizzle unit's inputs: the next position.
     xb = '0;
     y = '0;
