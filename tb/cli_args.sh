@@ -88,7 +88,7 @@ row 2 'GPUSIM_SEED=abc: not a seed' env GPUSIM_SEED=abc "$T/test_capture"
 row 2 'GPUSIM_SEED=12abc: not a seed' env GPUSIM_SEED=12abc "$T/test_capture"
 row 2 'GPUSIM_SEED=-1: not a seed' env GPUSIM_SEED=-1 "$T/test_capture"
 row 2 'GPUSIM_SEED=18446744073709551616: not a seed' env GPUSIM_SEED=18446744073709551616 "$T/test_capture"
-row 0 'seed 16: reproduce with GPUSIM_SEED=16' env GPUSIM_SEED=0x10 "$T/test_capture"
+row 0 ': reproduce with GPUSIM_SEED=16' env GPUSIM_SEED=0x10 "$T/test_capture"
 
 # bench: --rounds N with 1 <= N <= 1000000, as demo; nothing else.
 row 2 'bad --rounds: 0' "$G" bench --rounds 0
