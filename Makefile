@@ -40,19 +40,21 @@ ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 export ASAN_OPTIONS := halt_on_error=1:abort_on_error=1:print_stacktrace=1:detect_leaks=1
 export UBSAN_OPTIONS := halt_on_error=1:abort_on_error=1:print_stacktrace=1
-# Waivers for what Verilator 5.006 ships, our own code keeps every check: the
-# code it generates and its runtime read and write misaligned words in the
-# trace buffer (verilator#4201, fixed in 5.012) and its bundled FST writer on
-# x86 (verilator#3651); that writer also shifts negative aliases left
-# (gtkwave/fstapi.c, fstWriterFlushContextPrivate; GCC defines the result).
-VL_SAN_WAIVE := -fno-sanitize=alignment
+# The Verilated models and Verilator's runtime are generated and vendored
+# code, not ours: the sanitizer build links build/'s (VB), so it verilates and
+# compiles none of them again and runs them at full speed; every C and C++
+# file of ours, the backends' shims included, is instrumented.
+VB := build
 B := build-san
 # valgrind cannot run ASan binaries; lint and the generator check do not
 # change with SAN; the sanitizer run does not run itself; the runner's tests
 # use build/.  Its list (tb/regress/san.list) runs each C path once, not
-# every seed of ci.list: it runs beside the plain regression in make test.
-REGRESS_ARGS := --list tb/regress/san.list \
-	--exclude "memcheck|lint|synth|check_gen|sanitizers|regress|slurm|reset_values"
+# every seed of ci.list: make test runs it beside the plain regression, as
+# the CTests san_build (make san-build SAN=1) and sanitizers_K (make
+# san-run SAN=1 SHARD=K/3, a third of the list each).
+TEST_LIST := tb/regress/san.list
+REGRESS_LIST ?= $(TEST_LIST)
+REGRESS_ARGS := --exclude "memcheck|lint|synth|check_gen|san_build|sanitizers|regress|slurm|reset_values"
 endif
 
 # Coverage builds: make coverage (COV=1, into build-cov/): the Verilator
@@ -104,6 +106,9 @@ TRACE := 0
 XFLAGS := --x-assign unique --x-initial unique
 endif
 XFLAGS ?= --x-assign fast --x-initial fast
+
+# Where the Verilated models are built: the build's own folder but for SAN.
+VB ?= $(B)
 
 # TRACE=0: a Verilator model without --trace-fst (no waveforms: --wave is refused).
 TRACE ?= 1
@@ -172,13 +177,13 @@ LIB_C := model/gm.c model/gm_wave.c model/gm_backends.c model/gm_apt.c model/gm_
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/obj/gen/gm_asserts.o \
 	$(B)/obj/model/gm_assert.o $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_vl_nt.o \
 	$(B)/obj/model/gm_be_sc.o $(TLM_OBJ)
-VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a $(B)/vl_nt/Vgpu_nt__ALL.a $(B)/vl_sc/Vgpu_sc__ALL.a
-VL_RT := $(addprefix $(B)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads.o)
+VL_ARCH := $(VB)/vl_cc/Vgpu__ALL.a $(VB)/vl_nt/Vgpu_nt__ALL.a $(VB)/vl_sc/Vgpu_sc__ALL.a
+VL_RT := $(addprefix $(VB)/vl_sc/,verilated.o verilated_fst_c.o verilated_threads.o)
 ifneq ($(ONE_MODEL),)
 LIB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(LIB_C)) $(B)/obj/gen/gm_views.o $(B)/obj/gen/gm_asserts.o \
 	$(B)/obj/model/gm_assert.o $(B)/obj/model/gm_be_vl.o $(B)/obj/model/gm_be_nosc.o
-VL_ARCH := $(B)/vl_cc/Vgpu__ALL.a
-VL_RT := $(addprefix $(B)/vl_cc/,verilated.o verilated_threads.o \
+VL_ARCH := $(VB)/vl_cc/Vgpu__ALL.a
+VL_RT := $(addprefix $(VB)/vl_cc/,verilated.o verilated_threads.o \
 	$(if $(filter 1,$(TRACE)),verilated_fst_c.o) $(if $(filter 1,$(COV)),verilated_cov.o))
 endif
 # GM_VL_NT: the build has the model without trace support (gm.c picks it
@@ -218,7 +223,7 @@ check-gen:
 	python3 regspec/regtool.py --check
 
 # ---------------------------------------------------------------- Verilator
-$(B)/vl_cc/Vgpu.mk: $(RTL_DEP)
+$(VB)/vl_cc/Vgpu.mk: $(RTL_DEP)
 	@mkdir -p $(@D)
 	$(VERILATOR) --cc --prefix Vgpu -Mdir $(@D) $(VFLAGS)
 	@touch $@
@@ -226,19 +231,19 @@ $(B)/vl_cc/Vgpu.mk: $(RTL_DEP)
 # The plain model once more without trace support (vl_nt/, ~20 s): what the
 # Verilator backend runs unless a model is made for waves (gm_config.waves),
 # so trace support compiled in costs nothing while no wave is asked for.
-$(B)/vl_nt/Vgpu_nt.mk: $(RTL_DEP)
+$(VB)/vl_nt/Vgpu_nt.mk: $(RTL_DEP)
 	@mkdir -p $(@D)
 	$(VERILATOR) --cc --prefix Vgpu_nt -Mdir $(@D) $(filter-out --trace-fst,$(VFLAGS))
 	@touch $@
 
-$(B)/vl_sc/Vgpu_sc.mk: $(RTL_DEP)
+$(VB)/vl_sc/Vgpu_sc.mk: $(RTL_DEP)
 	@mkdir -p $(@D)
 	$(VERILATOR) --sc --prefix Vgpu_sc -Mdir $(@D) $(VFLAGS)
 	@touch $@
 
 VL_MAKE = $(MAKE) --no-print-directory OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2 \
 	SYSTEMC_INCLUDE=$(SC_INC) SYSTEMC_LIBDIR=$(SC_LIB) CXX=$(CXX) \
-	USER_CPPFLAGS="$(SANFLAGS) $(VL_SAN_WAIVE) $(OPT_FLAGS) -DVL_USER_STOP"
+	USER_CPPFLAGS="$(OPT_FLAGS) -DVL_USER_STOP"
 
 # A primitive's test: its SV testbench and the primitive, built as one
 # Verilator --binary (about 10 s each).
@@ -250,25 +255,24 @@ $(B)/tests/test_prim_%:
 		-o $(@F) $(filter %.sv,$^) > $(B)/vl_prim/$(@F).log
 	cp $(B)/vl_prim/$(@F)/$(@F) $@
 
-$(B)/vl_cc/Vgpu__ALL.a: $(B)/vl_cc/Vgpu.mk
+$(VB)/vl_cc/Vgpu__ALL.a: $(VB)/vl_cc/Vgpu.mk
 	+$(VL_MAKE) -C $(@D) -f Vgpu.mk Vgpu__ALL.a
 
-$(B)/vl_nt/Vgpu_nt__ALL.a: $(B)/vl_nt/Vgpu_nt.mk
+$(VB)/vl_nt/Vgpu_nt__ALL.a: $(VB)/vl_nt/Vgpu_nt.mk
 	+$(VL_MAKE) -C $(@D) -f Vgpu_nt.mk Vgpu_nt__ALL.a
 
-$(B)/vl_sc/Vgpu_sc__ALL.a: $(B)/vl_sc/Vgpu_sc.mk
+$(VB)/vl_sc/Vgpu_sc__ALL.a: $(VB)/vl_sc/Vgpu_sc.mk
 	+$(VL_MAKE) -C $(@D) -f Vgpu_sc.mk Vgpu_sc__ALL.a
 
 # The Verilator runtime, built once with VM_SC=1 and shared by both models
 # (the coverage build: from the plain model's makefile, with coverage).
 ifeq ($(ONE_MODEL),)
-$(VL_RT): $(B)/vl_sc/Vgpu_sc.mk
-	+$(VL_MAKE) -C $(B)/vl_sc -f Vgpu_sc.mk $(notdir $@)
+$(VL_RT): $(VB)/vl_sc/Vgpu_sc.mk
+	+$(VL_MAKE) -C $(VB)/vl_sc -f Vgpu_sc.mk $(notdir $@)
 else
-$(VL_RT): $(B)/vl_cc/Vgpu.mk
-	+$(VL_MAKE) -C $(B)/vl_cc -f Vgpu.mk $(notdir $@)
+$(VL_RT): $(VB)/vl_cc/Vgpu.mk
+	+$(VL_MAKE) -C $(VB)/vl_cc -f Vgpu.mk $(notdir $@)
 endif
-$(B)/vl_sc/verilated_fst_c.o: VL_SAN_WAIVE += $(if $(SANFLAGS),-fno-sanitize=shift-base)
 
 # ---------------------------------------------------------------- C / C++
 # The driver and its clients in tools/scen/ and bench_pipe.c drop no status:
@@ -299,27 +303,27 @@ $(B)/obj/gen/gm_asserts.o: $(B)/gen/gm_asserts.c model/gm_assert.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(B)/obj/model/gm_assert.o: model/gm_assert.cpp model/gm_assert.h model/gm_backend.h model/gm_pins.h $(B)/vl_cc/Vgpu.mk
+$(B)/obj/model/gm_assert.o: model/gm_assert.cpp model/gm_assert.h model/gm_backend.h model/gm_pins.h $(VB)/vl_cc/Vgpu.mk
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) -I$(B)/vl_cc -c $< -o $@
+	$(CXX) $(CXXFLAGS) -I$(VB)/vl_cc -c $< -o $@
 
-$(B)/obj/model/gm_be_vl.o: model/gm_be_vl.cpp model/gm_backend.h model/gm_pins.h model/gm_pins.hpp model/gm_pins_vl.hpp $(B)/vl_cc/Vgpu.mk
+$(B)/obj/model/gm_be_vl.o: model/gm_be_vl.cpp model/gm_backend.h model/gm_pins.h model/gm_pins.hpp model/gm_pins_vl.hpp $(VB)/vl_cc/Vgpu.mk
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) $(COV_CXXFLAGS) -DVM_SC=0 -I$(B)/vl_cc -c $< -o $@
+	$(CXX) $(CXXFLAGS) $(COV_CXXFLAGS) -DVM_SC=0 -I$(VB)/vl_cc -c $< -o $@
 
-$(B)/obj/model/gm_be_vl_nt.o: model/gm_be_vl.cpp model/gm_backend.h model/gm_pins.h model/gm_pins.hpp model/gm_pins_vl.hpp $(B)/vl_nt/Vgpu_nt.mk
+$(B)/obj/model/gm_be_vl_nt.o: model/gm_be_vl.cpp model/gm_backend.h model/gm_pins.h model/gm_pins.hpp model/gm_pins_vl.hpp $(VB)/vl_nt/Vgpu_nt.mk
 	@mkdir -p $(@D)
 	$(CXX) $(filter-out $(VM_TRACE_DEFS),$(CXXFLAGS)) -DVM_TRACE=0 -DVM_TRACE_FST=0 -DVM_SC=0 \
-		-DGM_VL_NT -I$(B)/vl_nt -c $< -o $@
+		-DGM_VL_NT -I$(VB)/vl_nt -c $< -o $@
 
 $(TLM_OBJ): $(B)/obj/%.o: %.cpp $(TLM_H) model/gm.h model/gm_backend.h model/gm_priv.h model/gm_port.h \
 		model/gm_pins.h
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -I$(SC_INC) -Imodel/tlm -c $< -o $@
 
-$(B)/obj/model/gm_be_sc.o: model/gm_be_sc.cpp model/gm_backend.h model/gm_pins.h model/gm_pins.hpp model/gm_pins_sc.hpp $(B)/vl_sc/Vgpu_sc.mk
+$(B)/obj/model/gm_be_sc.o: model/gm_be_sc.cpp model/gm_backend.h model/gm_pins.h model/gm_pins.hpp model/gm_pins_sc.hpp $(VB)/vl_sc/Vgpu_sc.mk
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) -DVM_SC=1 -I$(SC_INC) -I$(B)/vl_sc -c $< -o $@
+	$(CXX) $(CXXFLAGS) -DVM_SC=1 -I$(SC_INC) -I$(VB)/vl_sc -c $< -o $@
 
 # Also after a Makefile change, so a file that leaves LIB_C leaves the archive.
 $(LIB): $(LIB_OBJ) Makefile
@@ -551,10 +555,22 @@ synth: deps-test
 # ctest: make test with the fixed seeds of tb/regress/ci.list and one
 # rotating seed it prints, into $(B)/junit.xml; each failure's command with
 # its seed, its waves, and the line "N passed, N failed".
+TEST_LIST ?= tb/regress/ci.list
 test: deps-test deps-slurm
 	@mkdir -p $(B)
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(TEST_BIN) $(VP_BIN)
-	@python3 tb/regress/regress.py --build $(B) -j $(JOBS) --junit $(B)/junit.xml $(REGRESS_ARGS)
+	@python3 tb/regress/regress.py --build $(B) --list $(TEST_LIST) -j $(JOBS) \
+		--junit $(B)/junit.xml $(REGRESS_ARGS)
+
+# The sanitizer run in pieces, as make test runs it (SAN=1): the build, then
+# a shard of tb/regress/san.list at a time, each a CTest of its own so none
+# is a long pole and the shards run beside the rest.
+san-build: deps-test
+	@mkdir -p $(B)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(TEST_BIN) $(VP_BIN)
+san-run: deps-test
+	python3 tb/regress/regress.py --build $(B) --list $(TEST_LIST) --shard $(SHARD) -j 1 \
+		$(REGRESS_ARGS)
 
 # make regress [REGRESS_LIST=FILE] [SHARD=K/N]: one shard of a larger list.
 REGRESS_LIST ?= tb/regress/nightly.list

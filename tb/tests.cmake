@@ -233,12 +233,18 @@ set_tests_properties(memcheck_run_shared PROPERTIES LABELS "fw;memcheck" TIMEOUT
 add_test(san_fatal tests/test_san_fatal)
 set_tests_properties(san_fatal PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 60)
 
-# Everything above (but lint and valgrind) again, built with ASan + UBSan:
-# its own build of the three models and the run: 840 s beside the rest of
-# make test on this machine while other builds ran (a clean clone); the
-# timeout keeps it under half.
-add_test(sanitizers make --no-print-directory test SAN=1)
-set_tests_properties(sanitizers PROPERTIES WORKING_DIRECTORY .. LABELS sanitizers TIMEOUT 1800)
+# Everything above (but lint and valgrind) again, built with ASan + UBSan
+# (tb/regress/san.list): the build of every program of ours into build-san/
+# (linking build/'s Verilated models), then the list in three shards, each
+# its own test so they run beside the rest.  COST starts the build first.
+add_test(san_build make --no-print-directory san-build SAN=1)
+set_tests_properties(san_build PROPERTIES WORKING_DIRECTORY .. LABELS sanitizers TIMEOUT 900
+  FIXTURES_SETUP san COST 1000)
+foreach(k 1 2 3)
+  add_test(sanitizers_${k} make --no-print-directory san-run SAN=1 SHARD=${k}/3)
+  set_tests_properties(sanitizers_${k} PROPERTIES WORKING_DIRECTORY .. LABELS sanitizers
+    TIMEOUT 600 FIXTURES_REQUIRED san COST 500)
+endforeach()
 
 # Results that do not depend on power-up values: the model verilated with
 # --x-assign unique --x-initial unique (make XU=1, build-xu/), its demo,
@@ -246,7 +252,7 @@ set_tests_properties(sanitizers PROPERTIES WORKING_DIRECTORY .. LABELS sanitizer
 # and random resets, against the default build's transcripts
 # (tools/reset_check.sh).  make regress runs eight seeds.
 add_test(reset_values sh -c "make --no-print-directory -j2 XU=1 build-xu/bin/gpusim build-xu/tests/test_rand > build/reset-xu.log 2>&1 || { tail -30 build/reset-xu.log; exit 1; }; tools/reset_check.sh build/bin/gpusim build-xu '1 2'")
-set_tests_properties(reset_values PROPERTIES WORKING_DIRECTORY .. LABELS rtl TIMEOUT 1500)
+set_tests_properties(reset_values PROPERTIES WORKING_DIRECTORY .. LABELS rtl TIMEOUT 1500 COST 900)
 add_test(reset_values_nightly sh -c "make --no-print-directory -j2 XU=1 build-xu/bin/gpusim build-xu/tests/test_rand > build/reset-xu.log 2>&1 || { tail -30 build/reset-xu.log; exit 1; }; tools/reset_check.sh build/bin/gpusim build-xu '1 2 3 4 5 6 7 8'")
 set_tests_properties(reset_values_nightly PROPERTIES WORKING_DIRECTORY .. LABELS rtl TIMEOUT 3000)
 
