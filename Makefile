@@ -107,6 +107,16 @@ XFLAGS := --x-assign unique --x-initial unique
 endif
 XFLAGS ?= --x-assign fast --x-initial fast
 
+# make prints a line a step (CC fw/kmd/fw_dev.c, VERILATE build/vl_cc);
+# make V=1 prints the commands.
+ifeq ($(V),1)
+Q :=
+say :=
+else
+Q := @
+say = @printf '  %-8s %s\n' '$(1)' '$(2)';
+endif
+
 # Where the Verilated models are built: the build's own folder but for SAN.
 VB ?= $(B)
 
@@ -202,7 +212,7 @@ TESTS := $(sort $(patsubst tests/%,%,$(shell grep '^ *add_test' tb/tests.cmake |
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
-.PHONY: all deps deps-test deps-fuzz deps-slurm run test regress regress-slurm test-slurm lint synth gen \
+.PHONY: all deps deps-test deps-fuzz deps-slurm run test tests san-build san-run regress regress-slurm test-slurm lint synth gen \
 	check-gen waves bench fuzz clean rand-nightly coverage \
 	captures fast bench-ipc bench-blocks
 all: $(BIN)
@@ -225,7 +235,7 @@ check-gen:
 # ---------------------------------------------------------------- Verilator
 $(VB)/vl_cc/Vgpu.mk: $(RTL_DEP)
 	@mkdir -p $(@D)
-	$(VERILATOR) --cc --prefix Vgpu -Mdir $(@D) $(VFLAGS)
+	$(call say,VERILATE,$(@D))$(VERILATOR) --cc --prefix Vgpu -Mdir $(@D) $(VFLAGS)
 	@touch $@
 
 # The plain model once more without trace support (vl_nt/, ~20 s): what the
@@ -233,15 +243,15 @@ $(VB)/vl_cc/Vgpu.mk: $(RTL_DEP)
 # so trace support compiled in costs nothing while no wave is asked for.
 $(VB)/vl_nt/Vgpu_nt.mk: $(RTL_DEP)
 	@mkdir -p $(@D)
-	$(VERILATOR) --cc --prefix Vgpu_nt -Mdir $(@D) $(filter-out --trace-fst,$(VFLAGS))
+	$(call say,VERILATE,$(@D))$(VERILATOR) --cc --prefix Vgpu_nt -Mdir $(@D) $(filter-out --trace-fst,$(VFLAGS))
 	@touch $@
 
 $(VB)/vl_sc/Vgpu_sc.mk: $(RTL_DEP)
 	@mkdir -p $(@D)
-	$(VERILATOR) --sc --prefix Vgpu_sc -Mdir $(@D) $(VFLAGS)
+	$(call say,VERILATE,$(@D))$(VERILATOR) --sc --prefix Vgpu_sc -Mdir $(@D) $(VFLAGS)
 	@touch $@
 
-VL_MAKE = $(MAKE) --no-print-directory OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2 \
+VL_MAKE = $(MAKE) --no-print-directory $(if $(Q),-s) OPT_FAST=-O2 OPT_SLOW=-O1 OPT_GLOBAL=-O2 \
 	SYSTEMC_INCLUDE=$(SC_INC) SYSTEMC_LIBDIR=$(SC_LIB) CXX=$(CXX) \
 	USER_CPPFLAGS="$(OPT_FLAGS) -DVL_USER_STOP"
 
@@ -251,27 +261,27 @@ $(B)/tests/test_prim_fifo: tb/prim/test_prim_fifo.sv rtl/prim/prim_fifo_sync.sv 
 $(B)/tests/test_prim_arb: tb/prim/test_prim_arb.sv rtl/prim/prim_arb_rr.sv rtl/prim/prim_assert.svh
 $(B)/tests/test_prim_%:
 	@mkdir -p $(@D) $(B)/vl_prim
-	+$(VERILATOR) --binary --assert -Wall -Irtl --top-module $(@F) -Mdir $(B)/vl_prim/$(@F) \
+	+$(call say,VERILATE,$(@F))$(VERILATOR) --binary --assert -Wall -Irtl --top-module $(@F) -Mdir $(B)/vl_prim/$(@F) \
 		-o $(@F) $(filter %.sv,$^) > $(B)/vl_prim/$(@F).log
-	cp $(B)/vl_prim/$(@F)/$(@F) $@
+	$(Q)cp $(B)/vl_prim/$(@F)/$(@F) $@
 
 $(VB)/vl_cc/Vgpu__ALL.a: $(VB)/vl_cc/Vgpu.mk
-	+$(VL_MAKE) -C $(@D) -f Vgpu.mk Vgpu__ALL.a
+	+$(call say,CXX,$@)$(VL_MAKE) -C $(@D) -f Vgpu.mk Vgpu__ALL.a
 
 $(VB)/vl_nt/Vgpu_nt__ALL.a: $(VB)/vl_nt/Vgpu_nt.mk
-	+$(VL_MAKE) -C $(@D) -f Vgpu_nt.mk Vgpu_nt__ALL.a
+	+$(call say,CXX,$@)$(VL_MAKE) -C $(@D) -f Vgpu_nt.mk Vgpu_nt__ALL.a
 
 $(VB)/vl_sc/Vgpu_sc__ALL.a: $(VB)/vl_sc/Vgpu_sc.mk
-	+$(VL_MAKE) -C $(@D) -f Vgpu_sc.mk Vgpu_sc__ALL.a
+	+$(call say,CXX,$@)$(VL_MAKE) -C $(@D) -f Vgpu_sc.mk Vgpu_sc__ALL.a
 
 # The Verilator runtime, built once with VM_SC=1 and shared by both models
 # (the coverage build: from the plain model's makefile, with coverage).
 ifeq ($(ONE_MODEL),)
 $(VL_RT): $(VB)/vl_sc/Vgpu_sc.mk
-	+$(VL_MAKE) -C $(VB)/vl_sc -f Vgpu_sc.mk $(notdir $@)
+	+$(call say,CXX,$@)$(VL_MAKE) -C $(VB)/vl_sc -f Vgpu_sc.mk $(notdir $@)
 else
 $(VL_RT): $(VB)/vl_cc/Vgpu.mk
-	+$(VL_MAKE) -C $(VB)/vl_cc -f Vgpu.mk $(notdir $@)
+	+$(call say,CXX,$@)$(VL_MAKE) -C $(VB)/vl_cc -f Vgpu.mk $(notdir $@)
 endif
 
 # ---------------------------------------------------------------- C / C++
@@ -283,52 +293,52 @@ $(B)/obj/fw/%.o $(B)/obj/tools/scen/%.o $(B)/obj/tools/bench_pipe.o $(B)/obj/too
 
 $(B)/obj/%.o: %.c $(wildcard hw/*.h model/*.h model/ref/*.h dma/*.h mmu/*.h) $(FW_H)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call say,CC,$<)$(CC) $(CFLAGS) -c $< -o $@
 
 # The views gpusim writes next to a waveform embed traces/gtkw and the filters.
 $(B)/gen/gm_views.c: tools/gtkw_embed.py $(wildcard traces/gtkw/*.gtkw) $(wildcard traces/filters/*.txt)
 	@mkdir -p $(@D)
-	python3 tools/gtkw_embed.py $@ $(wildcard traces/gtkw/*.gtkw) $(wildcard traces/filters/*.txt)
+	$(call say,GEN,$@)python3 tools/gtkw_embed.py $@ $(wildcard traces/gtkw/*.gtkw) $(wildcard traces/filters/*.txt)
 
 $(B)/obj/gen/gm_views.o: $(B)/gen/gm_views.c model/gm_view.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call say,CC,$<)$(CC) $(CFLAGS) -c $< -o $@
 
 # An RTL assertion failure is named by its label (model/gm_assert.cpp).
 $(B)/gen/gm_asserts.c: tools/assert_table.py $(RTL_SRC)
 	@mkdir -p $(@D)
-	python3 tools/assert_table.py $@ $(RTL_SRC)
+	$(call say,GEN,$@)python3 tools/assert_table.py $@ $(RTL_SRC)
 
 $(B)/obj/gen/gm_asserts.o: $(B)/gen/gm_asserts.c model/gm_assert.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call say,CC,$<)$(CC) $(CFLAGS) -c $< -o $@
 
 $(B)/obj/model/gm_assert.o: model/gm_assert.cpp model/gm_assert.h model/gm_backend.h model/gm_pins.h $(VB)/vl_cc/Vgpu.mk
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) -I$(VB)/vl_cc -c $< -o $@
+	$(call say,CXX,$<)$(CXX) $(CXXFLAGS) -I$(VB)/vl_cc -c $< -o $@
 
 $(B)/obj/model/gm_be_vl.o: model/gm_be_vl.cpp model/gm_backend.h model/gm_pins.h model/gm_pins.hpp model/gm_pins_vl.hpp $(VB)/vl_cc/Vgpu.mk
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) $(COV_CXXFLAGS) -DVM_SC=0 -I$(VB)/vl_cc -c $< -o $@
+	$(call say,CXX,$<)$(CXX) $(CXXFLAGS) $(COV_CXXFLAGS) -DVM_SC=0 -I$(VB)/vl_cc -c $< -o $@
 
 $(B)/obj/model/gm_be_vl_nt.o: model/gm_be_vl.cpp model/gm_backend.h model/gm_pins.h model/gm_pins.hpp model/gm_pins_vl.hpp $(VB)/vl_nt/Vgpu_nt.mk
 	@mkdir -p $(@D)
-	$(CXX) $(filter-out $(VM_TRACE_DEFS),$(CXXFLAGS)) -DVM_TRACE=0 -DVM_TRACE_FST=0 -DVM_SC=0 \
+	$(call say,CXX,$<)$(CXX) $(filter-out $(VM_TRACE_DEFS),$(CXXFLAGS)) -DVM_TRACE=0 -DVM_TRACE_FST=0 -DVM_SC=0 \
 		-DGM_VL_NT -I$(VB)/vl_nt -c $< -o $@
 
 $(TLM_OBJ): $(B)/obj/%.o: %.cpp $(TLM_H) model/gm.h model/gm_backend.h model/gm_priv.h model/gm_port.h \
 		model/gm_pins.h
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) -I$(SC_INC) -Imodel/tlm -c $< -o $@
+	$(call say,CXX,$<)$(CXX) $(CXXFLAGS) -I$(SC_INC) -Imodel/tlm -c $< -o $@
 
 $(B)/obj/model/gm_be_sc.o: model/gm_be_sc.cpp model/gm_backend.h model/gm_pins.h model/gm_pins.hpp model/gm_pins_sc.hpp $(VB)/vl_sc/Vgpu_sc.mk
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) -DVM_SC=1 -I$(SC_INC) -I$(VB)/vl_sc -c $< -o $@
+	$(call say,CXX,$<)$(CXX) $(CXXFLAGS) -DVM_SC=1 -I$(SC_INC) -I$(VB)/vl_sc -c $< -o $@
 
 # Also after a Makefile change, so a file that leaves LIB_C leaves the archive.
 $(LIB): $(LIB_OBJ) Makefile
 	@rm -f $@
-	ar rcs $@ $(LIB_OBJ)
+	$(call say,AR,$@)ar rcs $@ $(LIB_OBJ)
 
 LINK = $(CXX) -o $@ $^ $(VL_ARCH) $(VL_RT) $(LDLIBS)
 
@@ -346,17 +356,17 @@ $(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_cmd.o: CFLAGS += -Itools/scen
 $(B)/obj/tools/cli.o: CFLAGS += $(if $(FAST),-DGPUSIM_FAST_BUILD)
 $(BIN): $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)
+	$(call say,LD,$@)$(CXX) -o $@ $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)
 
 # The virtual platform example (tools/gpusim_vp.cpp): an sc_main with
 # gpusim_tlm, gm_mem_tlm, gm_tlm_bus and a host running the demo.
 VP_BIN := $(B)/bin/gpusim_vp
 $(B)/obj/tools/gpusim_vp.o: tools/gpusim_vp.cpp $(TLM_H) tools/scen/scen_demo.h
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) -I$(SC_INC) -Imodel/tlm -Itools/scen -c $< -o $@
+	$(call say,CXX,$<)$(CXX) $(CXXFLAGS) -I$(SC_INC) -Imodel/tlm -Itools/scen -c $< -o $@
 $(VP_BIN): $(B)/obj/tools/gpusim_vp.o $(TOOL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $(B)/obj/tools/gpusim_vp.o $(filter $(B)/obj/tools/scen/%,$(TOOL_OBJ)) $(LIB) \
+	$(call say,LD,$@)$(CXX) -o $@ $(B)/obj/tools/gpusim_vp.o $(filter $(B)/obj/tools/scen/%,$(TOOL_OBJ)) $(LIB) \
 		$(VL_ARCH) $(VL_RT) $(LDLIBS)
 ifeq ($(filter 1,$(COV) $(PROF))$(FAST),)
 all: $(VP_BIN)
@@ -369,40 +379,40 @@ SEED_OBJ := $(B)/obj/tb/tb_seed.o
 
 $(B)/tests/test_gm_mem: $(B)/obj/tb/unit/test_gm_mem.o $(B)/obj/model/gm_mem.o
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+	$(call say,LD,$@)$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/test_gm_port: $(B)/obj/tb/unit/test_gm_port.o $(B)/obj/model/gm_port.o $(B)/obj/model/gm_mem.o \
 		$(SEED_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+	$(call say,LD,$@)$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/test_capture: $(B)/obj/tb/unit/test_capture.o $(B)/obj/model/gm_capture.o \
 		$(B)/obj/model/gm_capture_read.o $(B)/obj/model/gm_status.o $(SEED_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+	$(call say,LD,$@)$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 # -lz: zlib's crc32, the oracle of the checksums of the files the test builds
 $(B)/tests/test_capture_bounds: $(B)/obj/tb/unit/test_capture_bounds.o \
 		$(B)/obj/model/gm_capture.o $(B)/obj/model/gm_capture_read.o $(B)/obj/model/gm_status.o
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ -lcmocka -lz $(SANFLAGS)
+	$(call say,LD,$@)$(CC) -o $@ $^ -lcmocka -lz $(SANFLAGS)
 
 HW_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(HW_C))
 $(B)/tests/test_dma: $(B)/obj/tb/unit/test_dma.o $(B)/obj/dma/dma_buf.o $(B)/obj/dma/dma_disasm.o \
 		$(HW_OBJ) $(B)/obj/model/gm_status.o
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+	$(call say,LD,$@)$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/test_tile: $(B)/obj/tb/unit/test_tile.o $(B)/obj/hw/gpu_tile.o $(B)/obj/hw/gpu_names.o \
 		$(B)/obj/model/gm_status.o $(SEED_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+	$(call say,LD,$@)$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 DMA_OBJ := $(addprefix $(B)/obj/,dma/dma_buf.o dma/dma_disasm.o dma/dma_patch.o dma/dma_validate.o \
 	model/gm_status.o) $(HW_OBJ)
 $(B)/tests/test_patch $(B)/tests/test_disasm: $(B)/tests/%: $(B)/obj/tb/unit/%.o $(DMA_OBJ) $(SEED_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+	$(call say,LD,$@)$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 # The allocation layer's unit tests, over one fixture (tb/unit/tb_fw.c).
 FW_UNIT := test_fw_mem test_fw_res test_fw_handles test_fw_residency
@@ -410,23 +420,23 @@ FW_UNIT_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(FW_ALLOC_C)) $(addprefix $(B)/obj/,
 	hw/gpu_tile.o hw/gpu_names.o model/gm_status.o tb/unit/tb_fw.o)
 $(addprefix $(B)/tests/,$(FW_UNIT)): $(B)/tests/%: $(B)/obj/tb/unit/%.o $(FW_UNIT_OBJ) $(SEED_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+	$(call say,LD,$@)$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/test_mmu: $(B)/obj/tb/unit/test_mmu.o $(B)/obj/mmu/mmu_pt.o $(B)/obj/mmu/mmu_walk.o \
 		$(SEED_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+	$(call say,LD,$@)$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/test_mmu_va: $(B)/obj/tb/unit/test_mmu_va.o $(B)/obj/mmu/mmu_va.o $(SEED_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+	$(call say,LD,$@)$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 $(B)/tests/test_mmu_update: $(B)/obj/tb/unit/test_mmu_update.o $(B)/obj/mmu/mmu_update.o \
 		$(B)/obj/mmu/mmu_shadow.o $(B)/obj/mmu/mmu_pt.o $(B)/obj/mmu/mmu_walk.o \
 		$(B)/obj/mmu/mmu_va.o $(B)/obj/dma/dma_buf.o $(B)/obj/hw/gpu_tile.o \
 		$(B)/obj/hw/gpu_names.o $(B)/obj/model/gm_status.o $(SEED_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
+	$(call say,LD,$@)$(CC) -o $@ $^ -lcmocka $(SANFLAGS)
 
 # The user-mode driver without the GPU (record only), and the same test
 # built with clang's ThreadSanitizer: the threads record at once.
@@ -434,16 +444,16 @@ UMD_UNIT_C := tb/unit/test_umd.c tools/scen/umd_work.c tb/tb_seed.c fw/umd/umd_o
 	fw/umd/umd_rt.c $(FW_ALLOC_C) hw/gpu_tile.c hw/gpu_names.c model/gm_status.c
 $(B)/tests/test_umd: $(patsubst %.c,$(B)/obj/%.o,$(UMD_UNIT_C))
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ -lcmocka -lpthread $(SANFLAGS)
+	$(call say,LD,$@)$(CC) -o $@ $^ -lcmocka -lpthread $(SANFLAGS)
 
 TSAN_FLAGS := -std=c11 -O1 -g -fsanitize=thread $(INCS) -Itb -Itools/scen
 $(B)/tests/test_umd_tsan: $(UMD_UNIT_C) $(FW_H) $(wildcard dma/*.h hw/*.h model/*.h tb/*.h tools/scen/*.h)
 	@mkdir -p $(@D)
-	clang $(TSAN_FLAGS) $(UMD_UNIT_C) -o $@ -lcmocka -lpthread
+	$(call say,TSAN,$@)clang $(TSAN_FLAGS) $(UMD_UNIT_C) -o $@ -lcmocka -lpthread
 
 $(B)/tests/test_san_fatal: $(B)/obj/tb/unit/test_san_fatal.o
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(SANFLAGS)
+	$(call say,LD,$@)$(CC) -o $@ $^ $(SANFLAGS)
 
 # System tests (tb/sys/): the whole RTL model through the C API and the driver.
 SYS_UTIL_OBJ := $(B)/obj/tb/sys/tb_util.o $(SEED_OBJ)
@@ -453,7 +463,7 @@ KT_TESTS := test_kmd test_kmd_fence test_kmd_lock test_kmd_lock_paths test_kmd_l
 	test_kmd_recovery test_kmd_evict test_kmd_conf test_gpuva_conf test_kmd_rand_seq
 $(B)/tests/%: $(B)/obj/tb/sys/%.o $(SYS_UTIL_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $< $(filter $(B)/obj/tools/scen/umd_%.o $(KT_OBJ) $(COV_RAW_OBJ) $(MMU_VM_OBJ),$^) $(SYS_UTIL_OBJ) $(LIB) \
+	$(call say,LD,$@)$(CXX) -o $@ $< $(filter $(B)/obj/tools/scen/umd_%.o $(KT_OBJ) $(COV_RAW_OBJ) $(MMU_VM_OBJ),$^) $(SYS_UTIL_OBJ) $(LIB) \
 		$(VL_ARCH) $(VL_RT) -lcmocka $(LDLIBS)
 
 $(addprefix $(B)/tests/,$(KT_TESTS)): $(KT_OBJ)
@@ -476,17 +486,17 @@ SCEN_OBJ := $(addprefix $(B)/obj/tools/scen/,scen_demo.o scen_pipe.o scen_common
 	scen_deferred.o scen_lock.o umd_work.o umd_work_gpu.o)
 $(B)/obj/tb/tlm/%.o: tb/tlm/%.cpp $(wildcard tb/tlm/*.h) $(TLM_H) $(wildcard tools/scen/*.h)
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) -I$(SC_INC) -Imodel/tlm -Itb/tlm -Itools/scen -c $< -o $@
+	$(call say,CXX,$<)$(CXX) $(CXXFLAGS) -I$(SC_INC) -Imodel/tlm -Itb/tlm -Itools/scen -c $< -o $@
 $(B)/obj/tb/tlm/%.o: CFLAGS += -Itb/tlm
 $(B)/tests/test_tlm: $(B)/obj/tb/tlm/test_tlm.o $(B)/obj/tb/tlm/tlm_runs.o $(SCEN_OBJ) $(LIB) $(VL_ARCH) \
 		$(VL_RT)
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $(B)/obj/tb/tlm/test_tlm.o $(B)/obj/tb/tlm/tlm_runs.o $(SCEN_OBJ) $(LIB) $(VL_ARCH) \
+	$(call say,LD,$@)$(CXX) -o $@ $(B)/obj/tb/tlm/test_tlm.o $(B)/obj/tb/tlm/tlm_runs.o $(SCEN_OBJ) $(LIB) $(VL_ARCH) \
 		$(VL_RT) $(LDLIBS)
 
 $(B)/tests/test_rand: $(RAND_OBJ) $(SEED_OBJ) $(LIB) $(VL_ARCH) $(VL_RT)
 	@mkdir -p $(@D)
-	$(CXX) -o $@ $(RAND_OBJ) $(SEED_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)
+	$(call say,LD,$@)$(CXX) -o $@ $(RAND_OBJ) $(SEED_OBJ) $(LIB) $(VL_ARCH) $(VL_RT) $(LDLIBS)
 
 # ---------------------------------------------------------------- entry points
 run: deps
@@ -555,6 +565,10 @@ synth: deps-test
 # ctest: make test with the fixed seeds of tb/regress/ci.list and one
 # rotating seed it prints, into $(B)/junit.xml; each failure's command with
 # its seed, its waves, and the line "N passed, N failed".
+# make tests: every test program (tb/tests.cmake's), without running them.
+tests: deps-test
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(TEST_BIN) $(VP_BIN)
+
 TEST_LIST ?= tb/regress/ci.list
 test: deps-test deps-slurm
 	@mkdir -p $(B)

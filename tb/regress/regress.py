@@ -139,9 +139,7 @@ def ctest_tests(build, tests_file, work):
         props = {p["name"]: p["value"] for p in t.get("properties", [])}
         if props.get("WORKING_DIRECTORY") == os.path.abspath(qdir):
             del props["WORKING_DIRECTORY"]  # CTest's default: the runner's is @build
-        if "command" not in t:
-            raise UsageError("test %s: its program is not built (make the tests first)" % t["name"])
-        tests.append({"name": t["name"], "command": t["command"], "props": props})
+        tests.append({"name": t["name"], "command": t.get("command"), "props": props})
     return tests
 
 
@@ -164,15 +162,17 @@ def with_count(cmd, n, name):
     raise UsageError("test %s: per= needs a command with --count" % name)
 
 
-def instances(tests, rules, rotate_seed, build):
+def instances(tests, rules, rotate_seed, build, exclude=None):
     """Every instance the list asks for, in a fixed order: CTest's (tb/tests.cmake),
     a test's seeds as the list gives them.  A test of one instance keeps its
     name; of several, NAME@SEED or NAME@FIRST-LAST."""
     out = []
     for t in tests:
         rule = next((r for g, r in rules if fnmatch.fnmatchcase(t["name"], g)), None)
-        if rule is None or rule["skip"]:
+        if rule is None or rule["skip"] or (exclude and re.search(exclude, t["name"])):
             continue
+        if t["command"] is None:  # CTest finds no program: only an error if it runs
+            raise UsageError("test %s: its program is not built (make tests)" % t["name"])
         cmd = relative_command(t["command"], build)
         timeout = rule["timeout"] or t["props"].get("TIMEOUT")
         chunks = []  # (first seed, count, rotating)
@@ -297,6 +297,25 @@ def fail_waves(inst, build, out, wavedir):
         os.path.join(d, "rerun.log")
 
 
+# A failing check's line, as the tests and tools print one: cmocka's
+# "file:line: error: ..." and "[  ERROR   ]", a gpusim "FAIL"/"mismatch"
+# line, an RTL assertion, a sanitizer's report.
+CHECK_RE = re.compile(r"(\berror\b|\bFAIL\b|FAILED\b|mismatch|[Aa]ssertion|Sanitizer|"
+                      r"\bERROR\b|Error:|differ)")
+CHECK_NOT = re.compile(r"(\b0 failed|\[  PASSED  \]|reproduce with|^\s*$)")
+
+
+def first_check(out):
+    """The first line of @out that names a failing check (at most 300
+    characters), else its last non-empty line, else a fixed text."""
+    lines = out.splitlines()
+    for line in lines:
+        if CHECK_RE.search(line) and not CHECK_NOT.search(line):
+            return line.strip()[:300]
+    tail = [l.strip() for l in lines if l.strip()]
+    return tail[-1][:300] if tail else "failed with no output"
+
+
 def annotate(junit_in, insts, build, junit_out, suite, waves, wavedir):
     """CTest's JUnit, each case with its seed and reproducing command; the
     failures' waves; returns (passed, failed, skipped, [failure lines])."""
@@ -322,9 +341,11 @@ def annotate(junit_in, insts, build, junit_out, suite, waves, wavedir):
                 case.get("status") == "fail":
             counts[1] += 1
             timed_out = inst["timeout"] and float(case.get("time", 0)) >= 0.99 * inst["timeout"]
-            if timed_out:
-                for f in case.findall("failure"):
-                    f.set("message", "timeout after %g s" % inst["timeout"])
+            check = "timeout after %g s" % inst["timeout"] if timed_out else first_check(out)
+            fails = case.findall("failure") or [ET.SubElement(case, "failure")]
+            for f in fails:  # what a dashboard shows: the check and the command
+                f.set("message", "%s; reproduce with: %s" % (check, repro(inst, build)))
+            first = len(report)
             report.append("FAILED %s%s%s: reproduce with: %s" % (
                 inst["name"], "" if inst["seed"] is None else " (seed %d)" % inst["seed"],
                 " (timeout after %g s)" % inst["timeout"] if timed_out else "", repro(inst, build)))
@@ -341,6 +362,7 @@ def annotate(junit_in, insts, build, junit_out, suite, waves, wavedir):
                     report.append("    waves: %s (view: gtkwave %s)" % (
                         show(f), show(f[:-4] + ".gtkw")))
                     ET.SubElement(props, "property", name="waves", value=show(f))
+            fails[0].text = "\n".join(report[first:]) + "\n"
         elif case.find("skipped") is not None or case.get("status") in ("notrun", "disabled"):
             counts[2] += 1
         else:
@@ -379,9 +401,8 @@ def cmd_run(a):
     build = os.path.abspath(a.build)
     k, n = parse_shard(a.shard)
     rules = read_list(a.list)
-    insts = instances(ctest_tests(build, a.tests, a.work), rules, a.rotate_seed, build)
-    if a.exclude:
-        insts = [i for i in insts if not re.search(a.exclude, i["test"])]
+    insts = instances(ctest_tests(build, a.tests, a.work), rules, a.rotate_seed, build,
+                      a.exclude)
     mine = shard_of(insts, k, n)
     tag = "%d-of-%d" % (k, n)
     work = os.path.join(a.work, tag)
@@ -503,7 +524,8 @@ def cmd_slurm(a):
     if a.shards < 1:
         raise UsageError("bad --shards %d" % a.shards)
     build = os.path.abspath(a.build)
-    insts = instances(ctest_tests(build, a.tests, a.work), read_list(a.list), a.rotate_seed, build)
+    insts = instances(ctest_tests(build, a.tests, a.work), read_list(a.list), a.rotate_seed, build,
+                      a.exclude)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     d = os.path.join(a.work, "slurm-" + stamp)
     os.makedirs(d)

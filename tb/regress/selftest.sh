@@ -63,7 +63,25 @@ want = {"pass@1-2": "1", "pass@3-4": "3", "fail": "10", "hang": None, "skip": No
 got = {n: (s.get("value") if s is not None else None) for n, s in seeds.items()}
 assert got == want, got
 assert (r.get("tests"), r.get("failures"), r.get("skipped")) == ("5", "2", "1"), r.attrib
+# a dashboard's view: the failing check and the command in the message
+f = {c.get("name"): c.find("failure") for c in r.iter("testcase")}
+m = f["fail"].get("message")
+assert "a_arb_rsp_routed failed" in m.split("; reproduce with:")[0], m
+assert m.endswith("reproduce with: (cd build && GPUSIM_SEED=10 sh -c 'exec tests/test_rand "
+                  "--count 2 --quiet --inject-bad-rsp 3000')"), m
+assert "FAILED fail (seed 10)" in f["fail"].text, f["fail"].text
+assert f["hang"].get("message").startswith("timeout after 2 s; reproduce with:"), f["hang"].attrib
 EOF
+
+# a program that is not built: an error only if the list runs it
+printf 'add_test(built sh -c true)\nadd_test(unbuilt tests/test_no_such_program)\n' > "$T/unbuilt.cmake"
+printf 'unbuilt skip\n*\n' > "$T/skip.list"
+printf '*\n' > "$T/all.list"
+$R --dry-run --tests "$T/unbuilt.cmake" --list "$T/skip.list" --work "$T" > "$T/out" 2>&1 ||
+	fail "an unbuilt program the list skips stops the run"
+$R --dry-run --tests "$T/unbuilt.cmake" --list "$T/all.list" --work "$T" > "$T/out" 2>&1
+[ $? -eq 2 ] && grep -q "test unbuilt: its program is not built" "$T/out" ||
+	fail "an unbuilt program the list runs not refused"
 
 # shards: disjoint, together the list (ci.list over tb/tests.cmake)
 for k in 1 2 3; do
