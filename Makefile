@@ -570,7 +570,7 @@ tests: deps-test
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(TEST_BIN) $(VP_BIN)
 
 TEST_LIST ?= tb/regress/ci.list
-test: deps-test deps-slurm
+test: deps-test
 	@mkdir -p $(B)
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(TEST_BIN) $(VP_BIN)
 	@python3 tb/regress/regress.py --build $(B) --list $(TEST_LIST) -j $(JOBS) \

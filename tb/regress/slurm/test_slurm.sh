@@ -23,7 +23,7 @@
 set -u
 for p in munged slurmctld slurmd sbatch sinfo; do
 	command -v $p > /dev/null || [ -x /usr/sbin/$p ] || {
-		echo "test_slurm: $p not installed (tools/deps.sh slurm): skipped"; exit 77; }
+		echo "test_slurm: $p not installed: skipped (make test-slurm installs the packages and runs it)"; exit 77; }
 done
 PATH=$PATH:/usr/sbin
 ROOT=$(pwd)
