@@ -332,8 +332,11 @@ static int demo_body(struct demo *dm)
 	if (st)
 		return st;
 	t0 = now_seconds();
-	for (uint32_t n = 1; n <= dm->o->rounds && !st; n++)
+	for (uint32_t n = 1; n <= dm->o->rounds && !st; n++) {
 		st = run_round(dm, n);
+		if (dm->o->progress)
+			dm->o->progress(dm->o->progress_ctx, gm_cycles(dm->g), n, dm->o->rounds);
+	}
 	if (!st && dm->o->error_act)
 		st = error_act(dm);
 	dm->r->seconds = now_seconds() - t0;
