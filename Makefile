@@ -180,7 +180,7 @@ TLM_CPP := model/tlm/gpusim_tlm.cpp model/tlm/gm_mem_tlm.cpp model/tlm/gm_tlm_bu
 TLM_OBJ := $(patsubst %.cpp,$(B)/obj/%.o,$(TLM_CPP))
 TLM_H := $(wildcard model/tlm/*.h)
 
-LIB_C := model/gm.c model/gm_wave.c model/gm_backends.c model/gm_apt.c model/gm_capture.c model/gm_capture_read.c model/gm_view.c model/gm_mem.c model/gm_port.c model/gm_status.c $(wildcard model/ref/*.c) $(HW_C) dma/dma_buf.c dma/dma_disasm.c \
+LIB_C := model/gm.c model/gm_wave.c model/gm_backends.c model/gm_apt.c model/gm_capture.c model/gm_capture_read.c model/gm_view.c model/gm_mem.c model/gm_port.c model/gm_peek.c model/gm_status.c $(wildcard model/ref/*.c) $(HW_C) dma/dma_buf.c dma/dma_disasm.c \
 	dma/dma_patch.c dma/dma_validate.c \
 	mmu/mmu_pt.c mmu/mmu_walk.c mmu/mmu_va.c mmu/mmu_shadow.c mmu/mmu_update.c \
 	$(FW_DXGK_C) $(FW_KMD_C) $(FW_VIDMM_C) $(FW_VIDSCH_C) $(FW_UMD_C)

@@ -311,16 +311,16 @@ struct gm *gm_io_core(const struct gm *g)
 	return g->io->core(g->io_be);
 }
 
-static bool reg_off_ok(uint32_t off)
+bool gm_reg_off_ok(uint32_t off)
 {
 	return !(off & 3u) && off <= 0xfffcu;
 }
 
-static int reg_access(struct gm *g, uint32_t off, bool we, uint32_t wdata, uint32_t *rdata)
+int gm_reg_access(struct gm *g, uint32_t off, bool we, uint32_t wdata, uint32_t *rdata)
 {
 	struct gm_pins *p = &g->pins;
 
-	if (!reg_off_ok(off))
+	if (!gm_reg_off_ok(off))
 		return GM_ERR_BAD_ARG;
 	p->reg_req_valid = 1;
 	p->reg_req_we = we;
@@ -343,9 +343,9 @@ int gm_reg_write(struct gm *g, uint32_t off, uint32_t val)
 	int st;
 
 	if (g->io)
-		return reg_off_ok(off) ? g->io->reg(g->io_be, true, off, &val) : GM_ERR_BAD_ARG;
+		return gm_reg_off_ok(off) ? g->io->reg(g->io_be, true, off, &val) : GM_ERR_BAD_ARG;
 	gm_cap_enter(g->cap, g->cycle, false);
-	st = reg_access(g, off, true, val, NULL);
+	st = gm_reg_access(g, off, true, val, NULL);
 	if (st != GM_ERR_BAD_ARG)
 		g->reg_writes++;
 	gm_cap_reg(g->cap, g->cycle, true, off, val, st);
@@ -357,10 +357,10 @@ int gm_reg_read(struct gm *g, uint32_t off, uint32_t *val)
 	int st = GM_ERR_BAD_ARG;
 
 	if (g->io)
-		return val && reg_off_ok(off) ? g->io->reg(g->io_be, false, off, val) : GM_ERR_BAD_ARG;
+		return val && gm_reg_off_ok(off) ? g->io->reg(g->io_be, false, off, val) : GM_ERR_BAD_ARG;
 	gm_cap_enter(g->cap, g->cycle, false);
 	if (val)
-		st = reg_access(g, off, false, 0, val);
+		st = gm_reg_access(g, off, false, 0, val);
 	if (st != GM_ERR_BAD_ARG)
 		g->reg_reads++;
 	gm_cap_reg(g->cap, g->cycle, false, off, st != GM_ERR_BAD_ARG ? *val : 0, st);

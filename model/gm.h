@@ -10,7 +10,7 @@
  *
  * Time moves only inside gm_step(), gm_run_until() and the register
  * accessors (two cycles each, as on the real register port).  Backdoor
- * memory access takes no time.
+ * memory access and register peeks (gm_reg_peek) take no time.
  *
  * Every function returning int returns an enum gm_status; on an error the
  * model is unchanged unless the function says otherwise.
@@ -130,6 +130,24 @@ const char *gm_backend_name(const struct gm *g);
  */
 int gm_reg_write(struct gm *g, uint32_t off, uint32_t val) GM_MUST_CHECK;
 int gm_reg_read(struct gm *g, uint32_t off, uint32_t *val) GM_MUST_CHECK;
+
+/*
+ * Read the @n registers at offs[] into vals[] without moving @g's clock, for
+ * reports: a counter read through gm_reg_read takes two cycles and moves
+ * the count it reports.  The reads run as consecutive gm_reg_read calls on
+ * a copy of the model in a child process (fork: a copy-on-write snapshot
+ * of the whole simulation, as XiangShan's LightSSS snapshots a Verilator
+ * run), which then exits; @g is untouched - no cycle, no register-access
+ * count, no capture record, no waveform dump.  Every backend: on tlm the
+ * platform's GPU model is read (what a debugger sees, not a bus transaction).
+ * GM_OK; GM_ERR_BAD_ARG (NULL, @n 0 or past GM_PEEK_MAX, an offset
+ * gm_reg_read refuses: nothing read); GM_ERR_ADDR (an offset that names no
+ * register: its value 0, the others read); GM_ERR_HW (a read broke the
+ * port's contract, an assertion failed in the copy, or the copy died);
+ * GM_ERR_NO_MEM (no process or pipe for the copy: nothing read).
+ */
+#define GM_PEEK_MAX 256u
+int gm_reg_peek(struct gm *g, const uint32_t *offs, uint32_t *vals, size_t n) GM_MUST_CHECK;
 
 /*
  * Backdoor memory access, no time passes: the range must lie in VRAM or in

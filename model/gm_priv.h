@@ -90,6 +90,13 @@ void gm_tick(struct gm *g);
  * brought to the host's time: its statistics, waves and model errors. */
 struct gm *gm_io_core(const struct gm *g);
 
+/* gm.c: a register offset gm_reg_read/gm_reg_write take (dword-aligned,
+ * inside BAR0), and one access through gpu_top's register port (two
+ * cycles; no capture record, no count): GM_OK, GM_ERR_BAD_ARG, GM_ERR_ADDR
+ * (gpu_top answered with its error bit) or GM_ERR_HW (no answer). */
+bool gm_reg_off_ok(uint32_t off);
+int gm_reg_access(struct gm *g, uint32_t off, bool we, uint32_t wdata, uint32_t *rdata);
+
 /* gm_wave.c: a named marker at the current cycle while dumping, from the
  * window's start on (@prio an enum gm_mark_kind, which the view orders by);
  * past its limit (WAVE_MARKS_MAX) or without memory, none is added. */

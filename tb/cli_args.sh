@@ -13,6 +13,7 @@ set -u
 
 G=$1
 tmp=$(mktemp -d)
+mkdir "$tmp/dir.fst"
 trap 'rm -rf "$tmp"' EXIT
 rows=0
 fails=0
@@ -75,6 +76,111 @@ row 2 '--wave FILE must end in .fst or .vcd: x.txt' "$G" run copies --wave x.txt
 row 2 '--wave FILE must end in .fst or .vcd: x.txt' "$G" replay ../traces/capture/hang.gcap --wave x.txt
 row 2 '--wave FILE must end in .fst or .vcd: x.txt' "$G" idle --wave x.txt
 row 2 '--wave FILE must end in .fst or .vcd: .fst' "$G" demo --wave .fst
+
+# The parser (getopt_long): --opt=VALUE and --opt VALUE, abbreviations,
+# `gpusim help [CMD]`, CMD --help, --version; an unknown name lists the
+# valid ones; every option given a hostile value is refused before the run.
+row 0 '16 checks, 0 failed' "$G" demo --rounds=2 --quiet
+row 0 '16 checks, 0 failed' "$G" demo --qui --rou=2
+row 2 'demo: unknown option: --bogus' "$G" demo --quiet --bogus
+row 2 '(demo takes: --backend B --wave FILE' "$G" demo --quiet --bogus
+row 2 'unknown option: --wave-' "$G" demo --wave- 5
+row 2 'the option takes no value: --quiet=1' "$G" demo --quiet=1
+row 2 'missing value for: --wave' "$G" demo --wave
+row 2 'demo takes no NAME: extra' "$G" demo extra
+row 2 '(valid: copies evict shared hang vaupdate tiled deferred lock)' "$G" run nosuch
+row 2 '(valid: verilator systemc ref tlm)' "$G" demo --backend nope
+row 2 '(valid: demo run replay disasm bench idle backends help)' "$G" frobnicate
+row 0 'usage: gpusim COMMAND' "$G" help
+row 0 'usage: gpusim run NAME|all' "$G" help run
+row 0 'usage: gpusim run NAME|all' "$G" run --help
+row 0 'usage: gpusim replay FILE' "$G" replay --help
+row 0 'usage: gpusim idle' "$G" idle --help
+row 2 'unknown command: nosuch' "$G" help nosuch
+row 2 'help takes one COMMAND: run' "$G" help demo run
+row 0 'gpusim 0.1 (register and packet interface version 1' "$G" --version
+row 0 'backends: verilator systemc ref tlm' "$G" --version
+row 2 '--version takes no other argument: x' "$G" --version x
+# empty
+row 2 'empty value for: --rounds' "$G" demo --rounds=
+row 2 'empty value for: --wave' "$G" demo --wave ''
+row 2 'empty value for: --capture' "$G" run copies --capture=
+row 2 'empty value for: --backend' "$G" replay ../traces/capture/hang.gcap --backend ''
+row 2 'empty value for: --cycles' "$G" idle --cycles ''
+# huge
+row 2 'bad --rounds: 99999999999999999999' "$G" demo --rounds=99999999999999999999
+row 2 'bad --wave-from: 18446744073709551616' "$G" demo --wave x.fst --wave-from=18446744073709551616
+row 2 'bad --seed: 4294967296' "$G" run copies --seed=4294967296
+row 2 'bad --cycles: 1000000001' "$G" idle --cycles 1000000001
+# negative
+row 2 'bad --seed: -1' "$G" run copies --seed -1
+row 2 'bad --cycles: -5' "$G" idle --cycles=-5
+row 2 'bad --wave-to: -1' "$G" demo --wave x.fst --wave-to -1
+row 2 'bad --inject-bad-rsp: -3' "$G" demo --inject-bad-rsp=-3
+# a folder, a missing file, a path in a folder that does not exist
+row 2 '--wave FILE is a folder' "$G" demo --quiet --wave "$tmp/dir.fst"
+row 2 '--capture FILE is a folder' "$G" run copies --quiet --capture "$tmp"
+row 2 '--capture FILE is a folder' "$G" demo --quiet --capture "$tmp"
+row 1 'GM_ERR_IO (cannot create the --wave or --capture FILE)' "$G" demo --quiet --wave "$tmp/nodir/x.fst"
+row 1 'GM_ERR_IO (cannot create the --wave or --capture FILE)' "$G" run copies --quiet --capture "$tmp/nodir/x.gcap"
+row 2 'cannot open the waveform' "$G" replay ../traces/capture/hang.gcap --quiet --wave "$tmp/nodir/x.fst"
+row 2 'cannot open' "$G" replay "$tmp/nodir/x.gcap"
+row 2 'cannot open' "$G" disasm ''
+# Verilator's plusargs: the two the model takes, handed over as
+# GPUSIM_VERILATOR_ARGS; anything else refused before the run
+row 0 '11 checks, 0 failed' "$G" demo --quiet +verilator+seed+5 +verilator+rand+reset+2
+row 0 '11 checks, 0 failed' "$G" demo --quiet --backend tlm +verilator+seed+7
+row 2 'bad plusarg (takes +verilator+seed+N' "$G" demo +verilator+seed+x
+row 2 'bad plusarg (takes +verilator+seed+N' "$G" demo +verilator+seed+
+row 2 'bad plusarg (takes +verilator+seed+N' "$G" demo +verilator+seed+1234567890
+row 2 'bad plusarg (takes +verilator+seed+N' "$G" demo +verilator+seed+-1
+row 2 'bad plusarg (takes +verilator+seed+N' "$G" run copies +verilator+rand+reset+3
+row 2 'bad plusarg (takes +verilator+seed+N' "$G" idle +verilator+bogus
+row 2 'plusargs are for the verilator and tlm backends, not: ref' "$G" demo --backend ref +verilator+seed+1
+row 2 'replay --disasm takes only a FILE: +verilator+' "$G" replay --disasm ../traces/capture/hang.gcap +verilator+seed+1
+row 2 'bench takes no NAME: +verilator+seed+1' "$G" bench +verilator+seed+1
+
+# Reporting never moves the clock (gm_reg_peek): the demo's cycles are the
+# same with its report of counters and without it, on every backend.
+same_cycles() {
+	q=$("$G" demo --quiet --backend "$1" | grep 'cycles,')
+	v=$("$G" demo --backend "$1" | grep '^demo: ')
+	echo "$1: verbose '$v', quiet '$q'"
+	[ -n "$q" ] && [ "$q" = "$v" ] && echo "$1: same cycles"
+}
+for b in verilator systemc ref tlm; do
+	row 0 "$b: same cycles" same_cycles "$b"
+done
+
+# Progress: on stderr when it is a terminal (script gives the run a pty),
+# after 2 s, rewritten in place; never when stderr is a file or the run is
+# --quiet; and the run's own output is the same with it.  8000 rounds take
+# about 4 s here.
+progress_on() {
+	script -qec "\"$G\" demo --rounds 8000 >$tmp/p-tty.out" "$tmp/p.tty" >/dev/null </dev/null
+	"$G" demo --rounds 8000 >"$tmp/p-file.out" 2>"$tmp/p-file.err"
+	line=$(tr '\r' '\n' <"$tmp/p.tty" |
+		grep 'cycles/s, round [0-9]* of 8000 ([0-9]* %), [0-9.]* s' | tail -1)
+	echo "last progress line: $line"
+	[ -n "$line" ] && [ ! -s "$tmp/p-file.err" ] && cmp "$tmp/p-tty.out" "$tmp/p-file.out" &&
+		echo "the same output with a progress line"
+}
+progress_quiet() {
+	script -qec "\"$G\" demo --rounds 8000 --quiet >/dev/null" "$tmp/q.tty" >/dev/null </dev/null
+	n=$(grep -c 'cycles/s' "$tmp/q.tty")
+	echo "$n progress lines under --quiet"
+	[ "$n" -eq 0 ]
+}
+if [ -n "${ASAN_OPTIONS:-}" ]; then
+	# make test SAN=1: the demo runs several times slower, and three runs of
+	# it would take this table past its timeout; the plain build checks it
+	echo "cli_args: under the sanitizers: the progress rows did not run"
+elif command -v script >/dev/null; then
+	row 0 'the same output with a progress line' progress_on
+	row 0 '0 progress lines under --quiet' progress_quiet
+else
+	echo "cli_args: no script(1) (util-linux) for a pty: the progress rows did not run"
+fi
 
 # The tests' environment (tb/tb_seed.c, tb/sys/tb_util.c): a GPUSIM_SEED
 # that is not a whole number, a GPUSIM_BACKEND that names no backend exactly,

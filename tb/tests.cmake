@@ -182,7 +182,7 @@ foreach(scen copies evict shared hang vaupdate tiled deferred lock)
 endforeach()
 
 add_test(cli_bad_args sh ../tb/cli_args.sh bin/gpusim)
-set_tests_properties(cli_bad_args PROPERTIES LABELS fw TIMEOUT 60)
+set_tests_properties(cli_bad_args PROPERTIES LABELS fw TIMEOUT 120)
 
 # The capture corpus (traces/capture/, traces/FORMAT.md): each RTL capture
 # replayed on both RTL backends and each reference-model capture on ref,

@@ -12,7 +12,8 @@
 
 /* `gpusim bench [--rounds N]` with argv[0] = "bench" (bench_cmd.c); the
  * exit status. */
-int cmd_bench(int argc, char **argv);
+struct cli_cmd;
+int cmd_bench(const struct cli_cmd *c, int argc, char **argv);
 
 /* Patch entries/s, DMA-buffer build MB/s, submit -> retire cycles; prints
  * its lines; 0, or 1 when something failed. */
@@ -27,7 +28,9 @@ int bench_umd(void);
  * NULL) a model made for waves records cycles @wave_from on into it (past
  * the end: none, the cost of trace support compiled in and off).  0, 1
  * when the model or the waveform failed, 2 for a bad count. */
-int bench_idle(enum gm_backend_kind be, uint64_t cycles, const char *wave, uint64_t wave_from);
+struct cli_progress;
+int bench_idle(enum gm_backend_kind be, uint64_t cycles, const char *wave, uint64_t wave_from,
+	       struct cli_progress *prog);
 
 /* The MMU's TLB hit rate and translation latency for @accesses one-dword
  * writes of VMID 1, sequential or (@random) scattered over 2048 pages

@@ -35,8 +35,10 @@ struct bench_case {
 	bool mmu;
 };
 
-/* Run one case in a child (SystemC elaborates once per process). */
-static int bench_one(const struct bench_case *c, unsigned rounds, struct scen_demo_result *r)
+/* Run one case in a child (SystemC elaborates once per process), its
+ * progress on @prog (cli_progress: the child's line, ended by it). */
+static int bench_one(const struct bench_case *c, unsigned rounds, struct cli_progress *prog,
+		     struct scen_demo_result *r)
 {
 	int fd[2], status;
 	pid_t pid;
@@ -57,6 +59,8 @@ static int bench_one(const struct bench_case *c, unsigned rounds, struct scen_de
 		o.verbose = false;
 		o.error_act = false;
 		o.mmu = c->mmu;
+		o.progress = prog->on ? cli_progress : NULL;
+		o.progress_ctx = prog;
 		if (c->wave) {
 			snprintf(path, sizeof(path), "build/bench-%d.fst", (int)getpid());
 			o.wave = path;
@@ -68,6 +72,7 @@ static int bench_one(const struct bench_case *c, unsigned rounds, struct scen_de
 			}
 		}
 		int st = scen_demo_run(&o, r);
+		cli_progress_end(prog);
 		if (c->wave)
 			unlink(path);
 		ssize_t n = write(fd[1], r, sizeof(*r));
@@ -283,8 +288,11 @@ static int bench_scenarios(void)
 	return rc;
 }
 
-int cmd_bench(int argc, char **argv)
+int cmd_bench(const struct cli_cmd *c, int argc, char **argv)
 {
+	struct cli_progress prog;
+	struct cli_args a;
+	int rc;
 	static const struct bench_case cases[] = {
 		{ ", waves off", GM_BACKEND_VERILATOR, 0, true },
 		{ ", 1000-cycle FST window", GM_BACKEND_VERILATOR, 1, true },
@@ -302,25 +310,20 @@ int cmd_bench(int argc, char **argv)
 	uint64_t cyc[NCASES] = { 0 };
 	unsigned rounds = 1000;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-			return cli_help(argc, argv, i);
-		if (strcmp(a, "--rounds"))
-			return cli_usage(NULL, a[0] == '-' ? "unknown option" : "bench takes no NAME", a);
-		if (++i == argc)
-			return cli_usage(NULL, "missing value for", a);
-		if (!cli_parse_rounds(argv[i], &rounds))
-			return cli_usage(NULL, "bad --rounds", argv[i]);
-	}
+	cli_args_default(&a);
+	a.rounds = 1000;
+	rc = cli_parse(c, argc, argv, &a);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	rounds = a.rounds;
 	printf("bench: demo workload, %u render/copy rounds per case\n", rounds);
 	for (unsigned i = 0; i < NCASES; i++) {
 		struct scen_demo_result r;
 		char name[64];
 
 		snprintf(name, sizeof(name), "%s%s", cli_backend_word(cases[i].backend), cases[i].what);
-		if (bench_one(&cases[i], rounds, &r)) {
+		cli_progress_start(&prog, name, "round", false, false);
+		if (bench_one(&cases[i], rounds, &prog, &r)) {
 			printf("  %-36s failed\n", name);
 			return 1;
 		}

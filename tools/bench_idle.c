@@ -10,13 +10,18 @@
 #include <string.h>
 
 #include "bench.h"
+#include "cli.h"
 #include "gm.h"
 #include "gm_status.h"
 
 #define IDLE_CYCLES_MAX 1000000000ull
 
-int bench_idle(enum gm_backend_kind be, uint64_t cycles, const char *wave, uint64_t wave_from)
+#define IDLE_PROGRESS_CYCLES (1ull << 20) /* a step between progress lines */
+
+int bench_idle(enum gm_backend_kind be, uint64_t cycles, const char *wave, uint64_t wave_from,
+	       struct cli_progress *prog)
 {
+	uint64_t left = cycles;
 	struct gm_config cfg;
 	struct gm *g;
 	int st, wst;
@@ -36,7 +41,18 @@ int bench_idle(enum gm_backend_kind be, uint64_t cycles, const char *wave, uint6
 		gm_destroy(g);
 		return 1;
 	}
-	st = gm_step(g, cycles);
+	/* in steps when there is a progress line: the same cycles as one step
+	 * (idle records no capture, whose records are per step) */
+	do {
+		uint64_t n = prog && prog->on && left > IDLE_PROGRESS_CYCLES ? IDLE_PROGRESS_CYCLES : left;
+
+		st = gm_step(g, n);
+		left -= n;
+		if (prog)
+			cli_progress(prog, gm_cycles(g), cycles - left, cycles);
+	} while (!st && left);
+	if (prog)
+		cli_progress_end(prog);
 	printf("idle: %" PRIu64 " cycles on %s: %s\n", gm_cycles(g), gm_backend_name(g),
 	       gm_status_name(st));
 	wst = gm_wave_close(g);

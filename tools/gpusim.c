@@ -23,81 +23,37 @@
 
 const char gpusim_usage[] =
 	"usage: gpusim COMMAND [options]\n"
+	"       gpusim help [COMMAND]   this text, or a command's (gpusim COMMAND --help)\n"
+	"       gpusim --version        the release and what this build has\n"
 	"\n"
 	"commands:\n"
-	"  demo            run the bring-up demo: two queues (one waits on a value the\n"
-	"                  other writes; the render queue translated in VMID 1), IBs,\n"
-	"                  fences with interrupts, a CP error and its recovery; prints\n"
-	"                  what it did, cycles, per-queue and MMU counters and fences,\n"
-	"                  and checks every result (exit 1 on a failed check)\n"
-	"  bench [--rounds N]  measure simulation speed of the demo workload (N\n"
-	"                  render/copy rounds per case, 1..1000000, default 1000) on\n"
-	"                  the RTL backends with waves off, a windowed FST and a full\n"
-	"                  FST, and on ref; MMU hit rates, copy-engine and aperture\n"
-	"                  bandwidth (RTL and ref); every scenario's cycles on\n"
-	"                  verilator and ref; the pipeline's patch and build rates\n"
-	"                  and submit->retire cycles\n"
-	"  run NAME        run an end-to-end scenario of the submission pipeline\n"
-	"                  (Render, residency and paging, Patch, SubmitCommand, fences,\n"
-	"                  TDR) with its log and checks (exit 1 on a failed check);\n"
-	"                  `run all` runs each, `run --list` names them\n"
-	"  idle [--cycles N] [--backend B] [--wave FILE [--wave-from N]]  clock a\n"
-	"                  model out of reset N cycles (default 100000) with nothing\n"
-	"                  to do (tools/bench_ipc.sh)\n"
-	"  replay FILE     run a capture (--capture; traces/FORMAT.md) on a fresh model\n"
-	"                  and check every result it recorded; the first mismatch is\n"
-	"                  printed with its record number (exit 1; 77: the backend\n"
-	"                  lacks a call it needs); a damaged capture is refused\n"
-	"                  with the record and the reason (exit 2)\n"
-	"  replay --disasm FILE  list a capture record by record, ring uploads\n"
-	"                  decoded as packets (following IBs); no other option\n"
-	"  disasm FILE     decode a raw little-endian dword file as packets: at most\n"
-	"                  64 MiB and a whole number of dwords, else refused with the\n"
-	"                  count of trailing bytes (exit 1 if a packet does not decode)\n"
-	"  backends        list the backends --backend takes: name, capabilities\n"
-	"                  (waves, systemc, run-all, trace-model, platform) and what\n"
-	"                  each is\n"
+	"  demo            the bring-up demo: two queues, IBs, fences with interrupts, a\n"
+	"                  CP error and its recovery, every result checked\n"
+	"  run NAME|all    an end-to-end scenario of the submission pipeline (run --list)\n"
+	"  replay FILE     run a capture (--capture) again, every recorded result checked\n"
+	"  disasm FILE     decode a raw little-endian dword file as packets\n"
+	"  bench           simulation speed and modelled efficiency\n"
+	"  idle            clock a model out of reset with nothing to do\n"
+	"  backends        the backends --backend takes: name, capabilities, what it is\n"
+	"  help [COMMAND]  this text, or COMMAND's options\n"
 	"\n"
-	"demo options:\n"
-	"  --backend verilator|systemc|ref|tlm   RTL simulator, ref: the C reference\n"
-	"                    model, no RTL and no waveforms, or tlm: the RTL as a\n"
-	"                    TLM-2.0 module in a SystemC platform (default verilator)\n"
-	"  --wave FILE       write a waveform (.fst, or .vcd converted by fst2vcd)\n"
-	"  --wave-from N     first cycle recorded (default 0)\n"
-	"  --wave-to M       record cycles before M only (default: to the end)\n"
-	"  --rounds N        render/copy exchanges (1..1000000, default 1)\n"
-	"  --no-mmu          run the render queue physical (VMID 0) instead of VMID 1\n"
-	"  --capture FILE    record everything sent to the model into FILE (replay it\n"
-	"                    with gpusim replay FILE); costs no cycle\n"
-	"  --quiet           print only the summary line\n"
-	"  -h, --help        this text\n"
+	"An option takes its value as --opt=VALUE or --opt VALUE (getopt_long; an\n"
+	"unambiguous abbreviation will do).  An unknown command, option, scenario or\n"
+	"backend is named with the valid ones.  demo, run, replay and idle hand the\n"
+	"words +verilator+seed+N and +verilator+rand+reset+0|1|2 to the Verilator\n"
+	"model (backends verilator and tlm), as GPUSIM_VERILATOR_ARGS does.\n"
 	"\n"
-	"run options:\n"
-	"  --backend verilator|systemc|ref|tlm   as for demo (run all on systemc or\n"
-	"                    tlm: a process a scenario)\n"
-	"  --wave FILE       write a waveform of the whole scenario (all: a folder,\n"
-	"                    FILE/NAME.fst each)\n"
-	"  --wave-from N, --wave-to M   its window of cycles, as for demo\n"
-	"  --seed N          image contents (default 1)\n"
-	"  --capture FILE    as for demo (all: a folder, FILE/NAME.gcap each)\n"
-	"  --quiet           checks and summary only, no pipeline log\n"
-	"  --inject-bad-rsp N  error injection: at cycle N (>= 1) the memory answers a\n"
-	"                    request nobody made; the RTL's assertion a_arb_rsp_routed\n"
-	"                    fails, a model error (also for demo)\n"
+	"Progress: a run longer than 2 s shows cycles, cycles/s, where it is (round,\n"
+	"record bytes, cycles or checks) and the seconds so far on stderr, rewritten\n"
+	"in place, when stderr is a terminal and the run is not --quiet (run: nor\n"
+	"when its log, each line stamped with its cycle, goes to the terminal).\n"
 	"\n"
-	"replay options:\n"
-	"  --backend verilator|systemc|ref   the model to run it on (default: the\n"
-	"                    backend it was captured on)\n"
-	"  --wave FILE, --wave-from N, --wave-to M   its waves, as for demo\n"
-	"  --quiet           print nothing when every check passes\n"
-	"\n"
-	"A failed run or demo without --wave runs again to write the waves of its\n"
-	"last 20000 cycles, gpusim-fail-NAME.fst and its view, and names them.\n"
-	"\n"
-	"A .vcd waveform needs fst2vcd (package gtkwave) on PATH.\n"
-	"Next to each waveform FILE.fst gpusim writes its view, FILE.gtkw (the blocks\n"
-	"the run used, fitted to it, named markers at fences, errors and faults):\n"
-	"open it with gtkwave FILE.gtkw.  Time: 1 ns a cycle.\n"
+	"Waves: a .vcd waveform needs fst2vcd (package gtkwave) on PATH.  Next to\n"
+	"each waveform FILE.fst gpusim writes its view, FILE.gtkw (the blocks the\n"
+	"run used, fitted to it, named markers at fences, errors and faults): open\n"
+	"it with gtkwave FILE.gtkw.  Time: 1 ns a cycle.  A failed run or demo\n"
+	"without --wave runs again to write the waves of its last 20000 cycles,\n"
+	"gpusim-fail-NAME.fst and its view, and names them.\n"
 	"\n"
 	"The RTL's assertions are checked on verilator and systemc (a failure is a\n"
 	"model error, exit 1); GPUSIM_ASSERT=0 in the environment turns them off,\n"
@@ -105,61 +61,105 @@ const char gpusim_usage[] =
 	"\n"
 	"exit status: 0 success; 1 a check failed, a run could not complete, a\n"
 	"packet did not decode or a replay differs; 2 a usage error: an unknown\n"
-	"command or option, a bad value, a word beside --help or run --list, a\n"
-	"FILE disasm or replay refuses, a --wave FILE not named .fst or .vcd, or a\n"
-	".vcd without fst2vcd; 77 a replay needs what the backend lacks\n";
+	"command, option, scenario or backend, a bad or empty value, a word beside\n"
+	"--help or run --list, a FILE disasm or replay refuses, a --wave FILE not\n"
+	"named .fst or .vcd, or a .vcd without fst2vcd; 77 a replay needs what the\n"
+	"backend lacks\n";
 
-/* Parse demo options from argv[1..]; 0, or an exit code. */
-static int parse_demo(int argc, char **argv, struct scen_demo_opts *o)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+#define OPT_BACKEND "  --backend B       verilator (default), systemc, ref (the C reference\n" \
+	"                    model: no RTL, no waves) or tlm (the RTL as a TLM-2.0\n" \
+	"                    module in a SystemC platform): gpusim backends\n"
+#define OPT_WAVE "  --wave FILE       write a waveform (.fst, or .vcd converted by fst2vcd)\n" \
+	"  --wave-from N     first cycle recorded (default 0)\n" \
+	"  --wave-to M       record cycles before M only (default: to the end)\n"
+#define OPT_PLUS "  +verilator+seed+N, +verilator+rand+reset+0|1|2   Verilator's power-up\n" \
+	"                    values (a model verilated with --x-initial unique)\n"
 
-		if (!strcmp(a, "--quiet")) {
-			o->verbose = false;
-			continue;
-		}
-		if (!strcmp(a, "--no-mmu")) {
-			o->mmu = false;
-			continue;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			int rc = cli_help(argc, argv, i);
+static const char help_demo[] =
+	"usage: gpusim demo [options] [+verilator+...]\n"
+	"Run the bring-up demo: two queues (one waits on a value the other writes;\n"
+	"the render queue translated in VMID 1), IBs, fences with interrupts, a CP\n"
+	"error and its recovery; print what it did, cycles, per-queue and MMU\n"
+	"counters (read without a cycle: the count is the same under --quiet) and\n"
+	"fences, and check every result (exit 1 on a failed check).\n\n"
+	OPT_BACKEND OPT_WAVE
+	"  --rounds N        render/copy exchanges (1..1000000, default 1)\n"
+	"  --no-mmu          run the render queue physical (VMID 0) instead of VMID 1\n"
+	"  --capture FILE    record everything sent to the model into FILE (replay it\n"
+	"                    with gpusim replay FILE); costs no cycle\n"
+	"  --quiet           print only the summary line\n"
+	"  --inject-bad-rsp N  error injection: at cycle N (>= 1) the memory answers a\n"
+	"                    request nobody made; the RTL's assertion a_arb_rsp_routed\n"
+	"                    fails, a model error\n"
+	OPT_PLUS
+	"  -h, --help        this text\n";
 
-			return rc ? rc : -1;
-		}
-		if (!val)
-			return cli_usage(NULL, "missing value for", a);
-		i++;
-		if (!strcmp(a, "--backend")) {
-			if (!cli_parse_backend(val, &o->backend))
-				return cli_usage(NULL, "unknown backend", val);
-		} else if (!strcmp(a, "--wave")) {
-			o->wave = val;
-		} else if (!strcmp(a, "--capture")) {
-			o->capture = val;
-		} else if (!strcmp(a, "--wave-from")) {
-			if (!cli_parse_u64(val, &o->wave_from))
-				return cli_usage(NULL, "bad --wave-from", val);
-		} else if (!strcmp(a, "--wave-to")) {
-			if (!cli_parse_u64(val, &o->wave_to))
-				return cli_usage(NULL, "bad --wave-to", val);
-		} else if (!strcmp(a, "--rounds")) {
-			if (!cli_parse_rounds(val, &o->rounds))
-				return cli_usage(NULL, "bad --rounds", val);
-		} else if (!strcmp(a, "--inject-bad-rsp")) {
-			if (!cli_parse_u64(val, &o->inject_at) || !o->inject_at)
-				return cli_usage(NULL, "bad --inject-bad-rsp", val);
-		} else {
-			return cli_usage(NULL, "unknown option", a);
-		}
-	}
-	if ((o->wave_from || o->wave_to != GM_WAVE_END) && !o->wave)
-		return cli_usage(NULL, "--wave-from/--wave-to need --wave", NULL);
-	if (o->wave_from >= o->wave_to)
-		return cli_usage(NULL, "empty wave window", NULL);
-	return cli_check_wave(NULL, o->wave, o->backend, false);
-}
+static const char help_run[] =
+	"usage: gpusim run NAME|all [options] [+verilator+...]\n"
+	"       gpusim run --list\n"
+	"Run an end-to-end scenario of the submission pipeline (Render, residency\n"
+	"and paging, Patch, SubmitCommand, fences, TDR) with its log and checks\n"
+	"(exit 1 on a failed check); all runs each, --list names them.\n\n"
+	OPT_BACKEND
+	"                    (run all on systemc or tlm: a process a scenario)\n"
+	OPT_WAVE
+	"                    (all: --wave DIR, DIR/NAME.fst a scenario)\n"
+	"  --seed N          image contents (0..4294967295, default 1)\n"
+	"  --capture FILE    as for demo (all: a folder, FILE/NAME.gcap each)\n"
+	"  --quiet           checks and summary only, no pipeline log\n"
+	"  --inject-bad-rsp N  as for demo\n"
+	OPT_PLUS
+	"  --list            the scenarios, one a line; no other argument\n"
+	"  -h, --help        this text\n";
+
+static const char help_disasm[] =
+	"usage: gpusim disasm FILE\n"
+	"Decode a raw little-endian dword file as packets: at most 64 MiB and a\n"
+	"whole number of dwords, else refused with the count of trailing bytes\n"
+	"(exit 2); exit 1 if a packet does not decode.\n";
+
+static const char help_idle[] =
+	"usage: gpusim idle [--cycles N] [--backend B] [--wave FILE [--wave-from N]]\n"
+	"Clock a model out of reset N cycles (1..1000000000, default 100000) with\n"
+	"nothing to do (tools/bench_ipc.sh).\n\n"
+	"  --cycles N        cycles to run\n" OPT_BACKEND
+	"  --wave FILE, --wave-from N   as for demo\n" OPT_PLUS
+	"  -h, --help        this text\n";
+
+static const char help_backends[] =
+	"usage: gpusim backends\n"
+	"List the backends --backend takes: name, capabilities (waves, systemc,\n"
+	"run-all, trace-model, platform) and what each is.\n";
+
+static const char help_help[] =
+	"usage: gpusim help [COMMAND]\n"
+	"The commands, or COMMAND's usage and options.\n";
+
+static const char help_replay[] =
+	"usage: gpusim replay FILE [options] [+verilator+...]\n"
+	"       gpusim replay --disasm FILE\n"
+	"Run a capture (--capture; traces/FORMAT.md) on a fresh model and check\n"
+	"every result it recorded; the first mismatch is printed with its record\n"
+	"number (exit 1; 77: the backend lacks a call it needs); a damaged capture\n"
+	"is refused with the record and the reason (exit 2).\n\n"
+	"  --backend B       the model to run it on (default: the backend it was\n"
+	"                    captured on): verilator, systemc or ref\n"
+	"  --wave FILE, --wave-from N, --wave-to M   its waves, as for demo\n"
+	"  --quiet           print nothing when every check passes\n"
+	"  --disasm          list the capture record by record, ring uploads\n"
+	"                    decoded as packets (following IBs); no other option\n"
+	OPT_PLUS
+	"  -h, --help        this text\n";
+
+static const char help_bench[] =
+	"usage: gpusim bench [--rounds N]\n"
+	"Measure simulation speed of the demo workload (N render/copy rounds per\n"
+	"case, 1..1000000, default 1000) on the RTL backends with waves off, a\n"
+	"windowed FST and a full FST, and on ref; MMU hit rates, copy-engine and\n"
+	"aperture bandwidth (RTL and ref); every scenario's cycles on verilator and\n"
+	"ref; the pipeline's patch and build rates and submit->retire cycles.\n\n"
+	"  --rounds N        rounds per case\n"
+	"  -h, --help        this text\n";
 
 /* The view gpusim wrote next to waveform @wave (model/gm.h), and how to open it. */
 static void say_view(const char *wave)
@@ -192,8 +192,11 @@ static int run_one(const char *name, const struct scen_pipe_opts *o)
 	struct scen_pipe_result r;
 	int st = scen_pipe_run(name, o, &r);
 
+	if (o->progress)
+		cli_progress_end(o->progress_ctx);
 	if (st && st != GM_ERR_HW) {
-		fprintf(stderr, "gpusim: scenario %s could not run: %s\n", name, gm_status_name(st));
+		fprintf(stderr, "gpusim: scenario %s could not run: %s%s\n", name, gm_status_name(st),
+			st == GM_ERR_IO ? " (cannot create the --wave or --capture FILE)" : "");
 		return 1;
 	}
 	printf("run %s: %" PRIu64 " cycles, %u checks, %u failed; %" PRIu64 " submitted, %" PRIu64
@@ -213,6 +216,7 @@ static int run_one(const char *name, const struct scen_pipe_opts *o)
 		again.capture = NULL;
 		again.wave_from = r.cycles > FAIL_WAVE_CYCLES ? r.cycles - FAIL_WAVE_CYCLES : 0;
 		again.quiet = true;
+		again.progress = NULL;
 		again.out = fopen("/dev/null", "w");
 		printf("the run again, for the waves of its last %u cycles\n", FAIL_WAVE_CYCLES);
 		(void)scen_pipe_run(name, &again, &r2);
@@ -250,70 +254,44 @@ static int run_one_apart(const char *name, const struct scen_pipe_opts *o)
 	return WEXITSTATUS(status);
 }
 
-static int cmd_run(int argc, char **argv)
+static int cmd_run(const struct cli_cmd *c, int argc, char **argv)
 {
 	struct scen_pipe_opts o;
-	const char *name = NULL;
-	uint64_t v;
+	struct cli_progress prog;
+	struct cli_args a;
+	const char *name;
 	int rc = 0;
 
-	scen_pipe_opts_default(&o);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--list")) {
-			if (argc != 2)
-				return cli_usage(NULL, "run --list takes no other argument",
-						 argv[i == 1 ? 2 : 1]);
-			for (const char *const *n = scen_pipe_names; *n; n++)
-				printf("%-8s %s\n", *n, scen_pipe_describe(*n));
-			return 0;
-		} else if (!strcmp(a, "--quiet")) {
-			o.quiet = true;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			return cli_help(argc, argv, i);
-		} else if (!strcmp(a, "--wave-from") || !strcmp(a, "--wave-to")) {
-			const char *val = i + 1 < argc ? argv[++i] : NULL;
-
-			if (!val || !cli_parse_u64(val, a[7] == 'f' ? &o.wave_from : &o.wave_to))
-				return cli_usage(NULL, a[7] == 'f' ? "bad --wave-from" : "bad --wave-to", val);
-		} else if (!strcmp(a, "--capture")) {
-			if (++i == argc)
-				return cli_usage(NULL, "missing value for", a);
-			o.capture = argv[i];
-		} else if (!strcmp(a, "--backend") || !strcmp(a, "--wave") || !strcmp(a, "--seed") ||
-			   !strcmp(a, "--inject-bad-rsp")) {
-			const char *val = i + 1 < argc ? argv[++i] : NULL;
-
-			if (!val)
-				return cli_usage(NULL, "missing value for", a);
-			if (a[2] == 'b' && !cli_parse_backend(val, &o.backend))
-				return cli_usage(NULL, "unknown backend", val);
-			if (a[2] == 'w')
-				o.wave = val;
-			if (a[2] == 's') {
-				if (!cli_parse_u64(val, &v) || v > UINT32_MAX)
-					return cli_usage(NULL, "bad --seed", val);
-				o.seed = (uint32_t)v;
-			}
-			if (a[2] == 'i' && (!cli_parse_u64(val, &o.inject_at) || !o.inject_at))
-				return cli_usage(NULL, "bad --inject-bad-rsp", val);
-		} else if (a[0] == '-' || name) {
-			return cli_usage(NULL, a[0] == '-' ? "unknown option" : "run takes one NAME", a);
-		} else {
-			name = a;
-		}
+	cli_args_default(&a);
+	rc = cli_parse(c, argc, argv, &a);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (a.list) {
+		if (argc != 2)
+			return cli_usage(NULL, "run --list takes no other argument", a.first_other);
+		for (const char *const *n = scen_pipe_names; *n; n++)
+			printf("%-8s %s\n", *n, scen_pipe_describe(*n));
+		return 0;
 	}
-	if (!name)
+	if (!a.nwords)
 		return cli_usage(NULL, "run needs a scenario NAME (gpusim run --list)", NULL);
+	name = a.words[0];
 	if (strcmp(name, "all") && !scen_pipe_describe(name))
-		return cli_usage(NULL, "unknown scenario", name);
-	if ((o.wave_from || o.wave_to != GM_WAVE_END) && !o.wave)
-		return cli_usage(NULL, "--wave-from/--wave-to need --wave", NULL);
-	if (o.wave_from >= o.wave_to)
-		return cli_usage(NULL, "empty wave window", NULL);
-	if (cli_check_wave(NULL, o.wave, o.backend, !strcmp(name, "all")))
+		return cli_unknown("scenario", name, scen_pipe_names);
+	if (cli_check_outputs(NULL, &a, a.backend, !strcmp(name, "all")))
 		return 2;
+	scen_pipe_opts_default(&o);
+	o.backend = a.backend;
+	o.wave = a.wave;
+	o.wave_from = a.wave_from;
+	o.wave_to = a.wave_to;
+	o.capture = a.capture;
+	o.seed = a.seed;
+	o.quiet = a.quiet;
+	o.inject_at = a.inject_at;
+	cli_progress_start(&prog, name, "checks", a.quiet, true);
+	o.progress = prog.on ? cli_progress : NULL;
+	o.progress_ctx = &prog;
 	if (strcmp(name, "all"))
 		return run_one(name, &o);
 	/* all: --wave and --capture name folders, DIR/NAME.fst, DIR/NAME.gcap a scenario */
@@ -332,26 +310,46 @@ static int cmd_run(int argc, char **argv)
 			return cli_usage(NULL, "--capture DIR: too long", o.capture);
 		one.wave = o.wave ? path : NULL;
 		one.capture = o.capture ? cpath : NULL;
+		cli_progress_start(&prog, *n, "checks", a.quiet, true);
 		rc |= cli_backend_can(o.backend, GM_CAP_MANY) ? run_one(*n, &one) : run_one_apart(*n, &one);
 	}
 	return rc;
 }
 
-static int cmd_demo(int argc, char **argv)
+static int cmd_demo(const struct cli_cmd *c, int argc, char **argv)
 {
 	struct scen_demo_opts o;
 	struct scen_demo_result r;
+	struct cli_progress prog;
+	struct cli_args a;
 	int st;
 
-	scen_demo_opts_default(&o);
-	st = parse_demo(argc, argv, &o);
+	cli_args_default(&a);
+	st = cli_parse(c, argc, argv, &a);
+	if (!st)
+		st = cli_check_outputs(NULL, &a, a.backend, false);
 	if (st)
 		return st < 0 ? 0 : st;
+	scen_demo_opts_default(&o);
+	o.backend = a.backend;
+	o.wave = a.wave;
+	o.wave_from = a.wave_from;
+	o.wave_to = a.wave_to;
+	o.capture = a.capture;
+	o.rounds = a.rounds;
+	o.mmu = !a.no_mmu;
+	o.verbose = !a.quiet;
+	o.inject_at = a.inject_at;
+	cli_progress_start(&prog, "demo", "round", a.quiet, false);
+	o.progress = prog.on ? cli_progress : NULL;
+	o.progress_ctx = &prog;
 	if (o.verbose)
 		printf("gpusim demo on the %s backend\n\n", cli_backend_word(o.backend));
 	st = scen_demo_run(&o, &r);
+	cli_progress_end(&prog);
 	if (st && !r.checks) {
-		fprintf(stderr, "gpusim: demo could not run: %s\n", gm_status_name(st));
+		fprintf(stderr, "gpusim: demo could not run: %s%s\n", gm_status_name(st),
+			st == GM_ERR_IO ? " (cannot create the --wave or --capture FILE)" : "");
 		return 1;
 	}
 	printf("\ndemo: %" PRIu64 " cycles, %u checks, %u failed%s%s\n", r.cycles, r.checks,
@@ -366,6 +364,7 @@ static int cmd_demo(int argc, char **argv)
 		o.capture = NULL;
 		o.wave_from = r.cycles > FAIL_WAVE_CYCLES ? r.cycles - FAIL_WAVE_CYCLES : 0;
 		o.verbose = false;
+		o.progress = NULL;
 		o.out = fopen("/dev/null", "w");
 		printf("the demo again, for the waves of its last %u cycles\n", FAIL_WAVE_CYCLES);
 		(void)scen_demo_run(&o, &r2);
@@ -408,15 +407,20 @@ static int read_dwords(const char *path, uint32_t **dw, size_t *n)
 	return 0;
 }
 
-static int cmd_disasm(int argc, char **argv)
+static int cmd_disasm(const struct cli_cmd *c, int argc, char **argv)
 {
+	struct cli_args a;
 	uint32_t *dw = NULL;
 	size_t n = 0;
 	int rc;
 
-	if (argc != 2)
+	cli_args_default(&a);
+	rc = cli_parse(c, argc, argv, &a);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (a.nwords != 1)
 		return cli_usage(NULL, "disasm takes one FILE", NULL);
-	rc = read_dwords(argv[1], &dw, &n);
+	rc = read_dwords(a.words[0], &dw, &n);
 	if (rc)
 		return rc;
 	rc = dma_disasm(stdout, dw, n, 0, NULL, NULL) ? 1 : 0;
@@ -424,45 +428,27 @@ static int cmd_disasm(int argc, char **argv)
 	return rc;
 }
 
-static int cmd_idle(int argc, char **argv)
+static int cmd_idle(const struct cli_cmd *c, int argc, char **argv)
 {
-	enum gm_backend_kind be = GM_BACKEND_VERILATOR;
-	unsigned long long n = 100000;
-	const char *wave = NULL;
-	uint64_t wave_from = 0;
-	char *end;
+	struct cli_progress prog;
+	struct cli_args a;
+	int rc;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (i + 1 == argc)
-			return cli_usage(NULL, "missing value for", a);
-		if (!strcmp(a, "--backend")) {
-			if (!cli_parse_backend(argv[++i], &be))
-				return cli_usage(NULL, "bad --backend", argv[i]);
-		} else if (!strcmp(a, "--cycles")) {
-			n = strtoull(argv[++i], &end, 10);
-			if (*end || !n || n > 1000000000ull)
-				return cli_usage(NULL, "bad --cycles", argv[i]);
-		} else if (!strcmp(a, "--wave")) {
-			wave = argv[++i];
-		} else if (!strcmp(a, "--wave-from")) {
-			if (!cli_parse_u64(argv[++i], &wave_from))
-				return cli_usage(NULL, "bad --wave-from", argv[i]);
-		} else {
-			return cli_usage(NULL, "unknown option", a);
-		}
-	}
-	if (wave_from && !wave)
-		return cli_usage(NULL, "--wave-from needs --wave", NULL);
-	if (cli_check_wave(NULL, wave, be, false))
-		return 2;
-	return bench_idle(be, n, wave, wave_from);
+	cli_args_default(&a);
+	rc = cli_parse(c, argc, argv, &a);
+	if (!rc && a.wave_from && !a.wave)
+		rc = cli_usage(NULL, "--wave-from needs --wave", NULL);
+	if (!rc)
+		rc = cli_check_wave(NULL, a.wave, a.backend, false);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	cli_progress_start(&prog, "idle", "cycle", false, false);
+	return bench_idle(a.backend, a.cycles, a.wave, a.wave_from, &prog);
 }
 
 /* `gpusim backends`: the registry, one backend a line (tools/bench_ipc.sh
  * reads it): name, capabilities (comma-separated, "-" for none), what it is. */
-static int cmd_backends(int argc, char **argv)
+static int cmd_backends(const struct cli_cmd *c, int argc, char **argv)
 {
 	static const struct {
 		unsigned cap;
@@ -471,45 +457,104 @@ static int cmd_backends(int argc, char **argv)
 		     { GM_CAP_MANY, "run-all" }, { GM_CAP_TRACE_MODEL, "trace-model" },
 		     { GM_CAP_PLATFORM, "platform" } };
 	const struct gm_backend_info *b;
+	struct cli_args a;
 	size_t n;
+	int rc;
 
-	if (argc > 1)
-		return cli_usage(NULL, "backends takes no argument", argv[1]);
+	cli_args_default(&a);
+	rc = cli_parse(c, argc, argv, &a);
+	if (rc)
+		return rc < 0 ? 0 : rc;
 	b = gm_backend_list(&n);
 	for (size_t i = 0; i < n; i++) {
 		char words[64] = "-";
 		size_t len = 0;
 
-		for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++)
-			if (b[i].caps & caps[c].cap)
+		for (size_t k = 0; k < sizeof(caps) / sizeof(caps[0]); k++)
+			if (b[i].caps & caps[k].cap)
 				len += (size_t)snprintf(words + len, sizeof(words) - len, "%s%s",
-							len ? "," : "", caps[c].word);
+							len ? "," : "", caps[k].word);
 		printf("%-10s %-27s %s\n", b[i].name, words, b[i].doc);
 	}
 	return 0;
 }
 
+static int cmd_help(const struct cli_cmd *c, int argc, char **argv);
+
+#define MODEL_OPTS (CLI_O(BACKEND) | CLI_O(WAVE) | CLI_O(WAVE_FROM) | CLI_O(WAVE_TO) | \
+		    CLI_O(QUIET) | CLI_O(HELP) | CLI_O(PLUSARGS))
+
+static const struct cli_cmd commands[] = {
+	{ "demo", cmd_demo, MODEL_OPTS | CLI_O(CAPTURE) | CLI_O(ROUNDS) | CLI_O(NO_MMU) |
+	  CLI_O(INJECT), 0, "demo takes no NAME", help_demo },
+	{ "run", cmd_run, MODEL_OPTS | CLI_O(CAPTURE) | CLI_O(SEED) | CLI_O(INJECT) | CLI_O(LIST),
+	  1, "run takes one NAME", help_run },
+	{ "replay", cmd_replay, MODEL_OPTS | CLI_O(DISASM), 1, "replay takes one FILE", help_replay },
+	{ "disasm", cmd_disasm, CLI_O(HELP), 1, "disasm takes one FILE", help_disasm },
+	{ "bench", cmd_bench, CLI_O(ROUNDS) | CLI_O(HELP), 0, "bench takes no NAME", help_bench },
+	{ "idle", cmd_idle, CLI_O(CYCLES) | CLI_O(BACKEND) | CLI_O(WAVE) | CLI_O(WAVE_FROM) |
+	  CLI_O(HELP) | CLI_O(PLUSARGS), 0, "idle takes no NAME", help_idle },
+	{ "backends", cmd_backends, CLI_O(HELP), 0, "backends takes no argument", help_backends },
+	{ "help", cmd_help, CLI_O(HELP), 1, "help takes one COMMAND", help_help },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/* The command named @name, or NULL after "unknown command" and the list. */
+static const struct cli_cmd *command(const char *name)
+{
+	const char *names[NCOMMANDS + 1] = { NULL };
+
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+		names[i] = commands[i].name;
+	}
+	cli_unknown("command", name, names);
+	return NULL;
+}
+
+/* `gpusim help [COMMAND]`: the usage, or COMMAND's help, on stdout. */
+static int cmd_help(const struct cli_cmd *c, int argc, char **argv)
+{
+	const struct cli_cmd *of;
+	struct cli_args a;
+	int rc;
+
+	cli_args_default(&a);
+	rc = cli_parse(c, argc, argv, &a);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (!a.nwords) {
+		fputs(gpusim_usage, stdout);
+		return 0;
+	}
+	of = command(a.words[0]);
+	if (!of)
+		return 2;
+	fputs(of->help, stdout);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	const struct cli_cmd *c;
+
 	if (argc < 2) {
 		fputs(gpusim_usage, stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
-		return cli_help(argc, argv, 1);
-	if (!strcmp(argv[1], "demo"))
-		return cmd_demo(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "bench"))
-		return cmd_bench(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "run"))
-		return cmd_run(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "disasm"))
-		return cmd_disasm(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "replay"))
-		return cmd_replay(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "idle"))
-		return cmd_idle(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "backends"))
-		return cmd_backends(argc - 1, argv + 1);
-	return cli_usage(NULL, "unknown command", argv[1]);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "--version")) {
+		bool version = argv[1][2] == 'v';
+
+		if (argc > 2)
+			return cli_usage(NULL, version ? "--version takes no other argument" :
+					 "--help takes no other argument", argv[2]);
+		if (version)
+			cli_version(stdout);
+		else
+			fputs(gpusim_usage, stdout);
+		return 0;
+	}
+	c = command(argv[1]);
+	return c ? c->run(c, argc - 1, argv + 1) : 2;
 }

@@ -27,6 +27,7 @@ struct replay {
 	const char *path;
 	const struct gm_cap_rec *rec;
 	uint64_t checks;         /* results compared */
+	struct cli_progress *prog; /* wiped before a mismatch is said */
 };
 
 static int mismatch(struct replay *rp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -36,6 +37,7 @@ static int mismatch(struct replay *rp, const char *fmt, ...)
 {
 	va_list ap;
 
+	cli_progress_end(rp->prog);
 	fprintf(stderr, "gpusim: replay %s: record %" PRIu64 " (%s, byte %" PRIu64 ", cycle %" PRIu64
 		"): ", rp->path, rp->rec->index, gm_cap_type_name(rp->rec->type), rp->rec->offset,
 		gm_cycles(rp->g));
@@ -287,13 +289,15 @@ struct replay_opts {
 static int replay_run(const struct replay_opts *o, struct gm_cap_reader *r,
 		      const struct gm_cap_header *h)
 {
-	struct replay rp = { .path = o->path };
+	struct cli_progress prog;
+	struct replay rp = { .path = o->path, .prog = &prog };
 	struct gm_config cfg = h->cfg;
 	struct gm_cap_rec rec;
 	double t0 = now_seconds(), secs;
 	enum gm_cap_err e;
 	int rc = 0, st;
 
+	cli_progress_start(&prog, "replay", "byte", o->quiet, false);
 	cfg.backend = o->backend_set ? o->backend : h->cfg.backend;
 	cfg.waves = o->wave != NULL;
 	st = gm_create(&cfg, &rp.g);
@@ -313,7 +317,10 @@ static int replay_run(const struct replay_opts *o, struct gm_cap_reader *r,
 		rc = replay_one(&rp);
 		if (rc)
 			break;
+		if (prog.on)
+			cli_progress(&prog, gm_cycles(rp.g), r->pos, r->len);
 	}
+	cli_progress_end(&prog);
 	if (e)
 		rc = refuse(o->path, "%s (%s)", r->why, gm_cap_err_name(e));
 	secs = now_seconds() - t0;
@@ -329,58 +336,38 @@ out_destroy:
 	return rc;
 }
 
-/* Options of `gpusim replay` into *o: 0, or the exit status. */
-static int parse_replay(int argc, char **argv, struct replay_opts *o)
+/* Options of `gpusim replay` (cli_parse) into *o: 0, CLI_HELP_DONE, or the
+ * exit status. */
+static int parse_replay(const struct cli_cmd *c, int argc, char **argv, struct replay_opts *o)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-		uint64_t *w = NULL;
+	struct cli_args a;
+	int rc;
 
-		if (!strcmp(a, "--disasm") || !strcmp(a, "--quiet")) {
-			*(a[2] == 'd' ? &o->disasm : &o->quiet) = true;
-			continue;
-		}
-		if (a[0] != '-') {
-			if (o->path)
-				return cli_usage("replay", "replay takes one FILE", a);
-			o->path = a;
-			continue;
-		}
-		if (!val)
-			return cli_usage("replay", strncmp(a, "--", 2) || !(!strcmp(a, "--backend") ||
-					    !strncmp(a, "--wave", 6)) ? "unknown option" :
-					    "missing value for", a);
-		i++;
-		if (!strcmp(a, "--backend")) {
-			o->backend_set = true;
-			if (!cli_parse_backend(val, &o->backend))
-				return cli_usage("replay", "unknown backend", val);
-		} else if (!strcmp(a, "--wave")) {
-			o->wave = val;
-		} else if (!strcmp(a, "--wave-from") || !strcmp(a, "--wave-to")) {
-			w = a[7] == 'f' ? &o->wave_from : &o->wave_to;
-			if (!cli_parse_u64(val, w))
-				return cli_usage("replay", "bad value for", a);
-		} else {
-			return cli_usage("replay", "unknown option", a);
-		}
-	}
-	if (!o->path)
+	cli_args_default(&a);
+	rc = cli_parse(c, argc, argv, &a);
+	if (rc)
+		return rc;
+	if (!a.nwords)
 		return cli_usage("replay", "replay needs a capture FILE", NULL);
-	if ((o->wave_from || o->wave_to != GM_WAVE_END) && !o->wave)
-		return cli_usage("replay", "--wave-from/--wave-to need --wave", NULL);
-	if (o->wave_from >= o->wave_to)
-		return cli_usage("replay", "empty wave window", NULL);
+	o->path = a.words[0];
+	o->wave = a.wave;
+	o->wave_from = a.wave_from;
+	o->wave_to = a.wave_to;
+	o->backend = a.backend;
+	o->backend_set = a.backend_set;
+	o->quiet = a.quiet;
+	o->disasm = a.disasm;
 	/* a listing runs no model: an option for one is a mistake */
-	if (o->disasm && (o->backend_set || o->wave || o->quiet))
+	if (o->disasm && ((a.given & ~CLI_O(DISASM)) || a.nplus))
 		return cli_usage(NULL, "replay --disasm takes only a FILE", o->backend_set ? "--backend" :
-				 o->wave ? "--wave" : "--quiet");
+				 o->wave ? "--wave" : o->quiet ? "--quiet" : a.nplus ? "+verilator+" :
+				 "--wave-from/--wave-to");
 	/* without --backend the capture's own, checked when it is read */
-	return cli_check_wave("replay", o->wave, o->backend_set ? o->backend : GM_BACKEND_VERILATOR,
-			      false);
+	return cli_check_outputs("replay", &a, o->backend_set ? o->backend : GM_BACKEND_VERILATOR,
+				false);
 }
 
-int cmd_replay(int argc, char **argv)
+int cmd_replay(const struct cli_cmd *c, int argc, char **argv)
 {
 	struct replay_opts o = { .wave_to = GM_WAVE_END };
 	struct gm_cap_reader r;
@@ -389,9 +376,9 @@ int cmd_replay(int argc, char **argv)
 	size_t len = 0;
 	int rc;
 
-	rc = parse_replay(argc, argv, &o);
+	rc = parse_replay(c, argc, argv, &o);
 	if (rc)
-		return rc;
+		return rc < 0 ? 0 : rc;
 	rc = replay_load(o.path, &buf, &len, &r, &h);
 	if (rc)
 		return rc;

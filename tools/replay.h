@@ -18,7 +18,8 @@
 #define REPLAY_EXIT_UNSUPPORTED 77
 
 /* `gpusim replay ...` with argv[0] = "replay"; the exit status. */
-int cmd_replay(int argc, char **argv);
+struct cli_cmd;
+int cmd_replay(const struct cli_cmd *c, int argc, char **argv);
 
 /*
  * Read the whole of @path (at most 1 GiB) and parse every record, each as

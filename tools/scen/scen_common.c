@@ -12,6 +12,13 @@
 #include "gpu_tile.h"
 #include "scen_common.h"
 
+/* The progress hook at a line of the story: only where the line already
+ * read the cycle count, so a run with progress reads the model no more. */
+static void progress(struct scen *s)
+{
+	if (s->o->progress)
+		s->o->progress(s->o->progress_ctx, gm_cycles(s->g), s->checks, 0);
+}
 
 void scen_say(struct scen *s, const char *fmt, ...)
 {
@@ -23,6 +30,7 @@ void scen_say(struct scen *s, const char *fmt, ...)
 	fprintf(s->out, "[%9" PRIu64 "] ", gm_cycles(s->g));
 	vfprintf(s->out, fmt, ap);
 	va_end(ap);
+	progress(s);
 }
 
 bool scen_check(struct scen *s, bool ok, const char *fmt, ...)
@@ -37,6 +45,7 @@ bool scen_check(struct scen *s, bool ok, const char *fmt, ...)
 		vfprintf(s->out, fmt, ap);
 		fprintf(s->out, ": %s\n", ok ? "ok" : "FAILED");
 		va_end(ap);
+		progress(s);
 	}
 	return ok;
 }

@@ -33,6 +33,11 @@ struct scen_demo_opts {
 	bool mmu;                  /* run the render queue in VMID 1 (translated) */
 	uint64_t inject_at;        /* error injection (gm_inject_mem_rsp) at this cycle; 0: none */
 	FILE *out;
+	/* Called after each round with the model's cycles, the rounds done and
+	 * o->rounds (the command line's progress line); it must not touch the
+	 * model.  NULL: none. */
+	void (*progress)(void *ctx, uint64_t cycles, uint64_t done, uint64_t total);
+	void *progress_ctx;
 };
 
 struct scen_demo_result {

@@ -41,6 +41,11 @@ struct scen_pipe_opts {
 	uint32_t seed;       /* image contents */
 	bool quiet;          /* checks and summary only, no pipeline log */
 	FILE *out;
+	/* Called at each line of the story (not when quiet) with the model's
+	 * cycles and the checks so far (the command line's progress line); it
+	 * must not touch the model.  NULL: none. */
+	void (*progress)(void *ctx, uint64_t cycles, uint64_t done, uint64_t total);
+	void *progress_ctx;
 };
 
 struct scen_pipe_result {
