@@ -147,6 +147,11 @@ set_tests_properties(rtl_kmd_rand_seq PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 add_test(rtl_waves tests/test_wave)
 set_tests_properties(rtl_waves PROPERTIES LABELS waves TIMEOUT 120)
 
+# gm_reg_peek: registers read for a report without moving the clock.
+add_test(rtl_peek tests/test_peek)
+set_tests_properties(rtl_peek PROPERTIES LABELS rtl TIMEOUT 60)
+add_test(ref_peek tests/test_peek)
+set_tests_properties(ref_peek PROPERTIES LABELS "rtl;ref" TIMEOUT 60 ENVIRONMENT "GPUSIM_BACKEND=ref")
 add_test(systemc_smoke tests/test_sc_smoke)
 set_tests_properties(systemc_smoke PROPERTIES LABELS systemc TIMEOUT 300)
 
