@@ -161,11 +161,13 @@ int gm_wave_close(struct gm *g)
 		return GM_OK;
 	g->ops->trace_close(g->be);
 	g->wave_open = false;
-	vst = wave_view(g, g->wave_path);
+	/* The .vcd first: the view names the file the user asked for, which
+	 * must exist for its absolute path. */
 	if (strcmp(g->wave_path, g->wave_fst_path) != 0) {
 		st = fst_to_vcd(g->wave_fst_path, g->wave_path);
 		unlink(g->wave_fst_path);
 	}
+	vst = st ? GM_OK : wave_view(g, g->wave_path);
 	st = st ? st : vst;
 	free(g->marks);
 	g->marks = NULL;

@@ -257,6 +257,10 @@ set_tests_properties(views_signals PROPERTIES LABELS waves TIMEOUT 120)
 add_test(views_run sh ../tb/check_run_view.sh bin/gpusim ../tb)
 set_tests_properties(views_run PROPERTIES LABELS waves TIMEOUT 120)
 
+# --wave FILE for a file that does not exist yet, and in a folder that does not exist.
+add_test(waves_path sh ../tb/check_wave_path.sh bin/gpusim)
+set_tests_properties(waves_path PROPERTIES LABELS waves TIMEOUT 120)
+
 add_test(rtl_gpuva tests/test_gpuva)
 set_tests_properties(rtl_gpuva PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 

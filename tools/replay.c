@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "gm.h"
 #include "replay.h"
+#include "scen/scen_common.h" /* scen_wave_open */
 
 #define REPLAY_MAX_FILE (1ull << 30) /* bytes: the largest capture read */
 
@@ -304,7 +305,7 @@ static int replay_run(const struct replay_opts *o, struct gm_cap_reader *r,
 			    h->start_cycle, gm_cycles(rp.g));
 		goto out_destroy;
 	}
-	if (o->wave && (st = gm_wave_open(rp.g, o->wave, o->wave_from, o->wave_to))) {
+	if (o->wave && (st = scen_wave_open(rp.g, o->wave, o->wave_from, o->wave_to))) {
 		rc = refuse(o->path, "cannot open the waveform %s: %s", o->wave, gm_status_name(st));
 		goto out_destroy;
 	}
