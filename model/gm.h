@@ -299,7 +299,9 @@ bool gm_wave_is_open(const struct gm *g);
  * assertion failure ("assert LABEL"; the waveform then records 16 cycles
  * past it, within its window, unless a capture records), and each queue
  * reset after the queue's first doorbell ("q0 reset", where the register
- * block takes Q_CTRL.RESET).  So a replay's waves carry them too.
+ * block takes Q_CTRL.RESET).  A replay's waves carry them too, and the
+ * driver's: a capture records gm_wave_mark and gm_wave_watch (traces/
+ * FORMAT.md, mark and watch) and gpusim replay repeats them.
  *
  * gm_wave_mark names the current cycle (ignored when no waveform is
  * recording it; 4096 kept; the view merges markers closer than a few

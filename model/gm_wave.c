@@ -18,6 +18,7 @@
 
 #include "gm.h"
 #include "gm_backend.h"
+#include "gm_capture.h"
 #include "gm_priv.h"
 #include "gm_view.h"
 #include "gpu_hw.h"
@@ -117,8 +118,12 @@ void gm_wave_mark(struct gm *g, enum gm_mark_kind kind, const char *name)
 {
 	if (g && g->io)
 		g = gm_io_core(g);
-	if (g && name && (unsigned)kind <= GM_MARK_FENCE)
-		gm_wave_add_mark(g, kind, "%s", name);
+	if (!g || !name || (unsigned)kind > GM_MARK_FENCE)
+		return;
+	/* a capture keeps it, so the replay's waves have it too */
+	gm_cap_enter(g->cap, g->cycle, false);
+	gm_wave_add_mark(g, kind, "%s", name);
+	gm_cap_mark(g->cap, g->cycle, kind, name);
 }
 
 /* Markers on the cycle the hardware latched them (the edge just clocked):
@@ -170,11 +175,9 @@ void gm_wave_reg_write(struct gm *g, uint32_t off, uint32_t val)
 	}
 }
 
-int gm_wave_watch(struct gm *g, uint64_t addr, const char *name)
+static int wave_watch(struct gm *g, uint64_t addr, const char *name)
 {
-	if (g && g->io)
-		return gm_wave_watch(gm_io_core(g), addr, name);
-	if (!g || !name || (addr & 7u))
+	if (addr & 7u)
 		return GM_ERR_BAD_ARG;
 	if (g->nwatch == GM_WAVE_WATCHES)
 		return GM_ERR_FULL;
@@ -182,6 +185,20 @@ int gm_wave_watch(struct gm *g, uint64_t addr, const char *name)
 	snprintf(g->watch[g->nwatch].name, sizeof(g->watch[0].name), "%s", name);
 	g->nwatch++;
 	return GM_OK;
+}
+
+int gm_wave_watch(struct gm *g, uint64_t addr, const char *name)
+{
+	int st;
+
+	if (g && g->io)
+		return gm_wave_watch(gm_io_core(g), addr, name);
+	if (!g || !name)
+		return GM_ERR_BAD_ARG;
+	gm_cap_enter(g->cap, g->cycle, false);
+	st = wave_watch(g, addr, name);
+	gm_cap_watch(g->cap, g->cycle, addr, name, st);
+	return st;
 }
 
 /* The view next to @path (its extension replaced by .gtkw) for the

@@ -6,7 +6,8 @@
 # starts at the window, and the named markers carry the run's fences and its
 # error, on the cycle the queue's error latch took it; the failing queue's
 # group open and the other collapsed; run hang's TDR, queue reset and
-# recovery marked; run lock's markers merged where they would collide.  The demo's queue 1 runs a bad opcode on purpose.  Then waves on
+# recovery marked; run lock's markers merged where they would collide; a
+# replay's waves with the same markers as the captured run's.  The demo's queue 1 runs a bad opcode on purpose.  Then waves on
 # failure: a scenario and the demo made to fail an RTL assertion (error
 # injection) report the model error, run again and name the view of their
 # last cycles, whose marker names the assertion, inside the dump.
@@ -60,6 +61,19 @@ awk '/^\*/ { px = 2 ^ -$1 / 200; n = 0
 	END { exit bad }' lock-view.gtkw || fail "run lock: markers closer than 16 pixels"
 grep -q '^\[markername\] [A-Z]lock: through an aperture range.* (x[0-9]*)$' lock-view.gtkw ||
 	fail "run lock: no merged marker with its count"
+# A replay's waves carry the markers of the run it captured: the model's own
+# (errors, resets) and the driver's (fence watches, TDR and recovery notes).
+for what in demo "run hang"; do
+	name=${what#run }
+	# shellcheck disable=SC2086
+	"$G" $what --quiet --capture "rv-$name.gcap" --wave "rv-$name-run.fst" > /dev/null ||
+		fail "$what --capture --wave failed"
+	"$G" replay "rv-$name.gcap" --quiet --wave "rv-$name-replay.fst" || fail "replay of $what failed"
+	grep '^\[markername\]\|^\*' "rv-$name-run.gtkw" > "rv-$name-run.marks"
+	grep '^\[markername\]\|^\*' "rv-$name-replay.gtkw" > "rv-$name-replay.marks"
+	grep -q '^\[markername\] [A-Z]fence q' "rv-$name-replay.marks" || fail "replay of $what: no fence markers"
+	diff "rv-$name-run.marks" "rv-$name-replay.marks" || fail "replay of $what: other markers than the run's"
+done
 # A marker the window does not hold is not shown: a window before any fence.
 "$G" demo --quiet --wave early.fst --wave-to 50 >/dev/null
 ! grep -q '^\[markername\]' early.gtkw || fail "markers outside the window"

@@ -204,6 +204,19 @@ static int do_final(struct replay *rp)
 	return 0;
 }
 
+/* A waveform's marker or watch, as the captured run asked: the replay's
+ * waves get the same markers. */
+static int do_wave(struct replay *rp)
+{
+	char name[GM_CAP_MAX_NAME + 1];
+
+	snprintf(name, sizeof(name), "%.*s", (int)rp->rec->name_len, rp->rec->name);
+	if (rp->rec->type == GM_CAP_WATCH)
+		return check_status(rp, gm_wave_watch(rp->g, rp->rec->addr, name));
+	gm_wave_mark(rp->g, (enum gm_mark_kind)rp->rec->op, name);
+	return 0;
+}
+
 static int replay_one(struct replay *rp)
 {
 	switch (rp->rec->type) {
@@ -223,6 +236,9 @@ static int replay_one(struct replay *rp)
 							   rp->rec->cycle));
 	case GM_CAP_FINAL:
 		return do_final(rp);
+	case GM_CAP_MARK:
+	case GM_CAP_WATCH:
+		return do_wave(rp);
 	default:
 		return 0;
 	}
