@@ -4,9 +4,9 @@
 # check_wave_path.sh - --wave FILE as a user types it, for a file that does
 # not exist yet: a fresh name in an existing folder (.vcd and .fst, with a
 # folder and without), which writes the waveform and its view; and a name
-# in a folder that does not exist, or is a file, which makes nothing and
-# says why, naming the path (exit 1, a run that could not complete; a
-# replay refuses, exit 2).
+# in a folder that does not exist, or is a file, or a name that is a
+# folder, which makes nothing and says why, naming the path (exit 1, a run
+# that could not complete; a replay refuses, exit 2).
 #
 # Usage: tb/check_wave_path.sh GPUSIM   (from the build folder, by ctest)
 set -u
@@ -28,10 +28,11 @@ head -c 9 "$D/w.vcd" | grep -q '^\$date\|^\$version\|^\$comment\|^\$timesc' ||
 	fail "$D/w.vcd is not a VCD"
 rm -rf w-here.vcd w-here.gtkw w-here-filters
 : > "$D/afile"
+mkdir "$D/adir.fst"
 "$G" demo --quiet --capture "$D/d.gcap" > /dev/null || fail "demo --capture failed"
 # the folder missing, or a file: exit 1 (2 for replay), the path and why, nothing made
 for c in "demo --quiet" "run shared --quiet" "replay $D/d.gcap --quiet"; do
-	for w in "$D/nodir/w.vcd" "$D/nodir/w.fst" "$D/afile/w.fst"; do
+	for w in "$D/nodir/w.vcd" "$D/nodir/w.fst" "$D/afile/w.fst" "$D/adir.fst"; do
 		# shellcheck disable=SC2086
 		"$G" $c --wave "$w" > "$D/out" 2> "$D/err"
 		rc=$?
@@ -40,7 +41,8 @@ for c in "demo --quiet" "run shared --quiet" "replay $D/d.gcap --quiet"; do
 		test "$rc" -eq "$want" || fail "$c --wave $w exited $rc, not $want"
 		case $w in
 		*nodir*) why="the folder $D/nodir does not exist" ;;
-		*) why="the folder $D/afile is not a folder" ;;
+		*afile*) why="the folder $D/afile is not a folder" ;;
+		*) why="is a folder, not a file" ;;
 		esac
 		grep -qF "gpusim: --wave $w: $why" "$D/err" || { cat "$D/err"; fail "$c --wave $w: no clear error"; }
 		test ! -e "$D/nodir" || fail "$c --wave $w made $D/nodir"

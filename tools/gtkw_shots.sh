@@ -11,6 +11,10 @@
 #
 # Usage: sh tools/gtkw_shots.sh GPUSIM OUTDIR   (from the repository root)
 set -eu
+if [ $# -ne 2 ] || [ ! -x "$1" ]; then
+	echo "usage: sh tools/gtkw_shots.sh GPUSIM OUTDIR   (GPUSIM an executable gpusim)" >&2
+	exit 2
+fi
 G=$(realpath "$1")
 OUT=$(realpath "$2")
 ROOT=$(pwd)

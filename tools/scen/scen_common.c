@@ -81,15 +81,20 @@ int scen_wave_open(struct gm *g, const char *wave, uint64_t from, uint64_t to)
 {
 	char dir[4096];
 	const char *why = wave_folder_problem(wave, dir, sizeof(dir));
+	struct stat sb;
 	int st;
 
 	if (why) {
 		fprintf(stderr, "gpusim: --wave %s: the folder %s %s\n", wave, dir, why);
 		return GM_ERR_IO;
 	}
+	if (!stat(wave, &sb) && S_ISDIR(sb.st_mode)) {
+		fprintf(stderr, "gpusim: --wave %s: is a folder, not a file\n", wave);
+		return GM_ERR_IO;
+	}
 	st = gm_wave_open(g, wave, from, to);
 	if (st == GM_ERR_IO)
-		fprintf(stderr, "gpusim: --wave %s: cannot write it in %s\n", wave, dir);
+		fprintf(stderr, "gpusim: --wave %s: cannot write it in %s\n", wave, dir); /* /proc */
 	return st;
 }
 

@@ -45,7 +45,8 @@ uint32_t scen_rnd(struct scen *s);
 
 /* gm_wave_open(@g, @wave, @from, @to) for --wave: when the file cannot be
  * written, a line on stderr naming @wave and why (its folder does not
- * exist, is not a folder, is not writable); gpusim makes no folder.  The
+ * exist, is not a folder, is not writable; @wave is a folder); gpusim makes
+ * no folder.  The
  * status gm_wave_open returned. */
 int scen_wave_open(struct gm *g, const char *wave, uint64_t from, uint64_t to) GM_MUST_CHECK;
 
