@@ -34,7 +34,7 @@ test "$n" -ge 3 || fail "only $n filters named"
 # The error's marker on the cycle queue 1's error latch took it (its err_irq_q
 # rises), not where the driver's handler read it; and the check can fail: the
 # same view with the marker 14 cycles late (where it was) is refused.
-Q1=TOP.gpu_top.g_queue[1].u_queue.u_exec
+Q1='TOP.gpu_top.g_queue[1].u_queue.u_exec'
 python3 "$TB/check_views.py" run-view.fst run-view.gtkw --mark "q1 BAD_OPCODE" "$Q1.err_irq_q" ||
 	fail "the BAD_OPCODE marker is not on the latch's cycle"
 t=$(sed -n 's/^\*[-0-9.]* \([-0-9]*\) .*/\1/p' run-view.gtkw)
@@ -96,7 +96,8 @@ for what in "run shared" demo; do
 	at=$(sed -n 's/.*a_arb_rsp_routed.* failed at cycle \([0-9]*\);.*/\1/p' "fail-$name.out" | head -1)
 	end=$(sed -n 's/^\[\*\] gpusim: the view of .*, cycles [0-9]* to \([0-9]*\) .*/\1/p' \
 		"gpusim-fail-$name.gtkw")
-	test -n "$at" && test "$end" -ge $((at + 8)) ||
+	if [ -z "$at" ] || [ "$end" -lt $((at + 8)) ]; then
 		fail "$what: the waves end at cycle $end, the failure at ${at:-?}: its marker is on the edge"
+	fi
 done
 echo "check_run_view: ok ($n filters; waves on failure for a scenario and the demo)"

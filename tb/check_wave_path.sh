@@ -24,8 +24,7 @@ for w in "$D/w.vcd" "$D/w.fst" w-here.vcd; do
 	grep -q "^\[dumpfile\] \"$(pwd)/$w\"$" "$v" || fail "$v does not name $(pwd)/$w"
 	grep -q "^view: $v " "$D/out" || fail "demo --wave $w: the view is not named"
 done
-head -c 9 "$D/w.vcd" | grep -q '^\$date\|^\$version\|^\$comment\|^\$timesc' ||
-	fail "$D/w.vcd is not a VCD"
+grep -q 'enddefinitions' "$D/w.vcd" || fail "$D/w.vcd is not a VCD"
 rm -rf w-here.vcd w-here.gtkw w-here-filters
 : > "$D/afile"
 mkdir "$D/adir.fst"
