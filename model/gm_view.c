@@ -17,8 +17,8 @@
 #include "gm_view.h"
 
 #define VIEW_WIDTH 1600u  /* [size] */
-#define SIGNALS_WIDTH 340u
-#define WAVE_PIXELS 1180u /* what is left for the waves at that size */
+#define SIGNALS_WIDTH 420u /* names and their values at the primary marker */
+#define WAVE_PIXELS 1100u /* what is left for the waves at that size */
 
 static const struct gm_view_text *find(const struct gm_view_text *t, const char *name)
 {
@@ -201,14 +201,18 @@ static size_t pick_marks(const struct gm_view_run *r, struct gm_view_mark *out, 
 	return n;
 }
 
-/* The primary marker (its values show beside the signal names, the cycle
- * in decimal): on the first error or fault shown, else none (-1). */
-static long long primary(const struct gm_view_mark *m, size_t n)
+/* The primary marker (its values show beside the signal names, cycle_q
+ * in decimal): on the first of the most important markers shown (an
+ * error, else a fault, a note such as a TDR, a fence), else on the
+ * window's first cycle. */
+static long long primary(const struct gm_view_mark *m, size_t n, uint64_t from)
 {
-	for (size_t i = 0; i < n; i++)
-		if (m[i].prio <= 1) /* GM_MARK_ERROR, GM_MARK_FAULT */
-			return (long long)GM_WAVE_T_HIGH(m[i].cycle);
-	return -1;
+	size_t best = 0;
+
+	for (size_t i = 1; i < n; i++)
+		if (m[i].prio < m[best].prio)
+			best = i;
+	return (long long)GM_WAVE_T_HIGH(n ? m[best].cycle : from);
 }
 
 int gm_view_write(const char *gtkw, const struct gm_view_run *r)
@@ -254,7 +258,7 @@ int gm_view_write(const char *gtkw, const struct gm_view_run *r)
 	fprintf(f, "[dumpfile] \"%s\"\n[savefile] \"%s\"\n[timestart] %llu\n[size] %u 1000\n"
 		   "[pos] -1 -1\n*%f %lld",
 		afst, agtkw, (unsigned long long)GM_WAVE_T_LOW(r->from), VIEW_WIDTH,
-		zoom_for(GM_WAVE_T_LOW(r->to - r->from)), primary(m, nm));
+		zoom_for(GM_WAVE_T_LOW(r->to - r->from)), primary(m, nm, r->from));
 	for (size_t i = 0; i < GM_VIEW_MARKS; i++)
 		fprintf(f, " %lld", i < nm ? (long long)GM_WAVE_T_HIGH(m[i].cycle) : -1ll);
 	fputc('\n', f);

@@ -54,7 +54,9 @@ struct gm_view_run {
  * GM_VIEW_MARKS of @r's, those closer than a few pixels merged
  * into one named for them all (with a count when the name cannot hold
  * them), the lowest prio first, then the earliest, shown in cycle order;
- * the primary marker on the first error or fault.  Groups: the failing
+ * the primary marker on the first of the most important (an error, else a
+ * fault, a note, a fence; else the window's start), so GTKWave shows the
+ * values there.  Groups: the failing
  * queues' (or, when none failed, those the run rang), the MMU's walker and
  * faults when it faulted, the clock's and the cycle open, the rest
  * collapsed.  GM_OK; GM_ERR_IO (a file or the folder could not be
