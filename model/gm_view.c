@@ -201,6 +201,19 @@ static size_t pick_marks(const struct gm_view_run *r, struct gm_view_mark *out, 
 	return n;
 }
 
+#define VIEW_EVENTS 256u /* events listed one a line in the view's comments */
+
+/* Every event before merging, as comments "[*] event PS NAME" (PS its
+ * marker's time): what a merged marker stands for, and what a check reads. */
+static void put_events(FILE *f, const struct gm_view_run *r)
+{
+	for (size_t i = 0; i < r->nmarks && i < VIEW_EVENTS; i++)
+		fprintf(f, "[*] event %llu %s\n", (unsigned long long)GM_WAVE_T_HIGH(r->marks[i].cycle),
+			r->marks[i].name);
+	if (r->nmarks > VIEW_EVENTS)
+		fprintf(f, "[*] %zu more events not listed\n", r->nmarks - VIEW_EVENTS);
+}
+
 /* The primary marker (its values show beside the signal names, cycle_q
  * in decimal): on the first of the most important markers shown (an
  * error, else a fault, a note such as a TDR, a fence), else on the
@@ -264,6 +277,7 @@ int gm_view_write(const char *gtkw, const struct gm_view_run *r)
 	fputc('\n', f);
 	for (size_t i = 0; i < nm; i++)
 		fprintf(f, "[markername] %c%s\n", (char)('A' + i), m[i].name);
+	put_events(f, r);
 	fprintf(f, "[sst_expanded] 0\n[signals_width] %u\n", SIGNALS_WIDTH);
 	fputs("@800200\n-Cycle\n@24\n"
 	      "TOP.gpu_top.u_regs.cycle_q[63:0]\n@1000200\n"

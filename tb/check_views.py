@@ -9,10 +9,12 @@ $enddefinitions) and each view's signal lines, and fails naming every signal
 a view shows that the dump does not have: a view that refers to a renamed
 or removed signal shows an empty row in GTKWave, silently.
 
---mark NAME SIGNAL: the named marker of each view whose name begins with
-NAME sits on a dump time where the 1-bit SIGNAL rises (an error's marker on
-the cycle its latch took it, not where the driver noticed); fails when no
-marker has the name or it is elsewhere, naming both times.
+--mark NAME SIGNAL: each named marker of each view whose name begins with
+NAME, and each event the view lists ("[*] event PS NAME", before markers
+are merged), sits on a dump time where SIGNAL takes a new nonzero value (a
+1-bit latch rising, a counter counting: an error's marker on the cycle its
+latch took it, not where the driver noticed); fails when none has the name
+or one is elsewhere, naming both times.
 
 Exit 0 when all hold, 1 otherwise, 2 on a usage error or an unreadable dump.
 """
@@ -42,8 +44,8 @@ def dump_signals(path):
 
 
 def rises(path, signal):
-    """The dump times (ps) at which the 1-bit @signal of @path goes to 1."""
-    scope, ident, out, t = [], None, [], 0
+    """The dump times (ps) at which @signal of @path takes a new nonzero value."""
+    scope, ident, out, t, last = [], None, [], 0, None
     with subprocess.Popen(["fst2vcd", path], stdout=subprocess.PIPE, text=True) as p:
         for line in p.stdout:
             w = line.split()
@@ -54,33 +56,45 @@ def rises(path, signal):
                     scope.append(w[2])
                 elif w[0] == "$upscope":
                     scope.pop()
-                elif w[0] == "$var" and ".".join(scope + [w[4]]) == signal:
+                elif w[0] == "$var" and ".".join(scope + [w[4]]) + (
+                        w[5] if len(w) > 6 and w[5].startswith("[") else "") == signal:
                     ident = w[3]
                 elif w[0] == "$enddefinitions":
                     p.kill()
                     return None
             elif line[0] == "#":
                 t = int(line[1:])
-            elif line[0] == "1" and line[1:].strip() == ident:
-                out.append(t)
+            else:
+                if line[0] in "01" and line[1:].strip() == ident:
+                    v = int(line[0])
+                elif line[0] == "b" and len(w) == 2 and w[1] == ident and "x" not in w[0]:
+                    v = int(w[0][1:], 2)
+                else:
+                    continue
+                if v and v != last:
+                    out.append(t)
+                last = v
     return out
 
 
 def view_marks(path):
-    """{name: time (ps)} of the named markers of view @path."""
-    times, names = [], {}
+    """[(name, time (ps))] of the named markers and listed events of view @path."""
+    times, names, events = [], {}, []
     with open(path, encoding="utf-8") as f:
         for line in f:
             if line.startswith("*"):
                 times = [int(x) for x in line.split()[2:]]
             elif line.startswith("[markername] "):
                 names[line[len("[markername] ") + 1:].rstrip("\n")] = ord(line[13]) - ord("A")
-    return {n: times[i] for n, i in names.items() if i < len(times)}
+            elif line.startswith("[*] event "):
+                w = line.rstrip("\n").split(" ", 3)
+                events.append((w[3], int(w[2])))
+    return [(n, times[i]) for n, i in names.items() if i < len(times)] + events
 
 
 def check_mark(dump, view, prefix, signal):
     """0 when a marker of @view named @prefix... sits on a rise of @signal."""
-    at = [t for n, t in view_marks(view).items() if n.startswith(prefix)]
+    at = [t for n, t in view_marks(view) if n.startswith(prefix)]
     edges = rises(dump, signal)
     if edges is None:
         print("%s: --mark: %s is not in the dump" % (view, signal))
@@ -90,10 +104,10 @@ def check_mark(dump, view, prefix, signal):
         return 1
     bad = [t for t in at if t not in edges]
     for t in bad:
-        print("%s: marker %s... at %d ps (cycle %d), but %s rises at %s" %
+        print("%s: marker %s... at %d ps (cycle %d), but %s takes a new value at %s" %
               (view, prefix, t, t // 1000, signal, ", ".join(str(e) for e in edges) or "no time"))
     if not bad:
-        print("check_views: %s: marker %s... at cycle %s, where %s rises" %
+        print("check_views: %s: marker %s... at cycle %s, where %s takes a new value" %
               (view, prefix, ", ".join(str(t // 1000) for t in at), signal))
     return 1 if bad else 0
 
