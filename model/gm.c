@@ -191,8 +191,11 @@ static inline __attribute__((always_inline)) void tick(struct gm *g, struct gm_p
 	if (dump)
 		wave_mem_pins(g, have_rsp ? &rsp : NULL, p->mem_req_valid && !can);
 	fired = g->ops->cycle(g->be, g->cycle, dump);
-	if (dump)
+	if (dump) {
 		g->wave_last = g->cycle + 1;
+		if (g->ops->latch)
+			gm_wave_latch(g);
+	}
 	if (fired && g->ops->failed && !g->failed &&
 	    g->ops->failed(g->be, g->fail_what, sizeof(g->fail_what))) {
 		g->failed = true;
@@ -345,6 +348,8 @@ int gm_reg_write(struct gm *g, uint32_t off, uint32_t val)
 	if (g->io)
 		return gm_reg_off_ok(off) ? g->io->reg(g->io_be, true, off, &val) : GM_ERR_BAD_ARG;
 	gm_cap_enter(g->cap, g->cycle, false);
+	if (g->wave_open)
+		gm_wave_reg_write(g, off, val);
 	st = gm_reg_access(g, off, true, val, NULL);
 	if (st != GM_ERR_BAD_ARG)
 		g->reg_writes++;

@@ -310,9 +310,21 @@ bool gm_wave_is_open(const struct gm *g);
  * A-Z).  Open it with `gtkwave FILE.gtkw`.  gm_wave_close returns GM_ERR_IO
  * when it could not be written.
  *
- * Markers: gm_wave_mark names the current cycle (ignored when no waveform is
- * recording it; 4096 kept, the view shows 26: errors, then faults, the
- * driver's notes, fence writes, earliest first).  gm_wave_watch makes every write to the 8 bytes
+ * Markers the model adds itself, on the cycle the hardware took the event
+ * (read from the RTL's state on the RTL backends that dump): each queue
+ * error where the queue latched it ("q1 BAD_OPCODE at 0x..."), each MMU
+ * fault where MMU_FAULT_COUNT counted it ("fault NAME VA 0x..."), an
+ * assertion failure ("assert LABEL"; the waveform then records 16 cycles
+ * past it, within its window, unless a capture records), and each queue
+ * reset after the queue's first doorbell ("q0 reset", where the register
+ * block takes Q_CTRL.RESET).  A replay's waves carry them too, and the
+ * driver's: a capture records gm_wave_mark and gm_wave_watch (traces/
+ * FORMAT.md, mark and watch) and gpusim replay repeats them.
+ *
+ * gm_wave_mark names the current cycle (ignored when no waveform is
+ * recording it; 4096 kept; the view merges markers closer than a few
+ * pixels into one, and shows 26: errors, then faults, the driver's notes
+ * (TDR, recovery, lock paths), fence writes, earliest first).  gm_wave_watch makes every write to the 8 bytes
  * at @addr (8-aligned; a fence, say) while a waveform records a marker
  * "@name = value" at the cycle the memory takes it: GM_OK; GM_ERR_BAD_ARG;
  * GM_ERR_FULL (GM_WAVE_WATCHES already).  Watches last the model's life.

@@ -39,6 +39,19 @@ extern "C" {
 #define GM_WAVE_T_LOW(c) ((c) * GM_WAVE_PS_PER_CYCLE)
 #define GM_WAVE_T_HIGH(c) ((c) * GM_WAVE_PS_PER_CYCLE + GM_WAVE_PS_PER_CYCLE / 2)
 
+/* What a waveform marks on the cycle the hardware latched it (gm.c): the
+ * state after the rising edge just clocked, read from the model as a
+ * debugger reads it (no cycle passes, no port moves). */
+#define GM_LATCH_QUEUES 2u /* gpu_top's NumQueues */
+struct gm_latch {
+	uint32_t q_err;                    /* bit q: queue q latched an error on this edge (cp_exec's err_irq_q) */
+	uint32_t q_cause[GM_LATCH_QUEUES]; /* its cause (Q_ERR_CAUSE.CAUSE) */
+	uint64_t q_addr[GM_LATCH_QUEUES];  /* the address of its packet (Q_ERR_ADDR) */
+	uint32_t mmu_fault_count;          /* MMU_FAULT_COUNT: faults latched so far */
+	uint32_t mmu_fault_status;         /* MMU_FAULT_STATUS: the first fault since re-armed */
+	uint64_t mmu_fault_va;             /* MMU_FAULT_VA_LO/HI */
+};
+
 /* A backend's ops; its name, kind and capabilities are in the registry
  * (model/gm_backends.c, gm.h's struct gm_backend_info). */
 struct gm_backend_ops {
@@ -73,6 +86,10 @@ struct gm_backend_ops {
 	 * with GM_ERR_UNSUPPORTED before touching the pins.  Every backend
 	 * today models it (false); the flag is for one that does not. */
 	bool no_aperture;
+	/* Fill @l from the model's state after the last cycle (struct
+	 * gm_latch), called while a waveform records; NULL for a backend
+	 * without one (its markers sit where the driver noticed). */
+	void (*latch)(void *be, struct gm_latch *l);
 };
 
 struct gm;

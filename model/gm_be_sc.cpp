@@ -23,6 +23,7 @@
 #include <systemc.h>
 
 #include "Vgpu_sc.h"
+#include "Vgpu_sc___024root.h"
 #include "verilated.h"
 
 #include "gm_backend.h"
@@ -109,6 +110,11 @@ void sc_trace_close(void *p)
 	gm_trace_close(static_cast<sc_backend *>(p)->fst);
 }
 
+void sc_latch(void *p, gm_latch *l)
+{
+	gm_latch_read(*static_cast<sc_backend *>(p)->top->rootp, l);
+}
+
 } // namespace
 
 // libsystemc's own main() calls sc_main(); gpusim has its own main(), so
@@ -121,5 +127,6 @@ __attribute__((weak)) int sc_main(int, char **)
 }
 
 extern "C" const gm_backend_ops gm_backend_systemc = {
-	sc_create, sc_destroy, sc_cycle, sc_trace_open, sc_trace_close, gm_assert_failed,
+	sc_create, sc_destroy, sc_cycle, sc_trace_open, sc_trace_close, gm_assert_failed, false,
+	sc_latch,
 };

@@ -245,8 +245,21 @@ void vl_trace_close(void *p)
 	gm_trace_close(static_cast<vl_backend *>(p)->fst);
 }
 
+#ifndef GM_VL_NT
+void vl_latch(void *p, gm_latch *l)
+{
+	gm_latch_read(*static_cast<vl_backend *>(p)->top->rootp, l);
+}
+#endif
+
 } // namespace
 
+// The model without trace support records no waveform: no latch to read.
 extern "C" const gm_backend_ops GM_VL_OPS = {
-	vl_create, vl_destroy, vl_cycle, vl_trace_open, vl_trace_close, gm_assert_failed,
+	vl_create, vl_destroy, vl_cycle, vl_trace_open, vl_trace_close, gm_assert_failed, false,
+#ifndef GM_VL_NT
+	vl_latch,
+#else
+	nullptr,
+#endif
 };

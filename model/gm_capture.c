@@ -397,6 +397,41 @@ void gm_cap_inject(struct gm_cap *c, uint64_t cycle, uint32_t id, uint64_t at_cy
 	c->last_cycle = cycle;
 }
 
+/* A name's bytes after its u32 length: at most @max (longer: cut there). */
+static void put_name(struct gm_cap *c, const char *name, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && name[n])
+		n++;
+
+	put32(c, (uint32_t)n);
+	put(c, name, n);
+}
+
+void gm_cap_mark(struct gm_cap *c, uint64_t cycle, uint32_t kind, const char *name)
+{
+	if (!leave(c, cycle, false))
+		return;
+	rec_begin(c, GM_CAP_MARK);
+	put32(c, kind);
+	put_name(c, name, GM_CAP_MAX_NAME);
+	rec_end(c);
+	c->last_cycle = cycle;
+}
+
+void gm_cap_watch(struct gm_cap *c, uint64_t cycle, uint64_t addr, const char *name, int st)
+{
+	if (!leave(c, cycle, false))
+		return;
+	rec_begin(c, GM_CAP_WATCH);
+	put64(c, addr);
+	put32(c, (uint32_t)st);
+	put_name(c, name, GM_CAP_MAX_NAME);
+	rec_end(c);
+	c->last_cycle = cycle;
+}
+
 int gm_cap_finish(struct gm_cap *c, uint64_t cycle, bool irq, uint64_t mem_hash)
 {
 	int st;

@@ -36,6 +36,7 @@
 #define GM_CAP_MAX_STEP_CYCLES (1ull << 25)
 #define GM_CAP_RUN_SEQ 0x80000000u  /* a run's length flag: an arithmetic sequence */
 #define GM_CAP_SEQ_MAX_BYTES (1u << 30) /* the longest sequence run */
+#define GM_CAP_MAX_NAME 63u /* bytes of a MARK's or WATCH's name (gm_wave_mark keeps 63) */
 
 /* Record types (the u32 after a record's length). */
 enum gm_cap_type {
@@ -48,6 +49,8 @@ enum gm_cap_type {
 	GM_CAP_APT = 6,       /* an aperture call */
 	GM_CAP_INJECT = 7,    /* gm_inject_mem_rsp */
 	GM_CAP_FINAL = 8,     /* end-of-capture state: cycle, IRQ line, memory hash */
+	GM_CAP_MARK = 9,      /* gm_wave_mark: a waveform's named marker */
+	GM_CAP_WATCH = 10,    /* gm_wave_watch: a watched address's markers */
 	GM_CAP_TYPES
 };
 
@@ -89,15 +92,18 @@ struct gm_cap_rec {
 	uint64_t index;           /* record number: the header is 0, the first record 1 */
 	uint64_t offset;          /* byte offset of the record in the file */
 	uint32_t status;          /* the enum gm_status the call returned */
-	uint32_t op;              /* STEP: enum gm_cap_run; APT: enum gm_cap_apt_op */
+	uint32_t op;              /* STEP: enum gm_cap_run; APT: enum gm_cap_apt_op; MARK: kind */
 	uint32_t off;             /* REG_*: register offset; APT: window offset */
 	uint32_t strb;            /* APT *64: byte enables */
-	uint64_t addr;            /* MEM_*: address */
+	uint64_t addr;            /* MEM_*, WATCH: address */
 	uint64_t len;             /* MEM_*, APT WRITE/READ: bytes */
 	uint64_t val;             /* REG_*: value; STEP: cycles; APT *64: word; INJECT: id */
 	uint64_t cycle;           /* STEP, FINAL: cycle reached; INJECT: at_cycle */
 	uint64_t hash;            /* MEM_EXPECT, APT READ: FNV-1a 64; FINAL: memory hash */
 	uint32_t irq;             /* FINAL: the interrupt line */
+	/* MARK, WATCH: the name (name_len bytes, not NUL-terminated) */
+	const char *name;
+	uint32_t name_len;
 	/* MEM_WRITE, APT WRITE: @nchunks runs of the bytes written (literal
 	 * bytes or arithmetic sequences of words); the bytes between them are
 	 * zero.  gm_cap_expand() gives the bytes. */
@@ -173,5 +179,7 @@ void gm_cap_run(struct gm_cap *c, uint64_t cycle, enum gm_cap_run kind, int st);
 void gm_cap_apt(struct gm_cap *c, uint64_t cycle, enum gm_cap_apt_op op, uint32_t off,
 		const void *buf, size_t len, uint64_t val, uint8_t strb, int st);
 void gm_cap_inject(struct gm_cap *c, uint64_t cycle, uint32_t id, uint64_t at_cycle, int st);
+void gm_cap_mark(struct gm_cap *c, uint64_t cycle, uint32_t kind, const char *name);
+void gm_cap_watch(struct gm_cap *c, uint64_t cycle, uint64_t addr, const char *name, int st);
 
 #endif /* GM_CAPTURE_H */

@@ -55,7 +55,7 @@ const char *gm_cap_type_name(enum gm_cap_type t)
 {
 	static const char *const n[GM_CAP_TYPES] = {
 		"end", "mem_write", "reg_write", "reg_read", "step", "mem_expect", "apt",
-		"inject", "final",
+		"inject", "final", "mark", "watch",
 	};
 
 	return (unsigned)t < GM_CAP_TYPES ? n[t] : "?";
@@ -342,6 +342,21 @@ static enum gm_cap_err decode(struct gm_cap_reader *r, struct gm_cap_rec *rec, c
 		rec->val = le32(p);
 		rec->status = le32(p + 4);
 		rec->cycle = le64(p + 8);
+		break;
+	case GM_CAP_MARK:
+		if (n < 8 || n - 8 != le32(p + 4) || n - 8 > GM_CAP_MAX_NAME || le32(p) > GM_MARK_FENCE)
+			return fail(r, GM_CAP_ERR_PAYLOAD, at, "mark payload of %u bytes: malformed", n);
+		rec->op = le32(p);
+		rec->name = (const char *)p + 8;
+		rec->name_len = n - 8;
+		break;
+	case GM_CAP_WATCH:
+		if (n < 16 || n - 16 != le32(p + 12) || n - 16 > GM_CAP_MAX_NAME)
+			return fail(r, GM_CAP_ERR_PAYLOAD, at, "watch payload of %u bytes: malformed", n);
+		rec->addr = le64(p);
+		rec->status = le32(p + 8);
+		rec->name = (const char *)p + 16;
+		rec->name_len = n - 16;
 		break;
 	case GM_CAP_FINAL:
 		rec->cycle = le64(p);

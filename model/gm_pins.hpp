@@ -50,6 +50,24 @@ inline int gm_trace_open(Top &top, std::unique_ptr<gm_fst> &fst, const char *pat
 #endif
 }
 
+// struct gm_latch from the root of a Verilated gpu_top (plain or --sc: the
+// same names), for the markers of a waveform.  Verilator 5.006's names of
+// the flops: a renamed RTL signal fails to compile here, not at run time.
+template <typename Root>
+inline void gm_latch_read(const Root &r, gm_latch *l)
+{
+	static_assert(GM_LATCH_QUEUES == 2, "one row per queue below");
+	l->q_err = r.gpu_top__DOT__g_queue__BRA__0__KET____DOT__u_queue__DOT__u_exec__DOT__err_irq_q |
+		   r.gpu_top__DOT__g_queue__BRA__1__KET____DOT__u_queue__DOT__u_exec__DOT__err_irq_q << 1;
+	l->q_cause[0] = r.gpu_top__DOT__g_queue__BRA__0__KET____DOT__u_queue__DOT__u_exec__DOT__err_cause_q;
+	l->q_cause[1] = r.gpu_top__DOT__g_queue__BRA__1__KET____DOT__u_queue__DOT__u_exec__DOT__err_cause_q;
+	l->q_addr[0] = r.gpu_top__DOT__g_queue__BRA__0__KET____DOT__u_queue__DOT__u_exec__DOT__err_addr_q;
+	l->q_addr[1] = r.gpu_top__DOT__g_queue__BRA__1__KET____DOT__u_queue__DOT__u_exec__DOT__err_addr_q;
+	l->mmu_fault_count = r.gpu_top__DOT__u_regs__DOT__fault_count_q;
+	l->mmu_fault_status = r.gpu_top__DOT__u_regs__DOT__fault_status_q;
+	l->mmu_fault_va = r.gpu_top__DOT__u_regs__DOT__fault_va_q;
+}
+
 inline void gm_trace_close(std::unique_ptr<gm_fst> &fst)
 {
 	if (!fst)

@@ -50,6 +50,10 @@ struct gm {
 	unsigned wave_used;  /* GM_VIEW_USED_*: blocks seen on the memory port */
 	struct gm_view_mark *marks;
 	size_t nmarks;
+	uint32_t wave_faults; /* MMU_FAULT_COUNT as last seen while dumping */
+	uint32_t wave_rung;   /* bit q: queue q's doorbell rung since the waveform opened */
+	uint32_t wave_failed; /* bit q: queue q latched an error or was reset, in the window */
+	bool wave_fault;      /* the MMU latched a fault in the window */
 	struct {
 		uint64_t addr;
 		char name[24];
@@ -102,5 +106,11 @@ int gm_reg_access(struct gm *g, uint32_t off, bool we, uint32_t wdata, uint32_t 
  * past its limit (WAVE_MARKS_MAX) or without memory, none is added. */
 void gm_wave_add_mark(struct gm *g, unsigned prio, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* gm_wave.c, while a waveform records: the markers of what the RTL latched
+ * on the edge just clocked (backend op latch: queue errors, MMU faults), and
+ * of a register write the model is about to make (a queue's reset). */
+void gm_wave_latch(struct gm *g);
+void gm_wave_reg_write(struct gm *g, uint32_t off, uint32_t val);
 
 #endif /* GM_PRIV_H */

@@ -268,6 +268,16 @@ set_tests_properties(views_signals PROPERTIES LABELS waves TIMEOUT 120)
 add_test(views_run sh ../tb/check_run_view.sh bin/gpusim ../tb)
 set_tests_properties(views_run PROPERTIES LABELS waves TIMEOUT 120)
 
+# MMU fault markers on the cycle MMU_FAULT_COUNT counted each fault (the MMU test's first
+# model, its seven faults, dumped through GPUSIM_WAVE_DIR), and the check fails the events
+# moved off those cycles.
+add_test(views_fault sh -c "rm -rf fault-waves && mkdir fault-waves && GPUSIM_WAVE_MODEL=0 GPUSIM_WAVE_DIR=fault-waves tests/test_mmu_rtl > fault-waves/out 2>&1 && python3 ../tb/check_views.py fault-waves/test_mmu_rtl-0.fst fault-waves/test_mmu_rtl-0.gtkw --mark 'fault ' 'TOP.gpu_top.u_regs.fault_count_q[31:0]' && sed 's/^\\[\\*\\] event \\([0-9]*\\)500 fault /[*] event \\1900 fault /' fault-waves/test_mmu_rtl-0.gtkw > fault-waves/late.gtkw && grep -q '900 fault' fault-waves/late.gtkw && ! python3 ../tb/check_views.py fault-waves/test_mmu_rtl-0.fst fault-waves/late.gtkw --mark 'fault ' 'TOP.gpu_top.u_regs.fault_count_q[31:0]' > fault-waves/late.out")
+set_tests_properties(views_fault PROPERTIES LABELS waves TIMEOUT 120)
+
+# --wave FILE for a file that does not exist yet, and in a folder that does not exist.
+add_test(waves_path sh ../tb/check_wave_path.sh bin/gpusim)
+set_tests_properties(waves_path PROPERTIES LABELS waves TIMEOUT 120)
+
 add_test(rtl_gpuva tests/test_gpuva)
 set_tests_properties(rtl_gpuva PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "gm.h"
 #include "replay.h"
+#include "scen/scen_common.h" /* scen_wave_open */
 
 #define REPLAY_MAX_FILE (1ull << 30) /* bytes: the largest capture read */
 
@@ -205,6 +206,19 @@ static int do_final(struct replay *rp)
 	return 0;
 }
 
+/* A waveform's marker or watch, as the captured run asked: the replay's
+ * waves get the same markers. */
+static int do_wave(struct replay *rp)
+{
+	char name[GM_CAP_MAX_NAME + 1];
+
+	snprintf(name, sizeof(name), "%.*s", (int)rp->rec->name_len, rp->rec->name);
+	if (rp->rec->type == GM_CAP_WATCH)
+		return check_status(rp, gm_wave_watch(rp->g, rp->rec->addr, name));
+	gm_wave_mark(rp->g, (enum gm_mark_kind)rp->rec->op, name);
+	return 0;
+}
+
 static int replay_one(struct replay *rp)
 {
 	switch (rp->rec->type) {
@@ -224,6 +238,9 @@ static int replay_one(struct replay *rp)
 							   rp->rec->cycle));
 	case GM_CAP_FINAL:
 		return do_final(rp);
+	case GM_CAP_MARK:
+	case GM_CAP_WATCH:
+		return do_wave(rp);
 	default:
 		return 0;
 	}
@@ -308,7 +325,7 @@ static int replay_run(const struct replay_opts *o, struct gm_cap_reader *r,
 			    h->start_cycle, gm_cycles(rp.g));
 		goto out_destroy;
 	}
-	if (o->wave && (st = gm_wave_open(rp.g, o->wave, o->wave_from, o->wave_to))) {
+	if (o->wave && (st = scen_wave_open(rp.g, o->wave, o->wave_from, o->wave_to))) {
 		rc = refuse(o->path, "cannot open the waveform %s: %s", o->wave, gm_status_name(st));
 		goto out_destroy;
 	}

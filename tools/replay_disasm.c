@@ -228,6 +228,16 @@ static void print_rec(FILE *out, struct shadow *s, const struct gm_cap_rec *rec)
 		fprintf(out, "final      cycle %" PRIu64 ", interrupt line %u, memory hash %016" PRIx64
 			"\n", rec->cycle, rec->irq, rec->hash);
 		break;
+	case GM_CAP_MARK:
+		fprintf(out, "mark       %s \"%.*s\"\n", rec->op == GM_MARK_ERROR ? "error" :
+			rec->op == GM_MARK_FAULT ? "fault" : rec->op == GM_MARK_NOTE ? "note" : "fence",
+			(int)rec->name_len, rec->name);
+		break;
+	case GM_CAP_WATCH:
+		fprintf(out, "watch      0x%012" PRIx64 " \"%.*s\"%s%s\n", rec->addr, (int)rec->name_len,
+			rec->name, rec->status ? " -> " : "",
+			rec->status ? gm_status_name((int)rec->status) : "");
+		break;
 	default:
 		fputc('\n', out);
 		break;

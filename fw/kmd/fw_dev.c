@@ -275,8 +275,6 @@ static int error_record(struct fw_dev *d, struct fw_queue *q)
 	enum { CAUSE, ADDR_LO, ADDR_HI, HEADER, N };
 	const uint32_t off[N] = { GPU_REG_Q_ERR_CAUSE(q->id), GPU_REG_Q_ERR_ADDR_LO(q->id),
 				  GPU_REG_Q_ERR_ADDR_HI(q->id), GPU_REG_Q_ERR_HEADER(q->id) };
-	const char *cause;
-	char mark[48];
 	uint32_t v[N];
 	int st = fw_reg_read_n(d, off, v, N);
 
@@ -291,10 +289,7 @@ static int error_record(struct fw_dev *d, struct fw_queue *q)
 	q->err_cause = GPU_Q_ERR_CAUSE_CAUSE_GET(v[CAUSE]);
 	q->err_addr = (uint64_t)v[ADDR_HI] << 32 | v[ADDR_LO];
 	q->err_header = v[HEADER];
-	cause = gpu_cause_name(q->err_cause);
-	snprintf(mark, sizeof(mark), "q%u %s at 0x%" PRIx64, q->id, cause ? cause : "error",
-		 q->err_addr);
-	gm_wave_mark(d->gm, GM_MARK_ERROR, mark);
+	/* A waveform marks the error where the queue latched it (model/gm.c). */
 	return GM_OK;
 }
 
@@ -372,7 +367,6 @@ static int mmu_fault_read(struct fw_dev *d)
 					 GPU_REG_MMU_FAULT_VA_HI, GPU_REG_MMU_FAULT_COUNT };
 	struct fw_mmu_fault *f = &d->fault;
 	const char *name;
-	char mark[48];
 	uint32_t v[N];
 	int st = fw_reg_read_n(d, off, v, N);
 
@@ -390,8 +384,7 @@ static int mmu_fault_read(struct fw_dev *d)
 	name = gpu_mmu_fault_name(f->cause);
 	fw_log(d, "mmu fault: %s %s of VA 0x%012" PRIx64 " by queue %u on VMID %u (%u faults so far)\n",
 	       name ? name : "?", f->write ? "write" : "read", f->va, f->client, f->vmid, f->count);
-	snprintf(mark, sizeof(mark), "fault %s VA 0x%" PRIx64, name ? name : "?", f->va);
-	gm_wave_mark(d->gm, GM_MARK_FAULT, mark);
+	/* A waveform marks the fault where the MMU latched it (model/gm.c). */
 	return reg_wr(d, GPU_REG_MMU_FAULT_STATUS, GPU_MMU_FAULT_STATUS_VALID(1));
 }
 

@@ -367,9 +367,22 @@ static int recover(struct fw_kmd *k, const char *why)
  */
 static int reset_and_recover(struct fw_kmd *k, const char *why)
 {
-	int st = fw_queue_reset(k->d, RENDER_Q);
+	uint64_t resubmitted = k->st.resubmitted;
+	char mark[48];
+	int st;
 
-	return st ? st : recover(k, why);
+	/* A waveform's markers: the decision here, the queue's reset where the
+	 * GPU takes it (model/gm.c), and the end of the recovery. */
+	snprintf(mark, sizeof(mark), "TDR (%s)", why);
+	gm_wave_mark(k->d->gm, GM_MARK_NOTE, mark);
+	st = fw_queue_reset(k->d, RENDER_Q);
+	if (!st)
+		st = recover(k, why);
+	snprintf(mark, sizeof(mark), "recovered, %" PRIu64 " resubmitted",
+		 k->st.resubmitted - resubmitted);
+	if (!st)
+		gm_wave_mark(k->d->gm, GM_MARK_NOTE, mark);
+	return st;
 }
 
 /*

@@ -6,8 +6,8 @@
  * writer's hooks, the upload runs on random buffers (seeded: tb_seed.h),
  * and each error the parser documents from the damage that causes it
  * (truncation mid-record, a flipped byte, an unknown type, a malformed
- * payload, a future version, a bad magic).  No model: the hooks are called
- * as gm.c calls them.
+ * payload, a future version, a bad magic), and the waveform's markers and
+ * watches.  No model: the hooks are called as gm.c calls them.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -322,6 +322,70 @@ static void test_corruption(void **state)
 }
 
 /* A run's condition that touches the model cannot be replayed: said at close. */
+/* gm_wave_mark and gm_wave_watch: their kind, address, status and name
+ * (cut at GM_CAP_MAX_NAME bytes) round trip; a name length that does not
+ * fill the payload, or an unknown kind, is GM_CAP_ERR_PAYLOAD. */
+static void test_marks(void **state)
+{
+	struct gm_cap *c = open_cap(4);
+	char long_name[100];
+	struct gm_cap_reader r;
+	struct gm_cap_header h;
+	struct gm_cap_rec rec;
+	struct file f;
+	uint64_t at;
+	char why[192];
+	size_t rec1 = GM_CAP_HEADER_BYTES;
+
+	(void)state;
+	memset(long_name, 'x', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = 0;
+	gm_cap_enter(c, 4, false);
+	gm_cap_mark(c, 4, GM_MARK_NOTE, "TDR (timeout)");
+	gm_cap_enter(c, 4, false);
+	gm_cap_watch(c, 4, 0x1020, "fence q0", GM_OK);
+	gm_cap_enter(c, 4, false);
+	gm_cap_watch(c, 4, 0x1028, "fence q9", GM_ERR_FULL);
+	gm_cap_enter(c, 4, false);
+	gm_cap_mark(c, 4, GM_MARK_ERROR, long_name);
+	assert_int_equal(gm_cap_finish(c, 10, false, 0), GM_OK);
+	f = slurp();
+	assert_int_equal(gm_cap_reader_init(&r, f.b, f.n, &h), GM_CAP_OK);
+	assert_int_equal(gm_cap_next(&r, &rec), GM_CAP_OK);
+	assert_int_equal(rec.type, GM_CAP_MARK);
+	assert_int_equal(rec.op, GM_MARK_NOTE);
+	assert_int_equal(rec.name_len, 13);
+	assert_memory_equal(rec.name, "TDR (timeout)", 13);
+	assert_int_equal(gm_cap_next(&r, &rec), GM_CAP_OK);
+	assert_int_equal(rec.type, GM_CAP_WATCH);
+	assert_int_equal(rec.addr, 0x1020);
+	assert_int_equal(rec.status, GM_OK);
+	assert_int_equal(rec.name_len, 8);
+	assert_memory_equal(rec.name, "fence q0", 8);
+	assert_int_equal(gm_cap_next(&r, &rec), GM_CAP_OK);
+	assert_int_equal(rec.status, GM_ERR_FULL);
+	assert_int_equal(gm_cap_next(&r, &rec), GM_CAP_OK);
+	assert_int_equal(rec.op, GM_MARK_ERROR);
+	assert_int_equal(rec.name_len, GM_CAP_MAX_NAME);
+	assert_int_equal(gm_cap_next(&r, &rec), GM_CAP_OK);
+	assert_int_equal(rec.type, GM_CAP_STEP);
+	assert_int_equal(gm_cap_next(&r, &rec), GM_CAP_OK);
+	assert_int_equal(rec.type, GM_CAP_FINAL);
+	assert_string_equal(gm_cap_type_name(GM_CAP_MARK), "mark");
+	assert_string_equal(gm_cap_type_name(GM_CAP_WATCH), "watch");
+
+	f.b[rec1 + 8 + 4]++; /* the mark's name length */
+	fix_crc(&f, rec1);
+	assert_int_equal(parse_all(&f, &at, why, sizeof(why)), GM_CAP_ERR_PAYLOAD);
+	assert_int_equal(at, 1);
+	assert_non_null(strstr(why, "mark payload of 21 bytes"));
+	f.b[rec1 + 8 + 4]--;
+	f.b[rec1 + 8] = 7; /* the mark's kind */
+	fix_crc(&f, rec1);
+	assert_int_equal(parse_all(&f, &at, why, sizeof(why)), GM_CAP_ERR_PAYLOAD);
+	free(f.b);
+}
+
 static void test_inexact(void **state)
 {
 	struct gm_cap *c = open_cap(0);
@@ -363,6 +427,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_runs_random, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_corruption, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_inexact, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_marks, setup, teardown),
 		cmocka_unit_test(test_names),
 	};
 

@@ -2,10 +2,15 @@
 /*
  * scen_common.c - what the `gpusim run` scenarios share (see scen_common.h).
  */
+#define _POSIX_C_SOURCE 200809L /* access, stat */
+
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fw_umd.h"
 #include "gpu_hw.h"
@@ -58,6 +63,50 @@ uint32_t scen_rnd(struct scen *s)
 	return s->rng;
 }
 
+/* Why the file @wave cannot be made, or NULL: its folder (the part before
+ * the last '/', else the current folder) must exist and be writable. */
+static const char *wave_folder_problem(const char *wave, char *dir, size_t n)
+{
+	const char *slash = strrchr(wave, '/');
+	struct stat sb;
+
+	if (!slash)
+		snprintf(dir, n, ".");
+	else if (slash == wave)
+		snprintf(dir, n, "/");
+	else
+		snprintf(dir, n, "%.*s", (int)(slash - wave), wave);
+	if (stat(dir, &sb))
+		return errno == ENOENT ? "does not exist (gpusim makes no folder: mkdir -p it first)"
+				       : strerror(errno);
+	if (!S_ISDIR(sb.st_mode))
+		return "is not a folder";
+	if (access(dir, W_OK))
+		return "is not writable";
+	return NULL;
+}
+
+int scen_wave_open(struct gm *g, const char *wave, uint64_t from, uint64_t to)
+{
+	char dir[4096];
+	const char *why = wave_folder_problem(wave, dir, sizeof(dir));
+	struct stat sb;
+	int st;
+
+	if (why) {
+		fprintf(stderr, "gpusim: --wave %s: the folder %s %s\n", wave, dir, why);
+		return GM_ERR_IO;
+	}
+	if (!stat(wave, &sb) && S_ISDIR(sb.st_mode)) {
+		fprintf(stderr, "gpusim: --wave %s: is a folder, not a file\n", wave);
+		return GM_ERR_IO;
+	}
+	st = gm_wave_open(g, wave, from, to);
+	if (st == GM_ERR_IO)
+		fprintf(stderr, "gpusim: --wave %s: cannot write it in %s\n", wave, dir); /* /proc */
+	return st;
+}
+
 /* A model with 256 MiB of VRAM and of system memory, its device layer and
  * the pipeline with a VRAM segment of @vram_seg bytes (and @pt_bytes above
  * it for GPU-VA page tables). */
@@ -83,7 +132,7 @@ int scen_open(struct scen *s, const struct scen_pipe_opts *o, uint64_t vram_seg,
 		return st;
 	if (o->inject_at && (st = gm_inject_mem_rsp(s->g, GM_INJECT_ID_NOBODY, o->inject_at)))
 		return st;
-	if (o->wave && (st = gm_wave_open(s->g, o->wave, o->wave_from, o->wave_to)))
+	if (o->wave && (st = scen_wave_open(s->g, o->wave, o->wave_from, o->wave_to)))
 		return st;
 	fw_dev_cfg_default(&dc);
 	dc.log = log;

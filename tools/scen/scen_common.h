@@ -43,6 +43,13 @@ bool scen_check(struct scen *s, bool ok, const char *fmt, ...) __attribute__((fo
 /* The scenario's xorshift generator (seeded from the options). */
 uint32_t scen_rnd(struct scen *s);
 
+/* gm_wave_open(@g, @wave, @from, @to) for --wave: when the file cannot be
+ * written, a line on stderr naming @wave and why (its folder does not
+ * exist, is not a folder, is not writable; @wave is a folder); gpusim makes
+ * no folder.  The
+ * status gm_wave_open returned. */
+int scen_wave_open(struct gm *g, const char *wave, uint64_t from, uint64_t to) GM_MUST_CHECK;
+
 /* Make the model, device layer and pipeline: a VRAM segment of @vram_seg
  * bytes and @pt_bytes above it for GPU-VA page tables (0: none).  GM_OK or
  * the first failing step's code (scen_close cleans up either way). */

@@ -376,7 +376,7 @@ int scen_demo_run(const struct scen_demo_opts *o, struct scen_demo_result *r)
 			goto out_destroy;
 	}
 	if (o->wave) {
-		st = gm_wave_open(dm.g, o->wave, o->wave_from, o->wave_to);
+		st = scen_wave_open(dm.g, o->wave, o->wave_from, o->wave_to);
 		if (st)
 			goto out_destroy;
 	}
