@@ -58,11 +58,13 @@ REGRESS_ARGS := --exclude "memcheck|lint|synth|check_gen|san_build|sanitizers|re
 endif
 
 # Coverage builds: make coverage (COV=1, into build-cov/): the Verilator
-# model with line and toggle coverage, without the SystemC model.
+# model with line and toggle coverage, without the SystemC model, and our C
+# with gcov's (GCOV_FLAGS: not the Verilated model's generated C++).
 ifeq ($(COV),1)
 B := build-cov
 COV_VFLAGS := --coverage-line --coverage-toggle --coverage-user
 COV_CXXFLAGS := -DVM_COVERAGE=1
+GCOV_FLAGS := --coverage
 endif
 
 # The speed build: make fast (FAST=gen, then FAST=use, into build-fast/):
@@ -131,12 +133,12 @@ VM_TRACE_DEFS := -DVM_TRACE=$(TRACE) -DVM_TRACE_FST=$(TRACE)
 FW_DIRS := fw/umd fw/dxgkrnl fw/vidmm fw/vidsch fw/kmd
 INCS := -Ihw -Imodel -Idma $(addprefix -I,$(FW_DIRS)) -Immu
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes $(INCS) $(SANFLAGS) \
-	$(OPT_FLAGS)
+	$(OPT_FLAGS) $(GCOV_FLAGS)
 CXXFLAGS := -std=c++17 -O2 -g -Wall $(INCS) -I$(VL_INC) -I$(VL_INC)/vltstd \
 	$(VM_TRACE_DEFS) $(SANFLAGS) $(OPT_FLAGS)
 LDLIBS := -L$(SC_LIB) -lsystemc -lz -lpthread -lm $(SANFLAGS)
 ifneq ($(ONE_MODEL),)
-LDLIBS := -lz -lpthread -lm $(OPT_FLAGS)
+LDLIBS := -lz -lpthread -lm $(OPT_FLAGS) $(GCOV_FLAGS)
 endif
 
 # ---------------------------------------------------------------- sources
@@ -212,7 +214,7 @@ TESTS := $(sort $(patsubst tests/%,%,$(shell grep '^ *add_test' tb/tests.cmake |
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
-.PHONY: all deps deps-test deps-fuzz deps-slurm run test tests san-build san-run regress regress-slurm test-slurm lint synth gen \
+.PHONY: all deps deps-test deps-fuzz deps-slurm deps-cov run test tests san-build san-run regress regress-slurm test-slurm lint synth gen \
 	check-gen waves bench fuzz clean rand-nightly coverage \
 	captures fast bench-ipc bench-blocks
 all: $(BIN)
@@ -225,6 +227,8 @@ deps-fuzz:
 	@sh tools/deps.sh fuzz
 deps-slurm:
 	@sh tools/deps.sh slurm
+deps-cov:
+	@sh tools/deps.sh coverage
 
 # ---------------------------------------------------------------- generated
 gen:
@@ -507,7 +511,9 @@ run: deps
 # SystemC) in build-cov/, the demo, every scenario, the system tests and
 # COV_SEEDS random programs run on it, the counts merged into
 # build-cov/coverage.dat, annotated sources in build-cov/annotated/, and
-# line and toggle coverage per module with the uncovered lines.
+# line and toggle coverage per module with the uncovered lines; HTML in
+# build-cov/html/: rtl/ (line and toggle, verilator_coverage --write-info)
+# and c/ (gcov line coverage of model/, dma/, mmu/, fw/, hw/), by lcov's genhtml.
 # test_kmd_recovery is left out: on the coverage model it ran 28 minutes on the
 # shared cores without finishing (53 s on the plain model).
 COV_TESTS := test_cp test_apt test_apt_wc test_ce test_mmu_rtl test_cov test_cov_bp test_cov_toggle test_gpuva \
@@ -518,9 +524,10 @@ COV_RUN = GPUSIM_COV_DIR=build-cov/cov
 # fold the models' files into build-cov/coverage.dat as they come (each is ~3 MB)
 COV_MERGE = verilator_coverage --write build-cov/coverage.dat $$(ls build-cov/coverage.dat 2>/dev/null) \
 	build-cov/cov/cov-* && rm -f build-cov/cov/cov-*
-coverage: deps-test
+coverage: deps-test deps-cov
 	@$(MAKE) --no-print-directory -j$(JOBS) COV=1 build-cov/bin/gpusim $(addprefix build-cov/tests/,$(COV_TESTS))
-	@rm -rf build-cov/cov build-cov/annotated build-cov/coverage.dat && mkdir -p build-cov/cov
+	@rm -rf build-cov/cov build-cov/annotated build-cov/coverage.dat build-cov/html && mkdir -p build-cov/cov
+	@find build-cov/obj -name '*.gcda' -delete
 	$(COV_RUN) build-cov/bin/gpusim demo --quiet && $(COV_MERGE)
 	for s in copies evict shared hang vaupdate tiled deferred lock; do \
 		$(COV_RUN) build-cov/bin/gpusim run $$s --quiet && $(COV_MERGE) || exit 1; done
@@ -530,6 +537,13 @@ coverage: deps-test
 		$(COV_RUN) GPUSIM_SEED=$$((1 + k)) build-cov/tests/test_rand --count 50 --quiet && $(COV_MERGE) || exit 1; done
 	verilator_coverage --annotate build-cov/annotated build-cov/coverage.dat
 	python3 tools/cov_report.py build-cov/coverage.dat --uncovered
+	verilator_coverage --write-info build-cov/rtl.info build-cov/coverage.dat
+	lcov -q --capture --directory build-cov/obj --base-directory . -o build-cov/c-all.info
+	lcov -q --extract build-cov/c-all.info '$(CURDIR)/model/*' '$(CURDIR)/dma/*' \
+		'$(CURDIR)/mmu/*' '$(CURDIR)/fw/*' '$(CURDIR)/hw/*' -o build-cov/c.info
+	genhtml -q --title "gpusim RTL (line, toggle)" -o build-cov/html/rtl build-cov/rtl.info
+	genhtml -q --title "gpusim C (gcov)" -o build-cov/html/c build-cov/c.info
+	@echo "coverage: HTML in build-cov/html/rtl/index.html and build-cov/html/c/index.html"
 
 RAND_SEEDS ?= 10000
 rand-nightly: deps

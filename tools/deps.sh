@@ -3,7 +3,7 @@
 #
 # deps.sh - install the Debian packages gpusim needs, only those missing.
 #
-# Usage: tools/deps.sh [build|test|bench|fuzz|slurm]   (the Makefile calls it)
+# Usage: tools/deps.sh [build|test|bench|fuzz|slurm|coverage]   (the Makefile calls it)
 # Says what it installs.  Uses apt-get directly as root, else sudo.
 set -eu
 
@@ -47,6 +47,11 @@ munge
 # localhost, controller, node daemon and sbatch/squeue, with munge for
 # their authentication; cmake: ctest runs each shard.
 
+PKGS_COV="
+lcov
+"
+# lcov: make coverage's HTML (genhtml) of the RTL's and the C code's counts.
+
 want="$PKGS_BUILD"
 case "${1:-build}" in
 build) ;;
@@ -54,7 +59,8 @@ test) want="$want $PKGS_TEST" ;;
 bench) want="$want $PKGS_TEST $PKGS_BENCH" ;;
 fuzz) want="$want $PKGS_FUZZ" ;;
 slurm) want="$want $PKGS_SLURM" ;;
-*) echo "usage: $0 [build|test|bench|fuzz|slurm]" >&2; exit 2 ;;
+coverage) want="$want $PKGS_TEST $PKGS_COV" ;;
+*) echo "usage: $0 [build|test|bench|fuzz|slurm|coverage]" >&2; exit 2 ;;
 esac
 
 missing=""
