@@ -214,6 +214,24 @@ void gm_tick(struct gm *g)
 		tick(g, g->port);
 	else
 		tick(g, NULL);
+	if (g->hook && g->cycle >= g->hook_next) {
+		g->hook_next = g->cycle + g->hook_every;
+		g->hook(g->hook_ctx, g->cycle);
+	}
+}
+
+void gm_set_tick_hook(struct gm *g, gm_tick_hook_fn fn, void *ctx, uint64_t every)
+{
+	if (!g)
+		return;
+	if (g->io) { /* a TLM platform: its GPU model's clock */
+		gm_set_tick_hook(gm_io_core(g), fn, ctx, every);
+		return;
+	}
+	g->hook = every ? fn : NULL;
+	g->hook_ctx = ctx;
+	g->hook_every = every;
+	g->hook_next = g->cycle + every;
 }
 
 /* A host's view of a TLM platform's GPU (gm_io_ops, model/tlm/). */

@@ -277,6 +277,17 @@ bool gm_irq(const struct gm *g);
 /* Cycles simulated since create (reset included). */
 uint64_t gm_cycles(const struct gm *g);
 
+/*
+ * Call @fn(@ctx, cycle) each time @g has run @every more cycles (from
+ * gm_step, gm_run_until and the register accessors), for a progress line
+ * on a long run; @fn NULL or @every 0 removes it.  @fn may read
+ * gm_cycles and gm_get_stats but must not call anything that moves or
+ * changes @g.  On a TLM platform's host view, the platform's GPU model's
+ * cycles.  A NULL @g is ignored.
+ */
+typedef void (*gm_tick_hook_fn)(void *ctx, uint64_t cycle);
+void gm_set_tick_hook(struct gm *g, gm_tick_hook_fn fn, void *ctx, uint64_t every);
+
 void gm_get_stats(const struct gm *g, struct gm_stats *st);
 
 /*

@@ -63,6 +63,10 @@ struct gm {
 	bool failed;
 	uint64_t fail_cycle;
 	char fail_what[256];
+	/* the tick hook (gm_set_tick_hook): called when cycle reaches hook_next */
+	gm_tick_hook_fn hook;
+	void *hook_ctx;
+	uint64_t hook_every, hook_next;
 	/* error injection */
 	bool inject_rsp;
 	uint32_t inject_id;

@@ -5,8 +5,8 @@
  * peek returns what gm_reg_read returns at the same cycle, and the model's
  * cycle, register-access counts and later behaviour do not change (the same
  * run with and without peeks ends on the same cycle with the same memory);
- * its argument checks.  On the backend GPUSIM_BACKEND names (ref_peek runs
- * it on ref).
+ * its argument checks.  And gm_set_tick_hook, the clock of the progress
+ * line.  On the backend GPUSIM_BACKEND names (ref_peek runs it on ref).
  */
 #include <string.h>
 
@@ -105,6 +105,45 @@ static void test_peek_changes_nothing(void **state)
 	assert_memory_equal(ma, mb, sizeof(ma));
 }
 
+/* The tick hook: called every @every cycles the model runs, on the cycle,
+ * and removed by NULL. */
+struct hook_log {
+	unsigned n;
+	uint64_t at[16];
+};
+
+static void hook(void *ctx, uint64_t cycle)
+{
+	struct hook_log *l = ctx;
+
+	if (l->n < 16)
+		l->at[l->n] = cycle;
+	l->n++;
+}
+
+static void test_tick_hook(void **state)
+{
+	struct tb t;
+	struct hook_log l = { 0 };
+	uint64_t c0;
+
+	(void)state;
+	tb_open(&t);
+	c0 = gm_cycles(t.g);
+	gm_set_tick_hook(t.g, hook, &l, 100);
+	assert_int_equal(gm_step(t.g, 1000), GM_OK);
+	assert_int_equal(l.n, 10);
+	for (unsigned i = 0; i < 10; i++)
+		assert_int_equal(l.at[i], c0 + 100 * (i + 1));
+	(void)tb_rd(&t, GPU_REG_ID); /* two cycles: no call before c0 + 1100 */
+	assert_int_equal(l.n, 10);
+	gm_set_tick_hook(t.g, NULL, NULL, 100);
+	assert_int_equal(gm_step(t.g, 1000), GM_OK);
+	assert_int_equal(l.n, 10);
+	gm_set_tick_hook(NULL, hook, &l, 1); /* ignored */
+	tb_close(&t);
+}
+
 /* Bad arguments: nothing read, no time. */
 static void test_peek_bad_args(void **state)
 {
@@ -136,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_peek_matches_read),
 		cmocka_unit_test(test_peek_changes_nothing),
 		cmocka_unit_test(test_peek_bad_args),
+		cmocka_unit_test(test_tick_hook),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

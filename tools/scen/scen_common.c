@@ -25,6 +25,16 @@ static void progress(struct scen *s)
 		s->o->progress(s->o->progress_ctx, gm_cycles(s->g), s->checks, 0);
 }
 
+/* The progress hook inside a long wait, every SCEN_PROGRESS_CYCLES cycles
+ * the model runs (gm_set_tick_hook): it only reads what it is handed. */
+#define SCEN_PROGRESS_CYCLES 65536u
+static void tick_progress(void *ctx, uint64_t cycle)
+{
+	struct scen *s = ctx;
+
+	s->o->progress(s->o->progress_ctx, cycle, s->checks, 0);
+}
+
 void scen_say(struct scen *s, const char *fmt, ...)
 {
 	va_list ap;
@@ -128,6 +138,8 @@ int scen_open(struct scen *s, const struct scen_pipe_opts *o, uint64_t vram_seg,
 	st = gm_create(&gc, &s->g);
 	if (st)
 		return st;
+	if (o->progress)
+		gm_set_tick_hook(s->g, tick_progress, s, SCEN_PROGRESS_CYCLES);
 	if (o->capture && (st = gm_capture_open(s->g, o->capture)))
 		return st;
 	if (o->inject_at && (st = gm_inject_mem_rsp(s->g, GM_INJECT_ID_NOBODY, o->inject_at)))
