@@ -161,11 +161,20 @@ module cp_fetch #(
   logic [CW-1:0] live_ent, live_fl;
   assign live_ent = ent_q - stale_q;
   assign live_fl = fl_q - drop_q;
-  // Read only while a dword is wanted (u_pq forms its head only then).
+  // Read only while a dword is wanted (u_pq forms its head only then),
+  // and compared only then (the idle path: Verilator evaluates every
+  // expression of a block each cycle, but only the test of an if).
   assign head_ok = need_dw_i && live_ent != '0 && stale_q == '0;
-  assign mismatch = head_ok && head.beat != cur_addr[47:BeatLog2];
-  assign have_dw = avail && head_ok && !mismatch && !head.err && !changed;
-  assign head_err = avail && head_ok && !mismatch && head.err && !changed;
+  always_comb begin
+    mismatch = 1'b0;
+    have_dw = 1'b0;
+    head_err = 1'b0;
+    if (head_ok) begin
+      mismatch = head.beat != cur_addr[47:BeatLog2];
+      have_dw = avail && !mismatch && !head.err && !changed;
+      head_err = avail && !mismatch && head.err && !changed;
+    end
+  end
   assign consume = have_dw;  // have_dw holds need_dw_i
   always_comb begin  // every reader consumes it: selected only then
     dw = '0;
@@ -176,15 +185,24 @@ module cp_fetch #(
   // The next fetch: beat live_ent + live_fl, with room for it, in the page
   // of those in flight, none of them dropped, no WAIT_MEM read, no drop now.
   // (A reset drops too, and with it a fetch granted on its cycle.)
-  logic drop_now, flush, can_fetch;
+  // The beat's address and the stream's length are formed only when the
+  // cheap conditions hold (fetch_pre: a dword to fetch, room, nothing
+  // dropped or waited for).
+  logic drop_now, flush, fetch_pre, can_fetch;
   logic [BW-1:0] f_beat;
   assign drop_now = changed || mismatch || (pf_off_i && (live_ent != '0 || live_fl != '0));
   assign flush = qreset_i || drop_now;
-  assign f_beat = beat_at(live_ent + live_fl);
-  assign can_fetch = !pf_off_i && !pf_hold_i && !drop_now && drop_q == '0 && !wt_pend_q &&
-                     (ent_q + fl_q) < CW'(Depth) && (in_ib_i || !ring_bad_o) &&
-                     avail_at(live_ent + live_fl) &&
-                     (fl_q == '0 || f_beat[BW-1:12-BeatLog2] == fl_page_q);
+  assign fetch_pre = avail && !pf_off_i && !pf_hold_i && drop_q == '0 && !wt_pend_q &&
+                     (ent_q + fl_q) < CW'(Depth) && (in_ib_i || !ring_bad_o);
+  always_comb begin
+    f_beat = '0;
+    can_fetch = 1'b0;
+    if (fetch_pre) begin
+      f_beat = beat_at(live_ent + live_fl);
+      can_fetch = !drop_now && avail_at(live_ent + live_fl) &&
+                  (fl_q == '0 || f_beat[BW-1:12-BeatLog2] == fl_page_q);
+    end
+  end
   assign rd_req_o = can_fetch;
   assign rd_addr_o = {f_beat, {BeatLog2{1'b0}}};
 
@@ -237,6 +255,13 @@ module cp_fetch #(
     end
   end
 
+  // The entry, formed only when it is pushed.
+  pq_entry_t pq_wdata;
+  always_comb begin
+    pq_wdata = '0;
+    if (push) pq_wdata = {rsp_err_i, rsp_fault_i, beat_at(live_ent), rsp_rdata_i};  // err, fault, beat, data
+  end
+
   prim_fifo_sync #(
     .Width(EntryW),
     .Depth(Depth)
@@ -245,7 +270,7 @@ module cp_fetch #(
     .rst_ni,
     .en_i(q_act_i),
     .wvalid_i(push),
-    .wdata_i({rsp_err_i, rsp_fault_i, beat_at(live_ent), rsp_rdata_i}),
+    .wdata_i(pq_wdata),
     .rready_i(pop),
     .out_en_i(need_dw_i),
     .rdata_o(head),
