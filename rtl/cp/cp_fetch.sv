@@ -125,14 +125,13 @@ module cp_fetch #(
   logic wt_pend_q, wt_pend_d, wt_drop_q, wt_drop_d;  // the WAIT_MEM read
 
   // ---------------------------------------------------------------- stream
-  logic [19:0] ring_mask, wptr_m, ring_left;
+  logic [19:0] ring_mask, wptr_m;
   logic [47:0] cur_addr;
   logic avail, have_dw, consume, changed;
   logic [31:0] dw;
 
   assign ring_mask = 20'((32'd1 << size_log2_i) - 32'd1);
   assign wptr_m = wptr_i & ring_mask;
-  assign ring_left = (wptr_m - rptr_i) & ring_mask;
   assign cur_addr = in_ib_i ? ib_ptr_i : base_i + {26'd0, rptr_i, 2'b00};
   assign avail = in_ib_i ? (ib_rem_i != '0) : (rptr_i != wptr_m);
   assign ring_bad_o = (size_log2_i < 5'(RingLog2Min)) || (size_log2_i > 5'(RingLog2Max)) ||
@@ -149,9 +148,11 @@ module cp_fetch #(
   endfunction
   function automatic logic avail_at(logic [CW-1:0] k);
     logic [21:0] first;  // dwords of beat k's start past the head beat's
+    logic [19:0] left;   // dwords of the ring up to the doorbell
     first = 22'(k) << DwLog2;
+    left = (wptr_m - rptr_i) & ring_mask;
     avail_at = in_ib_i ? (first < 22'(ib_rem_i) + 22'(ib_ptr_i[BeatLog2-1:2]))
-                       : (first < 22'(ring_left) + 22'(rptr_i[DwLog2-1:0]));
+                       : (first < 22'(left) + 22'(rptr_i[DwLog2-1:0]));
   endfunction
 
   // ---------------------------------------------------------------- the queue's head
@@ -159,12 +160,23 @@ module cp_fetch #(
   logic [CW-1:0] pq_count;  // u_pq's own count, checked against ent_q
   logic head_ok, mismatch, head_err, push, pop;
   logic [CW-1:0] live_ent, live_fl;
-  assign live_ent = ent_q - stale_q;
-  assign live_fl = fl_q - drop_q;
+  // Nothing to fetch, hold, drop or wait for (the idle path: a queue with
+  // an empty ring and nothing held forms none of what follows).
+  logic f_any;
+  assign f_any = avail || ent_q != '0 || fl_q != '0 || changed || qreset_i;
   // Read only while a dword is wanted (u_pq forms its head only then),
   // and compared only then (the idle path: Verilator evaluates every
   // expression of a block each cycle, but only the test of an if).
-  assign head_ok = need_dw_i && live_ent != '0 && stale_q == '0;
+  always_comb begin
+    live_ent = '0;
+    live_fl = '0;
+    head_ok = 1'b0;
+    if (f_any) begin
+      live_ent = ent_q - stale_q;
+      live_fl = fl_q - drop_q;
+      head_ok = need_dw_i && live_ent != '0 && stale_q == '0;
+    end
+  end
   always_comb begin
     mismatch = 1'b0;
     have_dw = 1'b0;
@@ -190,10 +202,17 @@ module cp_fetch #(
   // dropped or waited for).
   logic drop_now, flush, fetch_pre, can_fetch;
   logic [BW-1:0] f_beat;
-  assign drop_now = changed || mismatch || (pf_off_i && (live_ent != '0 || live_fl != '0));
-  assign flush = qreset_i || drop_now;
-  assign fetch_pre = avail && !pf_off_i && !pf_hold_i && drop_q == '0 && !wt_pend_q &&
-                     (ent_q + fl_q) < CW'(Depth) && (in_ib_i || !ring_bad_o);
+  always_comb begin
+    drop_now = 1'b0;
+    flush = 1'b0;
+    fetch_pre = 1'b0;
+    if (f_any) begin
+      drop_now = changed || mismatch || (pf_off_i && (live_ent != '0 || live_fl != '0));
+      flush = qreset_i || drop_now;
+      fetch_pre = avail && !pf_off_i && !pf_hold_i && drop_q == '0 && !wt_pend_q &&
+                  (ent_q + fl_q) < CW'(Depth) && (in_ib_i || !ring_bad_o);
+    end
+  end
   always_comb begin
     f_beat = '0;
     can_fetch = 1'b0;
