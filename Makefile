@@ -350,7 +350,7 @@ LINK = $(CXX) -o $@ $^ $(VL_ARCH) $(VL_RT) $(LDLIBS)
 # `gpusim run` scenarios with the user-mode driver's workload (tools/scen/),
 # the benchmarks (tools/).  Nothing gpusim ships is built from tb/.
 TOOL_OBJ := $(B)/obj/tools/gpusim.o $(B)/obj/tools/bench_pipe.o $(B)/obj/tools/bench_umd.o \
-	$(B)/obj/tools/bench_idle.o $(B)/obj/tools/bench_mmu.o \
+	$(B)/obj/tools/bench_idle.o $(B)/obj/tools/bench_mmu.o $(B)/obj/tools/bench_cp.o \
 	$(B)/obj/tools/replay.o $(B)/obj/tools/replay_disasm.o $(B)/obj/tools/cli.o \
 	$(B)/obj/tools/bench_cmd.o \
 	$(addprefix $(B)/obj/tools/scen/,scen_demo.o scen_pipe.o scen_common.o scen_gpuva.o \

@@ -32,6 +32,7 @@
 #define GPU_APT_ACCESS_BYTES 0x10ull /* bytes per aperture access: one naturally aligned 16-byte chunk with 16 byte enables (a 64-bit word is one half of it) */
 #define GPU_APT_SLOTS 0x20ull /* aperture posted write beats in flight (a read has as many beat buffers, fetched in flight) */
 #define GPU_APT_WC_IDLE_CYCLES 0x10ull /* a write-combined beat with no new aperture access for this many cycles is issued */
+#define GPU_CP_FETCH_DEPTH 0x8ull /* command-processor prefetch queue beats per queue, and fetch reads in flight at most */
 #define GPU_CE_ROB_SLOTS 0x20ull /* copy-engine read slots: reads in flight plus beats held for reuse */
 #define GPU_CE_CLIENT 0x40ull /* MMU fault client numbers 0x40..0x5f are copy-engine reads/writes (0x40 | tag) */
 #define GPU_APT_CLIENT 0x20ull /* memory-port client numbers 0x20..0x3f are the aperture (0x20 | request slot); its accesses are physical, so it never appears as an MMU fault client */

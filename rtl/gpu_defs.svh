@@ -21,6 +21,7 @@
   localparam int unsigned NumVmids = 16;  // virtual-memory contexts; VMID 0 is physical (untranslated)
   localparam int unsigned AptSlots = 32;  // aperture posted write beats in flight (a read has as many beat buffers, fetched in flight)
   localparam int unsigned AptWcIdleCycles = 16;  // a write-combined beat with no new aperture access for this many cycles is issued
+  localparam int unsigned CpFetchDepth = 8;  // command-processor prefetch queue beats per queue, and fetch reads in flight at most
   localparam int unsigned CeRobSlots = 32;  // copy-engine read slots: reads in flight plus beats held for reuse
   localparam int unsigned CeClient = 64;  // MMU fault client numbers 0x40..0x5f are copy-engine reads/writes (0x40 | tag)
   localparam int unsigned AptClient = 32;  // memory-port client numbers 0x20..0x3f are the aperture (0x20 | request slot); its accesses are physical, so it never appears as an MMU fault client

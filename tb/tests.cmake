@@ -111,6 +111,11 @@ set_tests_properties(rtl_cov_toggle PROPERTIES LABELS rtl TIMEOUT 600)
 add_test(rtl_cp tests/test_cp)
 set_tests_properties(rtl_cp PROPERTIES LABELS rtl TIMEOUT 300)
 
+# The prefetch drops what may be stale: a doorbell mid-packet, an IB jump,
+# a reset with reads in flight, a halt with the ring rewritten.
+add_test(rtl_cp_fetch tests/test_cp_fetch)
+set_tests_properties(rtl_cp_fetch PROPERTIES LABELS rtl TIMEOUT 120)
+
 add_test(rtl_kmd tests/test_kmd)
 set_tests_properties(rtl_kmd PROPERTIES LABELS "rtl;fw" TIMEOUT 300)
 
@@ -308,7 +313,7 @@ foreach(scen copies evict shared hang vaupdate tiled deferred lock)
 endforeach()
 add_test(memcheck_demo_ref valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite bin/gpusim demo --quiet --backend ref)
 set_tests_properties(memcheck_demo_ref PROPERTIES LABELS "fw;ref;memcheck" TIMEOUT 300)
-foreach(t cp apt apt_wc ce mmu_rtl mmu_pwc gpuva umd_rtl kmd kmd_fence kmd_lock kmd_lock_paths
+foreach(t cp cp_fetch apt apt_wc ce mmu_rtl mmu_pwc gpuva umd_rtl kmd kmd_fence kmd_lock kmd_lock_paths
           kmd_lock_render kmd_recovery kmd_evict hwq_twoproc hwq)
   add_test(ref_${t} tests/test_${t})
   set_tests_properties(ref_${t} PROPERTIES LABELS "rtl;ref" TIMEOUT 120 ENVIRONMENT "GPUSIM_BACKEND=ref")

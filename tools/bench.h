@@ -50,4 +50,9 @@ int bench_ce_run(struct fw_dev *d, const struct dma_buf *b, uint32_t *busy, uint
  * 0, or 1 when one failed. */
 int bench_ce_xlat(void);
 
+/* The command processor's packet stream: dwords per cycle of NOPs and
+ * WRITE_DATAs from the ring and from an IB in system memory and VRAM
+ * (bench_cp.c); prints its lines; 0, or 1 when one failed. */
+int bench_cp_stream(void);
+
 #endif /* BENCH_H */

@@ -3,7 +3,8 @@
  * bench_cmd.c - `gpusim bench`: the demo workload on every backend with and
  * without waves (each case in its own process), the MMU's translation
  * cost, the copy engine's and the aperture's bytes per cycle on the RTL and
- * on ref, then the pipeline's and the user-mode driver's benchmarks
+ * on ref, the command processor's packet stream (bench_cp.c), then the
+ * pipeline's and the user-mode driver's benchmarks
  * (bench_pipe.c, bench_umd.c).  Wall-clock figures: compare ratios taken in
  * one run.
  */
@@ -342,6 +343,6 @@ int cmd_bench(const struct cli_cmd *c, int argc, char **argv)
 	       rate[0] > 0 ? rate[7] / rate[0] : 0.0,
 	       cyc[0] ? 100.0 * ((double)cyc[7] - (double)cyc[0]) / (double)cyc[0] : 0.0);
 	return bench_mmu(false, 20000) || bench_mmu(true, 20000) || bench_copy_engine() || bench_ce_xlat() ||
-	       bench_scenarios() ||
+	       bench_cp_stream() || bench_scenarios() ||
 	       bench_pipeline() || bench_umd();
 }

@@ -4,7 +4,7 @@
  *
  * The reference backend ("ref", model/ref/) is a C model of gpu_top at its
  * pins, written from regspec/REGISTERS.md: the register file and interrupts
- * (ref_regs.c), two command queues (ref_queue.c), the copy engine
+ * (ref_regs.c), two command queues (ref_queue.c, their fetch ref_fetch.c), the copy engine
  * (ref_ce.c), the aperture (ref_apt.c), the round-robin arbiter of their
  * memory requests (ref_arb.c), and the MMU between the arbiter and the
  * memory port (ref_mmu.c).  ref_top.c owns them, moves the pins and orders
@@ -98,6 +98,24 @@ struct ref_regs {
 
 /* ------------------------------------------------------------ queue */
 
+#define REF_FETCH_DEPTH GPU_CP_FETCH_DEPTH
+
+/* A queue's fetch (cp_fetch): the prefetch queue of beats from the one of
+ * the next dword on, and the reads in flight behind it. */
+struct ref_fetch {
+	struct ref_fetch_beat {
+		bool err, fault;        /* its read failed (in the MMU) */
+		uint64_t beat;          /* address / REF_BEAT */
+		uint8_t data[REF_BEAT];
+	} e[REF_FETCH_DEPTH];
+	uint32_t rd, n;            /* head slot, entries */
+	uint32_t stale;            /* the first entries dropped, popped one an edge */
+	uint32_t fl, drop;         /* fetch reads in flight, the first of them dropped */
+	uint64_t fl_page;          /* the 4 KiB page of those in flight */
+	bool wt_pend, wt_drop;     /* the WAIT_MEM read in flight, dropped (a reset) */
+	bool in_ib_seen;           /* in_ib as the last edge saw it */
+};
+
 struct ref_queue {
 	unsigned idx;
 	uint32_t state, ret;       /* enum gpu_cp_state */
@@ -106,12 +124,7 @@ struct ref_queue {
 	uint8_t ib_vmid;
 	uint64_t ib_ptr;
 	uint32_t ib_rem;
-	/* fetch: one beat of the stream, one read at a time */
-	uint8_t buf[REF_BEAT];
-	uint64_t buf_beat;
-	bool buf_valid;
-	bool rd_pend, rd_fetch, rd_drop;
-	uint64_t rd_beat;
+	struct ref_fetch f;        /* the stream's prefetch queue and reads (ref_fetch.c) */
 	uint32_t wr_out;           /* posted writes not yet acknowledged */
 	/* the packet */
 	uint32_t hdr, cnt, idx_pl;
@@ -417,6 +430,48 @@ void ref_queue_step(struct ref_queue *q, const struct ref_qcfg *cfg, const struc
  * no reset): whether this is one, and taking it. */
 bool ref_queue_quiet(const struct ref_queue *q, const struct ref_qcfg *cfg);
 bool ref_queue_quiet_step(struct ref_queue *q);
+
+/* The stream of a queue: its ring's dword mask, the address of the next
+ * dword, whether there is one, and the states that take one. */
+static inline uint32_t ref_ring_mask(const struct ref_qcfg *c)
+{
+	return (uint32_t)((1ull << c->size_log2) - 1u) & 0xfffffu;
+}
+
+static inline uint64_t ref_cur_addr(const struct ref_queue *q, const struct ref_qcfg *c)
+{
+	return q->in_ib ? q->ib_ptr : (c->base + 4ull * q->rptr) & REF_ADDR_MASK;
+}
+
+static inline bool ref_avail(const struct ref_queue *q, const struct ref_qcfg *c)
+{
+	return q->in_ib ? q->ib_rem != 0 : q->rptr != (c->wptr & ref_ring_mask(c));
+}
+
+static inline bool ref_needs_dw(uint32_t st)
+{
+	return st == GPU_CP_ST_HEADER || st == GPU_CP_ST_PAYLOAD || st == GPU_CP_ST_SKIP ||
+	       st == GPU_CP_ST_WDATA;
+}
+
+/* ref_fetch.c: the fetch side of a queue's edge, from the state the edge
+ * starts in (cp_fetch). */
+/* Whether the head holds the next dword (have_dw_o; only in a state that
+ * takes one), and whether the stream reached a beat whose read failed. */
+bool ref_fetch_have(const struct ref_queue *q, const struct ref_qcfg *c);
+bool ref_fetch_err(const struct ref_queue *q, const struct ref_qcfg *c, bool *fault);
+/* The fetch read the queue offers (rd_req_o), its beat address in *addr. */
+bool ref_fetch_want(const struct ref_queue *q, const struct ref_qcfg *c, uint64_t *addr);
+/* A drop to do (act_o): the edge is not quiet. */
+bool ref_fetch_act(const struct ref_queue *q, const struct ref_qcfg *c);
+/* The dword at the head for the next dword's address @here. */
+uint32_t ref_fetch_dw(const struct ref_queue *q, uint64_t here);
+/* The fetch's edge: @fetch_granted / @wait_granted the queue's read taken,
+ * @rsp a read response for the queue (NULL: none), @consume the head's
+ * dword taken.  Returns the error cause of a WAIT_MEM read that failed,
+ * or NONE. */
+uint32_t ref_fetch_step(struct ref_queue *q, const struct ref_qcfg *c, bool fetch_granted,
+			bool wait_granted, const struct ref_rsp *rsp, bool consume, bool qreset);
 
 /* ref_ce.c */
 void ref_ce_reset(struct ref_ce *ce);

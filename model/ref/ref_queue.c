@@ -6,8 +6,9 @@
  * buffers) and executes them, moving through the states of enum
  * gpu_cp_state (regspec: Q_STATUS.STATE), so Q_STATUS reads the same on
  * both backends.  Its memory channel carries one request per cycle: stream
- * fetches a beat at a time into a one-beat buffer (one read in flight, the
- * buffer dropped when the doorbell moves), WAIT_MEM reads, and posted
+ * fetches into a prefetch queue of beats (ref_fetch.c: several reads in
+ * flight, all dropped when the doorbell moves or the stream jumps), WAIT_MEM
+ * reads (alone, no fetch in flight), and posted
  * writes (WRITE_DATA dwords, fence values, timestamps, PTEs, the RPTR
  * write-back) counted until acknowledged.  A fence, an INVALIDATE_TLB and a
  * copy-engine command first wait for the queue's earlier writes.
@@ -33,31 +34,9 @@ void ref_queue_reset(struct ref_queue *q, unsigned idx)
 	q->state = GPU_CP_ST_IDLE;
 }
 
-static uint32_t ring_mask(const struct ref_qcfg *c)
-{
-	return (uint32_t)((1ull << c->size_log2) - 1u) & 0xfffffu;
-}
-
-static uint64_t cur_addr(const struct ref_queue *q, const struct ref_qcfg *c)
-{
-	return q->in_ib ? q->ib_ptr : (c->base + 4ull * q->rptr) & REF_ADDR_MASK;
-}
-
-static bool avail(const struct ref_queue *q, const struct ref_qcfg *c)
-{
-	return q->in_ib ? q->ib_rem != 0 : q->rptr != (c->wptr & ring_mask(c));
-}
-
 static bool have_dw(const struct ref_queue *q, const struct ref_qcfg *c)
 {
-	return avail(q, c) && q->buf_valid && q->buf_beat == cur_addr(q, c) / REF_BEAT &&
-	       c->wptr == q->wptr_seen;
-}
-
-static bool needs_dw(uint32_t st)
-{
-	return st == GPU_CP_ST_HEADER || st == GPU_CP_ST_PAYLOAD || st == GPU_CP_ST_SKIP ||
-	       st == GPU_CP_ST_WDATA;
+	return ref_fetch_have(q, c);
 }
 
 static uint64_t pl_addr(const struct ref_queue *q)
@@ -73,13 +52,13 @@ uint8_t ref_queue_exec_vmid(const struct ref_queue *q, const struct ref_qcfg *c)
 /* Which request the state asks for: 0 none, 1 write, 2 WAIT_MEM read, 3 fetch. */
 static int want(const struct ref_queue *q, const struct ref_qcfg *c)
 {
+	uint64_t a;
+
 	if (q->state == GPU_CP_ST_WRITE && q->wr_out != MAX_WR_OUT)
 		return 1;
-	if (q->state == GPU_CP_ST_WREAD && !q->rd_pend)
+	if (q->state == GPU_CP_ST_WREAD && !q->f.fl && !q->f.wt_pend)
 		return 2;
-	if (needs_dw(q->state) && avail(q, c) && !have_dw(q, c) && !q->rd_pend)
-		return 3;
-	return 0;
+	return ref_fetch_want(q, c, &a) ? 3 : 0;
 }
 
 void ref_queue_offer(const struct ref_queue *q, const struct ref_qcfg *c, struct ref_req *req)
@@ -104,7 +83,7 @@ void ref_queue_offer(const struct ref_queue *q, const struct ref_qcfg *c, struct
 		req->addr = pl_addr(q) & ~REF_BEAT_MASK;
 		req->vmid = ref_queue_exec_vmid(q, c);
 	} else {
-		req->addr = cur_addr(q, c) & ~REF_BEAT_MASK;
+		(void)ref_fetch_want(q, c, &req->addr);
 		req->vmid = q->in_ib && q->ib_vmid ? q->ib_vmid : c->vmid;
 	}
 }
@@ -174,12 +153,13 @@ bool ref_queue_quiet(const struct ref_queue *q, const struct ref_qcfg *c)
 {
 	uint32_t st = q->state;
 
-	if (c->wptr != q->wptr_seen || q->fence_irq || q->err_irq || want(q, c))
+	if (c->wptr != q->wptr_seen || q->fence_irq || q->err_irq || want(q, c) ||
+	    ref_fetch_act(q, c))
 		return false;
 	switch (st) {
-	case GPU_CP_ST_IDLE: return !c->halt && !(c->enable && avail(q, c));
+	case GPU_CP_ST_IDLE: return !c->halt && !(c->enable && ref_avail(q, c));
 	case GPU_CP_ST_HEADER: case GPU_CP_ST_PAYLOAD: case GPU_CP_ST_SKIP: case GPU_CP_ST_WDATA:
-		return q->rd_pend && !have_dw(q, c);
+		return !have_dw(q, c);
 	case GPU_CP_ST_WRESP: return true;
 	case GPU_CP_ST_WPOLL: return q->poll != 0;
 	case GPU_CP_ST_FDRAIN: case GPU_CP_ST_FACK: case GPU_CP_ST_INV: case GPU_CP_ST_CDRAIN:
@@ -305,37 +285,22 @@ static uint32_t between_packets(const struct ref_qcfg *c, bool more)
 }
 
 /* The memory side of the edge: grants and responses, in every state.
- * Returns the error cause a response carried, or NONE. */
+ * Returns the error cause a response carried (or the stream reached), or
+ * NONE. */
 static uint32_t memory(struct ref_queue *q, const struct ref_qcfg *c, const struct ref_queue_in *in,
-		       int w, uint64_t req_addr)
+		       int w, bool consume)
 {
 	const struct ref_rsp *r = in->rsp;
-	uint32_t cause = GPU_CAUSE_NONE;
-	bool drop_was = q->rd_drop;
+	uint32_t cause;
 
-	(void)c;
-	if (in->granted && w != 1) {
-		q->rd_pend = true;
-		q->rd_fetch = w == 3;
-		q->rd_beat = req_addr / REF_BEAT;
-	}
+	cause = ref_fetch_step(q, c, in->granted && w == 3, in->granted && w == 2, r && !r->we ? r : NULL,
+			       consume, in->qreset);
 	if (in->granted && w == 1)
 		q->wr_out++;
 	if (r && r->we) {
 		q->wr_out--;
 		if (r->err)
 			cause = r->fault ? GPU_CAUSE_PAGE_FAULT : GPU_CAUSE_MEM_ERROR;
-	}
-	if (r && !r->we) {
-		q->rd_pend = false;
-		q->rd_drop = false;
-		if (!drop_was && r->err) {
-			cause = r->fault ? GPU_CAUSE_PAGE_FAULT : GPU_CAUSE_MEM_ERROR;
-		} else if (!drop_was && q->rd_fetch) {
-			memcpy(q->buf, r->rdata, REF_BEAT);
-			q->buf_beat = q->rd_beat;
-			q->buf_valid = true;
-		}
 	}
 	return cause;
 }
@@ -344,21 +309,15 @@ void ref_queue_step(struct ref_queue *q, const struct ref_qcfg *c, const struct 
 {
 	uint32_t st = q->state, next = st, cause = GPU_CAUSE_NONE, dw = 0;
 	int w = want(q, c);
-	bool need = needs_dw(st), have = need && have_dw(q, c), consume = have;
-	bool more_av = avail(q, c), stall_mem, stall_wait, busy;
-	uint64_t here = cur_addr(q, c), req_addr = 0;
-	bool doorbell = c->wptr != q->wptr_seen;
+	bool need = ref_needs_dw(st), have = need && have_dw(q, c), consume = have;
+	bool more_av = ref_avail(q, c), stall_mem, stall_wait, busy;
+	uint64_t here = ref_cur_addr(q, c);
 	uint32_t wo = q->wr_out; /* writes in flight as the edge starts */
 
-	/* the address of what ref_queue_offer() presented */
-	if (w == 2)
-		req_addr = pl_addr(q) & ~REF_BEAT_MASK;
-	else if (w == 3)
-		req_addr = here & ~REF_BEAT_MASK;
 	/* counters of this cycle, from the state it started in */
 	busy = st != GPU_CP_ST_IDLE && st != GPU_CP_ST_HALTED && st != GPU_CP_ST_ERROR;
 	stall_wait = st == GPU_CP_ST_WREAD || st == GPU_CP_ST_WRESP || st == GPU_CP_ST_WPOLL;
-	stall_mem = (need && !have) || (w && !in->granted && !stall_wait);
+	stall_mem = (need && !have) || (w == 1 && !in->granted);
 	q->busy += busy;
 	q->stall_mem += busy && stall_mem;
 	q->stall_wait += stall_wait;
@@ -367,19 +326,14 @@ void ref_queue_step(struct ref_queue *q, const struct ref_qcfg *c, const struct 
 	q->err_irq = false;
 
 	if (consume)
-		memcpy(&dw, q->buf + (here & REF_BEAT_MASK), 4);
-	cause = memory(q, c, in, w, req_addr);
-	if (doorbell) {
-		q->buf_valid = false;
-		if (q->rd_pend && q->rd_fetch)
-			q->rd_drop = true;
-	}
+		dw = ref_fetch_dw(q, here);
+	cause = memory(q, c, in, w, consume);
 	if (consume) {
 		if (q->in_ib) {
 			q->ib_ptr += 4;
 			q->ib_rem--;
 		} else {
-			q->rptr = (q->rptr + 1u) & ring_mask(c);
+			q->rptr = (q->rptr + 1u) & ref_ring_mask(c);
 		}
 	}
 
@@ -407,7 +361,7 @@ void ref_queue_step(struct ref_queue *q, const struct ref_qcfg *c, const struct 
 		q->pkt_ring = !q->in_ib;
 		q->cnt = GPU_HDR_COUNT_GET(dw);
 		q->idx_pl = 0;
-		cause = gpu_pkt_header_cause(dw, q->pkt_ring ? ring_mask(c) : q->ib_rem + 1u,
+		cause = gpu_pkt_header_cause(dw, q->pkt_ring ? ref_ring_mask(c) : q->ib_rem + 1u,
 				     q->pkt_ring ? c->priv : q->ib_priv);
 		if (cause == GPU_CAUSE_NONE) {
 			if (GPU_HDR_OPCODE_GET(dw) == GPU_OP_NOP)
@@ -566,8 +520,6 @@ void ref_queue_step(struct ref_queue *q, const struct ref_qcfg *c, const struct 
 		q->ib_rem = 0;
 		q->ib_vmid = 0;
 		q->ib_priv = false;
-		q->buf_valid = false;
-		q->rd_drop = q->rd_pend;
 		q->err_cause = GPU_CAUSE_NONE;
 		q->err_addr = 0;
 		q->err_hdr = 0;

@@ -5,8 +5,8 @@
 //
 // Purpose: count the cycles the queue is busy (any state but StIdle,
 // StHalted and StError) and, of those, the cycles it stalls on memory (a
-// dword it needs not yet fetched, or a request the arbiter refuses outside
-// WAIT_MEM), on a WAIT_MEM (StWread, StWresp, StWpoll) and on a fence or
+// dword it needs not yet fetched, or a write the arbiter refuses: a
+// refused prefetch stalls nothing until its dword is needed), on a WAIT_MEM (StWread, StWresp, StWpoll) and on a fence or
 // an invalidation waiting for the queue's writes (StFdrain, StFack,
 // StInv).  Each wraps at 2^32; qreset_i clears them.
 //
@@ -24,7 +24,7 @@ module cp_counters (
   input  logic [4:0]  state_i,        // cp_state_e, cp_exec's state
   input  logic        need_dw_i,      // the state takes a dword ...
   input  logic        have_dw_i,      // ... and it is here
-  input  logic        req_valid_i,    // the queue's memory request ...
+  input  logic        req_valid_i,    // the queue's write request ...
   input  logic        req_ready_i,    // ... and the arbiter's answer
   output logic [31:0] busy_cycles_o,
   output logic [31:0] stall_mem_o,

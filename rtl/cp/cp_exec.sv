@@ -66,7 +66,8 @@ module cp_exec #(
   output logic                   pkt_ring_o,      // the packet came from the ring
   input  logic                   granted_i,       // the queue's request is taken
   input  logic                   rd_pend_i,       // a read is in flight (cp_fetch)
-  input  logic                   rd_err_i,        // a read the queue wants failed (cp_fetch)
+  input  logic                   rd_err_i,        // a read the queue wants failed (cp_fetch) ...
+  input  logic                   rd_fault_i,      // ... in the MMU, else in memory
   input  logic                   rsp_rd_i,        // read data comes ...
   input  logic                   rsp_wr_i,        // ... or a write is acknowledged
   input  logic                   rsp_err_i,
@@ -237,7 +238,7 @@ module cp_exec #(
       end
       if (rd_err_i) begin
         err_set = 1'b1;
-        err_cause = rsp_fault_i ? CausePageFault : CauseMemError;
+        err_cause = rd_fault_i ? CausePageFault : CauseMemError;
       end
 
       // Stream advance.

@@ -18,8 +18,8 @@
 //
 // Structure, one role a file: cp_exec is the packet state machine (it
 // keeps the stream's position, runs the packets, latches the first error);
-// cp_fetch brings the dwords of the ring and the IBs through a one-beat
-// buffer; cp_hdr_check judges a header against the rules regspec
+// cp_fetch brings the dwords of the ring and the IBs through a prefetch
+// queue; cp_hdr_check judges a header against the rules regspec
 // generates, cp_pkt_check a payload as it executes (with cp_copy_cmd's
 // COPY/BLT/FILL checks), cp_wait_cmp a WAIT_MEM read; cp_copy_cmd forms the
 // copy-engine command; cp_counters counts the busy and stall cycles.  This
@@ -168,6 +168,7 @@ module cp_queue #(
     .granted_i(granted),
     .rd_pend_i(rd_pend),
     .rd_err_i(rd_err),
+    .rd_fault_i(rd_fault),
     .rsp_rd_i(rsp_rd),
     .rsp_wr_i(rsp_wr),
     .rsp_err_i,
@@ -195,13 +196,25 @@ module cp_queue #(
   assign inv_end_o = pl[64 +: 32];
 
   // ---------------------------------------------------------------- stream
+  // The fetch runs ahead while the queue may run; it stops (pf_hold) in
+  // WAIT_MEM's states so the WAIT_MEM read goes alone, and drops what it
+  // holds (pf_off) while the queue is halted, in error or disabled.
+  logic pf_off, pf_hold, fetch_act, rd_fault;
+  logic [47:0] rd_addr_fetch;
+  assign pf_off = (state == StHalted) || (state == StError) ||
+                  ((state == StIdle) && (!enable_i || halt_i));
+  assign pf_hold = (state == StWread) || (state == StWresp) || (state == StWpoll);
+
   cp_fetch #(
-    .BeatBytes(BeatBytes)
+    .BeatBytes(BeatBytes),
+    .Depth(CpFetchDepth)
   ) u_fetch (
     .clk_i,
     .rst_ni,
     .q_act_i(q_act),
     .qreset_i,
+    .pf_off_i(pf_off),
+    .pf_hold_i(pf_hold),
     .base_i,
     .size_log2_i,
     .wptr_i,
@@ -218,16 +231,19 @@ module cp_queue #(
     .consume_o(consume),
     .dw_o(dw),
     .doorbell_o(doorbell),
+    .act_o(fetch_act),
     .rd_req_o(rd_req_fetch),
+    .rd_addr_o(rd_addr_fetch),
     .rd_pend_o(rd_pend),
     .granted_i(granted),
     .req_we_i(req_we_o),
     .rd_wait_i(rd_req_wait),
-    .rd_beat_i(req_addr_o[47:BeatLog2]),
     .rsp_rd_i(rsp_rd),
     .rsp_err_i,
+    .rsp_fault_i,
     .rsp_rdata_i,
-    .rd_err_o(rd_err)
+    .rd_err_o(rd_err),
+    .rd_fault_o(rd_fault)
   );
 
   // ---------------------------------------------------------------- checks
@@ -295,7 +311,7 @@ module cp_queue #(
     .state_i(state),
     .need_dw_i(need_dw),
     .have_dw_i(have_dw),
-    .req_valid_i(req_valid_o),
+    .req_valid_i(wr_req),
     .req_ready_i,
     .busy_cycles_o,
     .stall_mem_o,
@@ -316,7 +332,7 @@ module cp_queue #(
     if (wr_req) req_addr_o = {wr_addr[47:BeatLog2], {BeatLog2{1'b0}}};
     else if (rd_req_wait) req_addr_o = {pl.wait_mem.addr_hi[15:0], pl.wait_mem.addr_lo[31:BeatLog2],
                                         {BeatLog2{1'b0}}};
-    else req_addr_o = {cur_addr[47:BeatLog2], {BeatLog2{1'b0}}};
+    else req_addr_o = rd_addr_fetch;
   end
 
   // Replicate the value over the beat; the strobe picks its lane.  Formed
@@ -356,7 +372,7 @@ module cp_queue #(
     else if (state == StHalted) q_wait = halt_i;
     else q_wait = 1'b0;
     if (!q_wait || qreset_i || rsp_valid_i || req_valid_o || consume) q_act = 1'b1;
-    else q_act = doorbell || fence_irq_o || err_irq_o;
+    else q_act = doorbell || fetch_act || fence_irq_o || err_irq_o;
   end
 
 `ifndef SYNTHESIS
@@ -371,10 +387,6 @@ module cp_queue #(
     if (!rst_ni) begin
       a_wr_held_q <= 1'b0;
     end else if (q_act) begin  // else no write is offered and a_wr_held_q is 0
-      // Reads one at a time: a read is issued only with none pending, and
-      // read data comes only for the read pending (its one id in flight).
-      a_cp_one_read: assert (!(granted && !req_we_o && rd_pend) && !(rsp_rd && !rd_pend))
-        else $error("cp_queue: a second read in flight, or read data with none pending");
       if (qreset_i) begin
         a_wr_held_q <= 1'b0;
       end else begin

@@ -579,6 +579,9 @@ int rand_prog_build(struct rand_prog *p, uint64_t seed, unsigned opts)
 		gen_ib(&g, 1);
 	for (unsigned i = 0; i < nib[0] && !g.ended[0]; i++)
 		gen_ib(&g, 0);
+	/* drawn last: the program above does not move with it */
+	for (unsigned q = 0; q < 2; q++)
+		p->wdb[q] = rnd(&g, p->wptr[q] + 1);
 	p->cmp[p->ncmp++] = (struct rp_range){ DST_PA(1), 3 * 0x400000ull };
 	p->cmp[p->ncmp++] = (struct rp_range){ SCR_PA, 4 * (uint64_t)CHUNK };
 	p->cmp[p->ncmp++] = (struct rp_range){ PT_PA(0, 0), RP_VMIDS * 0x10000ull };

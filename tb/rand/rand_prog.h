@@ -11,7 +11,9 @@
  * WRITE_DATA, COPY/BLT/FILL in every tile mode and element size, TIMESTAMP,
  * WAIT_MEM on a semaphore the other queue advances, fences with and without
  * interrupts after every IB; a controlled share of malformed packets and of
- * accesses to pages that fault (or are null tiles).
+ * accesses to pages that fault (or are null tiles).  Each ring's doorbell
+ * is rung twice: first short of the end (anywhere, mid-packet too), then,
+ * while the queue runs and prefetches, over the rest.
  *
  * The program is built so its end state does not depend on timing: queues
  * write disjoint memory, an access that may fault through a posted write
@@ -54,6 +56,8 @@ struct rand_prog {
 	/* rings, ready to be copied to memory: dwords and write pointer */
 	uint32_t ring[2][1u << RP_RING_LOG2];
 	uint32_t wptr[2];
+	uint32_t wdb[2];                 /* the first doorbell, short of wptr (maybe mid-packet):
+	                                  * the queue prefetches up to it, the rest comes later */
 	/* ranges compared at the end */
 	struct rp_range cmp[8];
 	unsigned ncmp;
@@ -80,8 +84,12 @@ int rand_prog_load(const struct rand_prog *p, struct gm *g);
  * registers without GO) and read every register back into *hash. */
 int rand_prog_sweep(const struct rand_prog *p, struct gm *g, uint64_t *hash);
 
-/* Program the registers and ring the doorbells: the run starts. */
+/* Program the registers and ring the first doorbells (wdb): the run starts. */
 int rand_prog_start(const struct rand_prog *p, struct gm *g);
+
+/* Ring the doorbells over the whole rings (wptr), while the queues run
+ * (and prefetch) what the first ones let them.  GM_OK or the register's error. */
+int rand_prog_ring(const struct rand_prog *p, struct gm *g);
 
 /* Recovery of queue @q (halted on an error, or hung): Q_CTRL.RESET, then a
  * WRITE_DATA and a fence with interrupt from the start of its ring.

@@ -71,6 +71,15 @@ int rand_prog_start(const struct rand_prog *p, struct gm *g)
 		st = st ? st : gm_reg_write(g, GPU_REG_Q_CTRL(q), ctl);
 	}
 	for (unsigned q = 0; q < 2 && !st; q++)
+		st = gm_reg_write(g, GPU_REG_Q_WPTR(q), p->wdb[q]);
+	return st;
+}
+
+int rand_prog_ring(const struct rand_prog *p, struct gm *g)
+{
+	int st = GM_OK;
+
+	for (unsigned q = 0; q < 2 && !st; q++)
 		st = gm_reg_write(g, GPU_REG_Q_WPTR(q), p->wptr[q]);
 	return st;
 }

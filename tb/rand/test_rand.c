@@ -331,12 +331,16 @@ static int run_on(enum gm_backend_kind kind, const struct rand_prog *p, struct e
 	st = st ? st : rand_prog_load(p, g);
 	st = st ? st : rand_prog_sweep(p, g, &e->sweep_hash);
 	st = st ? st : rand_prog_start(p, g);
-	while (!st) {
+	for (bool rung = false; !st;) {
 		uint32_t ce;
 		bool d0, d1;
 
 		(void)gm_step(g, POLL_CYCLES);
-		st = stopped(g, p, 0, &d0);
+		if (!rung) { /* the rest of the rings, on a stream the queues prefetch */
+			st = rand_prog_ring(p, g);
+			rung = true;
+		}
+		st = st ? st : stopped(g, p, 0, &d0);
 		st = st ? st : stopped(g, p, 1, &d1);
 		st = st ? st : rd(g, GPU_REG_CE_STATUS, &ce);
 		if (st || (d0 && d1 && GPU_CE_STATUS_STATE_GET(ce) == GPU_CE_ST_IDLE))

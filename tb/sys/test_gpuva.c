@@ -734,7 +734,11 @@ static void test_residency(void **state)
 	assert_int_equal(tb_mem64(&x.t, aa->loc.addr + 0xff000), pat);
 	assert_int_equal(x.k->st.tdrs, 0);
 	expect_tables_written(&x, dv);
-	/* Destroyed while mapped: unmapped first; a write there now faults. */
+	/* Destroyed while mapped: unmapped first; a write there now faults.
+	 * The monitored fence lands before its submission retires (the fence
+	 * write is acknowledged after memory holds it): wait for the
+	 * retirement, else the release finds render work pending (BUSY). */
+	assert_int_equal(fw_kmd_idle(x.k, BUDGET), GM_OK);
 	assert_int_equal(fw_res_destroy(ra), GM_OK);
 	assert_int_equal(fw_paging_wait(x.k, BUDGET), GM_OK);
 	expect_tables_written(&x, dv);
