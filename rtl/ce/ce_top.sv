@@ -46,20 +46,12 @@ module ce_top #(
   output logic [1:0]             state_o,
   output logic [31:0]            busy_cycles_o,
   output logic [31:0]            bytes_o,        // bytes written (by strobe)
-  // Memory request channel and responses
+  // Memory request channel and responses (id: {CE_CLIENT | tag, write})
   output logic                   req_valid_o,
   input  logic                   req_ready_i,
-  output logic                   req_we_o,
-  output logic [TagW-1:0]        req_tag_o,
-  output logic [47:0]            req_addr_o,
-  output logic [BeatBytes*8-1:0] req_wdata_o,
-  output logic [BeatBytes-1:0]   req_wstrb_o,
+  output gpu_pkg::mem_req_t      req_o,
   input  logic                   rsp_valid_i,
-  input  logic                   rsp_we_i,
-  input  logic [TagW-1:0]        rsp_tag_i,
-  input  logic                   rsp_err_i,
-  input  logic                   rsp_fault_i,
-  input  logic [BeatBytes*8-1:0] rsp_rdata_i
+  input  gpu_pkg::mem_rsp_t      rsp_i
 );
 
   `include "gpu_defs.svh"
@@ -79,6 +71,10 @@ module ce_top #(
     if (BeatBytes < 16 || BeatBytes > 64) $error("ce_top: BeatBytes must be 16..64");
     if ((1 << TagW) != RobSlots) $error("ce_top: TagW must be log2 of CE_ROB_SLOTS");
   end
+
+  // A read response's tag: its slot.
+  logic [TagW-1:0] rsp_tag;
+  assign rsp_tag = rsp_i.id[TagW:1];
 
   ce_state_e st_q, st_d;
   logic fill_q, fault_q, fault_d;
@@ -232,11 +228,7 @@ module ce_top #(
     e_hi = '0;
     rd_req = 1'b0;
     req_valid_o = 1'b0;
-    req_we_o = 1'b0;
-    req_tag_o = '0;
-    req_addr_o = '0;
-    req_wstrb_o = '0;
-    req_wdata_o = '0;
+    req_o = '0;
 
     if (busy) begin
       pf_full = (PfW2+1)'(pf_wr_q - pf_rd_q) == (PfW2+1)'(PfDepth);
@@ -296,13 +288,13 @@ module ce_top #(
       // at req_ready_i: valid/ready rules).
       rd_req = !rq_empty && !wr_req && !stop;
       req_valid_o = wr_req || rd_req;
-      req_we_o = wr_req;
-      req_tag_o = wr_req ? '0 : rq_slot;
-      req_addr_o = {rq_beat, {BL{1'b0}}};
+      req_o.id = {7'(CeClient) | (wr_req ? 7'd0 : 7'(rq_slot)), wr_req};
+      req_o.we = wr_req;
+      req_o.addr = {rq_beat, {BL{1'b0}}};
       if (wr_req) begin
-        req_addr_o = wr_addr;
-        req_wstrb_o = wr_strb;
-        req_wdata_o = wr_data;
+        req_o.addr = wr_addr;
+        req_o.wstrb = wr_strb;
+        req_o.wdata = wr_data;
       end
     end
   end
@@ -380,11 +372,11 @@ module ce_top #(
         pair = cmd_i.h > 16'd1 && (cmd_i.src_mode != TileLinear || cmd_i.dst_mode != TileLinear);
       end
       granted = req_valid_o && req_ready_i;
-      rq_pop = granted && !req_we_o;
-      rsp_rd = rsp_valid_i && !rsp_we_i;
-      rsp_wr = rsp_valid_i && rsp_we_i;
+      rq_pop = granted && !wr_req;
+      rsp_rd = rsp_valid_i && !rsp_i.id[0];
+      rsp_wr = rsp_valid_i && rsp_i.id[0];
       // Bytes a granted write carries (counted only for one).
-      if (wr_req) wr_bytes = 7'($countones(req_wstrb_o));
+      if (wr_req) wr_bytes = 7'($countones(wr_strb));
       st_d = st_q;
       fault_d = fault_q;
       alloc_d = alloc_q;
@@ -405,7 +397,7 @@ module ce_top #(
       end
       if (rsp_rd) begin
         rd_out_d = rd_out_d - (TagW+1)'(1);
-        rob_v_d[rsp_tag_i] = 1'b1;
+        rob_v_d[rsp_tag] = 1'b1;
       end
       // A piece extracted: slots older than its reuse window are free.
       e_nf = e_seq - (TagW+1)'(ReuseWays);
@@ -416,7 +408,7 @@ module ce_top #(
       end
 
       // Writes in flight (the ways: ce_wr).
-      if (granted && req_we_o) wr_out_d = wr_out_d + 16'd1;
+      if (granted && wr_req) wr_out_d = wr_out_d + 16'd1;
       if (rsp_wr) wr_out_d = wr_out_d - 16'd1;
 
       unique case (st_q)
@@ -443,9 +435,9 @@ module ce_top #(
         default: st_d = CeIdle;
       endcase
 
-      if (rsp_valid_i && rsp_err_i && st_q != CeIdle && st_q != CeAbort) begin
+      if (rsp_valid_i && rsp_i.err && st_q != CeIdle && st_q != CeAbort) begin
         st_d = CeAbort;
-        fault_d = rsp_fault_i;
+        fault_d = rsp_i.fault;
       end
       // The owning queue was reset: stop as on an error (the queue no longer
       // waits for done_o).
@@ -519,7 +511,7 @@ module ce_top #(
         w_q <= cmd_i.w;
       end
       busy_q <= busy_q + {31'd0, st_q != CeIdle};
-      if (granted && req_we_o) bytes_q <= bytes_q + 32'(wr_bytes);
+      if (granted && wr_req) bytes_q <= bytes_q + 32'(wr_bytes);
       alloc_q <= alloc_d;
       free_q <= free_d;
       rd_out_q <= rd_out_d;
@@ -549,7 +541,7 @@ module ce_top #(
   // its stage advances, whole words.
   always_ff @(posedge clk_i) begin
     if (ce_act) begin  // each write below needs it
-      if (rsp_rd) rob_q[rsp_tag_i] <= rsp_rdata_i;
+      if (rsp_rd) rob_q[rsp_tag] <= rsp_i.rdata;
       if (pf_push) pf_q[pf_wr_q[PfW2-1:0]] <= pf_in;
       if (rq_push) rq_q[rq_wr_q[1:0]] <= {s_addr[47:BL], alloc_q[TagW-1:0]};
       if (s_new) begin
@@ -559,8 +551,8 @@ module ce_top #(
     end
   end
 
-  logic unused;
-  assign unused = ^d_pos_unused;
+  logic unused;  // and the response's client bits: the arbiter matched them
+  assign unused = ^{d_pos_unused, rsp_i.id[7:TagW+1]};
 
 `ifndef SYNTHESIS
   // Assertions (Verilator --assert; a failure is a model error, gm.h).
@@ -579,17 +571,17 @@ module ce_top #(
         a_ce_wr_ack_known: assert (!(rsp_wr && wr_out_q == '0))
           else $error("ce_top: write ack with none in flight");
         // Unique tags in flight: a read's data lands in a slot that holds none.
-        a_ce_rob_tag_unique: assert (!(rsp_rd && rob_v_q[rsp_tag_i]))
-          else $error("ce_top: read data for slot %0d, which holds data", rsp_tag_i);
+        a_ce_rob_tag_unique: assert (!(rsp_rd && rob_v_q[rsp_tag]))
+          else $error("ce_top: read data for slot %0d, which holds data", rsp_tag);
       end
       a_ce_state_legal: assert (ce_state_legal(st_q))
         else $error("ce_top: illegal state %h", st_q);
       if (stop) begin
         // An abort writes nothing more (README: the engine drains).
-        a_ce_abort_no_write: assert (!(granted && req_we_o))
+        a_ce_abort_no_write: assert (!(granted && req_o.we))
           else $error("ce_top: a write issued after the abort");
         // ... nor reads: the abort only waits for what is in flight.
-        a_ce_abort_no_read: assert (!(granted && !req_we_o))
+        a_ce_abort_no_read: assert (!(granted && !req_o.we))
           else $error("ce_top: a read issued after the abort");
       end
       if (done_o) begin
