@@ -94,9 +94,9 @@ module cp_queue #(
   localparam int unsigned PayloadDw = PktFixedDw;  // largest fixed payload
 
   // The beat holds whole 64-bit values and at least one dword per lane.
-  localparam bit BeatOk = (BeatBytes >= 8) && (BeatBytes <= 64) && ((1 << BeatLog2) == BeatBytes);
   initial begin : check_params
-    if (!BeatOk) $error("cp_queue: BeatBytes must be a power of two in 8..64");
+    if (BeatBytes < 8 || BeatBytes > 64 || (1 << BeatLog2) != BeatBytes)
+      $error("cp_queue: BeatBytes must be a power of two in 8..64");
   end
 
   // ---------------------------------------------------------------- wiring
