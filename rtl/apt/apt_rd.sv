@@ -301,6 +301,7 @@ module apt_rd #(
     .clk_i,
     .rst_ni,
     .en_i(act_i),
+    .clr_i(1'b0),
     .wvalid_i(ru_push),
     .wdata_i(ru_in),
     .rready_i(ru_pop),

@@ -300,6 +300,7 @@ module apt_wr #(
     .clk_i,
     .rst_ni,
     .en_i(act_i),
+    .clr_i(1'b0),
     .wvalid_i(wq_push),
     .wdata_i(wc_q),
     .rready_i(wq_pop),

@@ -11,7 +11,9 @@
 // How to drive it: with en_i high, wvalid_i pushes wdata_i and rready_i
 // pops the head; both may come in one cycle (a push into a full FIFO
 // together with a pop is not allowed either: the push is checked against
-// the count before the pop).  Without en_i nothing changes: a block that
+// the count before the pop).  clr_i (with en_i) empties the FIFO instead,
+// whatever else comes (a block that drops its queue on an abort or a new
+// command; tie it low otherwise).  Without en_i nothing changes: a block that
 // is idle (its act signal low) holds its FIFO still and the FIFO's
 // registers are not written.  rdata_o is the head, meaningful while
 // count_o is not zero; count_o is from the pointers of this cycle (full
@@ -33,6 +35,7 @@ module prim_fifo_sync #(
   input  logic                     clk_i,
   input  logic                     rst_ni,
   input  logic                     en_i,      // without it nothing moves
+  input  logic                     clr_i,     // with en_i: empty the FIFO
   input  logic                     wvalid_i,  // push wdata_i
   input  logic [Width-1:0]         wdata_i,
   input  logic                     rready_i,  // pop the head
@@ -63,8 +66,13 @@ module prim_fifo_sync #(
     wr_d = wr_q;
     rd_d = rd_q;
     if (en_i) begin  // read only with it
-      wr_d = wr_q + (AW+1)'(wvalid_i);
-      rd_d = rd_q + (AW+1)'(rready_i);
+      if (clr_i) begin
+        wr_d = '0;
+        rd_d = '0;
+      end else begin
+        wr_d = wr_q + (AW+1)'(wvalid_i);
+        rd_d = rd_q + (AW+1)'(rready_i);
+      end
     end
   end
 
@@ -85,8 +93,9 @@ module prim_fifo_sync #(
 
   // The FIFO stays within its depth (the pointers wrap one bit wider): no
   // push while full (even with a pop in the same cycle), no pop while
-  // empty.  One check, one block: each is evaluated every cycle.
-  `ASSERT_IF(FifoBounds_A, !(wvalid_i && (wr_q - rd_q) == (AW+1)'(Depth)) && !(rready_i && wr_q == rd_q), en_i)
+  // empty (a clear drops whatever comes with it).  One check, one block:
+  // each is evaluated every cycle.
+  `ASSERT_IF(FifoBounds_A, clr_i || !(wvalid_i && (wr_q - rd_q) == (AW+1)'(Depth)) && !(rready_i && wr_q == rd_q), en_i)
 
 endmodule
 
