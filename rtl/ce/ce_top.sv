@@ -157,17 +157,17 @@ module ce_top #(
   logic [RobSlots-1:0] rob_v_q, rob_v_d;
   logic [BeatBytes*8-1:0] rob_q [RobSlots];
 
-  // Piece FIFO: {pos, seq, len, off, slot}
+  // Piece FIFO (u_pf): {pos, seq, len, off, slot}
   localparam int unsigned PfW = 3 + (TagW+1) + 5 + 6 + TagW;
-  logic [PfW-1:0] pf_q [PfDepth];
-  logic [PfW2:0] pf_wr_q, pf_rd_q;
+  logic [PfW-1:0] pf_head;
+  logic [PfW2:0] pf_count;
 
-  // Read queue: a piece on a new beat takes a slot at once and leaves its
-  // read here, so the walker never waits for the memory channel (writes have
-  // it first); reads go out in slot order.
+  // Read queue (u_rq): a piece on a new beat takes a slot at once and
+  // leaves its read here, {beat, slot}, so the walker never waits for the
+  // memory channel (writes have it first); reads go out in slot order.
   localparam int unsigned RqDepth = 4;
-  logic [48-BL+TagW-1:0] rq_q [RqDepth];
-  logic [2:0] rq_wr_q, rq_rd_q;
+  logic [48-BL+TagW-1:0] rq_head;
+  logic [2:0] rq_count;
 
   // Write side (ce_wr): the byte FIFO and the write-combining ways.
   logic [6:0] bf_cnt;
@@ -231,13 +231,13 @@ module ce_top #(
     req_o = '0;
 
     if (busy) begin
-      pf_full = (PfW2+1)'(pf_wr_q - pf_rd_q) == (PfW2+1)'(PfDepth);
-      pf_empty = pf_wr_q == pf_rd_q;
-      rq_full = 3'(rq_wr_q - rq_rd_q) == 3'(RqDepth);
-      rq_empty = rq_wr_q == rq_rd_q;
+      pf_full = pf_count == (PfW2+1)'(PfDepth);
+      pf_empty = pf_count == '0;
+      rq_full = rq_count == 3'(RqDepth);
+      rq_empty = rq_count == '0;
       slot_free = (TagW+1)'(alloc_q - free_q) < (TagW+1)'(RobSlots);
-      if (!pf_empty) {e_pos, e_seq, e_len, e_off, e_slot} = pf_q[pf_rd_q[PfW2-1:0]];
-      if (!rq_empty) {rq_beat, rq_slot} = rq_q[rq_rd_q[1:0]];
+      if (!pf_empty) {e_pos, e_seq, e_len, e_off, e_slot} = pf_head;
+      if (!rq_empty) {rq_beat, rq_slot} = rq_head;
 
       // The reuse window's search, only while a piece waits.
       if (run && s_valid) begin
@@ -465,11 +465,7 @@ module ce_top #(
       rd_out_q <= '0;
       cam_v_q <= '0;
       cam_ptr_q <= '0;
-      rq_wr_q <= '0;
-      rq_rd_q <= '0;
       rob_v_q <= '0;
-      pf_wr_q <= '0;
-      pf_rd_q <= '0;
       wr_out_q <= '0;
       start_q <= 1'b0;
       pair_q <= 1'b0;
@@ -517,33 +513,50 @@ module ce_top #(
       rd_out_q <= rd_out_d;
       cam_v_q <= cam_v_d;
       cam_ptr_q <= start ? '0 : cam_ptr_d;
-      if (start || stop) begin
-        rq_wr_q <= '0;
-        rq_rd_q <= '0;
-      end else begin
-        rq_wr_q <= rq_wr_q + {2'd0, rq_push};
-        rq_rd_q <= rq_rd_q + {2'd0, rq_pop};
-      end
       rob_v_q <= rob_v_d;
-      if (start || stop) begin
-        pf_wr_q <= '0;
-        pf_rd_q <= '0;
-      end else begin
-        pf_wr_q <= pf_wr_q + (PfW2+1)'(pf_push);
-        pf_rd_q <= pf_rd_q + (PfW2+1)'(pf_pop);
-      end
       wr_out_q <= wr_out_d;
     end
   end
 
-  // Storage without reset: the ROB, the piece FIFO, the read queue and the
-  // reuse window's tags (read only under cam_v_q); each written only when
-  // its stage advances, whole words.
+  // The piece FIFO and the read queue (prim_fifo_sync, which checks their
+  // bounds): they move with ce_act, are emptied by an abort (a command
+  // finds them empty: a_ce_done_empty) and are read only out of CeIdle.
+  prim_fifo_sync #(
+    .Width(PfW),
+    .Depth(PfDepth)
+  ) u_pf (
+    .clk_i,
+    .rst_ni,
+    .en_i(ce_act),
+    .clr_i(stop),
+    .wvalid_i(pf_push),
+    .wdata_i(pf_in),
+    .rready_i(pf_pop),
+    .out_en_i(busy),
+    .rdata_o(pf_head),
+    .count_o(pf_count)
+  );
+  prim_fifo_sync #(
+    .Width(48 - BL + TagW),
+    .Depth(RqDepth)
+  ) u_rq (
+    .clk_i,
+    .rst_ni,
+    .en_i(ce_act),
+    .clr_i(stop),
+    .wvalid_i(rq_push),
+    .wdata_i({s_addr[47:BL], alloc_q[TagW-1:0]}),
+    .rready_i(rq_pop),
+    .out_en_i(busy),
+    .rdata_o(rq_head),
+    .count_o(rq_count)
+  );
+
+  // Storage without reset: the ROB and the reuse window's tags (read only
+  // under cam_v_q); each written only when its stage advances, whole words.
   always_ff @(posedge clk_i) begin
     if (ce_act) begin  // each write below needs it
       if (rsp_rd) rob_q[rsp_tag] <= rsp_i.rdata;
-      if (pf_push) pf_q[pf_wr_q[PfW2-1:0]] <= pf_in;
-      if (rq_push) rq_q[rq_wr_q[1:0]] <= {s_addr[47:BL], alloc_q[TagW-1:0]};
       if (s_new) begin
         cam_beat_q[cam_ptr_q] <= s_addr[47:BL];
         cam_slot_q[cam_ptr_q] <= alloc_q[TagW-1:0];
@@ -596,14 +609,7 @@ module ce_top #(
       // At most one read per reorder slot.
       a_ce_rd_out_max: assert (32'(rd_out_q) <= RobSlots)
         else $error("ce_top: %0d reads in flight, %0d slots", rd_out_q, RobSlots);
-      // The piece FIFO and the read queue never overflow or underflow.
-      a_ce_pf_bounds: assert (!(pf_push && pf_full) && !(pf_pop && pf_empty) &&
-                              32'((PfW2+1)'(pf_wr_q - pf_rd_q)) <= PfDepth)
-        else $error("ce_top: piece FIFO push %0d pop %0d at %0d entries", pf_push, pf_pop,
-                    (PfW2+1)'(pf_wr_q - pf_rd_q));
-      a_ce_rq_bounds: assert (!(rq_push && rq_full) && !(rq_pop && rq_empty) &&
-                              32'(3'(rq_wr_q - rq_rd_q)) <= RqDepth)
-        else $error("ce_top: read queue push %0d pop %0d", rq_push, rq_pop);
+      // The piece FIFO and the read queue check their own bounds (prim_fifo_sync).
     end
   end
 
