@@ -109,13 +109,12 @@ module mmu_top #(
   logic out_valid_d;
   out_sel_e out_sel_d;
   logic [47:0] out_addr_d;
-  // Output buffer: two entries, head in slot 0.  Room is judged on the
-  // registered count alone, so no logic here waits on mem_req_ready_i in the
-  // same cycle (the memory port's ready only pops the head).  The entries
-  // move only on a pop or a push (storage, below); an empty slot is zero.
-  logic [1:0] ob_valid_q, ob_valid_d;
-  gpu_pkg::mem_req_t ob_q [2];  // a request to the memory port (beat aligned, translated)
-  logic ob_pop, ob_slot;
+  // Output buffer (u_ob, below): two requests to the memory port (beat
+  // aligned, translated), the head in entry 0.  Room is judged on the
+  // registered count alone, so no logic here waits on mem_req_ready_i in
+  // the same cycle (the memory port's ready only pops the head).
+  logic [1:0] ob_count;
+  logic ob_pop;
 
   logic syn_valid_q, syn_valid_d, syn_fault_q, syn_fault_d;
   logic [MemIdW-1:0] syn_id_q, syn_id_d;
@@ -134,7 +133,7 @@ module mmu_top #(
   logic m_busy_q, m_act, wk_act;
   always_comb begin
     m_act = in_valid_i || mem_rsp_valid_i || inv_i;
-    if (m_busy_q) m_act = m_act || wk_act || syn_valid_q || ob_valid_q[0];
+    if (m_busy_q) m_act = m_act || wk_act || syn_valid_q || ob_count != '0;
   end
 
   // Room and responses, with m_act (before the walker and the input, which
@@ -146,7 +145,7 @@ module mmu_top #(
     wk_rsp = 1'b0;
     syn_free = 1'b0;
     if (m_act) begin
-      out_free = !ob_valid_q[1];
+      out_free = ob_count != 2'd2;
       client_rsp = mem_rsp_valid_i && mem_rsp_i.id != WalkIdW;
       wk_rsp = mem_rsp_valid_i && mem_rsp_i.id == WalkIdW;
       syn_free = !syn_valid_q || !client_rsp;
@@ -382,21 +381,11 @@ module mmu_top #(
   assign lk_use = wk_lk_use || in_lk_use;
   assign fault_o = wk_fault || in_fault;
 
-  // Output buffer: pop the head the memory port took, then append the push
-  // (to slot ob_slot).  Apart from the block above: the memory port's ready
-  // is a top-level input, and logic that reads one is evaluated again on
-  // each input change, so only this reads it.  A head means m_act.
-  always_comb begin
-    ob_valid_d = ob_valid_q;
-    ob_pop = 1'b0;
-    ob_slot = 1'b0;
-    if (m_act) begin
-      ob_pop = ob_valid_q[0] && mem_req_ready_i;
-      if (ob_pop) ob_valid_d = {1'b0, ob_valid_q[1]};
-      ob_slot = ob_valid_d[0];
-      if (out_valid_d) ob_valid_d[ob_slot] = 1'b1;
-    end
-  end
+  // Output buffer: pop the head the memory port took.  Apart from the
+  // block above: the memory port's ready is a top-level input, and logic
+  // that reads one is evaluated again on each input change, so only this
+  // (and u_ob's pointer) reads it.  A head means m_act.
+  assign ob_pop = m_act && ob_count != '0 && mem_req_ready_i;
 
   // The fault report names the access that faulted: the input or the head.
   always_comb begin
@@ -417,7 +406,6 @@ module mmu_top #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       m_busy_q <= 1'b1;
-      ob_valid_q <= '0;
       syn_valid_q <= 1'b0;
       syn_id_q <= '0;
       syn_fault_q <= 1'b0;
@@ -426,7 +414,6 @@ module mmu_top #(
     end else begin
       m_busy_q <= m_act;
       if (m_act) begin  // else idle: the state stays as it is
-        ob_valid_q <= ob_valid_d;
         syn_valid_q <= syn_valid_d;
         syn_id_q <= syn_id_d;
         syn_fault_q <= syn_fault_d;
@@ -436,35 +423,36 @@ module mmu_top #(
     end
   end
 
-  // The output buffer (reset to zero, as its idle contents show on the
-  // ports), written only when it moves (with m_act): it shifts on a pop
-  // (its tail clears) and takes the push, formed here from its source
-  // (out_sel_d): the input, the queue's head or the walker's read.
+  // The output buffer: a prim_fifo_sync that keeps its head in entry 0
+  // (Shift): the memory port shows that entry as it is, zero while empty
+  // (its entries reset to zero), with no read mux.  It moves with m_act;
+  // the push is formed from its source (out_sel_d): the input, the
+  // queue's head or the walker's read.
   logic [47:0] out_beat;
   assign out_beat = out_addr_d & ~(48'(BeatBytes) - 48'd1);
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      ob_q[0] <= '0;
-      ob_q[1] <= '0;
-    end else if (m_act) begin
-      if (ob_pop) begin
-        ob_q[0] <= ob_q[1];
-        ob_q[1] <= '0;
-      end
-      if (out_valid_d) begin
-        unique case (out_sel_d)
-          OutHead: ob_q[ob_slot] <= {h_id, h_we, out_beat, mq_head_dat};
-          OutWalk: ob_q[ob_slot] <= {WalkIdW, 1'b0, out_beat, BB'(0), BeatBytes'(0)};
-          default: ob_q[ob_slot] <= {in_req_i.id, in_req_i.we, out_beat, in_dat};
-        endcase
-      end
-    end
-  end
+  gpu_pkg::mem_req_t ob_in;
+  assign ob_in = (out_sel_d == OutHead) ? {h_id, h_we, out_beat, mq_head_dat} :
+                 (out_sel_d == OutWalk) ? {WalkIdW, 1'b0, out_beat, BB'(0), BeatBytes'(0)} :
+                                          {in_req_i.id, in_req_i.we, out_beat, in_dat};
+  prim_fifo_sync #(
+    .Width(gpu_pkg::MemReqBits),
+    .Depth(2),
+    .Shift(1'b1)
+  ) u_ob (
+    .clk_i,
+    .rst_ni,
+    .en_i(m_act),
+    .clr_i(1'b0),
+    .wvalid_i(out_valid_d),
+    .wdata_i(ob_in),
+    .rready_i(ob_pop),
+    .out_en_i(1'b1),  // the count says whether the port has a request
+    .rdata_o(mem_req_o),
+    .count_o(ob_count)
+  );
 
   assign in_ready_o = in_take;
-  // The head's fields (an empty head is all zeros).
-  assign mem_req_valid_o = ob_valid_q[0];
-  assign mem_req_o = ob_q[0];
+  assign mem_req_valid_o = ob_count != '0;
 
   // Memory responses for clients first; a synthetic one waits for a gap.
   always_comb begin
@@ -499,24 +487,22 @@ module mmu_top #(
       // of an assertion's expression (here a 345-bit compare), the test of
       // an `if` only.
       if (a_stall_q) begin
-        a_mmu_req_stable: assert (mem_req_valid_o && ob_q[0] == a_ob_q)
+        a_mmu_req_stable: assert (mem_req_valid_o && mem_req_o == a_ob_q)
           else $error("mmu_top: the memory request changed while refused");
       end
       a_stall_q <= mem_req_valid_o && !mem_req_ready_i;
       // Kept only while refused (the check reads it only then).
-      if (mem_req_valid_o && !mem_req_ready_i) a_ob_q <= ob_q[0];
+      if (mem_req_valid_o && !mem_req_ready_i) a_ob_q <= mem_req_o;
     end
   end
   // With m_act (idle: neither buffer moves, so what held still holds).
   always_ff @(posedge clk_i) begin
     if (rst_ni && m_act) begin
-      // The output buffer: filled from slot 0, never pushed when full.
-      a_mmu_ob_bounds: assert (ob_valid_q != 2'b10 && !(out_valid_d && ob_valid_q[1]))
-        else $error("mmu_top: output buffer %b, push %0d", ob_valid_q, out_valid_d);
-      // An empty head slot is zero (the port shows slot 0 as it is; slot 1
+      // The output buffer checks its own bounds (prim_fifo_sync).  An empty
+      // head is zero (the port shows entry 0 as it is; the last entry
       // clears as it moves up).  Compared only when empty: it is wide.
-      if (!ob_valid_q[0]) begin
-        a_mmu_ob_empty_zero: assert (ob_q[0] == '0)
+      if (!mem_req_valid_o) begin
+        a_mmu_ob_empty_zero: assert (mem_req_o == '0)
           else $error("mmu_top: empty output buffer head not zero");
       end
       // On events (idle: no response, no input, no synthetic one).

@@ -23,6 +23,14 @@
 // every cycle, so a block that reads its FIFO only while busy does not
 // pay for a wide head copied while idle.  Pushing full or popping empty
 // is a design error, caught by the assertion below.
+//
+// Shift = 1 keeps the entries in order instead, the head in entry 0: a
+// pop moves every entry down one (the last clears) and a push lands in the
+// first free entry.  rdata_o is then entry 0 itself, always (out_en_i
+// gates only count_o): no read mux, zero while empty, so a port can show
+// the head as it is.  The entries reset to zero.  For a few wide entries
+// read every cycle (mmu_top's output buffer); a deep FIFO would shift too
+// much.
 
 `default_nettype none
 
@@ -30,7 +38,8 @@
 
 module prim_fifo_sync #(
   parameter int unsigned Width = 8,  // bits per entry
-  parameter int unsigned Depth = 4   // entries: a power of two, at least 2
+  parameter int unsigned Depth = 4,  // entries: a power of two, at least 2
+  parameter bit          Shift = 1'b0  // the head stays in entry 0 (above)
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -53,15 +62,7 @@ module prim_fifo_sync #(
   logic [Width-1:0] q [Depth];
   logic [AW:0] wr_q, wr_d, rd_q, rd_d;
 
-  always_comb begin
-    count_o = '0;
-    rdata_o = '0;
-    if (out_en_i) begin
-      count_o = wr_q - rd_q;
-      rdata_o = q[rd_q[AW-1:0]];
-    end
-  end
-
+  // The pointers: with Shift, rd_q stays 0 and wr_q is the count.
   always_comb begin
     wr_d = wr_q;
     rd_d = rd_q;
@@ -69,6 +70,8 @@ module prim_fifo_sync #(
       if (clr_i) begin
         wr_d = '0;
         rd_d = '0;
+      end else if (Shift) begin
+        wr_d = wr_q + (AW+1)'(wvalid_i) - (AW+1)'(rready_i);
       end else begin
         wr_d = wr_q + (AW+1)'(wvalid_i);
         rd_d = rd_q + (AW+1)'(rready_i);
@@ -86,9 +89,43 @@ module prim_fifo_sync #(
     end
   end
 
-  // The storage, without reset: an entry is read only after its push.
-  always_ff @(posedge clk_i) begin
-    if (en_i && wvalid_i) q[wr_q[AW-1:0]] <= wdata_i;
+  if (Shift) begin : g_shift
+    always_comb begin
+      count_o = '0;
+      if (out_en_i) count_o = wr_q;
+    end
+    assign rdata_o = q[0];
+
+    // The entries, reset to zero and written only when they move: a pop
+    // shifts them down (the last clears), then the push takes the first
+    // free entry.
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        for (int unsigned i = 0; i < Depth; i++) q[i] <= '0;
+      end else if (en_i && clr_i) begin
+        for (int unsigned i = 0; i < Depth; i++) q[i] <= '0;
+      end else if (en_i) begin
+        if (rready_i) begin
+          for (int unsigned i = 0; i + 1 < Depth; i++) q[i] <= q[i+1];
+          q[Depth-1] <= '0;
+        end
+        if (wvalid_i) q[AW'(wr_q - (AW+1)'(rready_i))] <= wdata_i;
+      end
+    end
+  end else begin : g_ring
+    always_comb begin
+      count_o = '0;
+      rdata_o = '0;
+      if (out_en_i) begin
+        count_o = wr_q - rd_q;
+        rdata_o = q[rd_q[AW-1:0]];
+      end
+    end
+
+    // The storage, without reset: an entry is read only after its push.
+    always_ff @(posedge clk_i) begin
+      if (en_i && wvalid_i) q[wr_q[AW-1:0]] <= wdata_i;
+    end
   end
 
   // The FIFO stays within its depth (the pointers wrap one bit wider): no

@@ -3,8 +3,10 @@
 // test_prim_fifo: rtl/prim/prim_fifo_sync.sv against a queue model.
 //
 // Purpose: random pushes and pops (and idle cycles with en_i low, and now
-// and then a clear, clr_i) on a 4-entry FIFO; every cycle the count (full,
-// empty) and the head are compared with an SV queue.  +overflow: the last cycles push into the full FIFO,
+// and then a clear, clr_i) on a 4-entry FIFO, as a ring (u_dut) and with
+// its head kept in entry 0 (u_shift, Shift = 1); every cycle each one's
+// count (full, empty) and head are compared with an SV queue, and the
+// shifting one's head must be zero while empty.  +overflow: the last cycles push into the full FIFO,
 // which its assertion FifoBounds_A must stop (the CTest
 // rtl_prim_fifo_assert looks for the label in the output).  Prints
 // "test_prim_fifo: PASS"; exits non-zero on a mismatch.
@@ -18,8 +20,8 @@ module test_prim_fifo;
   logic clk_i = 1'b0;
   logic rst_ni = 1'b0;
   logic en, clr, wvalid, rready, full, empty;
-  logic [Width-1:0] wdata, rdata;
-  logic [$clog2(Depth):0] count;
+  logic [Width-1:0] wdata, rdata, s_rdata;
+  logic [$clog2(Depth):0] count, s_count;
   logic [Width-1:0] m [$];
   int unsigned cycles = 0, pushes = 0, pops = 0, fulls = 0, clears = 0;
   bit overflow;
@@ -27,6 +29,10 @@ module test_prim_fifo;
   prim_fifo_sync #(.Width(Width), .Depth(Depth)) u_dut (
     .clk_i, .rst_ni, .en_i(en), .clr_i(clr), .wvalid_i(wvalid), .wdata_i(wdata), .rready_i(rready), .out_en_i(1'b1),
     .rdata_o(rdata), .count_o(count)
+  );
+  prim_fifo_sync #(.Width(Width), .Depth(Depth), .Shift(1'b1)) u_shift (
+    .clk_i, .rst_ni, .en_i(en), .clr_i(clr), .wvalid_i(wvalid), .wdata_i(wdata), .rready_i(rready),
+    .out_en_i(1'b1), .rdata_o(s_rdata), .count_o(s_count)
   );
   assign full = 32'(count) == Depth;
   assign empty = count == '0;
@@ -62,6 +68,9 @@ module test_prim_fifo;
                empty, full, m.size());
       if (m.size() != 0 && rdata != m[0])
         $fatal(1, "cycle %0d: head %h, model %h", cycles, rdata, m[0]);
+      if (s_count != count || s_rdata != (m.size() != 0 ? m[0] : '0))
+        $fatal(1, "cycle %0d: shifting FIFO count %0d head %h, model %0d %h", cycles, s_count,
+               s_rdata, m.size(), m.size() != 0 ? m[0] : '0);
       if (full) fulls++;
       // The next cycle's inputs: legal pushes and pops, sometimes idle.
       en = ($urandom % 8) != 0;
