@@ -10,7 +10,6 @@ package gpu_pkg;
   // forms it, through cp_exec, cp_queue and gpu_top's queue pick to ce_top,
   // which latches it when it takes the command. All zero while no command is
   // offered.
-  localparam int unsigned CeCmdBits = 330;
   typedef struct packed {
     logic        fill;       // FILL: write value, read no source
     logic [47:0] src_base;   // source surface base, bytes (GPU VA)
@@ -28,5 +27,32 @@ package gpu_pkg;
     logic [15:0] h;          // rows
     logic [63:0] value;      // FILL pattern
   } ce_cmd_t;
+
+  // mem_req_t: A memory request beat on the memory channel: what a client (a
+  // queue, the aperture, the copy engine) offers the arbiter on its valid/ready
+  // channel, what the arbiter's grant passes to the MMU (its VMID beside it) and
+  // what the MMU's output buffer holds for gpu_top's memory master port
+  // (translated; the walker's reads too). Sized for gpu_top's BeatBytes 32 and
+  // MemIdW 8 (gpu_top checks both).
+  localparam int unsigned MemReqBits = 345;
+  typedef struct packed {
+    logic [7:0]   id;     // client and tag, bit 0 the write flag: queue q, APT_CLIENT | slot, CE_CLIENT | tag, WALK_ID
+    logic         we;     // write
+    logic [47:0]  addr;   // byte address, beat aligned (GPU VA before the MMU, PA after)
+    logic [255:0] wdata;  // write data, byte i in bits 8i+7:8i
+    logic [31:0]  wstrb;  // byte enables of the write
+  } mem_req_t;
+
+  // mem_rsp_t: A memory response beat on the memory channel: the memory port's
+  // (registered in gpu_top; fault 0), the MMU's to the arbiter (a memory one, or
+  // a null tile's or a fault's it makes) and the arbiter's to every client,
+  // whose c_rsp_valid names the one it is for. Responses are always accepted.
+  localparam int unsigned MemRspBits = 266;
+  typedef struct packed {
+    logic [7:0]   id;     // the request's id: client and tag, bit 0 the write flag
+    logic         err;    // the access failed (a fault, or the memory's error)
+    logic         fault;  // with err: the MMU refused it (a translation fault)
+    logic [255:0] rdata;  // read data (zero for a null tile or a fault)
+  } mem_rsp_t;
 
 endpackage

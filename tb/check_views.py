@@ -7,7 +7,10 @@ Usage: tb/check_views.py DUMP.fst VIEW.gtkw... [--mark NAME SIGNAL]...
 Reads the dump's signal list (the header fst2vcd prints, up to
 $enddefinitions) and each view's signal lines, and fails naming every signal
 a view shows that the dump does not have: a view that refers to a renamed
-or removed signal shows an empty row in GTKWave, silently.
+or removed signal shows an empty row in GTKWave, silently.  A bit of a
+vector, (N)TOP.a.v[7:0] (N counting from the MSB, GTKWave's own form), is
+there when the vector is and N is within it: a field of a packed struct is
+shown as its bits, #{name} (N)v[msb:lsb] ... (M)v[msb:lsb].
 
 --mark NAME SIGNAL: each named marker of each view whose name begins with
 NAME, and each event the view lists ("[*] event PS NAME", before markers
@@ -18,6 +21,7 @@ or one is elsewhere, naming both times.
 
 Exit 0 when all hold, 1 otherwise, 2 on a usage error or an unreadable dump.
 """
+import re
 import subprocess
 import sys
 
@@ -112,6 +116,14 @@ def check_mark(dump, view, prefix, signal):
     return 1 if bad else 0
 
 
+def present(sig, have):
+    """@sig is in the dump: a signal of @have, or a bit (N) of a vector in it."""
+    m = re.fullmatch(r"\((\d+)\)(.*\[(\d+):(\d+)\])", sig)
+    if m:
+        return m.group(2) in have and int(m.group(1)) <= abs(int(m.group(3)) - int(m.group(4)))
+    return sig in have
+
+
 def view_signals(path):
     """The signal names @path shows, with their line numbers."""
     out = []
@@ -148,12 +160,11 @@ def main():
         for prefix, signal in marks:
             bad += check_mark(args[0], view, prefix, signal)
         shown = view_signals(view)
-        for n, sig in shown:
-            if sig not in have:
-                print("%s:%d: %s is not in the dump" % (view, n, sig))
-                bad += 1
-        print("check_views: %s: %d signals, %d missing" % (view, len(shown),
-              sum(1 for _, s in shown if s not in have)))
+        missing = [(n, s) for n, s in shown if not present(s, have)]
+        for n, sig in missing:
+            print("%s:%d: %s is not in the dump" % (view, n, sig))
+        bad += len(missing)
+        print("check_views: %s: %d signals, %d missing" % (view, len(shown), len(missing)))
     return 1 if bad else 0
 
 

@@ -433,6 +433,7 @@ module apt_front #(
     .clk_i,
     .rst_ni,
     .en_i(act_i),
+    .clr_i(1'b0),
     .wvalid_i(req_valid_i),
     .wdata_i(hq_in),
     .rready_i(hq_pop),

@@ -65,10 +65,7 @@ module apt_rd #(
   input  logic                   m_req_ready_i,
   // Memory responses
   input  logic                   m_rsp_valid_i,
-  input  logic                   m_rsp_we_i,
-  input  logic [TagW-1:0]        m_rsp_tag_i,
-  input  logic                   m_rsp_err_i,
-  input  logic [BeatBytes*8-1:0] m_rsp_rdata_i,
+  input  gpu_pkg::mem_rsp_t      m_rsp_i,
   // Host responses
   output logic                   rsp_valid_o,
   output logic [127:0]           rsp_rdata_o,
@@ -169,7 +166,7 @@ module apt_rd #(
   assign reads_o = ru_cnt != '0;
   assign pop_o = rb_pop;
 
-  assign rd_rsp = m_rsp_valid_i && !m_rsp_we_i;
+  assign rd_rsp = m_rsp_valid_i && !m_rsp_i.id[0];
 
   // ---------------------------------------------------------------- next state
   // Evaluated only with act_i.  Quiet values first.
@@ -232,8 +229,8 @@ module apt_rd #(
         end
       end
       if (rd_rsp) begin
-        rb_v_d[m_rsp_tag_i[RbW-1:0]] = 1'b1;
-        rb_err_d[m_rsp_tag_i[RbW-1:0]] = m_rsp_err_i;
+        rb_v_d[m_rsp_i.id[RbW:1]] = 1'b1;
+        rb_err_d[m_rsp_i.id[RbW:1]] = m_rsp_i.err;
       end
       // The oldest unit answers once its beat is there.
       if (ru_cnt != '0 && (ru_hd.err || rb_v_q[ru_hd.rb])) begin
@@ -266,7 +263,7 @@ module apt_rd #(
 
   // The snoop and s2 compare beats.
   logic unused;
-  assign unused = ^{snoop_addr_i[BL-1:0], s2_addr_i[2:0]};
+  assign unused = ^{snoop_addr_i[BL-1:0], s2_addr_i[2:0], m_rsp_i.id[7:RbW+1], m_rsp_i.fault};
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -304,6 +301,7 @@ module apt_rd #(
     .clk_i,
     .rst_ni,
     .en_i(act_i),
+    .clr_i(1'b0),
     .wvalid_i(ru_push),
     .wdata_i(ru_in),
     .rready_i(ru_pop),
@@ -317,7 +315,7 @@ module apt_rd #(
   always_ff @(posedge clk_i) begin
     if (act_i) begin
       if (rb_alloc) rb_beat_q[rb_alloc_q[RbW-1:0]] <= c_beat;
-      if (rd_rsp) rb_data_q[m_rsp_tag_i[RbW-1:0]] <= m_rsp_rdata_i;
+      if (rd_rsp) rb_data_q[m_rsp_i.id[RbW:1]] <= m_rsp_i.rdata;
     end
   end
 
@@ -333,7 +331,7 @@ module apt_rd #(
       a_apt_queues_bounded: assert (32'(rb_cnt) <= RbN)
         else $error("apt_rd: the beat buffers past their depth (%0d)", rb_cnt);
       // A read's buffer is fetched once: its data comes once.
-      a_apt_rd_data_once: assert (!(rd_rsp && rb_v_q[m_rsp_tag_i[RbW-1:0]]))
+      a_apt_rd_data_once: assert (!(rd_rsp && rb_v_q[m_rsp_i.id[RbW:1]]))
         else $error("apt_rd: read data for a buffer that has it");
       // No buffer allocated full.
       a_apt_fifo_bounds: assert (!(rb_alloc && 32'(rb_cnt) == RbN))

@@ -112,19 +112,12 @@ module apt_top #(
   // Memory writes accepted at the memory port (snoop, registered)
   input  logic                   snoop_valid_i,
   input  logic [47:0]            snoop_addr_i,
-  // Memory request channel (VMID 0) and responses
+  // Memory request channel (VMID 0; id: {APT_CLIENT | slot, write}) and responses
   output logic                   m_req_valid_o,
   input  logic                   m_req_ready_i,
-  output logic                   m_req_we_o,
-  output logic [TagW-1:0]        m_req_tag_o,
-  output logic [47:0]            m_req_addr_o,
-  output logic [BeatBytes*8-1:0] m_req_wdata_o,
-  output logic [BeatBytes-1:0]   m_req_wstrb_o,
+  output gpu_pkg::mem_req_t      m_req_o,
   input  logic                   m_rsp_valid_i,
-  input  logic                   m_rsp_we_i,
-  input  logic [TagW-1:0]        m_rsp_tag_i,
-  input  logic                   m_rsp_err_i,
-  input  logic [BeatBytes*8-1:0] m_rsp_rdata_i
+  input  gpu_pkg::mem_rsp_t      m_rsp_i
 );
 
   `include "gpu_defs.svh"
@@ -244,15 +237,9 @@ module apt_top #(
     .fetch_addr_i(rb_addr),
     .m_req_valid_o,
     .m_req_ready_i,
-    .m_req_we_o,
-    .m_req_tag_o,
-    .m_req_addr_o,
-    .m_req_wdata_o,
-    .m_req_wstrb_o,
+    .m_req_o,
     .m_rsp_valid_i,
-    .m_rsp_we_i,
-    .m_rsp_tag_i,
-    .m_rsp_err_i
+    .m_rsp_i
   );
 
   apt_rd #(
@@ -286,10 +273,7 @@ module apt_top #(
     .fetch_addr_o(rb_addr),
     .m_req_ready_i,
     .m_rsp_valid_i,
-    .m_rsp_we_i,
-    .m_rsp_tag_i,
-    .m_rsp_err_i,
-    .m_rsp_rdata_i,
+    .m_rsp_i,
     .rsp_valid_o,
     .rsp_rdata_o,
     .rsp_err_o

@@ -66,19 +66,13 @@ module apt_wr #(
   input  logic                   fetch_i,
   input  logic [TagW-1:0]        fetch_tag_i,
   input  logic [47:0]            fetch_addr_i,
-  // Memory request channel (VMID 0)
+  // Memory request channel (VMID 0; id: {APT_CLIENT | slot, write})
   output logic                   m_req_valid_o,
   input  logic                   m_req_ready_i,
-  output logic                   m_req_we_o,
-  output logic [TagW-1:0]        m_req_tag_o,
-  output logic [47:0]            m_req_addr_o,
-  output logic [BeatBytes*8-1:0] m_req_wdata_o,
-  output logic [BeatBytes-1:0]   m_req_wstrb_o,
+  output gpu_pkg::mem_req_t      m_req_o,
   // Memory responses
   input  logic                   m_rsp_valid_i,
-  input  logic                   m_rsp_we_i,
-  input  logic [TagW-1:0]        m_rsp_tag_i,
-  input  logic                   m_rsp_err_i
+  input  gpu_pkg::mem_rsp_t      m_rsp_i
 );
 
   `include "gpu_defs.svh"
@@ -115,6 +109,7 @@ module apt_wr #(
   logic [Slots-1:0] sl_v_q, sl_v_d;
   logic [27:3] sl_off_q [Slots];
   logic [TagW-1:0] sl_pick;
+  logic [TagW-1:0] m_tag, m_rsp_tag;  // the request's slot (its id's tag bits), a response's
   logic wr_go;  // the queue's head goes out
   logic [27:3] wq_off;  // the write queue head's window offset
   logic [47:BL] c_beat, wc_beat;
@@ -153,11 +148,8 @@ module apt_wr #(
     sl_pick = '0;
     wr_go = 1'b0;
     m_req_valid_o = 1'b0;
-    m_req_we_o = 1'b1;
-    m_req_tag_o = '0;
-    m_req_addr_o = '0;
-    m_req_wdata_o = '0;
-    m_req_wstrb_o = '0;
+    m_req_o = '0;
+    m_tag = '0;
     wq_off = '0;
     drained_o = 1'b1;
     c_err = 1'b0;
@@ -166,7 +158,7 @@ module apt_wr #(
       wq_cnt = wq_count;
       if (wq_cnt != '0) begin
         // The queue's head, straight into the port (a write's data).
-        {m_req_addr_o[47:BL], m_req_wdata_o, m_req_wstrb_o, wq_off} = wq_head;
+        {m_req_o.addr[47:BL], m_req_o.wdata, m_req_o.wstrb, wq_off} = wq_head;
         for (int i = Slots - 1; i >= 0; i--) begin
           if (!sl_v_q[i]) begin
             wr_go = !fetch_i;  // a free slot
@@ -175,13 +167,15 @@ module apt_wr #(
         end
       end
       m_req_valid_o = fetch_i || wr_go;
-      m_req_tag_o = sl_pick;
+      m_req_o.we = 1'b1;
+      m_tag = sl_pick;
       if (fetch_i) begin
-        m_req_we_o = 1'b0;
-        m_req_tag_o = fetch_tag_i;
-        m_req_addr_o = fetch_addr_i;
-        m_req_wstrb_o = '0;
+        m_req_o.we = 1'b0;
+        m_tag = fetch_tag_i;
+        m_req_o.addr = fetch_addr_i;
+        m_req_o.wstrb = '0;
       end
+      m_req_o.id = {7'(AptClient) | 7'(m_tag), m_req_o.we};
       drained_o = !wc_v_q && wq_cnt == '0 && sl_v_q == '0;
       // A failing posted write in s2 (latched, nothing written).
       c_err = s2_v_i && s2_we_i && !reads_i && s2_err_i != AptErrNone;
@@ -190,8 +184,9 @@ module apt_wr #(
   end
 
   // Write acknowledgements, and the interrupt of a failing posted write.
-  assign wr_rsp = m_rsp_valid_i && m_rsp_we_i;
-  assign m_err = wr_rsp && m_rsp_err_i;
+  assign wr_rsp = m_rsp_valid_i && m_rsp_i.id[0];
+  assign m_err = wr_rsp && m_rsp_i.err;
+  assign m_rsp_tag = m_rsp_i.id[TagW:1];
   assign err_irq_o = c_err || m_err;
 
   // ---------------------------------------------------------------- next state
@@ -214,7 +209,7 @@ module apt_wr #(
       w_strb = BeatBytes'(s2_strb_i) << {lane, 3'b000};
       wq_pop = wr_go && m_req_ready_i;
       sl_v_d = sl_v_q;
-      if (wr_rsp) sl_v_d[m_rsp_tag_i] = 1'b0;
+      if (wr_rsp) sl_v_d[m_rsp_tag] = 1'b0;
       if (wq_pop) sl_v_d[sl_pick] = 1'b1;
       wc_v_d = wc_v_q;
       wc_idle_d = wc_idle_q;
@@ -266,8 +261,8 @@ module apt_wr #(
   assign err_count_o = err_cnt_q;
 
   // The byte address within the word is the byte enables' business.
-  logic unused;
-  assign unused = ^s2_addr_i[2:0];
+  logic unused;  // and the response's fault (err says it), read data and client bits
+  assign unused = ^{s2_addr_i[2:0], m_rsp_i.fault, m_rsp_i.rdata, m_rsp_i.id[7:TagW+1]};
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -292,7 +287,7 @@ module apt_wr #(
       // this cycle came from an earlier word than a failing word in s2.
       if (!err_v_q && (m_err || c_err)) begin
         err_cause_q <= m_err ? AptErrMem : s2_err_i;
-        err_off_q <= m_err ? sl_off_q[m_rsp_tag_i] : s2_off_i;
+        err_off_q <= m_err ? sl_off_q[m_rsp_tag] : s2_off_i;
       end
     end
   end
@@ -305,6 +300,7 @@ module apt_wr #(
     .clk_i,
     .rst_ni,
     .en_i(act_i),
+    .clr_i(1'b0),
     .wvalid_i(wq_push),
     .wdata_i(wc_q),
     .rready_i(wq_pop),
@@ -328,7 +324,7 @@ module apt_wr #(
   always_ff @(posedge clk_i) begin
     if (rst_ni && act_i) begin
       // The write queue's bounds: its own assertions (prim_fifo_sync).
-      a_apt_wr_ack_known: assert (!(wr_rsp && !sl_v_q[m_rsp_tag_i]))
+      a_apt_wr_ack_known: assert (!(wr_rsp && !sl_v_q[m_rsp_tag]))
         else $error("apt_wr: write ack for a free slot");
       // Unique tags in flight: a write goes out in a free slot.
       a_apt_slot_free: assert (!(wq_pop && sl_v_q[sl_pick]))

@@ -46,20 +46,12 @@ module ce_top #(
   output logic [1:0]             state_o,
   output logic [31:0]            busy_cycles_o,
   output logic [31:0]            bytes_o,        // bytes written (by strobe)
-  // Memory request channel and responses
+  // Memory request channel and responses (id: {CE_CLIENT | tag, write})
   output logic                   req_valid_o,
   input  logic                   req_ready_i,
-  output logic                   req_we_o,
-  output logic [TagW-1:0]        req_tag_o,
-  output logic [47:0]            req_addr_o,
-  output logic [BeatBytes*8-1:0] req_wdata_o,
-  output logic [BeatBytes-1:0]   req_wstrb_o,
+  output gpu_pkg::mem_req_t      req_o,
   input  logic                   rsp_valid_i,
-  input  logic                   rsp_we_i,
-  input  logic [TagW-1:0]        rsp_tag_i,
-  input  logic                   rsp_err_i,
-  input  logic                   rsp_fault_i,
-  input  logic [BeatBytes*8-1:0] rsp_rdata_i
+  input  gpu_pkg::mem_rsp_t      rsp_i
 );
 
   `include "gpu_defs.svh"
@@ -79,6 +71,10 @@ module ce_top #(
     if (BeatBytes < 16 || BeatBytes > 64) $error("ce_top: BeatBytes must be 16..64");
     if ((1 << TagW) != RobSlots) $error("ce_top: TagW must be log2 of CE_ROB_SLOTS");
   end
+
+  // A read response's tag: its slot.
+  logic [TagW-1:0] rsp_tag;
+  assign rsp_tag = rsp_i.id[TagW:1];
 
   ce_state_e st_q, st_d;
   logic fill_q, fault_q, fault_d;
@@ -161,17 +157,17 @@ module ce_top #(
   logic [RobSlots-1:0] rob_v_q, rob_v_d;
   logic [BeatBytes*8-1:0] rob_q [RobSlots];
 
-  // Piece FIFO: {pos, seq, len, off, slot}
+  // Piece FIFO (u_pf): {pos, seq, len, off, slot}
   localparam int unsigned PfW = 3 + (TagW+1) + 5 + 6 + TagW;
-  logic [PfW-1:0] pf_q [PfDepth];
-  logic [PfW2:0] pf_wr_q, pf_rd_q;
+  logic [PfW-1:0] pf_head;
+  logic [PfW2:0] pf_count;
 
-  // Read queue: a piece on a new beat takes a slot at once and leaves its
-  // read here, so the walker never waits for the memory channel (writes have
-  // it first); reads go out in slot order.
+  // Read queue (u_rq): a piece on a new beat takes a slot at once and
+  // leaves its read here, {beat, slot}, so the walker never waits for the
+  // memory channel (writes have it first); reads go out in slot order.
   localparam int unsigned RqDepth = 4;
-  logic [48-BL+TagW-1:0] rq_q [RqDepth];
-  logic [2:0] rq_wr_q, rq_rd_q;
+  logic [48-BL+TagW-1:0] rq_head;
+  logic [2:0] rq_count;
 
   // Write side (ce_wr): the byte FIFO and the write-combining ways.
   logic [6:0] bf_cnt;
@@ -232,20 +228,16 @@ module ce_top #(
     e_hi = '0;
     rd_req = 1'b0;
     req_valid_o = 1'b0;
-    req_we_o = 1'b0;
-    req_tag_o = '0;
-    req_addr_o = '0;
-    req_wstrb_o = '0;
-    req_wdata_o = '0;
+    req_o = '0;
 
     if (busy) begin
-      pf_full = (PfW2+1)'(pf_wr_q - pf_rd_q) == (PfW2+1)'(PfDepth);
-      pf_empty = pf_wr_q == pf_rd_q;
-      rq_full = 3'(rq_wr_q - rq_rd_q) == 3'(RqDepth);
-      rq_empty = rq_wr_q == rq_rd_q;
+      pf_full = pf_count == (PfW2+1)'(PfDepth);
+      pf_empty = pf_count == '0;
+      rq_full = rq_count == 3'(RqDepth);
+      rq_empty = rq_count == '0;
       slot_free = (TagW+1)'(alloc_q - free_q) < (TagW+1)'(RobSlots);
-      if (!pf_empty) {e_pos, e_seq, e_len, e_off, e_slot} = pf_q[pf_rd_q[PfW2-1:0]];
-      if (!rq_empty) {rq_beat, rq_slot} = rq_q[rq_rd_q[1:0]];
+      if (!pf_empty) {e_pos, e_seq, e_len, e_off, e_slot} = pf_head;
+      if (!rq_empty) {rq_beat, rq_slot} = rq_head;
 
       // The reuse window's search, only while a piece waits.
       if (run && s_valid) begin
@@ -296,13 +288,13 @@ module ce_top #(
       // at req_ready_i: valid/ready rules).
       rd_req = !rq_empty && !wr_req && !stop;
       req_valid_o = wr_req || rd_req;
-      req_we_o = wr_req;
-      req_tag_o = wr_req ? '0 : rq_slot;
-      req_addr_o = {rq_beat, {BL{1'b0}}};
+      req_o.id = {7'(CeClient) | (wr_req ? 7'd0 : 7'(rq_slot)), wr_req};
+      req_o.we = wr_req;
+      req_o.addr = {rq_beat, {BL{1'b0}}};
       if (wr_req) begin
-        req_addr_o = wr_addr;
-        req_wstrb_o = wr_strb;
-        req_wdata_o = wr_data;
+        req_o.addr = wr_addr;
+        req_o.wstrb = wr_strb;
+        req_o.wdata = wr_data;
       end
     end
   end
@@ -380,11 +372,11 @@ module ce_top #(
         pair = cmd_i.h > 16'd1 && (cmd_i.src_mode != TileLinear || cmd_i.dst_mode != TileLinear);
       end
       granted = req_valid_o && req_ready_i;
-      rq_pop = granted && !req_we_o;
-      rsp_rd = rsp_valid_i && !rsp_we_i;
-      rsp_wr = rsp_valid_i && rsp_we_i;
+      rq_pop = granted && !wr_req;
+      rsp_rd = rsp_valid_i && !rsp_i.id[0];
+      rsp_wr = rsp_valid_i && rsp_i.id[0];
       // Bytes a granted write carries (counted only for one).
-      if (wr_req) wr_bytes = 7'($countones(req_wstrb_o));
+      if (wr_req) wr_bytes = 7'($countones(wr_strb));
       st_d = st_q;
       fault_d = fault_q;
       alloc_d = alloc_q;
@@ -405,7 +397,7 @@ module ce_top #(
       end
       if (rsp_rd) begin
         rd_out_d = rd_out_d - (TagW+1)'(1);
-        rob_v_d[rsp_tag_i] = 1'b1;
+        rob_v_d[rsp_tag] = 1'b1;
       end
       // A piece extracted: slots older than its reuse window are free.
       e_nf = e_seq - (TagW+1)'(ReuseWays);
@@ -416,7 +408,7 @@ module ce_top #(
       end
 
       // Writes in flight (the ways: ce_wr).
-      if (granted && req_we_o) wr_out_d = wr_out_d + 16'd1;
+      if (granted && wr_req) wr_out_d = wr_out_d + 16'd1;
       if (rsp_wr) wr_out_d = wr_out_d - 16'd1;
 
       unique case (st_q)
@@ -443,9 +435,9 @@ module ce_top #(
         default: st_d = CeIdle;
       endcase
 
-      if (rsp_valid_i && rsp_err_i && st_q != CeIdle && st_q != CeAbort) begin
+      if (rsp_valid_i && rsp_i.err && st_q != CeIdle && st_q != CeAbort) begin
         st_d = CeAbort;
-        fault_d = rsp_fault_i;
+        fault_d = rsp_i.fault;
       end
       // The owning queue was reset: stop as on an error (the queue no longer
       // waits for done_o).
@@ -473,11 +465,7 @@ module ce_top #(
       rd_out_q <= '0;
       cam_v_q <= '0;
       cam_ptr_q <= '0;
-      rq_wr_q <= '0;
-      rq_rd_q <= '0;
       rob_v_q <= '0;
-      pf_wr_q <= '0;
-      pf_rd_q <= '0;
       wr_out_q <= '0;
       start_q <= 1'b0;
       pair_q <= 1'b0;
@@ -519,39 +507,56 @@ module ce_top #(
         w_q <= cmd_i.w;
       end
       busy_q <= busy_q + {31'd0, st_q != CeIdle};
-      if (granted && req_we_o) bytes_q <= bytes_q + 32'(wr_bytes);
+      if (granted && wr_req) bytes_q <= bytes_q + 32'(wr_bytes);
       alloc_q <= alloc_d;
       free_q <= free_d;
       rd_out_q <= rd_out_d;
       cam_v_q <= cam_v_d;
       cam_ptr_q <= start ? '0 : cam_ptr_d;
-      if (start || stop) begin
-        rq_wr_q <= '0;
-        rq_rd_q <= '0;
-      end else begin
-        rq_wr_q <= rq_wr_q + {2'd0, rq_push};
-        rq_rd_q <= rq_rd_q + {2'd0, rq_pop};
-      end
       rob_v_q <= rob_v_d;
-      if (start || stop) begin
-        pf_wr_q <= '0;
-        pf_rd_q <= '0;
-      end else begin
-        pf_wr_q <= pf_wr_q + (PfW2+1)'(pf_push);
-        pf_rd_q <= pf_rd_q + (PfW2+1)'(pf_pop);
-      end
       wr_out_q <= wr_out_d;
     end
   end
 
-  // Storage without reset: the ROB, the piece FIFO, the read queue and the
-  // reuse window's tags (read only under cam_v_q); each written only when
-  // its stage advances, whole words.
+  // The piece FIFO and the read queue (prim_fifo_sync, which checks their
+  // bounds): they move with ce_act, are emptied by an abort (a command
+  // finds them empty: a_ce_done_empty) and are read only out of CeIdle.
+  prim_fifo_sync #(
+    .Width(PfW),
+    .Depth(PfDepth)
+  ) u_pf (
+    .clk_i,
+    .rst_ni,
+    .en_i(ce_act),
+    .clr_i(stop),
+    .wvalid_i(pf_push),
+    .wdata_i(pf_in),
+    .rready_i(pf_pop),
+    .out_en_i(busy),
+    .rdata_o(pf_head),
+    .count_o(pf_count)
+  );
+  prim_fifo_sync #(
+    .Width(48 - BL + TagW),
+    .Depth(RqDepth)
+  ) u_rq (
+    .clk_i,
+    .rst_ni,
+    .en_i(ce_act),
+    .clr_i(stop),
+    .wvalid_i(rq_push),
+    .wdata_i({s_addr[47:BL], alloc_q[TagW-1:0]}),
+    .rready_i(rq_pop),
+    .out_en_i(busy),
+    .rdata_o(rq_head),
+    .count_o(rq_count)
+  );
+
+  // Storage without reset: the ROB and the reuse window's tags (read only
+  // under cam_v_q); each written only when its stage advances, whole words.
   always_ff @(posedge clk_i) begin
     if (ce_act) begin  // each write below needs it
-      if (rsp_rd) rob_q[rsp_tag_i] <= rsp_rdata_i;
-      if (pf_push) pf_q[pf_wr_q[PfW2-1:0]] <= pf_in;
-      if (rq_push) rq_q[rq_wr_q[1:0]] <= {s_addr[47:BL], alloc_q[TagW-1:0]};
+      if (rsp_rd) rob_q[rsp_tag] <= rsp_i.rdata;
       if (s_new) begin
         cam_beat_q[cam_ptr_q] <= s_addr[47:BL];
         cam_slot_q[cam_ptr_q] <= alloc_q[TagW-1:0];
@@ -559,8 +564,8 @@ module ce_top #(
     end
   end
 
-  logic unused;
-  assign unused = ^d_pos_unused;
+  logic unused;  // and the response's client bits: the arbiter matched them
+  assign unused = ^{d_pos_unused, rsp_i.id[7:TagW+1]};
 
 `ifndef SYNTHESIS
   // Assertions (Verilator --assert; a failure is a model error, gm.h).
@@ -579,17 +584,17 @@ module ce_top #(
         a_ce_wr_ack_known: assert (!(rsp_wr && wr_out_q == '0))
           else $error("ce_top: write ack with none in flight");
         // Unique tags in flight: a read's data lands in a slot that holds none.
-        a_ce_rob_tag_unique: assert (!(rsp_rd && rob_v_q[rsp_tag_i]))
-          else $error("ce_top: read data for slot %0d, which holds data", rsp_tag_i);
+        a_ce_rob_tag_unique: assert (!(rsp_rd && rob_v_q[rsp_tag]))
+          else $error("ce_top: read data for slot %0d, which holds data", rsp_tag);
       end
       a_ce_state_legal: assert (ce_state_legal(st_q))
         else $error("ce_top: illegal state %h", st_q);
       if (stop) begin
         // An abort writes nothing more (README: the engine drains).
-        a_ce_abort_no_write: assert (!(granted && req_we_o))
+        a_ce_abort_no_write: assert (!(granted && req_o.we))
           else $error("ce_top: a write issued after the abort");
         // ... nor reads: the abort only waits for what is in flight.
-        a_ce_abort_no_read: assert (!(granted && !req_we_o))
+        a_ce_abort_no_read: assert (!(granted && !req_o.we))
           else $error("ce_top: a read issued after the abort");
       end
       if (done_o) begin
@@ -604,14 +609,7 @@ module ce_top #(
       // At most one read per reorder slot.
       a_ce_rd_out_max: assert (32'(rd_out_q) <= RobSlots)
         else $error("ce_top: %0d reads in flight, %0d slots", rd_out_q, RobSlots);
-      // The piece FIFO and the read queue never overflow or underflow.
-      a_ce_pf_bounds: assert (!(pf_push && pf_full) && !(pf_pop && pf_empty) &&
-                              32'((PfW2+1)'(pf_wr_q - pf_rd_q)) <= PfDepth)
-        else $error("ce_top: piece FIFO push %0d pop %0d at %0d entries", pf_push, pf_pop,
-                    (PfW2+1)'(pf_wr_q - pf_rd_q));
-      a_ce_rq_bounds: assert (!(rq_push && rq_full) && !(rq_pop && rq_empty) &&
-                              32'(3'(rq_wr_q - rq_rd_q)) <= RqDepth)
-        else $error("ce_top: read queue push %0d pop %0d", rq_push, rq_pop);
+      // The piece FIFO and the read queue check their own bounds (prim_fifo_sync).
     end
   end
 

@@ -288,6 +288,7 @@ module cp_fetch #(
     .clk_i,
     .rst_ni,
     .en_i(q_act_i),
+    .clr_i(1'b0),  // a drop pops the held beats one a cycle (ref_fetch.c models that)
     .wvalid_i(push),
     .wdata_i(pq_wdata),
     .rready_i(pop),

@@ -8,15 +8,16 @@
 // mem_req_valid_o names it in mem_req_client_o, and its c_ready_o follows
 // mem_req_ready_i.  The grant rotates past the last winner, so no client
 // starves.  The port is a plain valid/ready channel: the request is held
-// stable until mem_req_ready_i.  A response goes back to the client whose
-// id matches under its mask (c_idmask_i: a client that puts a tag in its
-// low id bits masks them out), and bit 0 tells a write acknowledge from
+// stable until mem_req_ready_i.  A response (gpu_pkg::mem_rsp_t) goes to
+// every client as it is, with c_rsp_valid_o set for the client whose id
+// matches under its mask (c_idmask_i: a client that puts a tag in its low
+// id bits masks them out); its id bit 0 tells a write acknowledge from
 // read data.
 //
-// The request itself does not pass through here: the instantiating module
-// takes it from the granted client's own outputs (gpu_top: id = {client
-// id | tag, we}, VMID, address, beat).  Gathered into one vector for a
-// select here, every client's beat would be copied into a temporary (in
+// The request itself (gpu_pkg::mem_req_t) does not pass through here: the
+// instantiating module takes it from the granted client's own outputs
+// (gpu_top, by a chain of constant selects).  Gathered into one vector for
+// a select here, every client's beat would be copied into a temporary (in
 // the Verilator model) on each cycle with a request, before the variable
 // select; Yosys 0.23 has no unpacked array ports to pass them apart.
 
@@ -26,8 +27,7 @@
 
 module cp_mem_arb #(
   parameter int unsigned NumClients = 2,
-  parameter int unsigned BeatBytes = 32,  // bytes per beat
-  parameter int unsigned MemIdW = 8       // id bits on the port
+  parameter int unsigned MemIdW = 8       // id bits on the port (gpu_pkg::mem_rsp_t's)
 ) (
   input  logic                              clk_i,
   input  logic                              rst_ni,
@@ -37,20 +37,14 @@ module cp_mem_arb #(
   input  logic [NumClients*(MemIdW-1)-1:0]  c_id_i,
   input  logic [NumClients*(MemIdW-1)-1:0]  c_idmask_i,
   output logic [NumClients-1:0]             c_rsp_valid_o,
-  output logic                              c_rsp_we_o,
-  output logic                              c_rsp_err_o,
-  output logic                              c_rsp_fault_o,
-  output logic [BeatBytes*8-1:0]            c_rsp_rdata_o,
+  output gpu_pkg::mem_rsp_t                 c_rsp_o,     // for every client, with its c_rsp_valid_o
   // Memory master port
   output logic                              mem_req_valid_o,
   input  logic                              mem_req_ready_i,
   // the granted client (client c is slice c of the c_ vectors), with mem_req_valid_o
   output logic [((NumClients > 1) ? $clog2(NumClients) : 1)-1:0] mem_req_client_o,
   input  logic                              mem_rsp_valid_i,
-  input  logic [MemIdW-1:0]                 mem_rsp_id_i,
-  input  logic                              mem_rsp_err_i,
-  input  logic                              mem_rsp_fault_i,
-  input  logic [BeatBytes*8-1:0]            mem_rsp_rdata_i
+  input  gpu_pkg::mem_rsp_t                 mem_rsp_i
 );
 
 
@@ -76,15 +70,12 @@ module cp_mem_arb #(
     c_rsp_valid_o = '0;
     if (mem_rsp_valid_i) begin
       for (int unsigned c = 0; c < NumClients; c++) begin
-        c_rsp_valid_o[c] = ((mem_rsp_id_i[MemIdW-1:1] ^ c_id_i[(MemIdW-1)*c +: (MemIdW-1)]) &
+        c_rsp_valid_o[c] = ((mem_rsp_i.id[MemIdW-1:1] ^ c_id_i[(MemIdW-1)*c +: (MemIdW-1)]) &
                             c_idmask_i[(MemIdW-1)*c +: (MemIdW-1)]) == '0;
       end
     end
   end
-  assign c_rsp_we_o = mem_rsp_id_i[0];
-  assign c_rsp_err_o = mem_rsp_err_i;
-  assign c_rsp_fault_o = mem_rsp_fault_i;
-  assign c_rsp_rdata_o = mem_rsp_rdata_i;
+  assign c_rsp_o = mem_rsp_i;
 
 
   // Assertions (prim_assert.svh; a failure is a model error, gm.h).

@@ -5,8 +5,8 @@
 // Purpose: fetch type-3 packets from a ring buffer in memory (and from one
 // level of indirect buffers), execute them, and report errors as hardware
 // behaviour.  The queue owns one memory request channel (one request per
-// cycle, reads one at a time, writes posted and counted) that the arbiter in
-// cp_top merges with the other queues'.
+// cycle, reads one at a time, writes posted and counted) that gpu_top's
+// arbiter (cp_mem_arb) merges with the other clients'.
 //
 // How to drive it: program base_i/size_log2_i, set enable_i, then move
 // wptr_i (the doorbell) past the packets written into the ring.  rptr_o says
@@ -30,7 +30,8 @@
 `default_nettype none
 
 module cp_queue #(
-  parameter int unsigned BeatBytes = 32  // memory port bytes per beat
+  parameter int unsigned BeatBytes = 32,  // memory port bytes per beat
+  parameter int unsigned Client = 0       // memory-channel client number: request id bits 7:1
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -70,18 +71,13 @@ module cp_queue #(
   output logic [31:0]            inv_end_o,
   output logic                   fence_irq_o,
   output logic                   err_irq_o,
-  // Memory request channel (valid/ready) and response (valid only)
+  // Memory request channel (valid/ready) and response (valid only; its
+  // fault, with err: the MMU refused it)
   output logic                   req_valid_o,
   input  logic                   req_ready_i,
-  output logic                   req_we_o,
-  output logic [47:0]            req_addr_o,
-  output logic [BeatBytes*8-1:0] req_wdata_o,
-  output logic [BeatBytes-1:0]   req_wstrb_o,
+  output gpu_pkg::mem_req_t      req_o,
   input  logic                   rsp_valid_i,
-  input  logic                   rsp_we_i,
-  input  logic                   rsp_err_i,
-  input  logic                   rsp_fault_i,    // with err: the MMU refused it
-  input  logic [BeatBytes*8-1:0] rsp_rdata_i,
+  input  gpu_pkg::mem_rsp_t      rsp_i,
   // Copy engine: a COPY/BLT/FILL command, taken when ce_ready_i; the engine
   // answers ce_done_i (with err/fault) when every byte has landed
   output logic                   ce_valid_o,
@@ -98,9 +94,9 @@ module cp_queue #(
   localparam int unsigned PayloadDw = PktFixedDw;  // largest fixed payload
 
   // The beat holds whole 64-bit values and at least one dword per lane.
-  localparam bit BeatOk = (BeatBytes >= 8) && (BeatBytes <= 64) && ((1 << BeatLog2) == BeatBytes);
   initial begin : check_params
-    if (!BeatOk) $error("cp_queue: BeatBytes must be a power of two in 8..64");
+    if (BeatBytes < 8 || BeatBytes > 64 || (1 << BeatLog2) != BeatBytes)
+      $error("cp_queue: BeatBytes must be a power of two in 8..64");
   end
 
   // ---------------------------------------------------------------- wiring
@@ -171,8 +167,8 @@ module cp_queue #(
     .rd_fault_i(rd_fault),
     .rsp_rd_i(rsp_rd),
     .rsp_wr_i(rsp_wr),
-    .rsp_err_i,
-    .rsp_fault_i,
+    .rsp_err_i(rsp_i.err),
+    .rsp_fault_i(rsp_i.fault),
     .state_o(state),
     .err_cause_o,
     .err_addr_o,
@@ -236,12 +232,12 @@ module cp_queue #(
     .rd_addr_o(rd_addr_fetch),
     .rd_pend_o(rd_pend),
     .granted_i(granted),
-    .req_we_i(req_we_o),
+    .req_we_i(wr_req),
     .rd_wait_i(rd_req_wait),
     .rsp_rd_i(rsp_rd),
-    .rsp_err_i,
-    .rsp_fault_i,
-    .rsp_rdata_i,
+    .rsp_err_i(rsp_i.err),
+    .rsp_fault_i(rsp_i.fault),
+    .rsp_rdata_i(rsp_i.rdata),
     .rd_err_o(rd_err),
     .rd_fault_o(rd_fault)
   );
@@ -284,7 +280,7 @@ module cp_queue #(
   ) u_wait (
     .en_i(state == StWresp),
     .pl_i(pl),
-    .rdata_i(rsp_rdata_i),
+    .rdata_i(rsp_i.rdata),
     .true_o(wait_true)
   );
 
@@ -320,34 +316,39 @@ module cp_queue #(
   );
 
   // ---------------------------------------------------------------- memory request
-  // One channel: cp_exec's writes and WAIT_MEM read, else a fetch.
+  // One channel: cp_exec's writes and WAIT_MEM read, else a fetch.  The
+  // request (gpu_pkg::mem_req_t) carries the queue's id, {Client, write}.
   assign req_valid_o = wr_req || rd_req_wait || rd_req_fetch;
-  assign req_we_o = wr_req;
   assign granted = req_valid_o && req_ready_i;
-  assign rsp_rd = rsp_valid_i && !rsp_we_i;
-  assign rsp_wr = rsp_valid_i && rsp_we_i;
+  assign rsp_rd = rsp_valid_i && !rsp_i.id[0];
+  assign rsp_wr = rsp_valid_i && rsp_i.id[0];
+  logic unused;  // the response's client bits: the arbiter matched them
+  assign unused = ^rsp_i.id[7:1];
 
+  // The request, formed only while offered (the arbiter and cp_fetch read
+  // it only then; zero otherwise, so an idle queue costs a clear).  The
+  // write's value is replicated over the beat; the strobe picks its lane.
+  logic [47:0] req_addr;  // the request's beat
   always_comb begin
-    req_addr_o = '0;
-    if (wr_req) req_addr_o = {wr_addr[47:BeatLog2], {BeatLog2{1'b0}}};
-    else if (rd_req_wait) req_addr_o = {pl.wait_mem.addr_hi[15:0], pl.wait_mem.addr_lo[31:BeatLog2],
-                                        {BeatLog2{1'b0}}};
-    else req_addr_o = rd_addr_fetch;
+    req_addr = '0;
+    if (wr_req) req_addr = {wr_addr[47:BeatLog2], {BeatLog2{1'b0}}};
+    else if (rd_req_wait) req_addr = {pl.wait_mem.addr_hi[15:0], pl.wait_mem.addr_lo[31:BeatLog2],
+                                      {BeatLog2{1'b0}}};
+    else if (rd_req_fetch) req_addr = rd_addr_fetch;
   end
-
-  // Replicate the value over the beat; the strobe picks its lane.  Formed
-  // only for a write (the arbiter reads the data of a valid write only).
   always_comb begin
-    req_wdata_o = '0;
-    req_wstrb_o = '0;
-    if (!wr_req) begin
-      // no write
-    end else if (wr_64) begin
-      req_wdata_o = {(BeatBytes / 8){wr_data}};
-      req_wstrb_o = {{(BeatBytes - 8){1'b0}}, 8'hff} << {wr_addr[BeatLog2-1:3], 3'b000};
-    end else begin
-      req_wdata_o = {(BeatBytes / 4){wr_data[31:0]}};
-      req_wstrb_o = {{(BeatBytes - 4){1'b0}}, 4'hf} << {wr_addr[BeatLog2-1:2], 2'b00};
+    req_o = '0;
+    if (req_valid_o) begin
+      req_o.id = {7'(Client), wr_req};
+      req_o.we = wr_req;
+      req_o.addr = req_addr;
+      if (wr_req && wr_64) begin
+        req_o.wdata = {(BeatBytes / 8){wr_data}};
+        req_o.wstrb = {{(BeatBytes - 8){1'b0}}, 8'hff} << {wr_addr[BeatLog2-1:3], 3'b000};
+      end else if (wr_req) begin
+        req_o.wdata = {(BeatBytes / 4){wr_data[31:0]}};
+        req_o.wstrb = {{(BeatBytes - 4){1'b0}}, 4'hf} << {wr_addr[BeatLog2-1:2], 2'b00};
+      end
     end
   end
 
@@ -394,15 +395,15 @@ module cp_queue #(
         // data (under its event: Verilator evaluates every term of an
         // assertion, here a 256-bit compare, but only the test of an if).
         if (a_wr_held_q && wr_req) begin
-          a_cp_wr_stable: assert (req_addr_o == a_wr_addr_q && req_wdata_o == a_wr_data_q)
-            else $error("cp_queue: a refused write changed to %h", req_addr_o);
+          a_cp_wr_stable: assert (req_addr == a_wr_addr_q && req_o.wdata == a_wr_data_q)
+            else $error("cp_queue: a refused write changed to %h", req_addr);
         end
         a_wr_held_q <= wr_req && !req_ready_i;
       end
     end
     if (wr_req && !req_ready_i) begin
-      a_wr_addr_q <= req_addr_o;
-      a_wr_data_q <= req_wdata_o;
+      a_wr_addr_q <= req_addr;
+      a_wr_data_q <= req_o.wdata;
     end
   end
 

@@ -128,6 +128,7 @@ module mmu_mq #(
     .clk_i,
     .rst_ni,
     .en_i,
+    .clr_i(1'b0),
     .wvalid_i(park_i),
     .wdata_i(dat_i),
     .rready_i(pop_i),

@@ -61,32 +61,20 @@ module mmu_top #(
   output logic [31:0]            walks_o,
   output logic [31:0]            walk_cycles_o,
   output logic [31:0]            walk_max_o,
-  // Upstream: requests from the client arbiter, responses back to it
+  // Upstream: requests from the client arbiter (the memory channel's
+  // gpu_pkg::mem_req_t, a GPU VA, and its VMID), responses back to it
   input  logic                   in_valid_i,
   output logic                   in_ready_o,
-  input  logic [MemIdW-1:0]      in_id_i,
+  input  gpu_pkg::mem_req_t      in_req_i,
   input  logic [3:0]             in_vmid_i,
-  input  logic [47:0]            in_addr_i,
-  input  logic                   in_we_i,
-  input  logic [BeatBytes*8-1:0] in_wdata_i,
-  input  logic [BeatBytes-1:0]   in_wstrb_i,
   output logic                   up_valid_o,
-  output logic [MemIdW-1:0]      up_id_o,
-  output logic                   up_err_o,
-  output logic                   up_fault_o,
-  output logic [BeatBytes*8-1:0] up_rdata_o,
-  // Downstream: the memory master port
+  output gpu_pkg::mem_rsp_t      up_rsp_o,
+  // Downstream: the memory master port (a PA; responses carry no fault)
   output logic                   mem_req_valid_o,
   input  logic                   mem_req_ready_i,
-  output logic [MemIdW-1:0]      mem_req_id_o,
-  output logic [47:0]            mem_req_addr_o,
-  output logic                   mem_req_we_o,
-  output logic [BeatBytes*8-1:0] mem_req_wdata_o,
-  output logic [BeatBytes-1:0]   mem_req_wstrb_o,
+  output gpu_pkg::mem_req_t      mem_req_o,
   input  logic                   mem_rsp_valid_i,
-  input  logic [MemIdW-1:0]      mem_rsp_id_i,
-  input  logic                   mem_rsp_err_i,
-  input  logic [BeatBytes*8-1:0] mem_rsp_rdata_i
+  input  gpu_pkg::mem_rsp_t      mem_rsp_i
 );
 
   `include "gpu_defs.svh"
@@ -106,14 +94,6 @@ module mmu_top #(
     logic [BB-1:0]        wdata;
     logic [BeatBytes-1:0] wstrb;
   } mmu_dat_t;
-  // A request to the memory port (beat aligned, translated).
-  typedef struct packed {
-    logic [MemIdW-1:0]    id;
-    logic [47:0]          addr;
-    logic                 we;
-    logic [BB-1:0]        wdata;
-    logic [BeatBytes-1:0] wstrb;
-  } mmu_out_t;
   // Where the request pushed to the output buffer comes from; its data and
   // strobes are copied from there only when it is pushed.
   typedef enum logic [1:0] {
@@ -129,13 +109,12 @@ module mmu_top #(
   logic out_valid_d;
   out_sel_e out_sel_d;
   logic [47:0] out_addr_d;
-  // Output buffer: two entries, head in slot 0.  Room is judged on the
-  // registered count alone, so no logic here waits on mem_req_ready_i in the
-  // same cycle (the memory port's ready only pops the head).  The entries
-  // move only on a pop or a push (storage, below); an empty slot is zero.
-  logic [1:0] ob_valid_q, ob_valid_d;
-  mmu_out_t ob_q [2];
-  logic ob_pop, ob_slot;
+  // Output buffer (u_ob, below): two requests to the memory port (beat
+  // aligned, translated), the head in entry 0.  Room is judged on the
+  // registered count alone, so no logic here waits on mem_req_ready_i in
+  // the same cycle (the memory port's ready only pops the head).
+  logic [1:0] ob_count;
+  logic ob_pop;
 
   logic syn_valid_q, syn_valid_d, syn_fault_q, syn_fault_d;
   logic [MemIdW-1:0] syn_id_q, syn_id_d;
@@ -154,7 +133,7 @@ module mmu_top #(
   logic m_busy_q, m_act, wk_act;
   always_comb begin
     m_act = in_valid_i || mem_rsp_valid_i || inv_i;
-    if (m_busy_q) m_act = m_act || wk_act || syn_valid_q || ob_valid_q[0];
+    if (m_busy_q) m_act = m_act || wk_act || syn_valid_q || ob_count != '0;
   end
 
   // Room and responses, with m_act (before the walker and the input, which
@@ -166,9 +145,9 @@ module mmu_top #(
     wk_rsp = 1'b0;
     syn_free = 1'b0;
     if (m_act) begin
-      out_free = !ob_valid_q[1];
-      client_rsp = mem_rsp_valid_i && mem_rsp_id_i != WalkIdW;
-      wk_rsp = mem_rsp_valid_i && mem_rsp_id_i == WalkIdW;
+      out_free = ob_count != 2'd2;
+      client_rsp = mem_rsp_valid_i && mem_rsp_i.id != WalkIdW;
+      wk_rsp = mem_rsp_valid_i && mem_rsp_i.id == WalkIdW;
       syn_free = !syn_valid_q || !client_rsp;
     end
   end
@@ -177,8 +156,8 @@ module mmu_top #(
   logic head_pop, in_park, mq_full, mq_head_v, in_conflict;
   mmu_key_t mq_head, in_key;
   mmu_dat_t mq_head_dat, in_dat;
-  assign in_key = {in_id_i, in_vmid_i, in_addr_i, in_we_i};
-  assign in_dat = {in_wdata_i, in_wstrb_i};
+  assign in_key = {in_req_i.id, in_vmid_i, in_req_i.addr, in_req_i.we};
+  assign in_dat = {in_req_i.wdata, in_req_i.wstrb};
   mmu_mq #(
     .Depth(MissDepth),
     .KeyW($bits(in_key)),
@@ -197,7 +176,7 @@ module mmu_top #(
     .full_o(mq_full),
     .chk_valid_i(in_valid_i),
     .chk_vmid_i(in_vmid_i),
-    .chk_page_i(in_addr_i[47:12]),
+    .chk_page_i(in_req_i.addr[47:12]),
     .conflict_o(in_conflict)
   );
   // The head's key (zero without one).
@@ -225,7 +204,7 @@ module mmu_top #(
     in_phys = 1'b0;
     lk_en = 1'b0;
     lk_vmid = in_vmid_i;
-    lk_va = in_addr_i;
+    lk_va = in_req_i.addr;
     if (wk_state == WkCheck) begin
       lk_head = 1'b1;
       lk_en = 1'b1;
@@ -290,8 +269,8 @@ module mmu_top #(
     .out_free_i(out_free),
     .syn_free_i(syn_free),
     .rsp_valid_i(wk_rsp),
-    .rsp_err_i(mem_rsp_err_i),
-    .rsp_rdata_i(mem_rsp_rdata_i),
+    .rsp_err_i(mem_rsp_i.err),
+    .rsp_rdata_i(mem_rsp_i.rdata),
     .act_o(wk_act),
     .state_o(wk_state),
     .out_valid_o(wk_out_valid),
@@ -371,10 +350,10 @@ module mmu_top #(
             in_take = 1'b1;
             out_valid_d = 1'b1;
             out_sel_d = OutIn;
-            out_addr_d = in_addr_i;
+            out_addr_d = in_req_i.addr;
           end
         end else if (lk_hit && !in_conflict) begin
-          in_flt = perm_fault(in_we_i, lk_r, lk_w, lk_null);
+          in_flt = perm_fault(in_req_i.we, lk_r, lk_w, lk_null);
           if (in_flt == FltNone && !lk_null) begin
             if (out_free && !out_valid_d) begin
               in_take = 1'b1;
@@ -385,7 +364,7 @@ module mmu_top #(
           end else if (syn_free && !syn_valid_d) begin
             in_take = 1'b1;
             syn_valid_d = 1'b1;
-            syn_id_d = in_id_i;
+            syn_id_d = in_req_i.id;
             syn_fault_d = in_flt != FltNone;
             in_fault = in_flt != FltNone;
           end
@@ -402,21 +381,11 @@ module mmu_top #(
   assign lk_use = wk_lk_use || in_lk_use;
   assign fault_o = wk_fault || in_fault;
 
-  // Output buffer: pop the head the memory port took, then append the push
-  // (to slot ob_slot).  Apart from the block above: the memory port's ready
-  // is a top-level input, and logic that reads one is evaluated again on
-  // each input change, so only this reads it.  A head means m_act.
-  always_comb begin
-    ob_valid_d = ob_valid_q;
-    ob_pop = 1'b0;
-    ob_slot = 1'b0;
-    if (m_act) begin
-      ob_pop = ob_valid_q[0] && mem_req_ready_i;
-      if (ob_pop) ob_valid_d = {1'b0, ob_valid_q[1]};
-      ob_slot = ob_valid_d[0];
-      if (out_valid_d) ob_valid_d[ob_slot] = 1'b1;
-    end
-  end
+  // Output buffer: pop the head the memory port took.  Apart from the
+  // block above: the memory port's ready is a top-level input, and logic
+  // that reads one is evaluated again on each input change, so only this
+  // (and u_ob's pointer) reads it.  A head means m_act.
+  assign ob_pop = m_act && ob_count != '0 && mem_req_ready_i;
 
   // The fault report names the access that faulted: the input or the head.
   always_comb begin
@@ -426,10 +395,10 @@ module mmu_top #(
     fault_write_o = h_we;
     fault_cause_o = FltNone;
     if (in_fault) begin
-      fault_va_o = in_addr_i;
+      fault_va_o = in_req_i.addr;
       fault_vmid_o = in_vmid_i;
-      fault_client_o = 7'(in_id_i[MemIdW-1:1]);
-      fault_write_o = in_we_i;
+      fault_client_o = 7'(in_req_i.id[MemIdW-1:1]);
+      fault_write_o = in_req_i.we;
     end
     if (fault_o) fault_cause_o = in_fault ? in_flt : wk_flt;
   end
@@ -437,7 +406,6 @@ module mmu_top #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       m_busy_q <= 1'b1;
-      ob_valid_q <= '0;
       syn_valid_q <= 1'b0;
       syn_id_q <= '0;
       syn_fault_q <= 1'b0;
@@ -446,7 +414,6 @@ module mmu_top #(
     end else begin
       m_busy_q <= m_act;
       if (m_act) begin  // else idle: the state stays as it is
-        ob_valid_q <= ob_valid_d;
         syn_valid_q <= syn_valid_d;
         syn_id_q <= syn_id_d;
         syn_fault_q <= syn_fault_d;
@@ -456,49 +423,48 @@ module mmu_top #(
     end
   end
 
-  // The output buffer (reset to zero, as its idle contents show on the
-  // ports), written only when it moves (with m_act): it shifts on a pop
-  // (its tail clears) and takes the push, formed here from its source
-  // (out_sel_d): the input, the queue's head or the walker's read.
+  // The output buffer: a prim_fifo_sync that keeps its head in entry 0
+  // (Shift): the memory port shows that entry as it is, zero while empty
+  // (its entries reset to zero), with no read mux.  It moves with m_act;
+  // the push is formed from its source (out_sel_d): the input, the
+  // queue's head or the walker's read.
   logic [47:0] out_beat;
   assign out_beat = out_addr_d & ~(48'(BeatBytes) - 48'd1);
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      ob_q[0] <= '0;
-      ob_q[1] <= '0;
-    end else if (m_act) begin
-      if (ob_pop) begin
-        ob_q[0] <= ob_q[1];
-        ob_q[1] <= '0;
-      end
-      if (out_valid_d) begin
-        unique case (out_sel_d)
-          OutHead: ob_q[ob_slot] <= {h_id, out_beat, h_we, mq_head_dat};
-          OutWalk: ob_q[ob_slot] <= {WalkIdW, out_beat, 1'b0, BB'(0), BeatBytes'(0)};
-          default: ob_q[ob_slot] <= {in_id_i, out_beat, in_we_i, in_wdata_i, in_wstrb_i};
-        endcase
-      end
-    end
-  end
+  gpu_pkg::mem_req_t ob_in;
+  assign ob_in = (out_sel_d == OutHead) ? {h_id, h_we, out_beat, mq_head_dat} :
+                 (out_sel_d == OutWalk) ? {WalkIdW, 1'b0, out_beat, BB'(0), BeatBytes'(0)} :
+                                          {in_req_i.id, in_req_i.we, out_beat, in_dat};
+  prim_fifo_sync #(
+    .Width(gpu_pkg::MemReqBits),
+    .Depth(2),
+    .Shift(1'b1)
+  ) u_ob (
+    .clk_i,
+    .rst_ni,
+    .en_i(m_act),
+    .clr_i(1'b0),
+    .wvalid_i(out_valid_d),
+    .wdata_i(ob_in),
+    .rready_i(ob_pop),
+    .out_en_i(1'b1),  // the count says whether the port has a request
+    .rdata_o(mem_req_o),
+    .count_o(ob_count)
+  );
 
   assign in_ready_o = in_take;
-  // The head's fields (an empty head is all zeros).
-  assign mem_req_valid_o = ob_valid_q[0];
-  assign {mem_req_id_o, mem_req_addr_o, mem_req_we_o, mem_req_wdata_o, mem_req_wstrb_o} = ob_q[0];
+  assign mem_req_valid_o = ob_count != '0;
 
   // Memory responses for clients first; a synthetic one waits for a gap.
   always_comb begin
     up_valid_o = syn_valid_q;
-    up_id_o = syn_id_q;
-    up_err_o = syn_fault_q;
-    up_fault_o = syn_fault_q;
-    up_rdata_o = '0;
-    if (mem_rsp_valid_i && mem_rsp_id_i != WalkIdW) begin
+    up_rsp_o = '0;
+    up_rsp_o.id = syn_id_q;
+    up_rsp_o.err = syn_fault_q;
+    up_rsp_o.fault = syn_fault_q;
+    if (mem_rsp_valid_i && mem_rsp_i.id != WalkIdW) begin
       up_valid_o = 1'b1;
-      up_id_o = mem_rsp_id_i;
-      up_err_o = mem_rsp_err_i;
-      up_fault_o = 1'b0;
-      up_rdata_o = mem_rsp_rdata_i;
+      up_rsp_o = mem_rsp_i;
+      up_rsp_o.fault = 1'b0;
     end
   end
 
@@ -510,7 +476,7 @@ module mmu_top #(
   // The miss queue and the walker check their own.
   // Valid/ready at the memory port: a request held while refused stays the same.
   logic a_stall_q;
-  mmu_out_t a_ob_q;
+  gpu_pkg::mem_req_t a_ob_q;
   // Checked with m_act (idle: no request held or sent; a_stall_q is 0
   // and stays 0).
   always_ff @(posedge clk_i) begin
@@ -521,24 +487,22 @@ module mmu_top #(
       // of an assertion's expression (here a 345-bit compare), the test of
       // an `if` only.
       if (a_stall_q) begin
-        a_mmu_req_stable: assert (mem_req_valid_o && ob_q[0] == a_ob_q)
+        a_mmu_req_stable: assert (mem_req_valid_o && mem_req_o == a_ob_q)
           else $error("mmu_top: the memory request changed while refused");
       end
       a_stall_q <= mem_req_valid_o && !mem_req_ready_i;
       // Kept only while refused (the check reads it only then).
-      if (mem_req_valid_o && !mem_req_ready_i) a_ob_q <= ob_q[0];
+      if (mem_req_valid_o && !mem_req_ready_i) a_ob_q <= mem_req_o;
     end
   end
   // With m_act (idle: neither buffer moves, so what held still holds).
   always_ff @(posedge clk_i) begin
     if (rst_ni && m_act) begin
-      // The output buffer: filled from slot 0, never pushed when full.
-      a_mmu_ob_bounds: assert (ob_valid_q != 2'b10 && !(out_valid_d && ob_valid_q[1]))
-        else $error("mmu_top: output buffer %b, push %0d", ob_valid_q, out_valid_d);
-      // An empty head slot is zero (the port shows slot 0 as it is; slot 1
+      // The output buffer checks its own bounds (prim_fifo_sync).  An empty
+      // head is zero (the port shows entry 0 as it is; the last entry
       // clears as it moves up).  Compared only when empty: it is wide.
-      if (!ob_valid_q[0]) begin
-        a_mmu_ob_empty_zero: assert (ob_q[0] == '0)
+      if (!mem_req_valid_o) begin
+        a_mmu_ob_empty_zero: assert (mem_req_o == '0)
           else $error("mmu_top: empty output buffer head not zero");
       end
       // On events (idle: no response, no input, no synthetic one).
@@ -561,14 +525,14 @@ module mmu_top #(
   // a translated or physical input waits for a full output buffer,
   c_mmu_in_out_full: cover property (@(posedge clk_i) in_valid_i && !lk_head && !fault_o && !out_free &&
                                      (in_phys || (lk_hit && !in_conflict && !lk_null &&
-                                                  perm_fault(in_we_i, lk_r, lk_w, lk_null) == FltNone)));
+                                                  perm_fault(in_req_i.we, lk_r, lk_w, lk_null) == FltNone)));
   // a null or faulting result waits for the synthetic slot (a memory
   // response for a client has the upstream port this cycle),
   c_mmu_syn_busy: cover property (@(posedge clk_i) syn_valid_q && client_rsp);
   // an input null tile or fault waits because the head took the slot this cycle,
   c_mmu_in_syn_taken: cover property (@(posedge clk_i) in_valid_i && !lk_head && !fault_o && !in_phys &&
                                       lk_hit && !in_conflict && !in_take &&
-                                      (lk_null || perm_fault(in_we_i, lk_r, lk_w, lk_null) != FltNone));
+                                      (lk_null || perm_fault(in_req_i.we, lk_r, lk_w, lk_null) != FltNone));
   // and a miss waits for a full miss queue.
   c_mmu_mq_full: cover property (@(posedge clk_i) in_valid_i && !in_phys && !lk_head && mq_full && !in_take);
   // A request on a page a parked request waits for parks behind it.

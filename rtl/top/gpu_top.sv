@@ -53,9 +53,13 @@ module gpu_top
   localparam int unsigned AptArb = NumQueues;        // the aperture's arbiter client number
   localparam int unsigned CeArb = NumQueues + 1;     // the copy engine's
 
-  // Client numbers must stay clear of one another and of the walker.
+  // Client numbers must stay clear of one another and of the walker; the
+  // memory channel's structs (gpu_pkg::mem_req_t, mem_rsp_t) are sized for
+  // the memory port.
   initial begin : check_params
     if (MemIdW != 8 || NumQueues > MaxQueues) $error("gpu_top: ids assume MemIdW 8, <= MAX_QUEUES queues");
+    if (MemIdW + 1 + 48 + BB + BeatBytes != gpu_pkg::MemReqBits || MemIdW + 2 + BB != gpu_pkg::MemRspBits)
+      $error("gpu_top: the memory channel's structs (regspec) do not fit MemIdW and BeatBytes");
   end
 
   logic [63:0] cycle;
@@ -66,16 +70,13 @@ module gpu_top
   logic [NumQueues*20-1:0] q_wptr, q_rptr;
   logic [NumQueues-1:0] q_in_ib, q_fence_irq, q_err_irq;
   logic [NumQueues*32-1:0] q_err_hdr, q_pkts, q_busy, q_stall_mem, q_stall_wait, q_stall_fence;
+  // The memory channel's clients: the queues, the aperture and the copy
+  // engine (the arbiter's clients 0..NumQueues-1, NumQueues, NumQueues+1).
+  // Their requests are g_queue's req, apt_req and ce_req; a response goes
+  // to all of them (rsp), with the addressee's q_rsp_valid.
   logic [NC-1:0] q_req_valid, q_req_ready, q_rsp_valid;
-  // The queues' request payloads; the aperture's and the copy engine's are
-  // apt_m_* and ce_req_* (the arbiter's client NumQueues and NumQueues+1).
-  logic [NumQueues-1:0] q_we;
-  logic [NumQueues*48-1:0] q_addr;
-  logic [NumQueues*BB-1:0] q_wdata;
-  logic [NumQueues*BeatBytes-1:0] q_wstrb;
   logic [NC*IW-1:0] c_id, c_idmask;  // each client's id (tag bits 0), the bits a response must match
-  logic rsp_we, rsp_err;
-  logic [BB-1:0] rsp_rdata;
+  gpu_pkg::mem_rsp_t rsp;
   logic [NumQueues*4-1:0] q_vmid;
   logic [NumQueues*4-1:0] q_cur_vmid;   // each queue's request VMID (Q_VMID, or its IB's)
   logic [NumQueues*4-1:0] q_exec_vmid;  // each queue's executing packet's VMID
@@ -93,26 +94,21 @@ module gpu_top
   logic fault, fault_write;
   logic [47:0] fault_va;
   logic [6:0] fault_client;
-  // Arbiter -> MMU (the request is the granted client's, selected below the arbiter)
-  logic a_valid, a_ready, a_we, u_valid, u_err, u_fault, rsp_fault;
+  // Arbiter -> MMU (the request is the granted client's, selected below
+  // the arbiter), MMU -> arbiter (u_rsp), MMU -> memory port (m_req)
+  logic a_valid, a_ready, u_valid;
   logic [NCW-1:0] a_client;
-  logic [MemIdW-1:0] a_id, u_id;
-  logic [IW-1:0] a_cid;
+  gpu_pkg::mem_req_t a_req, m_req;
   logic [3:0] a_vmid;
-  logic [47:0] a_addr;
-  logic [BB-1:0] a_wdata, u_rdata;
-  logic [BeatBytes-1:0] a_wstrb;
+  gpu_pkg::mem_rsp_t u_rsp;
   // Copy engine
   logic [NumQueues-1:0] qc_valid, qc_ready, qc_done;
-  logic ce_cmd_valid, ce_cmd_ready, ce_done, ce_err, ce_fault, ce_req_we;
+  logic ce_cmd_valid, ce_cmd_ready, ce_done, ce_err, ce_fault;
   logic [QW-1:0] ce_pick, ce_owner_q;
   logic [3:0] ce_vmid_q;
   logic [1:0] ce_state;
   logic [31:0] ce_busy, ce_bytes;
-  logic [CeTagW-1:0] ce_tag;
-  logic [47:0] ce_req_addr;
-  logic [BB-1:0] ce_req_wdata;
-  logic [BeatBytes-1:0] ce_req_wstrb;
+  gpu_pkg::mem_req_t ce_req;
   // Aperture
   logic [NumRanges-1:0] apt_valid;
   logic [NumRanges*3-1:0] apt_mode, apt_bpe;
@@ -129,20 +125,15 @@ module gpu_top
   logic [5:0] apt_pend;
   logic [27:0] apt_err_off;
   logic [31:0] apt_accesses, apt_err_count;
-  logic [AptTagW-1:0] apt_tag;
-  logic apt_m_we;
-  logic [47:0] apt_m_addr;
-  logic [BB-1:0] apt_m_wdata;
-  logic [BeatBytes-1:0] apt_m_wstrb;
+  gpu_pkg::mem_req_t apt_req;
   // Memory writes the port accepted, for the aperture's prefetch coherence
   logic snoop_valid_q;
   logic [47:0] snoop_addr_q;
   // Input registers
-  logic r_req_valid_q, r_req_we_q, m_rsp_valid_q, m_rsp_err_q;
+  logic r_req_valid_q, r_req_we_q, m_rsp_valid_q;
   logic [15:0] r_req_addr_q;
   logic [31:0] r_req_wdata_q;
-  logic [MemIdW-1:0] m_rsp_id_q;
-  logic [BB-1:0] m_rsp_rdata_q;
+  gpu_pkg::mem_rsp_t m_rsp_q;  // the memory port's response (its fault stays 0)
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -151,9 +142,7 @@ module gpu_top
       r_req_addr_q <= '0;
       r_req_wdata_q <= '0;
       m_rsp_valid_q <= 1'b0;
-      m_rsp_err_q <= 1'b0;
-      m_rsp_id_q <= '0;
-      m_rsp_rdata_q <= '0;
+      m_rsp_q <= '0;
       a_req_valid_q <= 1'b0;
       a_req_we_q <= 1'b0;
       a_req_addr_q <= '0;
@@ -171,9 +160,9 @@ module gpu_top
         r_req_wdata_q <= reg_req_wdata_i;
       end
       m_rsp_valid_q <= mem_rsp_valid_i;
-      m_rsp_err_q <= mem_rsp_err_i;
-      m_rsp_id_q <= mem_rsp_id_i;
-      if (mem_rsp_valid_i) m_rsp_rdata_q <= mem_rsp_rdata_i;
+      m_rsp_q.err <= mem_rsp_err_i;
+      m_rsp_q.id <= mem_rsp_id_i;
+      if (mem_rsp_valid_i) m_rsp_q.rdata <= mem_rsp_rdata_i;
       a_req_valid_q <= apt_req_valid_i;
       if (apt_req_valid_i) begin
         a_req_we_q <= apt_req_we_i;
@@ -308,10 +297,14 @@ module gpu_top
     // vector cost a gather every cycle), and the command picked among
     // queues 0..g: a chain of constant selects, so none is a variable
     // part-select (which made Verilator 5.006 read past a wide temporary).
+    // The same for the queue's memory request: req_upto is the granted
+    // queue's among queues 0..g.
     gpu_pkg::ce_cmd_t cmd, pick_upto;
+    gpu_pkg::mem_req_t req, req_upto;
 
     cp_queue #(
-      .BeatBytes(BeatBytes)
+      .BeatBytes(BeatBytes),
+      .Client(g)
     ) u_queue (
       .clk_i,
       .rst_ni,
@@ -350,15 +343,9 @@ module gpu_top
       .err_irq_o(q_err_irq[g]),
       .req_valid_o(q_req_valid[g]),
       .req_ready_i(q_req_ready[g]),
-      .req_we_o(q_we[g]),
-      .req_addr_o(q_addr[48*g +: 48]),
-      .req_wdata_o(q_wdata[BB*g +: BB]),
-      .req_wstrb_o(q_wstrb[BeatBytes*g +: BeatBytes]),
+      .req_o(req),
       .rsp_valid_i(q_rsp_valid[g]),
-      .rsp_we_i(rsp_we),
-      .rsp_err_i(rsp_err),
-      .rsp_fault_i(rsp_fault),
-      .rsp_rdata_i(rsp_rdata),
+      .rsp_i(rsp),
       .ce_valid_o(qc_valid[g]),
       .ce_ready_i(qc_ready[g]),
       .ce_cmd_o(cmd),
@@ -374,8 +361,10 @@ module gpu_top
     assign q_err_cause[5*g +: 5] = cause;
     if (g == 0) begin : g_pick_first
       assign pick_upto = (ce_cmd_valid && ce_pick == QW'(g)) ? cmd : '0;
+      assign req_upto = (a_client == NCW'(g)) ? req : '0;
     end else begin : g_pick_next
       assign pick_upto = (ce_cmd_valid && ce_pick == QW'(g)) ? cmd : g_queue[g-1].pick_upto;
+      assign req_upto = (a_client == NCW'(g)) ? req : g_queue[g-1].req_upto;
     end
   end
 
@@ -424,17 +413,9 @@ module gpu_top
     .bytes_o(ce_bytes),
     .req_valid_o(q_req_valid[NumQueues+1]),
     .req_ready_i(q_req_ready[NumQueues+1]),
-    .req_we_o(ce_req_we),
-    .req_tag_o(ce_tag),
-    .req_addr_o(ce_req_addr),
-    .req_wdata_o(ce_req_wdata),
-    .req_wstrb_o(ce_req_wstrb),
+    .req_o(ce_req),
     .rsp_valid_i(q_rsp_valid[NumQueues+1]),
-    .rsp_we_i(rsp_we),
-    .rsp_tag_i(u_id[CeTagW:1]),
-    .rsp_err_i(rsp_err),
-    .rsp_fault_i(rsp_fault),
-    .rsp_rdata_i(rsp_rdata)
+    .rsp_i(rsp)
   );
   assign c_id[IW*(NumQueues+1) +: IW] = IW'(CeClient);
   assign c_idmask[IW*(NumQueues+1) +: IW] = ~IW'(CeRobSlots - 1);
@@ -483,23 +464,15 @@ module gpu_top
     .snoop_addr_i(snoop_addr_q),
     .m_req_valid_o(q_req_valid[NumQueues]),
     .m_req_ready_i(q_req_ready[NumQueues]),
-    .m_req_we_o(apt_m_we),
-    .m_req_tag_o(apt_tag),
-    .m_req_addr_o(apt_m_addr),
-    .m_req_wdata_o(apt_m_wdata),
-    .m_req_wstrb_o(apt_m_wstrb),
+    .m_req_o(apt_req),
     .m_rsp_valid_i(q_rsp_valid[NumQueues]),
-    .m_rsp_we_i(rsp_we),
-    .m_rsp_tag_i(u_id[AptTagW:1]),
-    .m_rsp_err_i(rsp_err),
-    .m_rsp_rdata_i(rsp_rdata)
+    .m_rsp_i(rsp)
   );
   assign c_id[IW*NumQueues +: IW] = IW'(AptClient);
   assign c_idmask[IW*NumQueues +: IW] = ~IW'(AptSlots - 1);
 
   cp_mem_arb #(
     .NumClients(NC),
-    .BeatBytes(BeatBytes),
     .MemIdW(MemIdW)
   ) u_arb (
     .clk_i,
@@ -509,61 +482,36 @@ module gpu_top
     .c_id_i(c_id),
     .c_idmask_i(c_idmask),
     .c_rsp_valid_o(q_rsp_valid),
-    .c_rsp_we_o(rsp_we),
-    .c_rsp_err_o(rsp_err),
-    .c_rsp_fault_o(rsp_fault),
-    .c_rsp_rdata_o(rsp_rdata),
+    .c_rsp_o(rsp),
     .mem_req_valid_o(a_valid),
     .mem_req_ready_i(a_ready),
     .mem_req_client_o(a_client),
     .mem_rsp_valid_i(u_valid),
-    .mem_rsp_id_i(u_id),
-    .mem_rsp_err_i(u_err),
-    .mem_rsp_fault_i(u_fault),
-    .mem_rsp_rdata_i(u_rdata)
+    .mem_rsp_i(u_rsp)
   );
 
-  // The granted client's request, taken from its own outputs and only with
-  // a grant (the MMU reads it only then; zeros otherwise): the arbiter
-  // names the client, and no 256-bit beat is gathered with the others'.
-  // Only the queues' come through vectors (NumQueues of them), read only
-  // when a queue is granted.  Three ifs, not an else chain: the Verilator
-  // model turns an else chain of single assignments into a ?: and would
-  // then copy the queues' vectors out before it on every grant.
+  // The granted client's request (each client's carries its own id), taken
+  // from its own outputs and only with a grant (the MMU reads it only then;
+  // zeros otherwise): the arbiter names the client, and no 345-bit request
+  // is gathered with the others'.  A queue's is the end of g_queue's
+  // chain.  Three ifs, not an else chain: the Verilator model turns an
+  // else chain of single assignments into a ?: and would then form every
+  // source before it on every grant.
   always_comb begin
-    a_cid = '0;
+    a_req = '0;
     a_vmid = '0;
-    a_we = 1'b0;
-    a_addr = '0;
-    a_wdata = '0;
-    a_wstrb = '0;
     if (a_valid) begin
       if (a_client == NCW'(CeArb)) begin
-        a_we = ce_req_we;
-        a_cid = IW'(CeClient) | IW'(ce_tag);
+        a_req = ce_req;
         a_vmid = ce_vmid_q;
-        a_addr = ce_req_addr;
-        a_wdata = ce_req_wdata;
-        a_wstrb = ce_req_wstrb;
       end
-      if (a_client == NCW'(AptArb)) begin  // VMID 0: its accesses are physical
-        a_we = apt_m_we;
-        a_cid = IW'(AptClient) | IW'(apt_tag);
-        a_addr = apt_m_addr;
-        a_wdata = apt_m_wdata;
-        a_wstrb = apt_m_wstrb;
-      end
+      if (a_client == NCW'(AptArb)) a_req = apt_req;  // VMID 0: its accesses are physical
       if (a_client < NCW'(NumQueues)) begin
-        a_we = q_we[QW'(a_client)];
-        a_cid = IW'(a_client);
+        a_req = g_queue[NumQueues-1].req_upto;
         a_vmid = q_cur_vmid[4*QW'(a_client) +: 4];
-        a_addr = q_addr[48*QW'(a_client) +: 48];
-        a_wdata = q_wdata[BB*QW'(a_client) +: BB];
-        a_wstrb = q_wstrb[BeatBytes*QW'(a_client) +: BeatBytes];
       end
     end
   end
-  assign a_id = {a_cid, a_we};
 
   mmu_top #(
     .BeatBytes(BeatBytes),
@@ -592,29 +540,22 @@ module gpu_top
     .walk_max_o(mmu_walk_max),
     .in_valid_i(a_valid),
     .in_ready_o(a_ready),
-    .in_id_i(a_id),
+    .in_req_i(a_req),
     .in_vmid_i(a_vmid),
-    .in_addr_i(a_addr),
-    .in_we_i(a_we),
-    .in_wdata_i(a_wdata),
-    .in_wstrb_i(a_wstrb),
     .up_valid_o(u_valid),
-    .up_id_o(u_id),
-    .up_err_o(u_err),
-    .up_fault_o(u_fault),
-    .up_rdata_o(u_rdata),
+    .up_rsp_o(u_rsp),
     .mem_req_valid_o,
     .mem_req_ready_i,
-    .mem_req_id_o,
-    .mem_req_addr_o,
-    .mem_req_we_o,
-    .mem_req_wdata_o,
-    .mem_req_wstrb_o,
+    .mem_req_o(m_req),
     .mem_rsp_valid_i(m_rsp_valid_q),
-    .mem_rsp_id_i(m_rsp_id_q),
-    .mem_rsp_err_i(m_rsp_err_q),
-    .mem_rsp_rdata_i(m_rsp_rdata_q)
+    .mem_rsp_i(m_rsp_q)
   );
+  // The memory port's pins (regspec/gpu_top_ports.json) are the MMU's request.
+  assign mem_req_id_o = m_req.id;
+  assign mem_req_addr_o = m_req.addr;
+  assign mem_req_we_o = m_req.we;
+  assign mem_req_wdata_o = m_req.wdata;
+  assign mem_req_wstrb_o = m_req.wstrb;
 
 `ifndef SYNTHESIS
   // Assertions (Verilator --assert; a failure is a model error, gm.h).
