@@ -50,7 +50,8 @@ B := build-san
 # change with SAN; the sanitizer run does not run itself; the runner's tests
 # use build/.  Its list (tb/regress/san.list) runs each C path once, not
 # every seed of ci.list: make test runs it beside the plain regression, as
-# the CTests san_build (make san-build SAN=1) and sanitizers_K (make
+# the CTests san_build_lib, san_build (make san-build-lib / san-build
+# SAN=1) and sanitizers_K (make
 # san-run SAN=1 SHARD=K/3, a third of the list each).
 TEST_LIST := tb/regress/san.list
 REGRESS_LIST ?= $(TEST_LIST)
@@ -214,7 +215,7 @@ TESTS := $(sort $(patsubst tests/%,%,$(shell grep '^ *add_test' tb/tests.cmake |
 TEST_BIN := $(addprefix $(B)/tests/,$(TESTS))
 
 .PRECIOUS: $(B)/obj/%.o
-.PHONY: all deps deps-test deps-fuzz deps-slurm deps-cov run test tests san-build san-run regress regress-slurm test-slurm lint synth gen \
+.PHONY: all deps deps-test deps-fuzz deps-slurm deps-cov run test tests san-build-lib san-build san-run regress regress-slurm test-slurm lint synth gen \
 	check-gen waves bench fuzz clean rand-nightly coverage \
 	captures fast bench-ipc bench-blocks
 all: $(BIN)
@@ -590,9 +591,13 @@ test: deps-test
 	@python3 tb/regress/regress.py --build $(B) --list $(TEST_LIST) -j $(JOBS) \
 		--junit $(B)/junit.xml $(REGRESS_ARGS)
 
-# The sanitizer run in pieces, as make test runs it (SAN=1): the build, then
+# The sanitizer run in pieces, as make test runs it (SAN=1): the build (the
+# library and gpusim, then the tests: two CTests, none a long pole), then
 # a shard of tb/regress/san.list at a time, each a CTest of its own so none
 # is a long pole and the shards run beside the rest.
+san-build-lib: deps-test
+	@mkdir -p $(B)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(VP_BIN)
 san-build: deps-test
 	@mkdir -p $(B)
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN) $(TEST_BIN) $(VP_BIN)

@@ -245,11 +245,15 @@ set_tests_properties(san_fatal PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOU
 
 # Everything above (but lint and valgrind) again, built with ASan + UBSan
 # (tb/regress/san.list): the build of every program of ours into build-san/
-# (linking build/'s Verilated models), then the list in three shards, each
-# its own test so they run beside the rest.  COST starts the build first.
+# (linking build/'s Verilated models: the library and gpusim, then the
+# tests), then the list in three shards, each its own test so they run
+# beside the rest.  COST starts the build first.
+add_test(san_build_lib make --no-print-directory san-build-lib SAN=1)
+set_tests_properties(san_build_lib PROPERTIES WORKING_DIRECTORY .. LABELS sanitizers TIMEOUT 900
+  FIXTURES_SETUP san_lib COST 1000)
 add_test(san_build make --no-print-directory san-build SAN=1)
 set_tests_properties(san_build PROPERTIES WORKING_DIRECTORY .. LABELS sanitizers TIMEOUT 900
-  FIXTURES_SETUP san COST 1000)
+  FIXTURES_REQUIRED san_lib FIXTURES_SETUP san COST 1000)
 foreach(k 1 2 3)
   add_test(sanitizers_${k} make --no-print-directory san-run SAN=1 SHARD=${k}/3)
   set_tests_properties(sanitizers_${k} PROPERTIES WORKING_DIRECTORY .. LABELS sanitizers
