@@ -55,7 +55,7 @@ B := build-san
 # san-run SAN=1 SHARD=K/3, a third of the list each).
 TEST_LIST := tb/regress/san.list
 REGRESS_LIST ?= $(TEST_LIST)
-REGRESS_ARGS := --exclude "memcheck|lint|synth|check_gen|san_build|sanitizers|regress|slurm|reset_values"
+REGRESS_ARGS := --exclude "memcheck|lint|synth|check_gen|san_build|sanitizers|regress|slurm|reset_"
 endif
 
 # Coverage builds: make coverage (COV=1, into build-cov/): the Verilator

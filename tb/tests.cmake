@@ -247,13 +247,14 @@ set_tests_properties(san_fatal PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOU
 # (tb/regress/san.list): the build of every program of ours into build-san/
 # (linking build/'s Verilated models: the library and gpusim, then the
 # tests), then the list in three shards, each its own test so they run
-# beside the rest.  COST starts the build first.
+# beside the rest.  COST starts the builds first; RESOURCE_LOCK build runs
+# one build (make -j2) at a time, beside one test.
 add_test(san_build_lib make --no-print-directory san-build-lib SAN=1)
 set_tests_properties(san_build_lib PROPERTIES WORKING_DIRECTORY .. LABELS sanitizers TIMEOUT 900
-  FIXTURES_SETUP san_lib COST 1000)
+  FIXTURES_SETUP san_lib RESOURCE_LOCK build COST 1000)
 add_test(san_build make --no-print-directory san-build SAN=1)
 set_tests_properties(san_build PROPERTIES WORKING_DIRECTORY .. LABELS sanitizers TIMEOUT 900
-  FIXTURES_REQUIRED san_lib FIXTURES_SETUP san COST 1000)
+  FIXTURES_REQUIRED san_lib FIXTURES_SETUP san RESOURCE_LOCK build COST 1000)
 foreach(k 1 2 3)
   add_test(sanitizers_${k} make --no-print-directory san-run SAN=1 SHARD=${k}/3)
   set_tests_properties(sanitizers_${k} PROPERTIES WORKING_DIRECTORY .. LABELS sanitizers
@@ -265,10 +266,15 @@ endforeach()
 # every scenario and random programs under two seeds of Verilator's all-ones
 # and random resets, against the default build's transcripts
 # (tools/reset_check.sh).  make regress runs eight seeds.
-add_test(reset_values sh -c "make --no-print-directory -j2 XU=1 build-xu/bin/gpusim build-xu/tests/test_rand > build/reset-xu.log 2>&1 || { tail -30 build/reset-xu.log; exit 1; }; tools/reset_check.sh build/bin/gpusim build-xu '1 2'")
-set_tests_properties(reset_values PROPERTIES WORKING_DIRECTORY .. LABELS rtl TIMEOUT 1500 COST 900)
-add_test(reset_values_nightly sh -c "make --no-print-directory -j2 XU=1 build-xu/bin/gpusim build-xu/tests/test_rand > build/reset-xu.log 2>&1 || { tail -30 build/reset-xu.log; exit 1; }; tools/reset_check.sh build/bin/gpusim build-xu '1 2 3 4 5 6 7 8'")
-set_tests_properties(reset_values_nightly PROPERTIES WORKING_DIRECTORY .. LABELS rtl TIMEOUT 3000)
+add_test(reset_build sh -c "make --no-print-directory -j2 XU=1 build-xu/bin/gpusim build-xu/tests/test_rand > build/reset-xu.log 2>&1 || { tail -30 build/reset-xu.log; exit 1; }")
+set_tests_properties(reset_build PROPERTIES WORKING_DIRECTORY .. LABELS rtl TIMEOUT 900
+  FIXTURES_SETUP xu RESOURCE_LOCK build COST 900)
+add_test(reset_values bash tools/reset_check.sh build/bin/gpusim build-xu "1 2")
+set_tests_properties(reset_values PROPERTIES WORKING_DIRECTORY .. LABELS rtl TIMEOUT 600
+  FIXTURES_REQUIRED xu COST 800)
+add_test(reset_values_nightly bash tools/reset_check.sh build/bin/gpusim build-xu "1 2 3 4 5 6 7 8")
+set_tests_properties(reset_values_nightly PROPERTIES WORKING_DIRECTORY .. LABELS rtl TIMEOUT 1500
+  FIXTURES_REQUIRED xu)
 
 # Every signal the GTKWave views show exists in a dump (and the check fails on one that does not).
 add_test(views_signals sh -c "bin/gpusim demo --quiet --wave views.fst && python3 ../tb/check_views.py views.fst ../traces/gtkw/*.gtkw && printf 'TOP.gpu_top.no_such_q\\n' > views-bad.gtkw && { python3 ../tb/check_views.py views.fst views-bad.gtkw; test $? -eq 1; }")
