@@ -247,14 +247,15 @@ set_tests_properties(san_fatal PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOU
 # (tb/regress/san.list): the build of every program of ours into build-san/
 # (linking build/'s Verilated models: the library and gpusim, then the
 # tests), then the list in three shards, each its own test so they run
-# beside the rest.  COST starts the builds first; RESOURCE_LOCK build runs
-# one build (make -j2) at a time, beside one test.
+# beside the rest.  COST starts the builds first (beside each other: run
+# one at a time, RESOURCE_LOCK, they made the clean-clone run 859 s, not
+# 577-643 s).
 add_test(san_build_lib make --no-print-directory san-build-lib SAN=1)
 set_tests_properties(san_build_lib PROPERTIES WORKING_DIRECTORY .. LABELS sanitizers TIMEOUT 900
-  FIXTURES_SETUP san_lib RESOURCE_LOCK build COST 1000)
+  FIXTURES_SETUP san_lib COST 1000)
 add_test(san_build make --no-print-directory san-build SAN=1)
 set_tests_properties(san_build PROPERTIES WORKING_DIRECTORY .. LABELS sanitizers TIMEOUT 900
-  FIXTURES_REQUIRED san_lib FIXTURES_SETUP san RESOURCE_LOCK build COST 1000)
+  FIXTURES_REQUIRED san_lib FIXTURES_SETUP san COST 1000)
 foreach(k 1 2 3)
   add_test(sanitizers_${k} make --no-print-directory san-run SAN=1 SHARD=${k}/3)
   set_tests_properties(sanitizers_${k} PROPERTIES WORKING_DIRECTORY .. LABELS sanitizers
@@ -268,7 +269,7 @@ endforeach()
 # (tools/reset_check.sh).  make regress runs eight seeds.
 add_test(reset_build sh -c "make --no-print-directory -j2 XU=1 build-xu/bin/gpusim build-xu/tests/test_rand > build/reset-xu.log 2>&1 || { tail -30 build/reset-xu.log; exit 1; }")
 set_tests_properties(reset_build PROPERTIES WORKING_DIRECTORY .. LABELS rtl TIMEOUT 900
-  FIXTURES_SETUP xu RESOURCE_LOCK build COST 900)
+  FIXTURES_SETUP xu COST 900)
 add_test(reset_values bash tools/reset_check.sh build/bin/gpusim build-xu "1 2")
 set_tests_properties(reset_values PROPERTIES WORKING_DIRECTORY .. LABELS rtl TIMEOUT 600
   FIXTURES_REQUIRED xu COST 800)
