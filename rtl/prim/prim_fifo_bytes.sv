@@ -73,28 +73,15 @@ module prim_fifo_bytes #(
   logic [PL-1:0] wr_q, rd_q, cnt;
   logic [WL-1:0] wi, ri;
   logic [5:0] wsh, rsh;
-  logic [64*PushWords+63:0] w;  // the words a push writes, word k at 64*k
 
   // The count, read by the pusher (its room) and the popper.
   assign cnt = wr_q - rd_q;
   assign count_o = out_en_i ? cnt : '0;
   assign free_o = out_en_i ? PL'(Depth) - cnt : '0;
 
-  // The push: its words shifted to the write pointer, only with a push.
-  always_comb begin
-    wi = '0;
-    wsh = '0;
-    w = '0;
-    if (push_i) begin
-      wi = wr_q[PL-1:3];
-      wsh = {wr_q[2:0], 3'b000};
-      w[63:0] = (q[wi] & ((64'd1 << wsh) - 64'd1)) | (push_data_i[63:0] << wsh);
-      for (int unsigned k = 1; k < PushWords; k++) begin
-        w[64*k +: 64] = (push_data_i[64*k +: 64] << wsh) | (push_data_i[64*(k-1) +: 64] >> (7'd64 - 7'(wsh)));
-      end
-      w[64*PushWords +: 64] = push_data_i[64*(PushWords-1) +: 64] >> (7'd64 - 7'(wsh));
-    end
-  end
+  // The push's place: its first word and the shift to the write pointer.
+  assign wi = wr_q[PL-1:3];
+  assign wsh = {wr_q[2:0], 3'b000};
 
   // The head: the words at the read pointer shifted down, only with
   // head_en_i (a block of its own: the popper decides on the count first).
@@ -127,10 +114,17 @@ module prim_fifo_bytes #(
   end
 
   // The storage (no reset: a byte is read only after its push), whole
-  // words where a push lands.
+  // words where a push lands: the push's words shifted to the write
+  // pointer, the first keeping the bytes below it.  They are formed here,
+  // only on a push: a temporary for them (wider than 64 bits, a flat vector
+  // as the ports) would be cleared on every cycle.
   always_ff @(posedge clk_i) begin
     if (en_i && push_i) begin
-      for (int unsigned k = 0; k <= PushWords; k++) q[wi + WL'(k)] <= w[64*k +: 64];
+      q[wi] <= (q[wi] & ((64'd1 << wsh) - 64'd1)) | (push_data_i[63:0] << wsh);
+      for (int unsigned k = 1; k < PushWords; k++) begin
+        q[wi + WL'(k)] <= (push_data_i[64*k +: 64] << wsh) | (push_data_i[64*(k-1) +: 64] >> (7'd64 - 7'(wsh)));
+      end
+      q[wi + WL'(PushWords)] <= push_data_i[64*(PushWords-1) +: 64] >> (7'd64 - 7'(wsh));
     end
   end
 
