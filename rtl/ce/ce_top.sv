@@ -170,7 +170,7 @@ module ce_top #(
   logic [2:0] rq_count;
 
   // Write side (ce_wr): the byte FIFO and the write-combining ways.
-  logic [6:0] bf_cnt, bf_free;  // the byte FIFO's bytes held and room
+  logic [6:0] bf_cnt;
   logic wcb_empty;
   logic [15:0] wr_out_q, wr_out_d;  // writes in flight, counted here (their acks come to ce_top)
 
@@ -252,7 +252,7 @@ module ce_top #(
       if (run) begin
         s_new = s_valid && !fill_q && !s_hit && slot_free && !pf_full && !rq_full;
         s_ready = !pf_full && (fill_q || s_hit || s_new);
-        e_take = !pf_empty && (fill_q || rob_v_q[e_slot]) && bf_free >= 7'(e_len);
+        e_take = !pf_empty && (fill_q || rob_v_q[e_slot]) && (7'(BfBytes) - bf_cnt) >= 7'(e_len);
       end
 
       // The source piece joins the piece FIFO.
@@ -321,7 +321,6 @@ module ce_top #(
     .ext_lo_i(e_lo),
     .ext_hi_i(e_hi),
     .bf_cnt_o(bf_cnt),
-    .bf_free_o(bf_free),
     .d_valid_i(d_valid),
     .d_addr_i(d_addr),
     .d_len_i(d_len),

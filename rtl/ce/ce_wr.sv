@@ -11,8 +11,8 @@
 // or at the end (flush_i), and a closed way is offered as a write
 // (wr_req_o) until ce_top's memory channel takes it (wr_grant_i).
 //
-// How to drive it: ce_top checks the room (bf_free_o) before an extractor
-// push; start_i (a command taken) clears the ways, stop_i (the
+// How to drive it: ce_top checks the room (BfBytes - bf_cnt_o) before an
+// extractor push; start_i (a command taken) clears the ways, stop_i (the
 // engine aborts) empties the FIFO and drops the ways, written or not.
 // busy_i is ce_top's "not idle": without it the FIFO is empty, no way is
 // valid and nothing moves, so the block is not evaluated and its outputs
@@ -40,7 +40,6 @@ module ce_wr #(
   input  logic [63:0]            ext_lo_i,
   input  logic [63:0]            ext_hi_i,
   output logic [6:0]             bf_cnt_o,    // bytes held
-  output logic [6:0]             bf_free_o,   // room: BfBytes - bf_cnt_o
   // The destination walker's piece
   input  logic                   d_valid_i,
   input  logic [47:0]            d_addr_i,
@@ -112,7 +111,6 @@ module ce_wr #(
     .pop_cnt_i(d_len_i),
     .out_en_i(busy_i),
     .count_o(bf_cnt),
-    .free_o(bf_free_o),
     .head_en_i(d_take),
     .head_o(bf_head)
   );

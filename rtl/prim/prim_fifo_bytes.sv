@@ -25,8 +25,9 @@
 // the pop, as in prim_fifo_sync).  clr_i (with en_i) empties the FIFO
 // instead, whatever else comes.  Without en_i nothing changes and no
 // register is written (a block idle with its act signal low).
-// count_o / free_o are the bytes held / the room, from the pointers of this
-// cycle, formed only with out_en_i (zero without it); head_o is the MaxPop
+// count_o is the bytes held, from the pointers of this cycle, formed only
+// with out_en_i (zero without it; the room is Depth - count_o, which a
+// pusher forms where it checks it); head_o is the MaxPop
 // bytes at the head (the bytes from count_o up mean nothing), formed only
 // with head_en_i (zero without it): Verilator evaluates every block every
 // cycle, so a user forms the head only on a cycle that pops it.  Pushing
@@ -51,9 +52,8 @@ module prim_fifo_bytes #(
   input  logic [8*MaxPush-1:0]        push_data_i, // byte 0 first (the low byte)
   input  logic                         pop_i,       // drop pop_cnt_i bytes
   input  logic [$clog2(MaxPop+1)-1:0]  pop_cnt_i,
-  input  logic                         out_en_i,    // form count_o and free_o
-  output logic [$clog2(Depth):0]       count_o,     // bytes held
-  output logic [$clog2(Depth):0]       free_o,      // room: Depth - count_o
+  input  logic                         out_en_i,    // form count_o
+  output logic [$clog2(Depth):0]       count_o,     // bytes held (the room: Depth - count_o)
   input  logic                         head_en_i,   // form head_o
   output logic [8*MaxPop-1:0]         head_o       // the head, byte 0 first
 );
@@ -77,7 +77,6 @@ module prim_fifo_bytes #(
   // The count, read by the pusher (its room) and the popper.
   assign cnt = wr_q - rd_q;
   assign count_o = out_en_i ? cnt : '0;
-  assign free_o = out_en_i ? PL'(Depth) - cnt : '0;
 
   // The push's place: its first word and the shift to the write pointer.
   assign wi = wr_q[PL-1:3];
