@@ -26,11 +26,11 @@
 // instead, whatever else comes.  Without en_i nothing changes and no
 // register is written (a block idle with its act signal low).
 // count_o is the bytes held, from the pointers of this cycle, formed only
-// with out_en_i (zero without it; the room is Depth - count_o, which a
-// pusher forms where it checks it); head_o is the MaxPop
-// bytes at the head (the bytes from count_o up mean nothing), formed only
-// with head_en_i (zero without it): Verilator evaluates every block every
-// cycle, so a user forms the head only on a cycle that pops it.  Pushing
+// with out_en_i (zero without it; the room, Depth - count_o, is formed by
+// the pusher where it checks it); head_o is the MaxPop bytes at the head
+// (the bytes from count_o up mean nothing), formed only with head_en_i
+// (zero without it): Verilator evaluates every block every cycle, so a
+// user forms the head only on a cycle that pops it.  Pushing
 // more than the room, popping more than is held or more than MaxPush /
 // MaxPop bytes is a design error, caught by the assertion below.
 
