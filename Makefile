@@ -143,7 +143,7 @@ LDLIBS := -lz -lpthread -lm $(OPT_FLAGS) $(GCOV_FLAGS)
 endif
 
 # ---------------------------------------------------------------- sources
-RTL_SRC := rtl/gpu_pkg.sv rtl/prim/prim_fifo_sync.sv rtl/prim/prim_arb_rr.sv \
+RTL_SRC := rtl/gpu_pkg.sv rtl/prim/prim_fifo_sync.sv rtl/prim/prim_fifo_bytes.sv rtl/prim/prim_arb_rr.sv \
 	rtl/apt/apt_swz.sv rtl/apt/apt_front.sv rtl/apt/apt_wr.sv rtl/apt/apt_rd.sv rtl/apt/apt_top.sv rtl/ce/ce_walk.sv rtl/ce/ce_wr.sv rtl/ce/ce_top.sv \
 	rtl/cp/cp_mem_arb.sv rtl/cp/cp_copy_cmd.sv rtl/cp/cp_fetch.sv rtl/cp/cp_hdr_check.sv \
 	rtl/cp/cp_pkt_check.sv rtl/cp/cp_wait_cmp.sv rtl/cp/cp_exec.sv rtl/cp/cp_counters.sv \
@@ -263,6 +263,7 @@ VL_MAKE = $(MAKE) --no-print-directory $(if $(Q),-s) OPT_FAST=-O2 OPT_SLOW=-O1 O
 # A primitive's test: its SV testbench and the primitive, built as one
 # Verilator --binary (about 10 s each).
 $(B)/tests/test_prim_fifo: tb/prim/test_prim_fifo.sv rtl/prim/prim_fifo_sync.sv rtl/prim/prim_assert.svh
+$(B)/tests/test_prim_fifo_bytes: tb/prim/test_prim_fifo_bytes.sv rtl/prim/prim_fifo_bytes.sv rtl/prim/prim_assert.svh
 $(B)/tests/test_prim_arb: tb/prim/test_prim_arb.sv rtl/prim/prim_arb_rr.sv rtl/prim/prim_assert.svh
 $(B)/tests/test_prim_%:
 	@mkdir -p $(@D) $(B)/vl_prim

@@ -84,10 +84,17 @@ add_test(rtl_mmu_pwc tests/test_mmu_pwc)
 set_tests_properties(rtl_mmu_pwc PROPERTIES LABELS rtl TIMEOUT 300)
 
 # The RTL primitives (rtl/prim/), each against a model in its own SV
-# testbench: the FIFO, the round-robin arbiter, and an assertion of the
-# macros (prim_assert.svh) stopping a push into a full FIFO by its label.
+# testbench: the FIFO, the byte FIFO, the round-robin arbiter, and an
+# assertion of the macros (prim_assert.svh) stopping a push into a full
+# FIFO by its label (and one past the byte FIFO's room).
 add_test(rtl_prim_fifo tests/test_prim_fifo)
 set_tests_properties(rtl_prim_fifo PROPERTIES LABELS rtl TIMEOUT 60)
+
+add_test(rtl_prim_fifo_bytes tests/test_prim_fifo_bytes)
+set_tests_properties(rtl_prim_fifo_bytes PROPERTIES LABELS rtl TIMEOUT 60)
+
+add_test(rtl_prim_fifo_bytes_assert sh -c "tests/test_prim_fifo_bytes +overflow 2>&1 | grep 'prim_fifo_bytes.sv:[0-9]*: Assertion failed in .*FifoBytesBounds_A'")
+set_tests_properties(rtl_prim_fifo_bytes_assert PROPERTIES LABELS rtl TIMEOUT 60)
 
 add_test(rtl_prim_arb tests/test_prim_arb)
 set_tests_properties(rtl_prim_arb PROPERTIES LABELS rtl TIMEOUT 60)

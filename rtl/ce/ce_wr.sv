@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 //
-// ce_wr: the write side of the copy engine (ce_top): the byte FIFO, the
-// destination pieces and the write-combining buffer.
+// ce_wr: the write side of the copy engine (ce_top): the byte FIFO
+// (prim_fifo_bytes), the destination pieces and the write-combining buffer.
 //
 // Purpose: take the source bytes in canonical order from the extractor
 // (ext_take_i: ext_len_i bytes, byte 0 first, in ext_lo_i/ext_hi_i), hand
@@ -60,19 +60,15 @@ module ce_wr #(
   localparam int unsigned WL = $clog2(WcbWays);
 
   initial begin : check_params
-    if (BfBytes != 64) $error("ce_wr: the byte FIFO's pointers are 7 bits: BfBytes must be 64");
+    if (BfBytes != 64) $error("ce_wr: the byte FIFO's count is 7 bits: BfBytes must be 64");
     if (WcbWays != 4) $error("ce_wr: the eviction pointer is 2 bits: WcbWays must be 4");
   end
 
-  // Byte FIFO: BfBytes bytes, written and read up to 16 at a time.  The
-  // pointers count bytes modulo 2 * BfBytes and the storage is that size, in
-  // 64-bit words: a piece is written as three whole words shifted to the
-  // write pointer, with no byte mask, since the bytes past the piece land in
-  // storage that holds no FIFO byte (at most BfBytes are held); a
-  // destination piece reads the three words at the read pointer.
-  localparam int unsigned BfWords = 2 * BfBytes / 8;
-  logic [63:0] bf_q [BfWords];
-  logic [6:0] bf_wr_q, bf_rd_q, bf_cnt;
+  // Byte FIFO (u_bf): BfBytes bytes, pushed by the extractor and popped by
+  // a destination piece, up to 16 at a time, at any byte offset: a piece
+  // goes in as two words, byte 0 first, and the head comes out as two.
+  logic [6:0] bf_cnt;
+  logic [127:0] bf_head;
 
   // Write combining.  The tags and strobes of the ways change only where a
   // destination piece lands (one way a cycle, registers below), so they
@@ -89,32 +85,35 @@ module ce_wr #(
   logic d_hit, d_free, d_take;
   logic [WL-1:0] d_way, f_way, i_way, e;
   logic [BeatBytes-1:0] d_bmask, strb;
-  logic [5:0] bf_wsh, bf_rsh, d_sh;
-  logic [63:0] bf_w0, bf_w1, bf_w2, d_lo, d_hi, d_mlo, d_mhi, d_m0, d_m1, wd0, wd1;
-  logic [3:0] bf_wi, bf_ri;
+  logic [5:0] d_sh;
+  logic [63:0] d_mlo, d_mhi, d_m0, d_m1, wd0, wd1;
   logic [BWL-1:0] d_wi;
   logic [WL+BWL-1:0] wd_i0, wd_i1;
 
-  // Three blocks, so that no block reads what ce_top computes from another
-  // one's outputs (Verilator orders whole blocks): the count, read by the
-  // extractor; the FIFO write, driven by it; the pieces and the write.
-  assign bf_cnt = busy_i ? bf_wr_q - bf_rd_q : '0;
-
-  always_comb begin
-    bf_wi = '0;
-    bf_wsh = '0;
-    bf_w0 = '0;
-    bf_w1 = '0;
-    bf_w2 = '0;
-    // The extractor's bytes into the FIFO at its write pointer.
-    if (ext_take_i) begin
-      bf_wi = bf_wr_q[6:3];
-      bf_wsh = {bf_wr_q[2:0], 3'b000};
-      bf_w0 = (bf_q[bf_wi] & ((64'd1 << bf_wsh) - 64'd1)) | (ext_lo_i << bf_wsh);
-      bf_w1 = (ext_hi_i << bf_wsh) | (ext_lo_i >> (7'd64 - 7'(bf_wsh)));
-      bf_w2 = ext_hi_i >> (7'd64 - 7'(bf_wsh));
-    end
-  end
+  // Separate blocks, so that no block reads what ce_top computes from
+  // another one's outputs, or what the FIFO computes from its inputs
+  // (Verilator orders whole blocks): the FIFO's count, read by the
+  // extractor, and its push, driven by it (in u_bf); the way search and the
+  // pop; the FIFO's head, formed for the pop (in u_bf); the piece's bytes.
+  prim_fifo_bytes #(
+    .Depth(BfBytes),
+    .MaxPush(16),
+    .MaxPop(16)
+  ) u_bf (
+    .clk_i,
+    .rst_ni,
+    .en_i(act_i),
+    .clr_i(start_i || stop_i),
+    .push_i(ext_take_i),
+    .push_cnt_i(ext_len_i),
+    .push_data_i({ext_hi_i, ext_lo_i}),
+    .pop_i(d_take),
+    .pop_cnt_i(d_len_i),
+    .out_en_i(busy_i),
+    .count_o(bf_cnt),
+    .head_en_i(d_take),
+    .head_o(bf_head)
+  );
 
   always_comb begin
     d_hit = 1'b0;
@@ -125,20 +124,6 @@ module ce_wr #(
     e = '0;
     d_bmask = '0;
     strb = '0;
-    bf_ri = '0;
-    bf_rsh = '0;
-    d_lo = '0;
-    d_hi = '0;
-    d_wi = '0;
-    d_sh = '0;
-    d_mlo = '0;
-    d_mhi = '0;
-    d_m0 = '0;
-    d_m1 = '0;
-    wd_i0 = '0;
-    wd_i1 = '0;
-    wd0 = '0;
-    wd1 = '0;
     wr_req_o = 1'b0;
     i_way = '0;
     wr_addr_o = '0;
@@ -161,27 +146,11 @@ module ce_wr #(
         d_take = bf_cnt >= 7'(d_len_i) && (d_hit || d_free);
       end
 
-      // The destination piece: d_len_i bytes from the FIFO's read pointer,
-      // to byte d_addr_i[BL-1:0] of its way (a hit, or a free way): at most
-      // two words, the second only in the first half of 16 bytes.
+      // The destination piece's way (a hit, or a free way) and strobes.
       if (d_take) begin
         e = d_hit ? d_way : f_way;
         d_bmask = {{(BeatBytes-16){1'b0}}, 16'((17'd1 << d_len_i) - 17'd1)} << d_addr_i[BL-1:0];
         strb = (d_hit ? w_strb_q[e] : '0) | d_bmask;
-        bf_ri = bf_rd_q[6:3];
-        bf_rsh = {bf_rd_q[2:0], 3'b000};
-        d_lo = (bf_q[bf_ri] >> bf_rsh) | (bf_q[bf_ri + 4'd1] << (7'd64 - 7'(bf_rsh)));
-        d_hi = (bf_q[bf_ri + 4'd1] >> bf_rsh) | (bf_q[bf_ri + 4'd2] << (7'd64 - 7'(bf_rsh)));
-        d_wi = BWL'(d_addr_i[5:3]);
-        d_sh = {d_addr_i[2:0], 3'b000};
-        d_mlo = (d_len_i >= 5'd8) ? '1 : (64'd1 << {d_len_i[2:0], 3'b000}) - 64'd1;
-        d_mhi = (d_len_i > 5'd8) ? (64'd1 << {d_len_i - 5'd8, 3'b000}) - 64'd1 : '0;
-        d_m0 = d_mlo << d_sh;
-        d_m1 = (d_mhi << d_sh) | (d_mlo >> (7'd64 - 7'(d_sh)));
-        wd_i0 = {e, d_wi};
-        wd_i1 = {e, d_wi + BWL'(1)};
-        wd0 = (w_data_q[wd_i0] & ~d_m0) | ((d_lo << d_sh) & d_m0);
-        wd1 = (w_data_q[wd_i1] & ~d_m1) | (((d_hi << d_sh) | (d_lo >> (7'd64 - 7'(d_sh)))) & d_m1);
       end
 
       // A closed way's write, the lowest first (an abort writes nothing more).
@@ -198,6 +167,34 @@ module ce_wr #(
           wr_data_o[64*j +: 64] = w_data_q[{i_way, BWL'(j)}];
         end
       end
+    end
+  end
+
+  // The destination piece's bytes: d_len_i bytes from the FIFO's head, to
+  // byte d_addr_i[BL-1:0] of its way: at most two words, the second only in
+  // the first half of 16 bytes.
+  always_comb begin
+    d_wi = '0;
+    d_sh = '0;
+    d_mlo = '0;
+    d_mhi = '0;
+    d_m0 = '0;
+    d_m1 = '0;
+    wd_i0 = '0;
+    wd_i1 = '0;
+    wd0 = '0;
+    wd1 = '0;
+    if (d_take) begin
+      d_wi = BWL'(d_addr_i[5:3]);
+      d_sh = {d_addr_i[2:0], 3'b000};
+      d_mlo = (d_len_i >= 5'd8) ? '1 : (64'd1 << {d_len_i[2:0], 3'b000}) - 64'd1;
+      d_mhi = (d_len_i > 5'd8) ? (64'd1 << {d_len_i - 5'd8, 3'b000}) - 64'd1 : '0;
+      d_m0 = d_mlo << d_sh;
+      d_m1 = (d_mhi << d_sh) | (d_mlo >> (7'd64 - 7'(d_sh)));
+      wd_i0 = {e, d_wi};
+      wd_i1 = {e, d_wi + BWL'(1)};
+      wd0 = (w_data_q[wd_i0] & ~d_m0) | ((bf_head[63:0] << d_sh) & d_m0);
+      wd1 = (w_data_q[wd_i1] & ~d_m1) | (((bf_head[127:64] << d_sh) | (bf_head[63:0] >> (7'd64 - 7'(d_sh)))) & d_m1);
     end
   end
 
@@ -237,8 +234,6 @@ module ce_wr #(
   // ---------------------------------------------------------------- registers
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      bf_wr_q <= '0;
-      bf_rd_q <= '0;
       w_v_q <= '0;
       w_cl_q <= '0;
       for (int unsigned i = 0; i < WcbWays; i++) begin
@@ -247,13 +242,6 @@ module ce_wr #(
       end
       w_evict_q <= '0;
     end else if (act_i) begin  // else idle: hold
-      if (start_i || stop_i) begin
-        bf_wr_q <= '0;
-        bf_rd_q <= '0;
-      end else begin
-        bf_wr_q <= bf_wr_q + (ext_take_i ? 7'(ext_len_i) : 7'd0);
-        bf_rd_q <= bf_rd_q + (d_take ? 7'(d_len_i) : 7'd0);
-      end
       w_v_q <= stop_i ? '0 : w_v_d;
       w_cl_q <= w_cl_d;
       if (d_take) begin
@@ -261,16 +249,6 @@ module ce_wr #(
         w_strb_q[e] <= strb;
       end
       w_evict_q <= w_evict_d;
-    end
-  end
-
-  // The byte FIFO's storage (no reset: a byte is read only after written),
-  // whole words where the extractor writes.
-  always_ff @(posedge clk_i) begin
-    if (act_i && ext_take_i) begin
-      bf_q[bf_wi] <= bf_w0;
-      bf_q[bf_wi + 4'd1] <= bf_w1;
-      bf_q[bf_wi + 4'd2] <= bf_w2;
     end
   end
 
@@ -288,17 +266,8 @@ module ce_wr #(
   end
 
 `ifndef SYNTHESIS
-  // Assertions (Verilator --assert; a failure is a model error, gm.h).
-  // With act_i: idle the FIFO is empty with its pointers held and no way
-  // is valid, so each holds there.
-  always_ff @(posedge clk_i) begin
-    if (rst_ni && act_i) begin
-      // A destination piece takes only bytes that are there, the extractor
-      // adds only what fits.
-      a_ce_bf_bounds: assert (32'(bf_cnt) <= BfBytes && !(d_take && bf_cnt < 7'(d_len_i)))
-        else $error("ce_wr: byte FIFO at %0d, destination piece of %0d", bf_cnt, d_len_i);
-    end
-  end
+  // The byte FIFO's bounds (a destination piece takes only bytes that are
+  // there, the extractor adds only what fits) are u_bf's FifoBytesBounds_A.
 
   // Cover points (Verilator --coverage-user).
   // Every write-combining way is open and none matches: one leaves partial.
